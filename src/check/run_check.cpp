@@ -1,0 +1,48 @@
+#include "check/run_check.h"
+
+#include "gpudoctor_config.h"
+#include "model/layers.h"
+#include "probes/container_probe.h"
+#include "probes/device_nodes_probe.h"
+#include "probes/hardware_probe.h"
+#include "probes/kernel_module_probe.h"
+#include "probes/system_probe.h"
+#include "rules/evaluator.h"
+
+namespace gd {
+
+namespace {
+
+using Probe = LayerFacts (*)(ProbeContext&);
+
+// Layers whose probes are not written yet still appear, as unknown, so the
+// report's shape never changes under its readers.
+LayerFacts not_probed(std::string_view id) {
+  return {std::string(id), Status::unknown, "not examined by this version of gpudoctor", {}, {}};
+}
+
+}  // namespace
+
+Report run_check(Host& host, const RuleSet& rules) {
+  ProbeContext context{host, rules, probe_system(host), {}};
+  const std::map<std::string_view, Probe> probes = {
+      {"hardware", probe_hardware},
+      {"kernel-module", probe_kernel_module},
+      {"container", probe_container},
+      {"device-nodes", probe_device_nodes},
+  };
+  Report report;
+  report.gpudoctor_version = GPUDOCTOR_VERSION;
+  report.mode = host_mode_name(host.mode());
+  for (auto id : k_layer_ids) {
+    const auto probe = probes.find(id);
+    LayerFacts facts = probe == probes.end() ? not_probed(id) : probe->second(context);
+    context.layers[facts.id] = facts;
+    report.layers.push_back({std::move(facts), Status::unknown, {}});
+  }
+  report.system = std::move(context.system);
+  apply_rules(rules, report);
+  return report;
+}
+
+}  // namespace gd

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "cli/options.h"
+
+namespace gd {
+
+// Each returns the process exit status.
+int run_check_command(const Options& options);
+int run_snapshot_command(const Options& options);
+int run_rules_command(const Options& options);
+int run_explain_command(const Options& options);
+
+}  // namespace gd

@@ -1,0 +1,34 @@
+// gpudoctor: entry point. Errors in gpudoctor itself end here, as exit 2,
+// so they can never be mistaken for a diagnosis (0 ok, 1 fail).
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "gpudoctor_config.h"
+#include "host/replay_host.h"
+#include "rules/rule_set.h"
+
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  try {
+    const auto options = gd::parse_options(std::vector<std::string>(argv + 1, argv + argc));
+    switch (options.command) {
+      case gd::Command::help: std::cout << gd::usage_text(); return 0;
+      case gd::Command::version: std::cout << "gpudoctor " << GPUDOCTOR_VERSION << "\n"; return 0;
+      case gd::Command::check: return gd::run_check_command(options);
+      case gd::Command::snapshot: return gd::run_snapshot_command(options);
+      case gd::Command::rules: return gd::run_rules_command(options);
+      case gd::Command::explain: return gd::run_explain_command(options);
+    }
+  } catch (const gd::UsageError& error) {
+    std::cerr << "gpudoctor: " << error.what() << "\n(see gpudoctor --help)\n";
+  } catch (const gd::RuleError& error) {
+    std::cerr << "gpudoctor: bad rules: " << error.what() << "\n";
+  } catch (const gd::SnapshotError& error) {
+    std::cerr << "gpudoctor: bad snapshot: " << error.what() << "\n";
+  } catch (const std::exception& error) {
+    std::cerr << "gpudoctor: internal error: " << error.what() << "\n";
+  }
+  return 2;
+}

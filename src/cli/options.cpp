@@ -1,0 +1,96 @@
+#include "cli/options.h"
+
+namespace gd {
+
+namespace {
+
+Format parse_format(const std::string& value) {
+  if (value == "text") return Format::text;
+  if (value == "json") return Format::json;
+  if (value == "markdown" || value == "md") return Format::markdown;
+  throw UsageError("--format must be text, json or markdown, not '" + value + "'");
+}
+
+ColorChoice parse_color(const std::string& value) {
+  if (value == "auto") return ColorChoice::auto_detect;
+  if (value == "always") return ColorChoice::always;
+  if (value == "never") return ColorChoice::never;
+  throw UsageError("--color must be auto, always or never, not '" + value + "'");
+}
+
+Command parse_command(const std::string& word) {
+  if (word == "check") return Command::check;
+  if (word == "snapshot") return Command::snapshot;
+  if (word == "rules") return Command::rules;
+  if (word == "explain") return Command::explain;
+  if (word == "help") return Command::help;
+  throw UsageError("unknown command '" + word + "'");
+}
+
+}  // namespace
+
+Options parse_options(const std::vector<std::string>& args) {
+  Options options;
+  bool have_command = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    std::string name = arg, value;
+    bool inline_value = false;
+    if (arg.starts_with("--") && arg.find('=') != std::string::npos) {
+      name = arg.substr(0, arg.find('='));
+      value = arg.substr(arg.find('=') + 1);
+      inline_value = true;
+    }
+    auto take_value = [&]() -> std::string {
+      if (inline_value) return value;
+      if (i + 1 >= args.size()) throw UsageError(name + " needs a value");
+      return args[++i];
+    };
+    if (name == "--help" || name == "-h") options.command = Command::help, have_command = true;
+    else if (name == "--version") options.command = Command::version, have_command = true;
+    else if (name == "--format") options.format = parse_format(take_value());
+    else if (name == "--json") options.format = Format::json;
+    else if (name == "--color" || name == "--colour") options.color = parse_color(take_value());
+    else if (name == "-v" || name == "--verbose") options.verbose = true;
+    else if (name == "--root") options.root = take_value();
+    else if (name == "--replay") options.replay = take_value();
+    else if (name == "--output" || name == "-o") options.output = take_value();
+    else if (name == "--rules") options.rules_dir = take_value();
+    else if (arg.starts_with("-")) throw UsageError("unknown option '" + arg + "'");
+    else if (!have_command) options.command = parse_command(arg), have_command = true;
+    else if (options.command == Command::explain && options.rule_id.empty()) options.rule_id = arg;
+    else throw UsageError("unexpected argument '" + arg + "'");
+  }
+  if (options.root && options.replay) throw UsageError("--root and --replay cannot be used together");
+  if (options.command == Command::snapshot && !options.output) throw UsageError("snapshot needs --output DIR");
+  if (options.command == Command::snapshot && options.replay) throw UsageError("snapshot records a live system or --root, not a replay");
+  if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID");
+  return options;
+}
+
+const char* usage_text() {
+  return R"(usage: gpudoctor [COMMAND] [OPTIONS]
+
+Diagnoses the NVIDIA GPU stack layer by layer, bottom up, and names the lowest
+layer that fails, the evidence, and the fix.
+
+commands:
+  check                 diagnose this machine or container (the default)
+  snapshot --output DIR capture everything the checks read, to attach to a ticket
+  rules                 list every rule
+  explain RULE-ID       print one rule in full
+
+options:
+  --format text|json|markdown   report format (default text)
+  --color auto|always|never     colour in the text report (NO_COLOR always wins)
+  -v, --verbose                 show every fact
+  --root DIR                    check DIR as if it were / (an unpacked image)
+  --replay DIR                  check a snapshot taken with `gpudoctor snapshot`
+  --rules DIR                   use the rules in DIR instead of the built-in ones
+  --version, --help
+
+exit status: 0 ok or warnings, 1 a layer fails, 2 gpudoctor could not run.
+)";
+}
+
+}  // namespace gd

@@ -1,0 +1,36 @@
+#pragma once
+// Command-line parsing. Bad usage throws UsageError, which main turns into
+// a message and exit status 2.
+
+#include "report/terminal.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Command { check, snapshot, rules, explain, help, version };
+enum class Format { text, json, markdown };
+
+struct Options {
+  Command command = Command::check;
+  Format format = Format::text;
+  ColorChoice color = ColorChoice::auto_detect;
+  bool verbose = false;
+  std::optional<std::string> root;
+  std::optional<std::string> replay;
+  std::optional<std::string> output;
+  std::optional<std::string> rules_dir;
+  std::string rule_id;
+};
+
+Options parse_options(const std::vector<std::string>& args);
+const char* usage_text();
+
+}  // namespace gd

@@ -1,0 +1,223 @@
+#include "host/live_host.h"
+
+#include "host/command_runner.h"
+#include "host/device_open_probe.h"
+#include "host/path_chase.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+extern char** environ;
+
+namespace gd {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr auto k_device_open_timeout = 5s;
+
+FileType file_type(mode_t mode) {
+  if (S_ISREG(mode)) return FileType::regular;
+  if (S_ISDIR(mode)) return FileType::directory;
+  if (S_ISLNK(mode)) return FileType::symlink;
+  if (S_ISCHR(mode)) return FileType::char_device;
+  if (S_ISBLK(mode)) return FileType::block_device;
+  return FileType::other;
+}
+
+std::string device_type_name(mode_t mode) {
+  if (S_ISCHR(mode)) return "char";
+  if (S_ISBLK(mode)) return "block";
+  if (S_ISREG(mode)) return "file";
+  if (S_ISDIR(mode)) return "directory";
+  return "other";
+}
+
+}  // namespace
+
+Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
+  // O_NONBLOCK so that a FIFO planted where a file should be cannot hang us.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return errno_code(errno);
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    const int error = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
+    ::close(fd);
+    return errno_code(error);
+  }
+  std::string content;
+  char buffer[16384];
+  while (content.size() < max_bytes) {
+    const ssize_t n = ::read(fd, buffer, std::min(sizeof buffer, max_bytes - content.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      return errno_code(error);
+    }
+    if (n == 0) break;
+    content.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return content;
+}
+
+Result<std::vector<std::string>> list_local_dir(const std::string& path) {
+  DIR* dir = ::opendir(path.c_str());
+  if (!dir) return errno_code(errno);
+  std::vector<std::string> names;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<std::string> read_local_link(const std::string& path) {
+  std::string target(4096, '\0');
+  const ssize_t size = ::readlink(path.c_str(), target.data(), target.size());
+  if (size < 0) return errno_code(errno);
+  target.resize(static_cast<std::size_t>(size));
+  return target;
+}
+
+Result<FileStat> stat_local(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return errno_code(errno);
+  return FileStat{file_type(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid};
+}
+
+LiveHost::LiveHost(std::string root_dir) : m_root(std::move(root_dir)) {
+  while (m_root.size() > 1 && m_root.back() == '/') m_root.pop_back();
+}
+
+Result<std::string> LiveHost::local_path(std::string_view path, bool follow_final) const {
+  if (m_root == "/") return std::string(path);
+  return chase(m_root, path, follow_final ? FollowFinal::yes : FollowFinal::no);
+}
+
+Result<std::string> LiveHost::read_file(std::string_view path, std::size_t max_bytes) {
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  return read_local_file(*local, max_bytes);
+}
+
+Result<std::vector<std::string>> LiveHost::list_dir(std::string_view path) {
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  return list_local_dir(*local);
+}
+
+Result<std::string> LiveHost::read_link(std::string_view path) {
+  auto local = local_path(path, false);
+  if (!local) return local.error();
+  return read_local_link(*local);
+}
+
+Result<FileStat> LiveHost::stat(std::string_view path) {
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  return stat_local(*local);
+}
+
+Result<DeviceNode> LiveHost::device(std::string_view path) {
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  struct stat info {};
+  if (::stat(local->c_str(), &info) != 0) return errno_code(errno);
+  DeviceNode node;
+  node.type = device_type_name(info.st_mode);
+  node.major = ::major(info.st_rdev);
+  node.minor = ::minor(info.st_rdev);
+  node.mode = info.st_mode & 07777;
+  node.uid = info.st_uid;
+  node.gid = info.st_gid;
+  if (mode() == HostMode::live && S_ISCHR(info.st_mode)) {
+    const auto ask = path == "/dev/nvidiactl" ? AskDriverVersion::yes : AskDriverVersion::no;
+    auto opened = probe_device_open(*local, ask, k_device_open_timeout);
+    node.open = opened.open;
+    node.driver_version = opened.driver_version;
+  }
+  return node;
+}
+
+std::optional<std::string> LiveHost::env(std::string_view name) {
+  const char* value = std::getenv(std::string(name).c_str());
+  if (!value) return std::nullopt;
+  return std::string(value);
+}
+
+std::vector<std::pair<std::string, std::string>> LiveHost::env_with_prefix(std::string_view prefix) {
+  std::vector<std::pair<std::string, std::string>> found;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    std::string_view text(*entry);
+    const auto equals = text.find('=');
+    if (equals == std::string_view::npos || !text.substr(0, equals).starts_with(prefix)) continue;
+    found.emplace_back(std::string(text.substr(0, equals)), std::string(text.substr(equals + 1)));
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+Uname LiveHost::uname() {
+  struct utsname info {};
+  if (::uname(&info) != 0) return {};
+  return {info.sysname, info.release, info.version, info.machine};
+}
+
+UserIds LiveHost::user() {
+  UserIds ids{::geteuid(), ::getegid(), {}};
+  const int count = ::getgroups(0, nullptr);
+  if (count > 0) {
+    std::vector<gid_t> groups(static_cast<std::size_t>(count));
+    const int got = ::getgroups(count, groups.data());
+    for (int i = 0; i < got; ++i) ids.groups.push_back(groups[static_cast<std::size_t>(i)]);
+  }
+  return ids;
+}
+
+CommandResult LiveHost::run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+  if (mode() == HostMode::root) {
+    // The image's programs are not run: they may be for another machine, and
+    // running them is not reading them.
+    CommandResult result;
+    result.argv = argv;
+    result.error = "ENOSYS";
+    return result;
+  }
+  return run_command(argv, timeout);
+}
+
+const char* host_mode_name(HostMode mode) {
+  switch (mode) {
+    case HostMode::live: return "live";
+    case HostMode::root: return "root";
+    case HostMode::replay: return "replay";
+  }
+  return "live";
+}
+
+const char* file_type_name(FileType type) {
+  switch (type) {
+    case FileType::regular: return "file";
+    case FileType::directory: return "directory";
+    case FileType::symlink: return "symlink";
+    case FileType::char_device: return "char";
+    case FileType::block_device: return "block";
+    case FileType::other: return "other";
+  }
+  return "other";
+}
+
+}  // namespace gd

@@ -1,0 +1,40 @@
+#pragma once
+// The real system, optionally seen through --root DIR (an unpacked image):
+// under a root, paths resolve inside DIR and device nodes are only stat-ed,
+// never opened, since they are the image's files, not this machine's devices.
+// The environment, kernel and user are always this process's own.
+
+#include "host/host.h"
+
+namespace gd {
+
+class LiveHost final : public Host {
+ public:
+  explicit LiveHost(std::string root_dir = "/");
+
+  HostMode mode() const override { return m_root == "/" ? HostMode::live : HostMode::root; }
+  Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  Result<std::vector<std::string>> list_dir(std::string_view path) override;
+  Result<std::string> read_link(std::string_view path) override;
+  Result<FileStat> stat(std::string_view path) override;
+  Result<DeviceNode> device(std::string_view path) override;
+  std::optional<std::string> env(std::string_view name) override;
+  std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
+  Uname uname() override;
+  UserIds user() override;
+  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) override;
+
+ private:
+  Result<std::string> local_path(std::string_view path, bool follow_final) const;
+
+  std::string m_root;
+};
+
+// Shared with the replay host: reads of plain files, directories and links
+// that already sit on this machine.
+Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
+Result<std::vector<std::string>> list_local_dir(const std::string& path);
+Result<std::string> read_local_link(const std::string& path);
+Result<FileStat> stat_local(const std::string& path);
+
+}  // namespace gd

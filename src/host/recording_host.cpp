@@ -1,0 +1,162 @@
+#include "host/recording_host.h"
+
+#include "host/snapshot_json.h"
+#include "util/text.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+// Only errors other than "not there" need recording: absence is the default.
+bool worth_recording(const std::error_code& error) { return error.value() != ENOENT; }
+
+bool write_whole_file(const std::string& path, std::string_view content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return written == content.size();
+}
+
+}  // namespace
+
+RecordingHost::RecordingHost(Host& inner, std::string out_dir) : m_inner(inner), m_out(std::move(out_dir)) {}
+
+std::optional<std::string> RecordingHost::prepare(std::string_view path) {
+  std::string local = m_out + "/root";
+  const auto parts = split(path, '/');
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto part = parts[i];
+    if (part.empty() || part == ".") continue;
+    if (part == "..") return std::nullopt;  // the checks only ask for clean absolute paths
+    local += "/" + std::string(part);
+    if (i + 1 == parts.size()) break;
+    struct stat info {};
+    if (::lstat(local.c_str(), &info) == 0) {
+      if (!S_ISDIR(info.st_mode)) return std::nullopt;
+    } else if (::mkdir(local.c_str(), 0755) != 0) {
+      return std::nullopt;
+    }
+  }
+  return local;
+}
+
+void RecordingHost::record_error(std::string_view path, const std::error_code& error) {
+  if (worth_recording(error)) m_errors[path] = errno_name(error);
+}
+
+Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t max_bytes) {
+  auto content = m_inner.read_file(path, max_bytes);
+  if (!content) {
+    record_error(path, content.error());
+    return content;
+  }
+  if (auto local = prepare(path); local && write_whole_file(*local, *content)) ++m_files_written;
+  return content;
+}
+
+Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) {
+  auto names = m_inner.list_dir(path);
+  if (!names) {
+    record_error(path, names.error());
+    return names;
+  }
+  if (!path.starts_with("/dev"))
+    if (auto local = prepare(path)) ::mkdir(local->c_str(), 0755);
+  return names;
+}
+
+Result<std::string> RecordingHost::read_link(std::string_view path) {
+  auto target = m_inner.read_link(path);
+  if (!target) {
+    record_error(path, target.error());
+    return target;
+  }
+  if (auto local = prepare(path)) ::symlink(target->c_str(), local->c_str());
+  return target;
+}
+
+Result<FileStat> RecordingHost::stat(std::string_view path) {
+  auto info = m_inner.stat(path);
+  if (!info) {
+    record_error(path, info.error());
+    return info;
+  }
+  // Something that was only stat-ed still has to exist on replay.
+  if (path.starts_with("/dev/")) return info;
+  auto local = prepare(path);
+  if (!local) return info;
+  struct stat existing {};
+  if (::lstat(local->c_str(), &existing) == 0) return info;
+  if (info->type == FileType::directory) {
+    ::mkdir(local->c_str(), 0755);
+  } else if (write_whole_file(*local, "")) {
+    ::chmod(local->c_str(), info->mode & 0777);
+  }
+  return info;
+}
+
+Result<DeviceNode> RecordingHost::device(std::string_view path) {
+  auto node = m_inner.device(path);
+  if (!node) {
+    record_error(path, node.error());
+    return node;
+  }
+  m_devices[path] = to_json(*node);
+  return node;
+}
+
+std::optional<std::string> RecordingHost::env(std::string_view name) {
+  auto value = m_inner.env(name);
+  if (value) m_env[name] = *value;
+  return value;
+}
+
+std::vector<std::pair<std::string, std::string>> RecordingHost::env_with_prefix(std::string_view prefix) {
+  auto found = m_inner.env_with_prefix(prefix);
+  for (const auto& [name, value] : found) m_env[name] = value;
+  return found;
+}
+
+Uname RecordingHost::uname() {
+  m_uname = m_inner.uname();
+  return *m_uname;
+}
+
+UserIds RecordingHost::user() {
+  m_user = m_inner.user();
+  return *m_user;
+}
+
+CommandResult RecordingHost::run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+  auto result = m_inner.run(argv, timeout);
+  m_commands.push_back(to_json(result));
+  return result;
+}
+
+Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
+  json::object top{{"format", k_snapshot_format}, {"gpudoctor", gpudoctor_version}, {"env", m_env},
+                   {"devices", m_devices},        {"commands", m_commands},          {"probe", json::object()}};
+  if (m_uname) top["uname"] = to_json(*m_uname);
+  if (m_user) top["user"] = to_json(*m_user);
+  if (!m_errors.empty()) top["errors"] = m_errors;
+  std::ofstream out(m_out + "/snapshot.json", std::ios::binary);
+  out << json::serialize(top) << "\n";
+  if (!out) return errno_code(EIO);
+  return {};
+}
+
+}  // namespace gd

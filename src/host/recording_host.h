@@ -1,0 +1,54 @@
+#pragma once
+// Wraps another Host and writes everything the checks read into a snapshot
+// directory, as `gpudoctor snapshot` does. Only what was read is kept: the
+// environment holds just the variables the checks asked for, and a file
+// holds just the bytes that were read from it.
+
+#include "host/host.h"
+
+#include <boost/json.hpp>
+
+#include <memory>
+
+namespace gd {
+
+class RecordingHost final : public Host {
+ public:
+  // out_dir must not exist yet, or be empty; nothing is written outside it.
+  RecordingHost(Host& inner, std::string out_dir);
+
+  // Writes snapshot.json; call once, after the checks ran.
+  Result<void> finish(const std::string& gpudoctor_version);
+  std::size_t files_written() const { return m_files_written; }
+
+  HostMode mode() const override { return m_inner.mode(); }
+  Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  Result<std::vector<std::string>> list_dir(std::string_view path) override;
+  Result<std::string> read_link(std::string_view path) override;
+  Result<FileStat> stat(std::string_view path) override;
+  Result<DeviceNode> device(std::string_view path) override;
+  std::optional<std::string> env(std::string_view name) override;
+  std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
+  Uname uname() override;
+  UserIds user() override;
+  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) override;
+
+ private:
+  // Maps a checked path into out_dir/root, creating its parent directories;
+  // nullopt when a recorded symlink is on the way (writing through it could
+  // leave out_dir).
+  std::optional<std::string> prepare(std::string_view path);
+  void record_error(std::string_view path, const std::error_code& error);
+
+  Host& m_inner;
+  std::string m_out;
+  std::size_t m_files_written = 0;
+  boost::json::object m_env;
+  boost::json::object m_devices;
+  boost::json::object m_errors;
+  boost::json::array m_commands;
+  std::optional<Uname> m_uname;
+  std::optional<UserIds> m_user;
+};
+
+}  // namespace gd

@@ -1,0 +1,143 @@
+#include "host/replay_host.h"
+
+#include "host/live_host.h"
+#include "host/path_chase.h"
+#include "host/snapshot_json.h"
+
+#include <cerrno>
+#include <set>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::size_t k_max_snapshot_json = 64 << 20;
+
+const json::object* object_field(const json::object& object, const char* key) {
+  const auto* value = object.if_contains(key);
+  return value && value->is_object() ? &value->get_object() : nullptr;
+}
+
+}  // namespace
+
+ReplayHost::ReplayHost(const std::string& snapshot_dir) : m_root(snapshot_dir + "/root") {
+  auto text = read_local_file(snapshot_dir + "/snapshot.json", k_max_snapshot_json);
+  if (!text) throw SnapshotError(snapshot_dir + "/snapshot.json: " + text.error().message());
+  boost::system::error_code error;
+  json::value document = json::parse(*text, error);
+  if (error || !document.is_object())
+    throw SnapshotError(snapshot_dir + "/snapshot.json: not a JSON object (" + error.message() + ")");
+  const auto& top = document.get_object();
+  const auto* format = top.if_contains("format");
+  if (!format || !format->is_string() || format->get_string() != k_snapshot_format)
+    throw SnapshotError(snapshot_dir + "/snapshot.json: format is not " + std::string(k_snapshot_format));
+
+  if (const auto* env = object_field(top, "env"))
+    for (const auto& [name, value] : *env)
+      if (value.is_string()) m_env.emplace(std::string(name), std::string(value.get_string()));
+  if (const auto* devices = object_field(top, "devices"))
+    for (const auto& [path, node] : *devices)
+      if (node.is_object()) m_devices.emplace(std::string(path), device_from_json(node.get_object()));
+  if (const auto* errors = object_field(top, "errors"))
+    for (const auto& [path, name] : *errors)
+      if (name.is_string()) m_errors.emplace(std::string(path), std::string(name.get_string()));
+  if (const auto* uname = object_field(top, "uname")) m_uname = uname_from_json(*uname);
+  if (const auto* user = object_field(top, "user")) m_user = user_from_json(*user);
+  if (const auto* commands = top.if_contains("commands"); commands && commands->is_array())
+    for (const auto& command : commands->get_array())
+      if (command.is_object()) m_commands.push_back(command_from_json(command.get_object()));
+}
+
+Result<std::string> ReplayHost::local_path(std::string_view path, bool follow_final) const {
+  return chase(m_root, path, follow_final ? FollowFinal::yes : FollowFinal::no);
+}
+
+std::optional<std::error_code> ReplayHost::recorded_error(std::string_view path) const {
+  const auto found = m_errors.find(path);
+  if (found == m_errors.end()) return std::nullopt;
+  const int number = errno_from_name(found->second);
+  return errno_code(number ? number : EIO);
+}
+
+Result<std::string> ReplayHost::read_file(std::string_view path, std::size_t max_bytes) {
+  if (auto error = recorded_error(path)) return *error;
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  return read_local_file(*local, max_bytes);
+}
+
+Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
+  if (auto error = recorded_error(path)) return *error;
+  std::set<std::string> names;
+  auto local = local_path(path, true);
+  auto on_disk = local ? list_local_dir(*local) : Result<std::vector<std::string>>(local.error());
+  if (on_disk) names.insert(on_disk->begin(), on_disk->end());
+  // Device nodes live in snapshot.json, so their directories are listed from there.
+  std::string prefix = std::string(path) + (path.ends_with("/") ? "" : "/");
+  bool any_device = false;
+  for (const auto& [device_path, node] : m_devices) {
+    if (!device_path.starts_with(prefix)) continue;
+    const std::string rest = device_path.substr(prefix.size());
+    names.insert(rest.substr(0, rest.find('/')));
+    any_device = true;
+  }
+  if (!on_disk && !any_device) return on_disk.error();
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+Result<std::string> ReplayHost::read_link(std::string_view path) {
+  if (auto error = recorded_error(path)) return *error;
+  auto local = local_path(path, false);
+  if (!local) return local.error();
+  return read_local_link(*local);
+}
+
+Result<FileStat> ReplayHost::stat(std::string_view path) {
+  if (auto error = recorded_error(path)) return *error;
+  if (const auto found = m_devices.find(path); found != m_devices.end()) {
+    const auto& node = found->second;
+    const FileType type = node.type == "char" ? FileType::char_device
+                          : node.type == "block" ? FileType::block_device
+                          : node.type == "directory" ? FileType::directory
+                          : node.type == "file" ? FileType::regular
+                                                : FileType::other;
+    return FileStat{type, node.mode, node.uid, node.gid};
+  }
+  for (const auto& [device_path, node] : m_devices)  // a directory that holds recorded nodes
+    if (device_path.starts_with(std::string(path) + "/")) return FileStat{FileType::directory, 0755, 0, 0};
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  return stat_local(*local);
+}
+
+Result<DeviceNode> ReplayHost::device(std::string_view path) {
+  if (auto error = recorded_error(path)) return *error;
+  const auto found = m_devices.find(path);
+  if (found == m_devices.end()) return errno_code(ENOENT);  // a /dev path not in devices does not exist
+  return found->second;
+}
+
+std::optional<std::string> ReplayHost::env(std::string_view name) {
+  const auto found = m_env.find(name);
+  if (found == m_env.end()) return std::nullopt;
+  return found->second;
+}
+
+std::vector<std::pair<std::string, std::string>> ReplayHost::env_with_prefix(std::string_view prefix) {
+  std::vector<std::pair<std::string, std::string>> found;
+  for (const auto& [name, value] : m_env)
+    if (name.starts_with(prefix)) found.emplace_back(name, value);
+  return found;
+}
+
+CommandResult ReplayHost::run(const std::vector<std::string>& argv, std::chrono::milliseconds) {
+  for (const auto& command : m_commands)
+    if (command.argv == argv) return command;
+  CommandResult missing;
+  missing.argv = argv;
+  missing.error = "not-captured";
+  return missing;
+}
+
+}  // namespace gd

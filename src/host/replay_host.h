@@ -1,0 +1,48 @@
+#pragma once
+// A snapshot directory (docs/snapshot-format.md) played back as a Host:
+// files come from DIR/root, everything else from DIR/snapshot.json.
+
+#include "host/host.h"
+
+#include <boost/json.hpp>
+
+#include <map>
+#include <stdexcept>
+
+namespace gd {
+
+struct SnapshotError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class ReplayHost final : public Host {
+ public:
+  // Throws SnapshotError when DIR is not a readable gpudoctor snapshot.
+  explicit ReplayHost(const std::string& snapshot_dir);
+
+  HostMode mode() const override { return HostMode::replay; }
+  Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  Result<std::vector<std::string>> list_dir(std::string_view path) override;
+  Result<std::string> read_link(std::string_view path) override;
+  Result<FileStat> stat(std::string_view path) override;
+  Result<DeviceNode> device(std::string_view path) override;
+  std::optional<std::string> env(std::string_view name) override;
+  std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
+  Uname uname() override { return m_uname; }
+  UserIds user() override { return m_user; }
+  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) override;
+
+ private:
+  Result<std::string> local_path(std::string_view path, bool follow_final) const;
+  std::optional<std::error_code> recorded_error(std::string_view path) const;
+
+  std::string m_root;
+  std::map<std::string, std::string, std::less<>> m_env;
+  std::map<std::string, DeviceNode, std::less<>> m_devices;
+  std::map<std::string, std::string, std::less<>> m_errors;
+  std::vector<CommandResult> m_commands;
+  Uname m_uname;
+  UserIds m_user;
+};
+
+}  // namespace gd

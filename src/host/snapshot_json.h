@@ -1,0 +1,27 @@
+#pragma once
+// snapshot.json (format gpudoctor-snapshot/1, docs/snapshot-format.md):
+// conversions between the host's value types and their JSON form.
+
+#include "host/host.h"
+
+#include <boost/json.hpp>
+
+namespace gd {
+
+inline constexpr const char* k_snapshot_format = "gpudoctor-snapshot/1";
+
+boost::json::object to_json(const DeviceNode& node);
+boost::json::object to_json(const Uname& uname);
+boost::json::object to_json(const UserIds& user);
+boost::json::object to_json(const CommandResult& command);
+
+// These never throw: a missing or mistyped field takes its default.
+DeviceNode device_from_json(const boost::json::object& object);
+Uname uname_from_json(const boost::json::object& object);
+UserIds user_from_json(const boost::json::object& object);
+CommandResult command_from_json(const boost::json::object& object);
+
+std::string mode_string(std::uint32_t mode);           // 0666 -> "0666"
+std::optional<std::uint32_t> parse_mode(std::string_view text);
+
+}  // namespace gd

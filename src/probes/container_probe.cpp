@@ -1,0 +1,112 @@
+#include "probes/container_probe.h"
+
+#include "probes/nvidia_env.h"
+#include "util/text.h"
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+constexpr const char* k_mountinfo = "/proc/self/mountinfo";
+constexpr const char* k_cgroup = "/proc/self/cgroup";
+
+struct Detection {
+  std::string runtime;
+  json::array markers;
+};
+
+void mark(Detection& found, const std::string& runtime, const std::string& marker) {
+  if (found.runtime.empty()) found.runtime = runtime;
+  found.markers.push_back(json::string(marker));
+}
+
+// Strongest marker first: Kubernetes and podman also look like plain OCI.
+Detection detect_runtime(Host& host) {
+  Detection found;
+  if (host.env("KUBERNETES_SERVICE_HOST")) mark(found, "kubernetes", "env KUBERNETES_SERVICE_HOST");
+  if (host.exists("/run/.containerenv")) mark(found, "podman", "/run/.containerenv");
+  if (host.exists("/.dockerenv")) mark(found, "docker", "/.dockerenv");
+  if (auto cgroup = host.read_file(k_cgroup, k_small_file)) {
+    for (const char* needle : {"kubepods", "libpod", "docker", "containerd", "lxc"}) {
+      if (!contains(*cgroup, needle)) continue;
+      const std::string name = needle;
+      mark(found, name == "kubepods" ? "kubernetes" : name == "libpod" ? "podman" : name,
+           std::string(k_cgroup) + " mentions " + name);
+    }
+  }
+  if (auto container = host.env("container"); container && !container->empty())
+    mark(found, printable(*container, 40), "env container=" + printable(*container, 40));
+  return found;
+}
+
+// mountinfo: "id parent maj:min root mountpoint options [optional...] - fstype source superopts"
+std::string fstype_of(std::string_view mountinfo, std::string_view mountpoint) {
+  for (auto line : lines(mountinfo)) {
+    const auto fields = split(line, ' ');
+    if (fields.size() < 7 || fields[4] != mountpoint) continue;
+    for (std::size_t i = 6; i + 1 < fields.size(); ++i)
+      if (fields[i] == "-") return std::string(fields[i + 1]);
+  }
+  return {};
+}
+
+void detect_injection(ProbeContext& context, LayerFacts& layer) {
+  Host& host = context.host;
+  json::array evidence;
+  std::string injection;
+  if (auto mountinfo = host.read_file(k_mountinfo, 1 << 20)) {
+    if (fstype_of(*mountinfo, "/proc/driver/nvidia") == "tmpfs") {
+      injection = "legacy";
+      evidence.push_back("/proc/driver/nvidia is a tmpfs (nvidia-container-cli)");
+    }
+  }
+  if (auto dir = host.env("NVIDIA_CTK_LIBCUDA_DIR")) {
+    if (injection.empty()) injection = "cdi";
+    evidence.push_back(json::string("env NVIDIA_CTK_LIBCUDA_DIR=" + printable(*dir, 100)));
+  }
+  if (auto conf = host.list_dir("/etc/ld.so.conf.d")) {
+    for (const auto& name : *conf) {
+      if (!name.starts_with("00-nvcr-") && !name.starts_with("00-compat-")) continue;
+      if (injection.empty()) injection = "cdi";
+      evidence.push_back(json::string("/etc/ld.so.conf.d/" + printable(name, 80) + " (nvidia-cdi-hook)"));
+    }
+  }
+  const bool has_nodes = host.device("/dev/nvidiactl").has_value() || host.device("/dev/dxg").has_value();
+  if (injection.empty()) injection = has_nodes ? "unknown" : "none";
+  if (injection == "unknown") evidence.push_back("GPU device nodes present, but no toolkit traces (--device or --privileged?)");
+  layer.set("injection", injection, k_mountinfo);
+  layer.set("injection_evidence", std::move(evidence));
+  layer.set("gpu_nodes_present", has_nodes, "/dev");
+}
+
+}  // namespace
+
+LayerFacts probe_container(ProbeContext& context) {
+  LayerFacts layer{"container", Status::skip, "", {}, {}};
+  const Detection detection = detect_runtime(context.host);
+  const bool in_container = !detection.runtime.empty();
+  layer.set("in_container", in_container);
+  layer.set("runtime", in_container ? json::value(detection.runtime) : json::value(nullptr));
+  layer.set("markers", detection.markers);
+  // The variables are read on a host too: a Dockerfile check (--root) or a
+  // mistaken export are worth showing, but only a container acts on them.
+  auto visible = parse_visible_devices(context.host.env("NVIDIA_VISIBLE_DEVICES"));
+  auto capabilities = parse_driver_capabilities(context.host.env("NVIDIA_DRIVER_CAPABILITIES"));
+  layer.set("expected_injection", expected_injection(capabilities.at("effective").as_array()));
+  const std::string mode(visible.at("mode").as_string());
+  layer.set("gpu_requested", mode == "all" || mode == "list", "env NVIDIA_VISIBLE_DEVICES");
+  layer.set("visible_devices", std::move(visible), "env NVIDIA_VISIBLE_DEVICES");
+  layer.set("driver_capabilities", std::move(capabilities), "env NVIDIA_DRIVER_CAPABILITIES");
+  if (!in_container) {
+    layer.summary = "not in a container";
+    return layer;
+  }
+  detect_injection(context, layer);
+  layer.status = Status::ok;
+  layer.summary = detection.runtime + " container, GPU injection: " + std::string(layer.facts.at("injection").as_string()) +
+                  ", NVIDIA_VISIBLE_DEVICES " + mode;
+  return layer;
+}
+
+}  // namespace gd

@@ -1,0 +1,13 @@
+#pragma once
+// Layer 3, container: are we in a container and which engine, how the NVIDIA
+// Container Toolkit injected the GPU (legacy hook, CDI, or not at all), and
+// what NVIDIA_VISIBLE_DEVICES and NVIDIA_DRIVER_CAPABILITIES ask for.
+// On a host the layer is skip.
+
+#include "probes/probe_context.h"
+
+namespace gd {
+
+LayerFacts probe_container(ProbeContext& context);
+
+}  // namespace gd

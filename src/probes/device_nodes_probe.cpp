@@ -1,0 +1,180 @@
+#include "probes/device_nodes_probe.h"
+
+#include "host/snapshot_json.h"
+#include "util/text.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::uint32_t k_nvidia_major = 195;
+constexpr std::uint32_t k_nvidiactl_minor = 255;
+constexpr std::uint32_t k_modeset_minor = 254;
+constexpr const char* k_proc_devices = "/proc/devices";
+
+// "Character devices:\n195 nvidia\n510 nvidia-uvm\n..." -> name to major.
+std::map<std::string, std::uint32_t> read_char_majors(Host& host) {
+  std::map<std::string, std::uint32_t> majors;
+  auto text = host.read_file(k_proc_devices, k_small_file);
+  if (!text) return majors;
+  for (auto line : lines(*text)) {
+    if (line.starts_with("Block")) break;
+    const auto fields = split(trim(line), ' ');
+    if (fields.size() != 2) continue;
+    if (auto major = parse_int(fields[0]); major && *major >= 0 && *major < (1 << 12))
+      majors.emplace(std::string(fields[1]), static_cast<std::uint32_t>(*major));
+  }
+  return majors;
+}
+
+// What the mode bits allow this user, as the kernel would decide it before
+// any cgroup: root passes, else owner, group (primary or supplementary), other.
+std::string access_for(const DeviceNode& node, const UserIds& user) {
+  if (user.uid == 0) return "rw";
+  std::uint32_t bits = node.mode & 07;
+  const bool in_group = node.gid == user.gid || std::find(user.groups.begin(), user.groups.end(), node.gid) != user.groups.end();
+  if (node.uid == user.uid) bits = (node.mode >> 6) & 07;
+  else if (in_group) bits = (node.mode >> 3) & 07;
+  std::string access;
+  if (bits & 04) access += "r";
+  if (bits & 02) access += "w";
+  return access.empty() ? "none" : access;
+}
+
+struct Expected {
+  std::optional<std::uint32_t> major;
+  std::optional<std::uint32_t> minor;
+  bool required = false;
+};
+
+Expected expected_for(const std::string& path, const std::map<std::string, std::uint32_t>& majors) {
+  auto dynamic = [&majors](const char* name) -> std::optional<std::uint32_t> {
+    const auto found = majors.find(name);
+    return found == majors.end() ? std::nullopt : std::optional(found->second);
+  };
+  if (path == "/dev/nvidiactl") return {k_nvidia_major, k_nvidiactl_minor, true};
+  if (path == "/dev/nvidia-modeset") return {k_nvidia_major, k_modeset_minor, false};
+  if (path == "/dev/nvidia-uvm") return {dynamic("nvidia-uvm"), 0, true};
+  if (path == "/dev/nvidia-uvm-tools") return {dynamic("nvidia-uvm"), 1, false};
+  if (path.starts_with("/dev/nvidia-caps/")) return {dynamic("nvidia-caps"), std::nullopt, false};
+  if (path.starts_with("/dev/nvidia-nvswitch")) return {dynamic("nvidia-nvswitch"), std::nullopt, false};
+  if (path == "/dev/dxg") return {std::nullopt, std::nullopt, true};
+  const auto number = parse_int(std::string_view(path).substr(std::string_view("/dev/nvidia").size()));
+  if (number) return {k_nvidia_major, static_cast<std::uint32_t>(*number), true};
+  return {};
+}
+
+// /dev/nvidiaN with N a number; "/dev/nvidia-uvm" and friends are not GPUs.
+std::optional<std::int64_t> gpu_minor(std::string_view name) {
+  if (!name.starts_with("nvidia")) return std::nullopt;
+  const auto number = parse_int(name.substr(6));
+  return number && *number >= 0 && *number < 4096 ? number : std::nullopt;
+}
+
+std::vector<std::string> candidate_paths(Host& host) {
+  std::vector<std::string> paths{"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
+                                 "/dev/dxg"};
+  if (auto entries = host.list_dir("/dev")) {
+    for (const auto& name : *entries)
+      if (gpu_minor(name) || name.starts_with("nvidia-nvswitch")) paths.push_back("/dev/" + name);
+  }
+  if (auto caps = host.list_dir("/dev/nvidia-caps"))
+    for (const auto& name : *caps) paths.push_back("/dev/nvidia-caps/" + name);
+  return paths;
+}
+
+json::object describe_node(const std::string& path, const DeviceNode& node, const Expected& expected, const UserIds& user) {
+  json::object item{{"path", path}, {"source", path}, {"type", printable(node.type, 20)}, {"major", node.major},
+                    {"minor", node.minor}, {"mode", mode_string(node.mode)}, {"uid", node.uid}, {"gid", node.gid},
+                    {"required", expected.required}, {"access", access_for(node, user)}};
+  item["open"] = node.open ? json::value(printable(*node.open, 40)) : json::value(nullptr);
+  const bool wrong_major = expected.major && node.major != *expected.major;
+  const bool wrong_minor = expected.minor && node.minor != *expected.minor;
+  item["wrong_number"] = node.type == "char" && (wrong_major || wrong_minor);
+  if (expected.major || expected.minor)
+    item["expected"] = (expected.major ? std::to_string(*expected.major) : std::string("?")) + ":" +
+                       (expected.minor ? std::to_string(*expected.minor) : std::string("any"));
+  return item;
+}
+
+// Host only: every GPU the module claimed should have its /dev/nvidiaN.
+json::array find_missing_gpu_nodes(const ProbeContext& context, const json::array& gpu_minors) {
+  json::array missing;
+  const auto& kernel = context.facts_of("kernel-module");
+  const auto* claimed = kernel.if_contains("claimed_gpus");
+  if (!claimed || !claimed->is_array()) return missing;
+  for (const auto& gpu : claimed->get_array()) {
+    const auto* minor = gpu.get_object().if_contains("minor");
+    if (!minor || !minor->is_int64()) continue;
+    if (std::find(gpu_minors.begin(), gpu_minors.end(), *minor) != gpu_minors.end()) continue;
+    missing.push_back(json::object{{"path", "/dev/nvidia" + std::to_string(minor->as_int64())},
+                                   {"bdf", gpu.get_object().at("bdf")}, {"minor", *minor}});
+  }
+  return missing;
+}
+
+bool fact_is_true(const json::object& facts, const char* key) {
+  const auto* value = facts.if_contains(key);
+  return value && value->is_bool() && value->as_bool();
+}
+
+}  // namespace
+
+LayerFacts probe_device_nodes(ProbeContext& context) {
+  LayerFacts layer{"device-nodes", Status::unknown, "", {}, {}};
+  Host& host = context.host;
+  const UserIds user = host.user();
+  const auto majors = read_char_majors(host);
+  json::array nodes, gpu_minors;
+  std::optional<std::string> ioctl_version;
+  bool nvidiactl = false, uvm = false, dxg = false;
+  for (const auto& path : candidate_paths(host)) {
+    auto node = host.device(path);
+    if (!node) {
+      if (node.error().value() != ENOENT) note_unreadable(layer, path, "cannot stat: " + errno_name(node.error()));
+      continue;
+    }
+    nodes.push_back(describe_node(path, *node, expected_for(path, majors), user));
+    nvidiactl = nvidiactl || path == "/dev/nvidiactl";
+    uvm = uvm || path == "/dev/nvidia-uvm";
+    dxg = dxg || path == "/dev/dxg";
+    if (auto minor = gpu_minor(std::string_view(path).substr(5))) gpu_minors.push_back(*minor);
+    if (path == "/dev/nvidiactl" && node->driver_version) ioctl_version = printable(*node->driver_version, 64);
+  }
+  layer.set("nvidiactl_present", nvidiactl, "/dev/nvidiactl");
+  layer.set("uvm_present", uvm, "/dev/nvidia-uvm");
+  layer.set("dxg_present", dxg, "/dev/dxg");
+  layer.set("gpu_node_count", static_cast<std::int64_t>(gpu_minors.size()), "/dev");
+  layer.set("gpu_minors", gpu_minors, "/dev");
+  if (ioctl_version) {
+    // An empty answer is how drivers before 530.30.02 reply to the query.
+    layer.set("ioctl_driver_version", ioctl_version->empty() ? json::value(nullptr) : json::value(*ioctl_version),
+              "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    layer.set("ioctl_answered", !ioctl_version->empty(), "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+  }
+  const bool in_container = fact_is_true(context.facts_of("container"), "in_container");
+  layer.set("missing_gpu_nodes", in_container ? json::array() : find_missing_gpu_nodes(context, gpu_minors), "/dev");
+  // Nodes are expected wherever a driver should be reachable: a host with the
+  // module loaded, a gVisor sandbox, or any container (which needs them injected).
+  const std::string platform = context.platform();
+  const bool loaded = fact_is_true(context.facts_of("kernel-module"), "loaded");
+  layer.set("nodes_expected", platform == "gvisor" || (platform == "linux" && (loaded || in_container)));
+  layer.set("nodes", std::move(nodes), "/dev");
+
+  const auto count = layer.facts.at("nodes").as_array().size();
+  if (count == 0) {
+    layer.summary = "no NVIDIA device nodes";
+  } else {
+    layer.status = Status::ok;
+    layer.summary = std::to_string(count) + " device node(s)" + (dxg ? " (/dev/dxg)" : "") +
+                    (ioctl_version && !ioctl_version->empty() ? ", driver answers " + *ioctl_version : "");
+  }
+  return layer;
+}
+
+}  // namespace gd

@@ -1,0 +1,13 @@
+#pragma once
+// Layer 2, kernel-module: is the nvidia module loaded, which version and
+// flavour, its companions (nvidia_uvm, nvidia_modeset), competing drivers,
+// and which GPUs it actually claimed against the PCI list. When it is not
+// loaded: was it built for the running kernel, and is Secure Boot on.
+
+#include "probes/probe_context.h"
+
+namespace gd {
+
+LayerFacts probe_kernel_module(ProbeContext& context);
+
+}  // namespace gd

@@ -1,0 +1,24 @@
+#pragma once
+// The NVIDIA Container Toolkit's environment variables, parsed the way the
+// toolkit parses them (shared/reference/container-toolkit.md, 2.3 and 2.4).
+
+#include <boost/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace gd {
+
+// NVIDIA_VISIBLE_DEVICES: {"set", "value", "mode": unset|empty|void|none|all|list,
+// "entries": [{"value", "kind": index|gpu-uuid|mig-uuid|mig-index|bus-id|cdi|unknown}],
+// "invalid": [...]}. Unset or empty means void; "void" anywhere wins.
+boost::json::object parse_visible_devices(const std::optional<std::string>& value);
+
+// NVIDIA_DRIVER_CAPABILITIES: {"set", "value", "effective": [...], "invalid": [...]}.
+// Unset or empty means utility,compute; "all" means every capability.
+boost::json::object parse_driver_capabilities(const std::optional<std::string>& value);
+
+// What the toolkit injects for a set of capabilities (legacy path, 1.3/1.4).
+boost::json::object expected_injection(const boost::json::array& capabilities);
+
+}  // namespace gd

@@ -1,0 +1,12 @@
+#pragma once
+// Facts about the machine as a whole that every layer needs: the platform
+// (plain Linux, WSL2 or gVisor change what each layer should look like),
+// the kernel and the user we run as.
+
+#include "probes/probe_context.h"
+
+namespace gd {
+
+boost::json::object probe_system(Host& host);
+
+}  // namespace gd

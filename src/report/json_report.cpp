@@ -1,0 +1,63 @@
+#include "report/renderers.h"
+
+#include "util/json_pretty.h"
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+json::object finding_to_json(const Finding& finding) {
+  json::array evidence;
+  for (const auto& item : finding.evidence) {
+    json::object entry{{"fact", item.fact}, {"value", item.value}};
+    if (!item.source.empty()) entry["source"] = item.source;
+    evidence.push_back(std::move(entry));
+  }
+  return {{"rule", finding.rule},       {"severity", severity_name(finding.severity)},
+          {"message", finding.message}, {"evidence", std::move(evidence)},
+          {"fix", finding.fix},         {"reference", finding.reference}};
+}
+
+}  // namespace
+
+json::object report_to_json(const Report& report) {
+  json::array layers;
+  for (const auto& layer : report.layers) {
+    json::array findings;
+    for (const auto& finding : layer.findings) findings.push_back(finding_to_json(finding));
+    json::object sources;
+    for (const auto& [fact, source] : layer.facts.sources) sources[fact] = source;
+    layers.push_back(json::object{{"id", layer.facts.id},
+                                  {"status", status_name(layer.status)},
+                                  {"summary", layer.facts.summary},
+                                  {"facts", layer.facts.facts},
+                                  {"sources", std::move(sources)},
+                                  {"findings", std::move(findings)}});
+  }
+  json::object top{{"schema", k_report_schema},
+                   {"gpudoctor", json::object{{"version", report.gpudoctor_version}}},
+                   {"mode", report.mode},
+                   {"verdict", status_name(report.verdict)}};
+  top["failing_layer"] = report.failing_layer ? json::value(*report.failing_layer) : json::value(nullptr);
+  top["system"] = report.system;
+  top["layers"] = std::move(layers);
+  return top;
+}
+
+std::string render_json(const Report& report) { return pretty_json(report_to_json(report)); }
+
+std::string verdict_line(const Report& report) {
+  if (report.verdict == Status::ok) return "OK: every layer that could be checked is healthy.";
+  for (const auto& layer : report.layers) {
+    if (report.verdict == Status::fail && layer.facts.id != report.failing_layer) continue;
+    for (const auto& finding : layer.findings) {
+      if (status_for(finding.severity) != report.verdict) continue;
+      return std::string(report.verdict == Status::fail ? "FAIL" : "WARN") + " at " + layer.facts.id + ": " +
+             finding.message;
+    }
+  }
+  return std::string(status_name(report.verdict));
+}
+
+}  // namespace gd

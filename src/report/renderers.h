@@ -1,0 +1,26 @@
+#pragma once
+// Findings to text: the human report (default), JSON (gpudoctor-report/1,
+// docs/report-schema.md) and markdown for bug tickets.
+
+#include "model/report.h"
+#include "report/terminal.h"
+
+#include <boost/json.hpp>
+
+#include <string>
+
+namespace gd {
+
+inline constexpr const char* k_report_schema = "gpudoctor-report/1";
+
+enum class Verbosity { normal, verbose };
+
+boost::json::object report_to_json(const Report& report);
+std::string render_json(const Report& report);
+std::string render_text(const Report& report, TerminalStyle style, Verbosity verbosity);
+std::string render_markdown(const Report& report);
+
+// The one-line conclusion shared by the text and markdown forms.
+std::string verdict_line(const Report& report);
+
+}  // namespace gd

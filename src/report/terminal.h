@@ -1,0 +1,21 @@
+#pragma once
+// The one place that decides about colour and glyphs. It looks at our own
+// output and environment, never at the diagnosed system's (so a replayed
+// snapshot renders for the person reading it).
+
+#include <string>
+
+namespace gd {
+
+enum class ColorChoice { auto_detect, always, never };
+
+struct TerminalStyle {
+  bool color = false;
+  bool unicode = false;
+};
+
+// NO_COLOR (set, whatever its value) always wins, then the choice; auto means
+// colour only when stdout is a terminal and TERM is not "dumb".
+TerminalStyle decide_terminal_style(ColorChoice choice);
+
+}  // namespace gd

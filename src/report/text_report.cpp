@@ -1,0 +1,77 @@
+#include "report/renderers.h"
+
+#include "rules/message_template.h"
+
+#include <algorithm>
+
+namespace gd {
+
+namespace {
+
+struct Painter {
+  TerminalStyle style;
+
+  std::string mark(Status status) const {
+    if (style.unicode) {
+      switch (status) {
+        case Status::ok: return paint("✓", "32");
+        case Status::warn: return paint("!", "33");
+        case Status::fail: return paint("✗", "31");
+        case Status::skip: return paint("-", "2");
+        case Status::unknown: return paint("?", "2");
+      }
+    }
+    switch (status) {
+      case Status::ok: return paint("[ ok ]", "32");
+      case Status::warn: return paint("[warn]", "33");
+      case Status::fail: return paint("[FAIL]", "31");
+      case Status::skip: return paint("[skip]", "2");
+      case Status::unknown: return paint("[ ?? ]", "2");
+    }
+    return "?";
+  }
+  std::string severity(Severity severity) const {
+    return severity == Severity::info ? paint("info", "36") : mark(status_for(severity));
+  }
+  std::string paint(const std::string& text, const char* code) const {
+    return style.color ? "\033[" + std::string(code) + "m" + text + "\033[0m" : text;
+  }
+  std::string bold(const std::string& text) const { return paint(text, "1"); }
+};
+
+void render_finding(std::string& out, const Finding& finding, const Painter& painter) {
+  out += "      " + painter.severity(finding.severity) + " " + finding.message + "  [" + finding.rule + "]\n";
+  for (const auto& evidence : finding.evidence) {
+    out += "        evidence: " + evidence.fact + " = " + format_fact(evidence.value);
+    if (!evidence.source.empty()) out += "  (" + evidence.source + ")";
+    out += "\n";
+  }
+  out += "        fix: " + finding.fix + "\n";
+}
+
+}  // namespace
+
+std::string render_text(const Report& report, TerminalStyle style, Verbosity verbosity) {
+  const Painter painter{style};
+  std::string out = painter.bold("gpudoctor " + report.gpudoctor_version) + " · " + report.mode;
+  if (!style.unicode) out = "gpudoctor " + report.gpudoctor_version + " - " + report.mode;
+  if (const auto* platform = report.system.if_contains("platform")) out += ", " + format_fact(*platform);
+  if (const auto* kernel = report.system.if_contains("kernel_release")) out += ", kernel " + format_fact(*kernel);
+  out += "\n\n";
+  std::size_t width = 0;
+  for (const auto& layer : report.layers) width = std::max(width, layer.facts.id.size());
+  for (const auto& layer : report.layers) {
+    out += "  " + painter.mark(layer.status) + " " + layer.facts.id +
+           std::string(width - layer.facts.id.size() + 2, ' ') + layer.facts.summary + "\n";
+    for (const auto& finding : layer.findings) render_finding(out, finding, painter);
+    if (verbosity == Verbosity::verbose)
+      for (const auto& [key, value] : layer.facts.facts)
+        out += "        " + std::string(key) + ": " + format_fact(value) + "\n";
+  }
+  out += "\n" + painter.mark(report.verdict) + " " + painter.bold(verdict_line(report)) + "\n";
+  if (report.verdict != Status::ok && verbosity == Verbosity::normal)
+    out += "  -v shows every fact; --format markdown makes a report to attach to a ticket.\n";
+  return out;
+}
+
+}  // namespace gd

@@ -1,0 +1,48 @@
+#include "rules/evaluator.h"
+
+#include "rules/condition.h"
+#include "rules/message_template.h"
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+Finding make_finding(const Rule& rule, const FactView& view) {
+  Finding finding{rule.id, rule.layer, rule.severity, render_template(rule.message, view), {},
+                  render_template(rule.fix, view), rule.source};
+  for (const auto& path : rule.evidence) {
+    const auto* value = view.find(path);
+    finding.evidence.push_back({path, value ? *value : json::value(nullptr), view.source_of(path)});
+  }
+  return finding;
+}
+
+}  // namespace
+
+void apply_rules(const RuleSet& rules, Report& report) {
+  std::map<std::string, const LayerFacts*> layers;
+  std::map<std::string, LayerReport*> by_id;
+  for (auto& layer : report.layers) {
+    layers[layer.facts.id] = &layer.facts;
+    by_id[layer.facts.id] = &layer;
+  }
+  const FactView view(report.system, layers);
+  for (const auto& rule : rules.rules) {
+    auto target = by_id.find(rule.layer);
+    if (target == by_id.end()) continue;
+    if (rule.for_each.empty()) {
+      if (evaluate_condition(rule.when, view)) target->second->findings.push_back(make_finding(rule, view));
+      continue;
+    }
+    const auto* list = view.find(rule.for_each);
+    if (!list || !list->is_array()) continue;
+    for (const auto& item : list->get_array()) {
+      const FactView item_view = view.with_item(item);
+      if (evaluate_condition(rule.when, item_view)) target->second->findings.push_back(make_finding(rule, item_view));
+    }
+  }
+  settle_verdict(report);
+}
+
+}  // namespace gd

@@ -1,0 +1,17 @@
+#pragma once
+// Fills "{path}" and "{path|fallback}" in a rule's message or fix with facts.
+// Lists print comma-separated; objects in lists print their "name" or "path".
+
+#include "rules/fact_view.h"
+
+#include <boost/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace gd {
+
+std::string render_template(std::string_view text, const FactView& facts);
+std::string format_fact(const boost::json::value& value);
+
+}  // namespace gd

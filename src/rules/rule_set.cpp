@@ -1,0 +1,149 @@
+#include "rules/rule_set.h"
+
+#include "model/layers.h"
+#include "rules/condition.h"
+#include "rules/embedded_rules.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+std::size_t line_at(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+[[noreturn]] void fail(const RuleFile& file, std::size_t line, const std::string& problem) {
+  throw RuleError(file.name + ":" + std::to_string(line) + ": " + problem);
+}
+
+// Semantic errors have no parser position; the rule's id line is the best guess.
+std::size_t line_of_rule(const RuleFile& file, const std::string& id) {
+  const auto at = id.empty() ? std::string::npos : file.text.find("\"" + id + "\"");
+  return at == std::string::npos ? 1 : line_at(file.text, at);
+}
+
+json::value parse_with_line(const RuleFile& file) {
+  json::stream_parser parser;
+  boost::system::error_code error;
+  const std::size_t used = parser.write(file.text.data(), file.text.size(), error);
+  if (!error) parser.finish(error);
+  if (error) fail(file, line_at(file.text, used), "not valid JSON: " + error.message());
+  return parser.release();
+}
+
+std::string required_string(const RuleFile& file, const json::object& rule, const char* key, const std::string& id) {
+  const auto* value = rule.if_contains(key);
+  if (!value || !value->is_string() || value->get_string().empty())
+    fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a non-empty \"" + key + "\"");
+  return std::string(value->get_string());
+}
+
+bool valid_id(const std::string& id) {
+  return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
+}
+
+Rule parse_rule(const RuleFile& file, const json::value& value) {
+  if (!value.is_object()) fail(file, 1, "each entry of \"rules\" must be an object");
+  const auto& object = value.get_object();
+  const auto* id_value = object.if_contains("id");
+  const std::string id = id_value && id_value->is_string() ? std::string(id_value->get_string()) : "";
+  if (!valid_id(id)) fail(file, line_of_rule(file, id), "a rule needs an \"id\" of lower-case letters, digits and '-'");
+  Rule rule;
+  rule.id = id;
+  rule.file = file.name;
+  rule.layer = required_string(file, object, "layer", id);
+  if (!is_layer_id(rule.layer)) fail(file, line_of_rule(file, id), "rule \"" + id + "\": unknown layer \"" + rule.layer + "\"");
+  const auto severity = parse_severity(required_string(file, object, "severity", id));
+  if (!severity) fail(file, line_of_rule(file, id), "rule \"" + id + "\": severity must be fail, warn or info");
+  rule.severity = *severity;
+  rule.message = required_string(file, object, "message", id);
+  rule.fix = required_string(file, object, "fix", id);
+  rule.source = required_string(file, object, "source", id);
+  const auto* when = object.if_contains("when");
+  if (!when) fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a \"when\" condition");
+  if (auto problem = validate_condition(*when)) fail(file, line_of_rule(file, id), "rule \"" + id + "\": " + *problem);
+  rule.when = *when;
+  if (const auto* for_each = object.if_contains("for_each")) {
+    if (!for_each->is_string()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"for_each\" names a list fact");
+    rule.for_each = std::string(for_each->get_string());
+  }
+  if (const auto* evidence = object.if_contains("evidence")) {
+    if (!evidence->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"evidence\" is a list of facts");
+    for (const auto& path : evidence->get_array()) {
+      if (!path.is_string()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": evidence entries are fact paths");
+      rule.evidence.emplace_back(path.get_string());
+    }
+  }
+  return rule;
+}
+
+}  // namespace
+
+const Rule* RuleSet::find(std::string_view id) const {
+  for (const auto& rule : rules)
+    if (rule.id == id) return &rule;
+  return nullptr;
+}
+
+RuleSet load_rule_files(const std::vector<RuleFile>& files) {
+  RuleSet set;
+  std::set<std::string> ids;
+  bool have_chips = false;
+  for (const auto& file : files) {
+    const json::value document = parse_with_line(file);
+    if (!document.is_object()) fail(file, 1, "the top level must be an object");
+    const auto& top = document.get_object();
+    if (const auto* table = top.if_contains("table")) {
+      if (table->is_string() && table->get_string() == "pci-chips") {
+        if (auto problem = set.chips.load(top)) fail(file, 1, *problem);
+        have_chips = true;
+      }
+      continue;  // tables for later layers are read by their own code
+    }
+    const auto* rules = top.if_contains("rules");
+    if (!rules || !rules->is_array()) fail(file, 1, "a rules file holds {\"rules\": [...]} (or a \"table\")");
+    for (const auto& value : rules->get_array()) {
+      Rule rule = parse_rule(file, value);
+      if (!ids.insert(rule.id).second) fail(file, line_of_rule(file, rule.id), "rule id \"" + rule.id + "\" is used twice");
+      set.rules.push_back(std::move(rule));
+    }
+  }
+  if (!have_chips) throw RuleError("rules: no tables/pci-chips.json table");
+  return set;
+}
+
+RuleSet load_embedded_rules() {
+  std::vector<RuleFile> files;
+  for (const auto& embedded : embedded_rule_files())
+    files.push_back({std::string(embedded.name), std::string(embedded.text)});
+  return load_rule_files(files);
+}
+
+RuleSet load_rules_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<RuleFile> files;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    if (!it->is_regular_file() || it->path().extension() != ".json") continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    files.push_back({it->path().string(), text.str()});
+  }
+  if (error) throw RuleError(dir + ": " + error.message());
+  if (files.empty()) throw RuleError(dir + ": no .json rule files");
+  std::sort(files.begin(), files.end(), [](const RuleFile& a, const RuleFile& b) { return a.name < b.name; });
+  return load_rule_files(files);
+}
+
+}  // namespace gd

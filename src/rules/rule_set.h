@@ -1,0 +1,51 @@
+#pragma once
+// The rules and tables of rules/, loaded from the copy compiled into the
+// binary or from a directory given with --rules.
+
+#include "model/status.h"
+#include "rules/pci_chips.h"
+
+#include <boost/json.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+struct Rule {
+  std::string id;
+  std::string layer;
+  Severity severity = Severity::fail;
+  boost::json::value when;
+  std::string for_each;  // a list fact; empty for a rule about the layer as a whole
+  std::string message;
+  std::vector<std::string> evidence;
+  std::string fix;
+  std::string source;
+  std::string file;  // which rules/ file it came from
+};
+
+struct RuleSet {
+  std::vector<Rule> rules;
+  ChipTable chips;
+
+  const Rule* find(std::string_view id) const;
+};
+
+// A rules file that cannot be used; what() reads "FILE:LINE: problem".
+struct RuleError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+RuleSet load_embedded_rules();
+RuleSet load_rules_dir(const std::string& dir);
+
+struct RuleFile {
+  std::string name;
+  std::string text;
+};
+// Throws RuleError naming the file and line of the first problem.
+RuleSet load_rule_files(const std::vector<RuleFile>& files);
+
+}  // namespace gd

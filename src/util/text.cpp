@@ -1,0 +1,89 @@
+#include "util/text.h"
+
+#include <charconv>
+#include <cstdio>
+
+namespace gd {
+
+std::string_view trim(std::string_view text) {
+  const char* space = " \t\r\n\v\f";
+  const auto first = text.find_first_not_of(space);
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(space);
+  return text.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = text.find(separator, start);
+    parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
+std::vector<std::string_view> lines(std::string_view text) {
+  auto parts = split(text, '\n');
+  if (!parts.empty() && parts.back().empty()) parts.pop_back();
+  return parts;
+}
+
+bool contains(std::string_view text, std::string_view needle) {
+  return text.find(needle) != std::string_view::npos;
+}
+
+std::optional<std::uint32_t> parse_hex(std::string_view text) {
+  text = trim(text);
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  if (text.empty() || text.size() > 8) return std::nullopt;
+  std::uint32_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 10);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::map<std::string, std::string> parse_colon_fields(std::string_view text) {
+  std::map<std::string, std::string> fields;
+  for (auto line : lines(text)) {
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos || colon == 0) continue;
+    fields.emplace(std::string(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))));
+  }
+  return fields;
+}
+
+std::string printable(std::string_view text, std::size_t max_length) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (out.size() >= max_length) {
+      out += "...";
+      break;
+    }
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    }
+  }
+  return out;
+}
+
+bool looks_like_text(std::string_view text) {
+  for (unsigned char c : text)
+    if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f) return false;
+  return true;
+}
+
+}  // namespace gd

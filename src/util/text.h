@@ -1,0 +1,35 @@
+#pragma once
+// Small, allocation-light helpers for the text formats we read from /proc,
+// /sys and the environment. All of them accept arbitrary bytes.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+std::string_view trim(std::string_view text);
+std::vector<std::string_view> split(std::string_view text, char separator);
+std::vector<std::string_view> lines(std::string_view text);
+bool contains(std::string_view text, std::string_view needle);
+
+// "0x10de\n" or "10de" -> 0x10de; nullopt on anything else.
+std::optional<std::uint32_t> parse_hex(std::string_view text);
+// Decimal, without sign or spaces around it.
+std::optional<std::int64_t> parse_int(std::string_view text);
+
+// "Key:   value" lines, as in /proc/driver/nvidia/gpus/*/information.
+std::map<std::string, std::string> parse_colon_fields(std::string_view text);
+
+// For showing untrusted text to a person: control and non-ASCII bytes become
+// \xNN escapes, and the result is cut at max_length with an ellipsis.
+std::string printable(std::string_view text, std::size_t max_length = 200);
+
+// True when the bytes are plain text (no NULs or control characters but
+// tab and newline); binary junk in a text file is evidence in itself.
+bool looks_like_text(std::string_view text);
+
+}  // namespace gd

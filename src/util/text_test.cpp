@@ -1,0 +1,38 @@
+#include "util/text.h"
+
+#include <doctest/doctest.h>
+
+TEST_CASE("parse_hex reads sysfs ids and refuses junk") {
+  CHECK(gd::parse_hex("0x10de\n") == 0x10deu);
+  CHECK(gd::parse_hex("10DE") == 0x10deu);
+  CHECK(gd::parse_hex("0x030200") == 0x030200u);
+  SUBCASE("junk") {
+    CHECK_FALSE(gd::parse_hex(""));
+    CHECK_FALSE(gd::parse_hex("0x"));
+    CHECK_FALSE(gd::parse_hex("zzzz"));
+    CHECK_FALSE(gd::parse_hex("0x10de junk"));
+    CHECK_FALSE(gd::parse_hex("0x1234567890"));
+  }
+}
+
+TEST_CASE("parse_colon_fields reads /proc/driver/nvidia/gpus/*/information") {
+  auto fields = gd::parse_colon_fields(
+      "Model: \t\t NVIDIA H100 80GB HBM3\nDevice Minor: \t 3\nBus Location: \t 0000:1b:00.0\nnot a field\n");
+  CHECK(fields["Model"] == "NVIDIA H100 80GB HBM3");
+  CHECK(fields["Device Minor"] == "3");
+  CHECK(fields["Bus Location"] == "0000:1b:00.0");
+  CHECK(fields.size() == 3);
+}
+
+TEST_CASE("printable escapes control bytes and caps length") {
+  CHECK(gd::printable("a\x01" "b") == "a\\x01b");
+  CHECK(gd::printable(std::string(500, 'x'), 10) == "xxxxxxxxxx...");
+  CHECK(gd::looks_like_text("NVRM version: 550\n"));
+  CHECK_FALSE(gd::looks_like_text(std::string("\x7f" "ELF\x02", 5)));
+}
+
+TEST_CASE("split keeps empty fields; lines drops the final newline") {
+  CHECK(gd::split("a,,b", ',').size() == 3);
+  CHECK(gd::lines("a\nb\n").size() == 2);
+  CHECK(gd::trim("  x \n") == "x");
+}
