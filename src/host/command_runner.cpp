@@ -13,10 +13,14 @@ namespace bp = boost::process;
 
 namespace {
 
-// Reads a pipe into text until EOF, an error, or the size cap.
-void read_capped(bp::async_pipe& pipe, std::string& text) {
+// Reads a pipe into text until EOF, an error, or the size cap; a command
+// that talks past the cap is stopped rather than left blocked on a full pipe.
+void read_capped(bp::async_pipe& pipe, std::string& text, bp::group& group) {
   boost::asio::async_read(pipe, boost::asio::dynamic_buffer(text, k_max_command_output),
-                          [](const boost::system::error_code&, std::size_t) {});
+                          [&text, &group](const boost::system::error_code&, std::size_t) {
+                            std::error_code ignored;
+                            if (text.size() >= k_max_command_output) group.terminate(ignored);
+                          });
 }
 
 }  // namespace
@@ -44,8 +48,8 @@ CommandResult run_command(const std::vector<std::string>& argv, std::chrono::mil
     result.error = errno_name(launch_error.value());
     return result;
   }
-  read_capped(out, result.stdout_text);
-  read_capped(err, result.stderr_text);
+  read_capped(out, result.stdout_text, group);
+  read_capped(err, result.stderr_text, group);
   context.run_for(timeout);
   if (!context.stopped()) {
     result.timed_out = true;

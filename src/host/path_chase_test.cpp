@@ -16,6 +16,7 @@ TEST_CASE("chase resolves symlinks inside the root and never escapes it") {
   root.symlink("usr/lib/absolute.so", "/usr/lib/libcuda.so.1");
   root.symlink("usr/lib/escape", "../../../../../etc");
   root.symlink("lib", "usr/lib");
+  root.mkdir("etc");
   const auto base = root.path();
 
   SUBCASE("relative symlink") {

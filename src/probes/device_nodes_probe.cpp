@@ -2,6 +2,7 @@
 
 #include "host/snapshot_json.h"
 #include "util/text.h"
+#include "util/version.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -144,7 +145,11 @@ LayerFacts probe_device_nodes(ProbeContext& context) {
     uvm = uvm || path == "/dev/nvidia-uvm";
     dxg = dxg || path == "/dev/dxg";
     if (auto minor = gpu_minor(std::string_view(path).substr(5))) gpu_minors.push_back(*minor);
-    if (path == "/dev/nvidiactl" && node->driver_version) ioctl_version = printable(*node->driver_version, 64);
+    if (path == "/dev/nvidiactl" && node->driver_version) {
+      // An empty answer is how drivers before 530.30.02 reply; anything else must be a version.
+      if (node->driver_version->empty() || Version::parse(*node->driver_version)) ioctl_version = *node->driver_version;
+      else note_unreadable(layer, path, "the version ioctl answered something that is not a version", *node->driver_version);
+    }
   }
   layer.set("nvidiactl_present", nvidiactl, "/dev/nvidiactl");
   layer.set("uvm_present", uvm, "/dev/nvidia-uvm");
@@ -152,7 +157,6 @@ LayerFacts probe_device_nodes(ProbeContext& context) {
   layer.set("gpu_node_count", static_cast<std::int64_t>(gpu_minors.size()), "/dev");
   layer.set("gpu_minors", gpu_minors, "/dev");
   if (ioctl_version) {
-    // An empty answer is how drivers before 530.30.02 reply to the query.
     layer.set("ioctl_driver_version", ioctl_version->empty() ? json::value(nullptr) : json::value(*ioctl_version),
               "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
     layer.set("ioctl_answered", !ioctl_version->empty(), "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");

@@ -71,13 +71,14 @@ json::object link_facts(FunctionReader& reader) {
   json::object link;
   link["speed"] = speed ? json::value(printable(*speed, 40)) : json::value(nullptr);
   link["max_speed"] = max_speed ? json::value(printable(*max_speed, 40)) : json::value(nullptr);
-  const auto width_n = width ? parse_int(*width) : std::nullopt;
-  const auto max_width_n = max_width ? parse_int(*max_width) : std::nullopt;
-  link["width"] = width_n ? json::value(*width_n) : json::value(nullptr);
-  link["max_width"] = max_width_n ? json::value(*max_width_n) : json::value(nullptr);
+  // -1 stands for "unknown"; GCC 12 misreads optionals here (-Wmaybe-uninitialized).
+  const std::int64_t width_n = width ? parse_int(*width).value_or(-1) : -1;
+  const std::int64_t max_width_n = max_width ? parse_int(*max_width).value_or(-1) : -1;
+  link["width"] = width_n > 0 ? json::value(width_n) : json::value(nullptr);
+  link["max_width"] = max_width_n > 0 ? json::value(max_width_n) : json::value(nullptr);
   // A narrower link than the slot allows is a seating or riser fault; a
   // slower one is usually the GPU saving power while idle.
-  if (width_n && max_width_n && *width_n > 0) link["width_degraded"] = *width_n < *max_width_n;
+  if (width_n > 0 && max_width_n > 0) link["width_degraded"] = width_n < max_width_n;
   const auto s = link_speed(speed), m = link_speed(max_speed);
   if (s && m) link["speed_below_max"] = *s < *m;
   return link;

@@ -12,6 +12,16 @@ namespace {
 
 constexpr const char* k_capabilities[] = {"compute", "compat32", "graphics", "utility", "video", "display", "ngx"};
 constexpr std::size_t k_max_entries = 64;  // more than any machine has GPUs; the rest is junk
+constexpr std::size_t k_max_invalid = 8;   // enough to show what is wrong without drowning the report
+
+// Adds a rejected entry once; past the cap, a single marker says there were more.
+void add_invalid(json::array& invalid, std::string_view entry) {
+  const json::string text(printable(entry, 60));
+  for (const auto& known : invalid)
+    if (known.as_string() == text) return;
+  if (invalid.size() < k_max_invalid) invalid.push_back(text);
+  else if (invalid.size() == k_max_invalid) invalid.push_back(json::string("(more entries not shown)"));
+}
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -64,13 +74,9 @@ json::object parse_visible_devices(const std::optional<std::string>& value) {
     if (mode != "void" && low == "all") mode = "all";
     if (mode != "void" && mode != "all" && low == "none") mode = "none";
     if (low == "void" || low == "all" || low == "none") continue;
-    if (entries.size() + invalid.size() >= k_max_entries) {
-      invalid.push_back(json::string("(more entries not read)"));
-      break;
-    }
     const std::string kind = selector_kind(entry);
-    if (kind == "unknown") invalid.push_back(json::string(printable(entry, 60)));
-    else entries.push_back(json::object{{"value", printable(entry, 60)}, {"kind", kind}});
+    if (kind == "unknown") add_invalid(invalid, entry);
+    else if (entries.size() < k_max_entries) entries.push_back(json::object{{"value", printable(entry, 60)}, {"kind", kind}});
   }
   result["mode"] = mode;
   result["entries"] = std::move(entries);
@@ -102,7 +108,7 @@ json::object parse_driver_capabilities(const std::optional<std::string>& value) 
     bool known = false;
     for (const char* name : k_capabilities) known = known || capability == name;
     if (known) add(capability);
-    else if (invalid.size() < k_max_entries) invalid.push_back(json::string(printable(capability, 60)));
+    else add_invalid(invalid, capability);
   }
   result["effective"] = std::move(effective);
   result["invalid"] = std::move(invalid);

@@ -1,0 +1,121 @@
+// Replays every testdata/snapshots scenario and checks its verdict, failing
+// layer and exact set of warn/fail findings against expected.json. Then it
+// records each replay into a fresh snapshot and replays that, which must
+// give the same diagnosis: the snapshot captures everything the checks read.
+
+#include "check/run_check.h"
+#include "host/recording_host.h"
+#include "host/replay_host.h"
+#include "rules/rule_set.h"
+#include "test_support/temp_dir.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace {
+
+struct Expected {
+  std::string verdict;
+  std::string failing_layer;  // empty for null
+  std::set<std::string> findings, absent, info;
+};
+
+std::set<std::string> string_set(const json::value& value) {
+  std::set<std::string> out;
+  for (const auto& item : value.as_array()) out.emplace(item.as_string());
+  return out;
+}
+
+Expected read_expected(const fs::path& dir) {
+  std::ifstream in(dir / "expected.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto document = json::parse(text.str()).as_object();
+  Expected expected;
+  expected.verdict = std::string(document.at("verdict").as_string());
+  if (document.at("failing_layer").is_string()) expected.failing_layer = std::string(document.at("failing_layer").as_string());
+  expected.findings = string_set(document.at("findings"));
+  expected.absent = string_set(document.at("absent"));
+  expected.info = string_set(document.at("info"));
+  return expected;
+}
+
+struct Outcome {
+  std::string verdict;
+  std::string failing_layer;
+  std::set<std::string> findings, info;
+};
+
+Outcome outcome_of(const gd::Report& report) {
+  Outcome outcome{gd::status_name(report.verdict), report.failing_layer.value_or(""), {}, {}};
+  for (const auto& layer : report.layers)
+    for (const auto& finding : layer.findings) {
+      (finding.severity == gd::Severity::info ? outcome.info : outcome.findings).insert(finding.rule);
+      CHECK_MESSAGE(finding.layer == layer.facts.id, finding.rule);
+    }
+  return outcome;
+}
+
+std::vector<fs::path> scenarios() {
+  std::vector<fs::path> dirs;
+  for (const auto& entry : fs::directory_iterator(fs::path(GPUDOCTOR_TESTDATA) / "snapshots"))
+    if (fs::exists(entry.path() / "expected.json")) dirs.push_back(entry.path());
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+}  // namespace
+
+TEST_CASE("every scenario snapshot replays to its expected diagnosis") {
+  const gd::RuleSet rules = gd::load_embedded_rules();
+  const auto dirs = scenarios();
+  REQUIRE(dirs.size() >= 30);
+  for (const auto& dir : dirs) {
+    CAPTURE(dir.filename().string());
+    const Expected expected = read_expected(dir);
+    gd::ReplayHost host(dir.string());
+    const Outcome got = outcome_of(gd::run_check(host, rules));
+    CHECK(got.verdict == expected.verdict);
+    CHECK(got.failing_layer == expected.failing_layer);
+    CHECK(got.findings == expected.findings);
+    for (const auto& rule : expected.info) CHECK_MESSAGE(got.info.count(rule) == 1, rule);
+    for (const auto& rule : expected.absent) CHECK_MESSAGE(got.findings.count(rule) == 0, rule);
+  }
+}
+
+TEST_CASE("a snapshot recorded from a replay replays to the same diagnosis") {
+  const gd::RuleSet rules = gd::load_embedded_rules();
+  for (const auto& dir : scenarios()) {
+    CAPTURE(dir.filename().string());
+    gd::ReplayHost original(dir.string());
+    gd::TempDir out;
+    fs::create_directories(out / "root");
+    gd::RecordingHost recorder(original, out.path());
+    const Outcome first = outcome_of(gd::run_check(recorder, rules));
+    REQUIRE(recorder.finish("test").has_value());
+    gd::ReplayHost copy(out.path());
+    const Outcome second = outcome_of(gd::run_check(copy, rules));
+    CHECK(second.verdict == first.verdict);
+    CHECK(second.failing_layer == first.failing_layer);
+    CHECK(second.findings == first.findings);
+    CHECK(second.info == first.info);
+  }
+}
+
+TEST_CASE("every rule is triggered by at least one scenario") {
+  const gd::RuleSet rules = gd::load_embedded_rules();
+  std::set<std::string> covered;
+  for (const auto& dir : scenarios()) {
+    const Expected expected = read_expected(dir);
+    covered.insert(expected.findings.begin(), expected.findings.end());
+    covered.insert(expected.info.begin(), expected.info.end());
+  }
+  for (const auto& rule : rules.rules) CHECK_MESSAGE(covered.count(rule.id) == 1, "no scenario triggers " << rule.id);
+}

@@ -1,0 +1,25 @@
+#include "cli/options.h"
+
+#include <doctest/doctest.h>
+
+using gd::parse_options;
+
+TEST_CASE("check is the default command and options take values either way") {
+  auto options = parse_options({"--format", "json", "--color=never", "-v"});
+  CHECK(options.command == gd::Command::check);
+  CHECK(options.format == gd::Format::json);
+  CHECK(options.color == gd::ColorChoice::never);
+  CHECK(options.verbose);
+  CHECK(parse_options({"check", "--replay=snap"}).replay == "snap");
+  CHECK(parse_options({"explain", "no-nvidia-gpu"}).rule_id == "no-nvidia-gpu");
+}
+
+TEST_CASE("bad usage is a UsageError") {
+  CHECK_THROWS_AS(parse_options({"--format", "xml"}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"--root"}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"--root", "a", "--replay", "b"}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"snapshot"}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"frobnicate"}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"--bogus"}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"explain"}), gd::UsageError);
+}

@@ -1,0 +1,80 @@
+#include "host/recording_host.h"
+
+#include "host/live_host.h"
+#include "host/replay_host.h"
+#include "test_support/temp_dir.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("the recorder keeps exactly what was read, and the result replays") {
+  gd::TempDir system;
+  system.write("proc/driver/nvidia/version", "NVRM version: 550.54.15 and a long tail");
+  system.write("proc/unread", "never read");
+  system.symlink("sys/bus/pci/devices/0000:01:00.0/driver", "../../../../bus/pci/drivers/nvidia");
+  system.mkdir("etc/ld.so.conf.d");
+  gd::LiveHost live(system.path());
+  gd::TempDir out;
+  std::filesystem::create_directories(out / "root");
+  gd::RecordingHost recorder(live, out.path());
+
+  CHECK(recorder.read_file("/proc/driver/nvidia/version", 20).value() == "NVRM version: 550.54");
+  CHECK(recorder.read_link("/sys/bus/pci/devices/0000:01:00.0/driver").has_value());
+  CHECK(recorder.list_dir("/etc/ld.so.conf.d").has_value());
+  CHECK_FALSE(recorder.read_file("/proc/missing", 10));
+  REQUIRE(recorder.finish("test").has_value());
+
+  CHECK(slurp(out / "root/proc/driver/nvidia/version") == "NVRM version: 550.54");
+  CHECK_FALSE(std::filesystem::exists(out / "root/proc/unread"));
+  CHECK(std::filesystem::is_directory(out / "root/etc/ld.so.conf.d"));
+
+  gd::ReplayHost replay(out.path());
+  CHECK(replay.read_file("/proc/driver/nvidia/version", 100).value() == "NVRM version: 550.54");
+  CHECK(replay.read_link("/sys/bus/pci/devices/0000:01:00.0/driver").value() == "../../../../bus/pci/drivers/nvidia");
+}
+
+TEST_CASE("only the environment variables the checks read are captured") {
+  gd::TempDir system;
+  gd::LiveHost live(system.path());
+  gd::TempDir out;
+  std::filesystem::create_directories(out / "root");
+  ::setenv("GPUDOCTOR_TEST_SECRET", "hunter2", 1);
+  ::setenv("GPUDOCTOR_TEST_READ", "yes", 1);
+  gd::RecordingHost recorder(live, out.path());
+  CHECK(recorder.env("GPUDOCTOR_TEST_READ") == "yes");
+  REQUIRE(recorder.finish("test").has_value());
+  const std::string snapshot = slurp(out / "snapshot.json");
+  CHECK(snapshot.find("GPUDOCTOR_TEST_READ") != std::string::npos);
+  CHECK(snapshot.find("hunter2") == std::string::npos);
+  ::unsetenv("GPUDOCTOR_TEST_SECRET");
+  ::unsetenv("GPUDOCTOR_TEST_READ");
+}
+
+TEST_CASE("the recorder never writes through a recorded symlink") {
+  gd::TempDir system;
+  system.symlink("sys/escape", "../../../../../../tmp");
+  system.write("tmp/gpudoctor-recorder-probe", "x");
+  gd::LiveHost live(system.path());
+  gd::TempDir out;
+  std::filesystem::create_directories(out / "root");
+  gd::RecordingHost recorder(live, out.path());
+  CHECK(recorder.read_link("/sys/escape").has_value());
+  // Reading through the link works, but recording it would leave out_dir.
+  CHECK(recorder.read_file("/sys/escape/gpudoctor-recorder-probe", 10).value() == "x");
+  CHECK_FALSE(std::filesystem::exists(out / "root/tmp/gpudoctor-recorder-probe"));
+  CHECK_FALSE(std::filesystem::exists("/tmp/gpudoctor-recorder-probe"));
+}

@@ -1,0 +1,85 @@
+#include "report/renderers.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+
+namespace {
+
+gd::Report sample_report() {
+  gd::Report report;
+  report.gpudoctor_version = "0.0.0";
+  report.mode = "replay";
+  report.system = {{"platform", "linux"}, {"kernel_release", "6.1.0"}};
+  for (const char* id : {"hardware", "kernel-module"}) {
+    gd::LayerReport layer;
+    layer.facts.id = id;
+    layer.facts.status = gd::Status::ok;
+    layer.facts.summary = std::string(id) + " summary | with a pipe";
+    layer.facts.set("count", 1, "/sys/bus/pci/devices");
+    report.layers.push_back(layer);
+  }
+  report.layers[1].findings.push_back({"nvidia-module-not-loaded", "kernel-module", gd::Severity::fail, "It is not loaded.",
+                                       {{"kernel-module.loaded", false, "/proc/modules"}}, "modprobe it", "FC-15"});
+  gd::settle_verdict(report);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("the verdict is the worst layer, and the failing layer the lowest failing one") {
+  auto report = sample_report();
+  CHECK(report.verdict == gd::Status::fail);
+  CHECK(report.failing_layer == "kernel-module");
+  CHECK(report.layers[0].status == gd::Status::ok);
+  report.layers[1].findings[0].severity = gd::Severity::warn;
+  gd::settle_verdict(report);
+  CHECK(report.verdict == gd::Status::warn);
+  CHECK_FALSE(report.failing_layer);
+  report.layers[1].findings[0].severity = gd::Severity::info;
+  gd::settle_verdict(report);
+  CHECK(report.verdict == gd::Status::ok);
+}
+
+TEST_CASE("JSON follows gpudoctor-report/1") {
+  const auto json = gd::report_to_json(sample_report());
+  CHECK(json.at("schema").as_string() == "gpudoctor-report/1");
+  CHECK(json.at("verdict").as_string() == "fail");
+  CHECK(json.at("failing_layer").as_string() == "kernel-module");
+  const auto& layer = json.at("layers").as_array()[1].as_object();
+  CHECK(layer.at("id").as_string() == "kernel-module");
+  CHECK(layer.at("status").as_string() == "fail");
+  const auto& finding = layer.at("findings").as_array()[0].as_object();
+  CHECK(finding.at("rule").as_string() == "nvidia-module-not-loaded");
+  CHECK(finding.at("severity").as_string() == "fail");
+  CHECK(finding.at("evidence").as_array()[0].at("source").as_string() == "/proc/modules");
+  CHECK(finding.at("fix").as_string() == "modprobe it");
+  CHECK(boost::json::parse(gd::render_json(sample_report())).is_object());
+}
+
+TEST_CASE("text report: marks, summary line, and colour only when asked") {
+  const auto report = sample_report();
+  const auto plain = gd::render_text(report, {false, false}, gd::Verbosity::normal);
+  CHECK(plain.find("[FAIL] kernel-module") != std::string::npos);
+  CHECK(plain.find("[ ok ] hardware") != std::string::npos);
+  CHECK(plain.find("FAIL at kernel-module: It is not loaded.") != std::string::npos);
+  CHECK(plain.find("\033[") == std::string::npos);
+  const auto fancy = gd::render_text(report, {true, true}, gd::Verbosity::verbose);
+  CHECK(fancy.find("\033[31m✗\033[0m") != std::string::npos);
+  CHECK(fancy.find("count: 1") != std::string::npos);
+}
+
+TEST_CASE("NO_COLOR turns colour off even when asked for") {
+  ::setenv("NO_COLOR", "", 1);
+  CHECK_FALSE(gd::decide_terminal_style(gd::ColorChoice::always).color);
+  ::unsetenv("NO_COLOR");
+  CHECK(gd::decide_terminal_style(gd::ColorChoice::always).color);
+  CHECK_FALSE(gd::decide_terminal_style(gd::ColorChoice::never).color);
+}
+
+TEST_CASE("markdown escapes table cells and lists findings") {
+  const auto markdown = gd::render_markdown(sample_report());
+  CHECK(markdown.find("summary \\| with a pipe") != std::string::npos);
+  CHECK(markdown.find("**fail** `nvidia-module-not-loaded` (kernel-module)") != std::string::npos);
+  CHECK(markdown.find("<details>") != std::string::npos);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# End-to-end checks of the real binary: exit codes, stdout holding only the
+# report, snapshot -> replay on this very machine, NO_COLOR, and bad input.
+# usage: cli_test.sh path/to/gpudoctor path/to/testdata
+set -u
+gpudoctor=$1
+testdata=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+check() {  # check NAME COMMAND... : the command must succeed
+  local name=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
+}
+
+exit_is() {  # exit_is WANT COMMAND...
+  local want=$1
+  shift
+  "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  [ "$got" = "$want" ] || { echo "  exit $got, wanted $want: $*"; cat "$work/err"; return 1; }
+}
+
+json_field() {  # json_field FILE KEY -> prints the top-level value
+  python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print("null" if v is None else v)' "$1" "$2"
+}
+
+check "ok scenario exits 0" exit_is 0 "$gpudoctor" check --replay "$testdata/snapshots/host-healthy-h100"
+check "warn scenario exits 0" exit_is 0 "$gpudoctor" check --replay "$testdata/snapshots/host-pcie-degraded"
+check "fail scenario exits 1" exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu"
+check "bad usage exits 2" exit_is 2 "$gpudoctor" check --format yaml
+check "missing snapshot exits 2" exit_is 2 "$gpudoctor" check --replay "$work/nothing-here"
+check "unknown rule exits 2" exit_is 2 "$gpudoctor" explain no-such-rule
+
+"$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --format json >"$work/report.json" 2>"$work/err"
+check "json stdout is only the report" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/report.json"
+check "json names the failing layer" test "$(json_field "$work/report.json" failing_layer)" = hardware
+
+NO_COLOR=1 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --color always >"$work/text" 2>&1
+check "NO_COLOR wins over --color always" bash -c "! grep -q $'\033' '$work/text'"
+"$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --color always >"$work/text" 2>&1
+check "--color always colours" grep -q $'\033\[31m' "$work/text"
+"$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --format markdown >"$work/md" 2>&1
+check "markdown has the summary table" grep -q '^| | Layer | Status | Summary |' "$work/md"
+
+# This machine, live: snapshot it, then replay; both must reach the same verdict.
+"$gpudoctor" check --format json >"$work/live.json"
+check "live check gives a verdict" test -n "$(json_field "$work/live.json" verdict)"
+check "snapshot succeeds" exit_is 0 "$gpudoctor" snapshot --output "$work/snap"
+"$gpudoctor" check --replay "$work/snap" --format json >"$work/replayed.json"
+check "replay of this machine matches live verdict" \
+  test "$(json_field "$work/live.json" verdict)/$(json_field "$work/live.json" failing_layer)" = \
+       "$(json_field "$work/replayed.json" verdict)/$(json_field "$work/replayed.json" failing_layer)"
+check "snapshot refuses a non-empty output directory" exit_is 2 "$gpudoctor" snapshot --output "$work/snap"
+
+mkdir -p "$work/rules/layers"
+cp -r "$testdata/../rules/tables" "$work/rules/"
+printf '{\n  "rules": [\n    { "id": "x", oops }\n  ]\n}\n' >"$work/rules/layers/broken.json"
+"$gpudoctor" check --rules "$work/rules" >"$work/out" 2>"$work/err"
+check "a broken rules file exits 2" test $? = 2
+check "and names file and line" grep -q 'broken.json:3:' "$work/err"
+
+"$gpudoctor" rules --format json >"$work/rules.json"
+check "rules lists every rule as JSON" python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["rules"]) >= 30' "$work/rules.json"
+check "explain prints a rule" bash -c "'$gpudoctor' explain device-open-denied | grep -q 'source:'"
+
+# Hostile environment values (one variable may hold at most 128 KiB) never crash it (exit 0 or 1, never 2 or a signal).
+NVIDIA_VISIBLE_DEVICES="$(head -c 100000 /dev/zero | tr '\0' 'x'),void,$(printf '\001\002')" \
+  NVIDIA_DRIVER_CAPABILITIES=$'\033[31m,all' "$gpudoctor" check >/dev/null 2>&1
+status=$?
+check "hostile environment is diagnosed, not fatal" test "$status" -le 1
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]

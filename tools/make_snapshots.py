@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""Writes the scenario snapshots under testdata/snapshots/ (format
+gpudoctor-snapshot/1, docs/snapshot-format.md), each with the verdict it must
+produce in expected.json. Re-run after changing a scenario:
+
+    python3 tools/make_snapshots.py
+
+Each scenario is built from the facts a real system of that kind shows (file
+formats from the NVIDIA driver, sysfs and the container toolkit; see
+shared/reference/failure-catalog.md for the failures they reproduce).
+"""
+import json
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "testdata", "snapshots")
+KERNEL = "6.1.0-18-amd64"
+
+PROC_VERSION = ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  {v}  Thu Feb 22 01:44:30 UTC 2024\n"
+                "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n")
+PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {v}  Release Build  "
+                     "(dvs-builder@U16-I3-B03-4-3)  Thu Feb 22 01:25:25 UTC 2024\n"
+                     "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n")
+
+
+class Snapshot:
+    def __init__(self, name, description):
+        self.name = name
+        self.description = description
+        self.files, self.links, self.dirs = {}, {}, set()
+        self.env, self.devices, self.errors = {}, {}, {}
+        self.uname = {"sysname": "Linux", "release": KERNEL, "version": "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1",
+                      "machine": "x86_64"}
+        self.user = {"uid": 0, "gid": 0, "groups": []}
+        self.modules = ["ext4 1007616 1 - Live 0x0000000000000000", "virtio_net 65536 0 - Live 0x0000000000000000"]
+        self.expected = None
+
+    # --- building blocks -------------------------------------------------
+    def file(self, path, content):
+        self.files[path] = content
+        return self
+
+    def link(self, path, target):
+        self.links[path] = target
+        return self
+
+    def directory(self, path):
+        self.dirs.add(path)
+        return self
+
+    def device(self, path, major, minor, mode="0666", uid=0, gid=0, open_result="ok", kind="char", **extra):
+        node = {"type": kind, "major": major, "minor": minor, "mode": mode, "uid": uid, "gid": gid}
+        if open_result is not None:
+            node["open"] = open_result
+        node.update(extra)
+        self.devices[path] = node
+        return self
+
+    def pci(self, bdf, vendor, device, pci_class, driver=None, width=16, max_width=16,
+            speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe", numa="0", subsystem=("10de", "16c1")):
+        base = "/sys/bus/pci/devices/" + bdf
+        attributes = {"vendor": "0x" + vendor, "device": "0x" + device, "class": "0x" + pci_class,
+                      "subsystem_vendor": "0x" + subsystem[0], "subsystem_device": "0x" + subsystem[1],
+                      "numa_node": numa, "current_link_speed": speed, "max_link_speed": max_speed,
+                      "current_link_width": str(width), "max_link_width": str(max_width)}
+        for name, value in attributes.items():
+            self.file(base + "/" + name, value + "\n")
+        if driver:
+            self.link(base + "/driver", "../../../../bus/pci/drivers/" + driver)
+        return self
+
+    def plain_vm_pci(self):
+        self.pci("0000:00:00.0", "8086", "1237", "060000", subsystem=("1af4", "1100"))
+        self.pci("0000:00:01.0", "1af4", "1000", "020000", driver="virtio-pci", subsystem=("1af4", "0001"))
+        self.pci("0000:00:02.0", "1af4", "1001", "010000", driver="virtio-pci", subsystem=("1af4", "0002"))
+        return self
+
+    def loaded(self, *names):
+        sizes = {"nvidia": "56823808", "nvidia_uvm": "4927488", "nvidia_modeset": "1437696", "nvidia_drm": "118784",
+                 "nouveau": "2904064", "nova_core": "81920"}
+        for name in names:
+            taint = " (POE)" if name.startswith("nvidia") else ""
+            self.modules.append(f"{name} {sizes.get(name, '65536')} 0 - Live 0x0000000000000000{taint}")
+        return self
+
+    def nvidia_driver(self, version, flavour="proprietary", uvm=True, modeset=True):
+        self.loaded("nvidia", *(["nvidia_uvm"] if uvm else []), *(["nvidia_modeset", "nvidia_drm"] if modeset else []))
+        text = PROC_VERSION_OPEN if flavour == "open" else PROC_VERSION
+        self.file("/proc/driver/nvidia/version", text.format(v=version))
+        self.file("/sys/module/nvidia/version", version + "\n")
+        self.file("/proc/driver/nvidia/params", "ResmanDebugLevel: 4294967295\nModifyDeviceFiles: 1\n")
+        majors = "Character devices:\n  1 mem\n  4 tty\n195 nvidia\n"
+        if uvm:
+            majors += "510 nvidia-uvm\n"
+        majors += "511 nvidia-caps\n\nBlock devices:\n  8 sd\n"
+        self.file("/proc/devices", majors)
+        return self
+
+    def claimed(self, bdf, model, minor, excluded="No"):
+        self.file(f"/proc/driver/nvidia/gpus/{bdf}/information",
+                  f"Model: \t\t {model}\nIRQ:   \t\t 150\nGPU UUID: \t GPU-00000000-0000-0000-0000-{minor:012d}\n"
+                  f"Video BIOS: \t 96.00.99.00.01\nBus Type: \t PCIe\nDMA Size: \t 52 bits\n"
+                  f"DMA Mask: \t 0xfffffffffffff\nBus Location: \t {bdf}\nDevice Minor: \t {minor}\n"
+                  f"GPU Excluded:\t {excluded}\n")
+        return self
+
+    def driver_nodes(self, minors, uvm=True, version=None, mode="0666", gid=0, open_result="ok"):
+        extra = {"driver_version": version} if version is not None else {}
+        self.device("/dev/nvidiactl", 195, 255, mode=mode, gid=gid, open_result=open_result, **extra)
+        for minor in minors:
+            self.device(f"/dev/nvidia{minor}", 195, minor, mode=mode, gid=gid, open_result=open_result)
+        if uvm:
+            self.device("/dev/nvidia-uvm", 510, 0, mode=mode, gid=gid, open_result=open_result)
+            self.device("/dev/nvidia-uvm-tools", 510, 1, mode=mode, gid=gid, open_result=open_result)
+        return self
+
+    def in_docker(self, legacy=True):
+        self.file("/.dockerenv", "")
+        self.file("/proc/self/cgroup", "0::/\n")
+        mounts = ["1071 1000 0:62 / / rw,relatime master:1 - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A"]
+        if legacy:
+            mounts.append("1099 1071 0:74 / /proc/driver/nvidia rw,nosuid,nodev,noexec,relatime - tmpfs tmpfs rw,mode=555")
+        self.file("/proc/self/mountinfo", "\n".join(mounts) + "\n")
+        return self
+
+    def expect(self, verdict, failing_layer, findings, absent=(), info=()):
+        self.expected = {"description": self.description, "verdict": verdict, "failing_layer": failing_layer,
+                         "findings": sorted(findings), "absent": sorted(absent), "info": sorted(info)}
+        return self
+
+    # --- output ----------------------------------------------------------
+    def write(self):
+        target = os.path.join(OUT, self.name)
+        shutil.rmtree(target, ignore_errors=True)
+        root = os.path.join(target, "root")
+        os.makedirs(root)
+        self.file("/proc/modules", "\n".join(self.modules) + "\n")
+        for path in self.dirs:
+            os.makedirs(root + path, exist_ok=True)
+        for path, content in self.files.items():
+            os.makedirs(os.path.dirname(root + path), exist_ok=True)
+            with open(root + path, "wb") as handle:
+                handle.write(content.encode("latin-1") if isinstance(content, str) else content)
+        for path, link_target in self.links.items():
+            os.makedirs(os.path.dirname(root + path), exist_ok=True)
+            os.symlink(link_target, root + path)
+        snapshot = {"format": "gpudoctor-snapshot/1", "gpudoctor": "fixture (tools/make_snapshots.py)",
+                    "env": self.env, "uname": self.uname, "user": self.user, "devices": self.devices,
+                    "commands": [], "probe": {}}
+        if self.errors:
+            snapshot["errors"] = self.errors
+        with open(os.path.join(target, "snapshot.json"), "w") as handle:
+            json.dump(snapshot, handle, indent=2, sort_keys=True)
+            handle.write("\n")
+        with open(os.path.join(target, "expected.json"), "w") as handle:
+            json.dump(self.expected, handle, indent=2)
+            handle.write("\n")
+
+
+def h100_host(name, description, version="550.54.15"):
+    s = Snapshot(name, description).plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver(version).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], version=version)
+    s.device("/dev/nvidia-modeset", 195, 254)
+    s.file("/usr/bin/nvidia-modprobe", "")
+    return s
+
+
+def scenarios():
+    yield (Snapshot("host-no-gpu", "A VM without any NVIDIA GPU, like the development VM.")
+           .plain_vm_pci().expect("fail", "hardware", ["no-nvidia-gpu"]))
+
+    yield (h100_host("host-healthy-h100", "A host with one H100, driver 550.54.15 loaded, every node in place.")
+           .expect("ok", None, []))
+
+    s = h100_host("host-pcie-degraded", "The healthy H100 host, but the link trained at x8 of x16.")
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia", width=8, speed="16.0 GT/s PCIe")
+    yield s.expect("warn", None, ["pcie-link-width-degraded"], info=["pcie-link-speed-below-max"])
+
+    s = Snapshot("host-nouveau-bound", "An RTX 3090 claimed by nouveau; nvidia never loaded (FC-17).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2204", "030000", driver="nouveau", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.loaded("nouveau")
+    yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"])
+
+    s = Snapshot("host-nova-core-bound", "An RTX 4090 claimed by nova_core on a new kernel (FC-17).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nova_core", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.loaded("nova_core")
+    yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"])
+
+    s = Snapshot("host-module-not-built", "Kernel updated without a DKMS rebuild: no nvidia.ko for it (FC-15).")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\nkernel/lib/crc16.ko:\n")
+    yield s.expect("fail", "kernel-module", ["nvidia-module-not-built-for-kernel"], absent=["nvidia-module-not-loaded"])
+
+    s = Snapshot("host-secure-boot", "The DKMS module exists but Secure Boot refused it (FC-16).")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep",
+           "updates/dkms/nvidia.ko.xz:\nupdates/dkms/nvidia-uvm.ko.xz: updates/dkms/nvidia.ko.xz\n")
+    s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", b"\x06\x00\x00\x00\x01")
+    yield s.expect("fail", "kernel-module", ["nvidia-module-blocked-by-secure-boot"], absent=["nvidia-module-not-loaded"])
+
+    s = Snapshot("host-open-module-pascal", "The open kernel module on a GTX 1080, which it cannot drive.")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "1b80", "030000", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.nvidia_driver("560.35.03", flavour="open").directory("/proc/driver/nvidia/gpus")
+    s.driver_nodes([], version="560.35.03")
+    yield s.expect("fail", "kernel-module", ["open-module-on-pre-turing-gpu", "no-gpu-device-node"],
+                   absent=["gpu-not-claimed"])
+
+    s = Snapshot("host-gpu-newer-than-driver", "An RTX 5090 next to driver 535: the module claimed nothing.")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2b85", "030000")
+    s.nvidia_driver("535.183.01").directory("/proc/driver/nvidia/gpus")
+    s.driver_nodes([], version="535.183.01")
+    yield s.expect("fail", "kernel-module", ["gpu-newer-than-driver", "no-gpu-device-node"], absent=["gpu-not-claimed"])
+
+    s = Snapshot("host-uvm-on-demand", "A host where nvidia_uvm is not loaded yet but nvidia-modprobe will load it.")
+    s.plain_vm_pci().pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", uvm=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], uvm=False, version="550.54.15").file("/usr/bin/nvidia-modprobe", "")
+    yield s.expect("ok", None, [], info=["nvidia-uvm-loads-on-demand"])
+
+    s = Snapshot("container-uvm-missing", "Podman container with nvidiactl and nvidia0 but no nvidia-uvm (FC-19).")
+    s.pci("0000:01:00.0", "10de", "1eb8", "030200", driver="nvidia", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.nvidia_driver("535.161.08", uvm=False).claimed("0000:01:00.0", "Tesla T4", 0)
+    s.file("/run/.containerenv", "engine=\"podman-4.9.3\"\n").file("/proc/self/cgroup", "0::/\n")
+    s.env.update({"container": "podman", "NVIDIA_VISIBLE_DEVICES": "all"})
+    s.driver_nodes([0], uvm=False, version="535.161.08")
+    yield s.expect("fail", "kernel-module", ["nvidia-uvm-not-loaded", "nvidia-uvm-node-missing"])
+
+    s = h100_host("container-no-gpu-access", "docker run without --gpus: the host's PCI and /proc are visible, no nodes.")
+    s.devices.clear()
+    s.in_docker(legacy=False)
+    yield s.expect("fail", "container", ["container-gpu-not-requested", "nvidiactl-missing"])
+
+    s = h100_host("container-not-injected", "An nvidia/cuda image (NVIDIA_VISIBLE_DEVICES=all by default) run by plain runc.")
+    s.devices.clear()
+    s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    yield s.expect("fail", "container", ["container-gpu-not-injected", "nvidiactl-missing"])
+
+    s = h100_host("container-visible-void", "NVIDIA_VISIBLE_DEVICES=void: the runtime injected nothing.")
+    s.devices.clear()
+    s.in_docker(legacy=False).env["NVIDIA_VISIBLE_DEVICES"] = "void"
+    yield s.expect("fail", "container", ["container-gpu-void", "nvidiactl-missing"])
+
+    s = h100_host("container-healthy-legacy", "docker --gpus all: legacy hook, every node injected and openable.")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    yield s.expect("ok", None, [])
+
+    s = h100_host("container-cgroup-denied", "Nodes present and mode 0666, but the device cgroup refuses the open (FC-21).")
+    s.in_docker(legacy=True).env["NVIDIA_VISIBLE_DEVICES"] = "all"
+    for node in s.devices.values():
+        node["open"] = "EPERM"
+        node.pop("driver_version", None)
+    yield s.expect("fail", "device-nodes", ["device-open-denied"])
+
+    s = h100_host("container-bad-capability", "NVIDIA_DRIVER_CAPABILITIES holds a word the toolkit rejects.")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "0", "NVIDIA_DRIVER_CAPABILITIES": "compute,gpu"})
+    yield s.expect("fail", "container", ["container-driver-capability-invalid"])
+
+    s = h100_host("host-node-permissions", "Nodes crw-rw---- root:video and a user outside video (FC-23).")
+    for node in s.devices.values():
+        node.update({"mode": "0660", "gid": 44, "open": "EACCES"})
+        node.pop("driver_version", None)
+    s.user = {"uid": 1000, "gid": 1000, "groups": [27, 1000]}
+    yield s.expect("fail", "device-nodes", ["device-node-permission-denied"], absent=["device-open-denied"])
+
+    s = h100_host("host-gpu-node-missing", "Two GPUs claimed, but only /dev/nvidia0 exists.")
+    s.pci("0000:3b:00.0", "10de", "2330", "030200", driver="nvidia").claimed("0000:3b:00.0", "NVIDIA H100 80GB HBM3", 1)
+    yield s.expect("fail", "device-nodes", ["gpu-device-node-missing"])
+
+    s = h100_host("host-ioctl-version-mismatch", "/proc says 550.54.14, the driver behind /dev/nvidiactl says 550.54.15.",
+                  version="550.54.14")
+    s.devices["/dev/nvidiactl"]["driver_version"] = "550.54.15"
+    yield s.expect("fail", "device-nodes", ["driver-version-ioctl-mismatch"])
+
+    s = Snapshot("host-hgx-8gpu-nvswitch", "An HGX H100 server: 8 GPUs and 4 NVSwitches, all healthy.").plain_vm_pci()
+    s.nvidia_driver("550.90.07")
+    for index, bus in enumerate(["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]):
+        bdf = f"0000:{bus}:00.0"
+        s.pci(bdf, "10de", "2330", "030200", driver="nvidia", numa=str(index // 4))
+        s.claimed(bdf, "NVIDIA H100 80GB HBM3", index)
+    for index, bus in enumerate(["05", "06", "07", "08"]):
+        s.pci(f"0000:{bus}:00.0", "10de", "22a3", "068000", driver="nvidia-nvswitch", subsystem=("10de", "1796"))
+        s.device(f"/dev/nvidia-nvswitch{index}", 508, index)
+    s.device("/dev/nvidia-nvswitchctl", 508, 255)
+    s.driver_nodes(range(8), version="550.90.07")
+    s.file("/proc/devices", "Character devices:\n195 nvidia\n508 nvidia-nvswitch\n510 nvidia-uvm\n511 nvidia-caps\n")
+    yield s.expect("ok", None, [])
+
+    s = Snapshot("wsl2-healthy", "WSL2 with a working GPU: /dev/dxg, no PCI GPU, no Linux module.")
+    s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
+    s.pci("0000:00:00.0", "1414", "008e", "030200", subsystem=("1414", "0000"))
+    s.device("/dev/dxg", 10, 125)
+    s.file("/usr/lib/wsl/lib/libcuda.so.1", "")
+    yield s.expect("ok", None, [])
+
+    s = Snapshot("gvisor-healthy", "A gVisor (runsc --nvproxy) container with a working GPU.")
+    s.uname["release"] = "4.19.0-gvisor"
+    s.modules = []
+    s.directory("/sys/module").directory("/sys/bus/pci/devices")
+    s.file("/proc/driver/nvidia/params", "ModifyDeviceFiles: 0\n")
+    s.file("/.dockerenv", "").env["NVIDIA_VISIBLE_DEVICES"] = "all"
+    s.device("/dev/nvidiactl", 195, 255, driver_version="550.90.12")
+    s.device("/dev/nvidia0", 195, 0)
+    s.device("/dev/nvidia-uvm", 234, 0)
+    yield s.expect("ok", None, [])
+
+    s = Snapshot("garbage-input", "Junk everywhere: binary /proc files, bad sysfs ids, hostile environment values.")
+    s.pci("0000:00:01.0", "1af4", "1000", "020000")
+    s.file("/sys/bus/pci/devices/0000:00:01.0/vendor", "zzzz\x00\x01\n")
+    s.pci("0000:01:00.0", "10de", "2204", "030000", driver="nvidia", width="x16", numa="lots")
+    s.file("/sys/bus/pci/devices/0000:01:00.0/subsystem_device", "0x" + "f" * 4000 + "\n")
+    s.file("/proc/driver/nvidia/version", b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)))
+    s.file("/sys/module/nvidia/version", "not-a-version\n")
+    s.file("/proc/driver/nvidia/gpus/0000:01:00.0/information", "Model: \x1b[31mred\nDevice Minor: -7\n")
+    s.file("/proc/devices", "Character devices:\n195 nvidia\nabc nvidia-uvm\n99999999999999999999 nvidia-caps\n")
+    s.modules = ["\x00\x01garbage", "nvidia 1 2 - Live 0x0 (POE)"]
+    s.driver_nodes([0], version="\x01" * 80)
+    s.env.update({"NVIDIA_VISIBLE_DEVICES": "\x01\x02," * 5000, "NVIDIA_DRIVER_CAPABILITIES": ",,,\t,all,zz"})
+    s.file("/.dockerenv", "")
+    yield s.expect("fail", "kernel-module",
+                   ["hardware-input-unreadable", "kernel-module-input-unreadable", "nvidia-uvm-not-loaded", "device-nodes-input-unreadable",
+                    "container-visible-devices-invalid", "container-driver-capability-invalid"])
+
+    s = Snapshot("host-pci-unreadable", "sysfs hides the PCI bus (EACCES), so no GPU can be seen.")
+    s.errors["/sys/bus/pci/devices"] = "EACCES"
+    yield s.expect("warn", None, ["pci-bus-unreadable"])
+
+    s = Snapshot("wsl1-no-gpu", "WSL1: a Microsoft kernel string and no /dev/dxg.")
+    s.uname["release"] = "4.4.0-19041-Microsoft"
+    yield s.expect("fail", "hardware", ["wsl1-has-no-gpu"])
+
+    s = Snapshot("wsl2-no-dxg", "WSL2 without GPU paravirtualization: no /dev/dxg.")
+    s.uname["release"] = "5.10.16.3-microsoft-standard-WSL2"
+    yield s.expect("fail", "device-nodes", ["wsl-dxg-missing"])
+
+    s = h100_host("host-vfio-passthrough", "Two GPUs: one for this host, one bound to vfio-pci for a VM.")
+    s.pci("0000:3b:00.0", "10de", "2330", "030200", driver="vfio-pci")
+    yield s.expect("warn", None, ["gpu-bound-to-vfio"])
+
+    s = Snapshot("host-gpu-dropped-by-driver", "A Tesla K40 (Kepler) next to driver 570, which dropped Kepler after 470.")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "1024", "030200", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.nvidia_driver("570.133.20").directory("/proc/driver/nvidia/gpus")
+    s.driver_nodes([], version="570.133.20")
+    yield s.expect("fail", "kernel-module", ["gpu-dropped-by-driver", "no-gpu-device-node"], absent=["gpu-not-claimed"])
+
+    s = Snapshot("host-gpu-not-claimed", "An RTX 4090 that driver 550 supports but did not claim (RmInitAdapter failed).")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2684", "030000")
+    s.nvidia_driver("550.54.15").directory("/proc/driver/nvidia/gpus")
+    s.driver_nodes([], version="550.54.15")
+    yield s.expect("fail", "kernel-module", ["gpu-not-claimed", "no-gpu-device-node"])
+
+    s = h100_host("host-gpu-excluded", "The driver claimed the GPU but marked it excluded.")
+    s.claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0, excluded="Yes")
+    yield s.expect("warn", None, ["gpu-excluded-by-driver"])
+
+    s = h100_host("host-nouveau-also-loaded", "nvidia drives the GPU, but nouveau is loaded too.")
+    s.loaded("nouveau")
+    yield s.expect("warn", None, ["competing-driver-loaded"])
+
+    s = h100_host("host-module-versions-disagree", "/proc/driver/nvidia/version and /sys/module/nvidia/version differ.")
+    s.file("/sys/module/nvidia/version", "550.54.14\n")
+    yield s.expect("warn", None, ["kernel-module-versions-disagree"])
+
+    s = h100_host("host-old-driver-silent-ioctl", "Driver 525 does not answer the version query (before 530.30.02).",
+                  version="525.147.05")
+    s.devices["/dev/nvidiactl"]["driver_version"] = ""
+    yield s.expect("ok", None, [], info=["driver-version-query-unanswered"])
+
+    s = h100_host("container-visible-none", "NVIDIA_VISIBLE_DEVICES=none: libraries injected, no GPU by design.")
+    s.in_docker(legacy=True).env["NVIDIA_VISIBLE_DEVICES"] = "none"
+    del s.devices["/dev/nvidia0"]
+    yield s.expect("fail", "container", ["container-gpu-none"], absent=["no-gpu-device-node"])
+
+    s = h100_host("host-node-wrong-kind", "/dev/nvidia0 is a plain file, not a device (created by hand).")
+    s.device("/dev/nvidia0", 0, 0, mode="0644", kind="file", open_result=None)
+    yield s.expect("fail", "device-nodes", ["device-node-wrong-kind"])
+
+    s = h100_host("host-node-wrong-number", "/dev/nvidiactl carries the numbers 195:0 instead of 195:255.")
+    s.device("/dev/nvidiactl", 195, 0, driver_version="550.54.15")
+    yield s.expect("fail", "device-nodes", ["device-node-wrong-number"])
+
+    s = h100_host("host-gpu-fell-off-bus", "Opening /dev/nvidia0 fails with ENXIO: the GPU is gone (Xid 79).")
+    s.devices["/dev/nvidia0"]["open"] = "ENXIO"
+    yield s.expect("fail", "device-nodes", ["device-open-failed"])
+
+
+def main():
+    names = []
+    for scenario in scenarios():
+        scenario.write()
+        names.append(scenario.name)
+    print(f"wrote {len(names)} snapshots to {os.path.normpath(OUT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
