@@ -137,8 +137,6 @@ class Snapshot:
         root = os.path.join(target, "root")
         os.makedirs(root)
         self.file("/proc/modules", "\n".join(self.modules) + "\n")
-        for path in self.dirs:
-            os.makedirs(root + path, exist_ok=True)
         for path, content in self.files.items():
             os.makedirs(os.path.dirname(root + path), exist_ok=True)
             with open(root + path, "wb") as handle:
@@ -151,6 +149,8 @@ class Snapshot:
                     "commands": [], "probe": {}}
         if self.errors:
             snapshot["errors"] = self.errors
+        if self.dirs:
+            snapshot["directories"] = sorted(self.dirs)
         with open(os.path.join(target, "snapshot.json"), "w") as handle:
             json.dump(snapshot, handle, indent=2, sort_keys=True)
             handle.write("\n")

@@ -1,12 +1,14 @@
 #include "host/recording_host.h"
 
 #include "host/snapshot_json.h"
+#include "util/json_pretty.h"
 #include "util/text.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 
@@ -74,8 +76,11 @@ Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) 
     record_error(path, names.error());
     return names;
   }
-  if (!path.starts_with("/dev"))
-    if (auto local = prepare(path)) ::mkdir(local->c_str(), 0755);
+  if (path.starts_with("/dev")) return names;  // device nodes are recorded one by one
+  // Git keeps no empty directories, so snapshot.json names every listed one.
+  const json::string entry(path);
+  if (std::find(m_directories.begin(), m_directories.end(), entry) == m_directories.end()) m_directories.push_back(entry);
+  if (auto local = prepare(path)) ::mkdir(local->c_str(), 0755);
   return names;
 }
 
@@ -153,8 +158,9 @@ Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
   if (m_uname) top["uname"] = to_json(*m_uname);
   if (m_user) top["user"] = to_json(*m_user);
   if (!m_errors.empty()) top["errors"] = m_errors;
+  if (!m_directories.empty()) top["directories"] = m_directories;
   std::ofstream out(m_out + "/snapshot.json", std::ios::binary);
-  out << json::serialize(top) << "\n";
+  out << pretty_json(top);
   if (!out) return errno_code(EIO);
   return {};
 }

@@ -47,6 +47,7 @@ class RecordingHost final : public Host {
   boost::json::object m_devices;
   boost::json::object m_errors;
   boost::json::array m_commands;
+  boost::json::array m_directories;
   std::optional<Uname> m_uname;
   std::optional<UserIds> m_user;
 };

@@ -42,6 +42,9 @@ ReplayHost::ReplayHost(const std::string& snapshot_dir) : m_root(snapshot_dir + 
   if (const auto* errors = object_field(top, "errors"))
     for (const auto& [path, name] : *errors)
       if (name.is_string()) m_errors.emplace(std::string(path), std::string(name.get_string()));
+  if (const auto* directories = top.if_contains("directories"); directories && directories->is_array())
+    for (const auto& path : directories->get_array())
+      if (path.is_string()) m_directories.emplace(path.get_string());
   if (const auto* uname = object_field(top, "uname")) m_uname = uname_from_json(*uname);
   if (const auto* user = object_field(top, "user")) m_user = user_from_json(*user);
   if (const auto* commands = top.if_contains("commands"); commands && commands->is_array())
@@ -82,7 +85,7 @@ Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
     names.insert(rest.substr(0, rest.find('/')));
     any_device = true;
   }
-  if (!on_disk && !any_device) return on_disk.error();
+  if (!on_disk && !any_device && !m_directories.count(path)) return on_disk.error();
   return std::vector<std::string>(names.begin(), names.end());
 }
 
@@ -107,8 +110,9 @@ Result<FileStat> ReplayHost::stat(std::string_view path) {
   for (const auto& [device_path, node] : m_devices)  // a directory that holds recorded nodes
     if (device_path.starts_with(std::string(path) + "/")) return FileStat{FileType::directory, 0755, 0, 0};
   auto local = local_path(path, true);
-  if (!local) return local.error();
-  return stat_local(*local);
+  auto info = local ? stat_local(*local) : Result<FileStat>(local.error());
+  if (!info && m_directories.count(path)) return FileStat{FileType::directory, 0755, 0, 0};
+  return info;
 }
 
 Result<DeviceNode> ReplayHost::device(std::string_view path) {

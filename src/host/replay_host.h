@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace gd {
@@ -40,6 +41,7 @@ class ReplayHost final : public Host {
   std::map<std::string, std::string, std::less<>> m_env;
   std::map<std::string, DeviceNode, std::less<>> m_devices;
   std::map<std::string, std::string, std::less<>> m_errors;
+  std::set<std::string, std::less<>> m_directories;  // captured as existing, maybe empty
   std::vector<CommandResult> m_commands;
   Uname m_uname;
   UserIds m_user;

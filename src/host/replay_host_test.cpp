@@ -24,7 +24,7 @@ TEST_CASE("replay serves files from root/ and everything else from snapshot.json
     "devices": {"/dev/nvidiactl": {"type": "char", "major": 195, "minor": 255, "mode": "0666", "uid": 0, "gid": 0,
                                    "open": "ok", "driver_version": "550.54.15"},
                 "/dev/nvidia-caps/nvidia-cap1": {"type": "char", "major": 511, "minor": 1, "mode": "0400", "uid": 0, "gid": 0}},
-    "errors": {"/proc/driver/nvidia/params": "EACCES"},
+    "errors": {"/proc/driver/nvidia/params": "EACCES"}, "directories": ["/sys/module"],
     "commands": [{"argv": ["nvidia-smi", "-L"], "exit": 0, "stdout": "GPU 0\n", "stderr": "", "timed_out": false}]})");
   dir.write("root/proc/driver/nvidia/version", "NVRM version: 550.54.15\n");
   dir.write("root/proc/driver/nvidia/params", "x");
@@ -58,6 +58,11 @@ TEST_CASE("replay serves files from root/ and everything else from snapshot.json
     auto names = host.list_dir("/dev").value();
     CHECK(names == std::vector<std::string>{"nvidia-caps", "nvidiactl"});
     CHECK(host.list_dir("/dev/nvidia-caps").value() == std::vector<std::string>{"nvidia-cap1"});
+  }
+  SUBCASE("a captured empty directory exists without anything under root/") {
+    CHECK(host.list_dir("/sys/module").value().empty());
+    CHECK(host.stat("/sys/module").value().type == gd::FileType::directory);
+    CHECK(host.list_dir("/sys/other").error().value() == ENOENT);
   }
   SUBCASE("uname, user, commands") {
     CHECK(host.uname().release == "6.1.0");

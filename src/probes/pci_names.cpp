@@ -16,7 +16,8 @@ namespace gd {
 namespace {
 
 // libpci's default error handler calls exit(1); ours jumps back instead, so
-// a broken pci.ids costs a name, not the whole diagnosis.
+// a broken pci.ids costs a name, not the whole diagnosis. Names come from
+// pci.ids only: udev's hwdb adds nothing for NVIDIA and leaks in libudev.
 std::jmp_buf g_pci_error_jump;
 
 [[noreturn]] void on_pci_error(char*, ...) { std::longjmp(g_pci_error_jump, 1); }
@@ -29,6 +30,7 @@ pci_access* names_access() {
     created->error = on_pci_error;
     created->warning = on_pci_warning;
     created->debug = on_pci_warning;
+    created->id_lookup_mode = 0;  // no DNS lookups, and so no ~/.pciids-cache written
     return created;
   }();
   return access;
@@ -41,7 +43,7 @@ std::optional<std::string> pci_device_name(std::uint32_t vendor, std::uint32_t d
   if (!access) return std::nullopt;
   char buffer[256];
   if (setjmp(g_pci_error_jump) != 0) return std::nullopt;
-  const char* name = pci_lookup_name(access, buffer, sizeof buffer, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS,
+  const char* name = pci_lookup_name(access, buffer, sizeof buffer, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB,
                                      static_cast<int>(vendor), static_cast<int>(device));
   if (!name || name[0] == '\0') return std::nullopt;
   return std::string(name);

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The README's two commands. On a fresh Debian 12 machine, as root:
+#   tools/quickstart.sh check   install what is missing, build, run `gpudoctor check`
+#   tools/quickstart.sh test    install what is missing, build, run every test suite,
+#                               then again under AddressSanitizer and UBSan
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev pciutils)
+
+install_missing() {
+  local missing=()
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    echo "quickstart: missing packages: ${missing[*]} (run as root, or install them)" >&2
+    exit 2
+  fi
+  echo "quickstart: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+configure() {  # configure BUILD_DIR [meson options...]
+  local dir=$1
+  shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson configure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@" >/dev/null
+  fi
+  ninja -C "$dir" >/dev/null
+}
+
+# meson prints its own tally; CI reads the plain "N passed, N failed" line.
+run_suites() {  # run_suites BUILD_DIR LABEL
+  local dir=$1 label=$2 status=0
+  meson test -C "$dir" --print-errorlogs || status=$?
+  python3 - "$dir/meson-logs/testlog.json" "$label" <<'PY'
+import json, sys
+results = [json.loads(line)["result"] for line in open(sys.argv[1]) if line.strip()]
+passed = sum(r == "OK" for r in results)
+print(f"{sys.argv[2]}: {passed} passed, {len(results) - passed} failed")
+PY
+  return $status
+}
+
+case "${1:-check}" in
+  check)
+    install_missing
+    configure build
+    shift || true
+    exec build/gpudoctor check "$@"
+    ;;
+  test)
+    install_missing
+    configure build
+    status=0
+    run_suites build "tests" || status=1
+    configure build-sanitize -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+      run_suites build-sanitize "tests under ASan+UBSan" || status=1
+    python3 - build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json <<'PY'
+import json, sys
+results = [json.loads(line)["result"] for path in sys.argv[1:] for line in open(path) if line.strip()]
+passed = sum(r == "OK" for r in results)
+print(f"{passed} passed, {len(results) - passed} failed")
+PY
+    exit $status
+    ;;
+  *)
+    echo "usage: tools/quickstart.sh check|test" >&2
+    exit 2
+    ;;
+esac
