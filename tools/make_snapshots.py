@@ -386,6 +386,9 @@ def scenarios():
     s.devices["/dev/nvidia0"]["open"] = "ENXIO"
     yield s.expect("fail", "device-nodes", ["device-open-failed"])
 
+    s = h100_host("host-truncated-proc-version", "/proc/driver/nvidia/version cut off in the middle of the version.")
+    s.file("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.5")
+    yield s.expect("warn", None, ["kernel-module-input-unreadable"], absent=["driver-version-ioctl-mismatch"])
 
 def main():
     names = []

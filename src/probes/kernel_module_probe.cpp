@@ -41,8 +41,12 @@ void read_version(ProbeContext& context, LayerFacts& layer) {
   if (text) {
     const auto first_line = lines(*text).empty() ? std::string_view() : lines(*text)[0];
     layer.set("version_line", printable(trim(first_line), 200), k_proc_version);
-    version = find_driver_version(first_line);
-    if (!version) note_unreadable(layer, k_proc_version, "no driver version in the first line", std::string(first_line));
+    // The kernel always ends the line; without a newline the file was cut
+    // short, and "550.5" may be the start of 550.54.14.
+    const bool complete = text->find('\n') != std::string::npos;
+    version = complete ? find_driver_version(first_line) : std::nullopt;
+    if (!complete) note_unreadable(layer, k_proc_version, "truncated: the first line does not end", std::string(first_line));
+    else if (!version) note_unreadable(layer, k_proc_version, "no driver version in the first line", std::string(first_line));
     if (contains(first_line, "Open Kernel Module")) layer.set("flavour", "open", k_proc_version);
     else if (version && contains(first_line, "Kernel Module")) layer.set("flavour", "proprietary", k_proc_version);
   }
