@@ -2,11 +2,9 @@
 
 #include "host/command_runner.h"
 #include "host/device_open_probe.h"
+#include "host/local_fs.h"
 #include "host/path_chase.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <grp.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -15,7 +13,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 
 extern char** environ;
 
@@ -24,15 +21,6 @@ namespace {
 
 using namespace std::chrono_literals;
 constexpr auto k_device_open_timeout = 5s;
-
-FileType file_type(mode_t mode) {
-  if (S_ISREG(mode)) return FileType::regular;
-  if (S_ISDIR(mode)) return FileType::directory;
-  if (S_ISLNK(mode)) return FileType::symlink;
-  if (S_ISCHR(mode)) return FileType::char_device;
-  if (S_ISBLK(mode)) return FileType::block_device;
-  return FileType::other;
-}
 
 std::string device_type_name(mode_t mode) {
   if (S_ISCHR(mode)) return "char";
@@ -43,60 +31,6 @@ std::string device_type_name(mode_t mode) {
 }
 
 }  // namespace
-
-Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
-  // O_NONBLOCK so that a FIFO planted where a file should be cannot hang us.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return errno_code(errno);
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    const int error = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
-    ::close(fd);
-    return errno_code(error);
-  }
-  std::string content;
-  char buffer[16384];
-  while (content.size() < max_bytes) {
-    const ssize_t n = ::read(fd, buffer, std::min(sizeof buffer, max_bytes - content.size()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      return errno_code(error);
-    }
-    if (n == 0) break;
-    content.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return content;
-}
-
-Result<std::vector<std::string>> list_local_dir(const std::string& path) {
-  DIR* dir = ::opendir(path.c_str());
-  if (!dir) return errno_code(errno);
-  std::vector<std::string> names;
-  while (const dirent* entry = ::readdir(dir)) {
-    const std::string name = entry->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  ::closedir(dir);
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-Result<std::string> read_local_link(const std::string& path) {
-  std::string target(4096, '\0');
-  const ssize_t size = ::readlink(path.c_str(), target.data(), target.size());
-  if (size < 0) return errno_code(errno);
-  target.resize(static_cast<std::size_t>(size));
-  return target;
-}
-
-Result<FileStat> stat_local(const std::string& path) {
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) return errno_code(errno);
-  return FileStat{file_type(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid};
-}
 
 LiveHost::LiveHost(std::string root_dir) : m_root(std::move(root_dir)) {
   while (m_root.size() > 1 && m_root.back() == '/') m_root.pop_back();

@@ -30,11 +30,4 @@ class LiveHost final : public Host {
   std::string m_root;
 };
 
-// Shared with the replay host: reads of plain files, directories and links
-// that already sit on this machine.
-Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
-Result<std::vector<std::string>> list_local_dir(const std::string& path);
-Result<std::string> read_local_link(const std::string& path);
-Result<FileStat> stat_local(const std::string& path);
-
 }  // namespace gd

@@ -1,5 +1,6 @@
 #include "host/path_chase.h"
 
+#include "host/local_fs.h"
 #include "util/text.h"
 
 #include <sys/stat.h>
@@ -24,14 +25,6 @@ void push_components(std::deque<std::string>& queue, std::string_view path) {
   auto parts = split(path, '/');
   for (auto it = parts.rbegin(); it != parts.rend(); ++it)
     if (!it->empty() && *it != ".") queue.emplace_front(*it);
-}
-
-Result<std::string> read_link_at(const std::string& path) {
-  std::string target(4096, '\0');
-  const ssize_t size = ::readlink(path.c_str(), target.data(), target.size());
-  if (size < 0) return errno_code(errno);
-  target.resize(static_cast<std::size_t>(size));
-  return target;
 }
 
 }  // namespace
@@ -65,7 +58,7 @@ Result<std::string> chase(const std::string& root_dir, std::string_view path, Fo
       continue;
     }
     if (++symlinks > k_max_symlinks) return errno_code(ELOOP);
-    auto target = read_link_at(candidate);
+    auto target = read_local_link(candidate);
     if (!target) return target.error();
     if (target->starts_with("/")) resolved.clear();
     push_components(pending, *target);

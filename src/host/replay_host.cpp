@@ -1,6 +1,6 @@
 #include "host/replay_host.h"
 
-#include "host/live_host.h"
+#include "host/local_fs.h"
 #include "host/path_chase.h"
 #include "host/snapshot_json.h"
 

@@ -1,24 +1,13 @@
 #include "host/snapshot_json.h"
 
+#include "util/json_fields.h"
+
 #include <cstdio>
 
 namespace gd {
 namespace json = boost::json;
 
 namespace {
-
-std::string string_field(const json::object& object, const char* key) {
-  const auto* value = object.if_contains(key);
-  return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
-std::optional<std::int64_t> int_field(const json::object& object, const char* key) {
-  const auto* value = object.if_contains(key);
-  if (!value) return std::nullopt;
-  if (value->is_int64()) return value->get_int64();
-  if (value->is_uint64() && value->get_uint64() < (1ull << 62)) return static_cast<std::int64_t>(value->get_uint64());
-  return std::nullopt;
-}
 
 std::uint32_t u32_field(const json::object& object, const char* key) {
   const auto value = int_field(object, key);

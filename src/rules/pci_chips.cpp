@@ -1,5 +1,6 @@
 #include "rules/pci_chips.h"
 
+#include "util/json_fields.h"
 #include "util/text.h"
 
 namespace gd {
@@ -7,14 +8,9 @@ namespace json = boost::json;
 
 namespace {
 
-std::string text_field(const json::object& row, const char* key) {
-  const auto* value = row.if_contains(key);
-  return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 std::optional<int> branch_field(const json::object& row, const char* key) {
-  const auto* value = row.if_contains(key);
-  return value && value->is_int64() ? std::optional<int>(static_cast<int>(value->get_int64())) : std::nullopt;
+  const auto value = int_field(row, key);
+  return value && *value > 0 && *value < 10000 ? std::optional<int>(static_cast<int>(*value)) : std::nullopt;
 }
 
 }  // namespace
@@ -26,10 +22,10 @@ std::optional<std::string> ChipTable::load(const json::object& table) {
   for (const auto& value : rows->get_array()) {
     if (!value.is_object()) return "a pci-chips row must be an object";
     const auto& row = value.get_object();
-    ChipInfo info{text_field(row, "chip"), text_field(row, "architecture"), text_field(row, "cc"),
+    ChipInfo info{string_field(row, "chip"), string_field(row, "architecture"), string_field(row, "cc"),
                   branch_field(row, "first_branch"), branch_field(row, "last_branch"), 0, 0};
-    const auto first = parse_hex(text_field(row, "first"));
-    const auto last = parse_hex(text_field(row, "last"));
+    const auto first = parse_hex(string_field(row, "first"));
+    const auto last = parse_hex(string_field(row, "last"));
     if (info.chip.empty() || !first || !last || *first > *last)
       return "pci-chips row for \"" + info.chip + "\" needs a chip and hex \"first\" <= \"last\"";
     info.first_id = *first;

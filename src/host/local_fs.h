@@ -1,0 +1,18 @@
+#pragma once
+// Plain reads of files that sit on this machine: the building blocks of the
+// live, root and replay hosts and of path_chase. Bounded, and safe against
+// FIFOs and other special files planted where a file should be.
+
+#include "host/host.h"
+
+#include <string>
+#include <vector>
+
+namespace gd {
+
+Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
+Result<std::vector<std::string>> list_local_dir(const std::string& path);
+Result<std::string> read_local_link(const std::string& path);
+Result<FileStat> stat_local(const std::string& path);
+
+}  // namespace gd
