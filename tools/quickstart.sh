@@ -57,10 +57,10 @@ case "${1:-check}" in
     ;;
   test)
     install_missing
-    configure build
+    configure build -Dtests=enabled
     status=0
     run_suites build "tests" || status=1
-    configure build-sanitize -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+    configure build-sanitize -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
       run_suites build-sanitize "tests under ASan+UBSan" || status=1
     python3 - build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json <<'PY'

@@ -5,7 +5,9 @@
 #include "host/live_host.h"
 #include "host/recording_host.h"
 #include "host/replay_host.h"
+#include "elf/load_simulation.h"
 #include "report/renderers.h"
+#include "report/resolution_report.h"
 #include "util/json_pretty.h"
 
 #include <filesystem>
@@ -103,6 +105,26 @@ int run_explain_command(const Options& options) {
             << "\n  message:  " << rule->message << "\n  fix:      " << rule->fix << "\n  source:   " << rule->source
             << "\n  defined:  rules/" << rule->file << "\n  when:     " << boost::json::serialize(rule->when) << "\n";
   if (!rule->for_each.empty()) std::cout << "  for each: " << rule->for_each << "\n";
+  return 0;
+}
+
+int run_resolve_command(const Options& options) {
+  auto host = make_host(options);
+  // Under --root and --replay the path is inside that system; live, a
+  // relative path is taken from the current directory.
+  std::string file = options.file;
+  if (!options.root && !options.replay && !file.starts_with("/")) file = std::filesystem::absolute(file).string();
+  auto main = read_elf(*host, file);
+  if (main.error) throw UsageError(main.error->message);
+  const auto mode = host->stat(file);
+  LoadSimulation simulation(*host, detect_loader_config(*host, *main.info, mode ? mode->mode : 0));
+  if (auto error = simulation.load_main(file)) throw UsageError(error->message);
+  if (options.format == Format::json)
+    std::cout << pretty_json(resolutions_to_json(file, simulation));
+  else
+    std::cout << render_resolutions_text(file, simulation, options.verbose);
+  for (const auto& resolution : simulation.resolutions())
+    if (!resolution.path) return 1;
   return 0;
 }
 

@@ -9,5 +9,6 @@ int run_check_command(const Options& options);
 int run_snapshot_command(const Options& options);
 int run_rules_command(const Options& options);
 int run_explain_command(const Options& options);
+int run_resolve_command(const Options& options);
 
 }  // namespace gd

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
       case gd::Command::snapshot: return gd::run_snapshot_command(options);
       case gd::Command::rules: return gd::run_rules_command(options);
       case gd::Command::explain: return gd::run_explain_command(options);
+      case gd::Command::resolve: return gd::run_resolve_command(options);
     }
   } catch (const gd::UsageError& error) {
     std::cerr << "gpudoctor: " << error.what() << "\n(see gpudoctor --help)\n";

@@ -23,6 +23,7 @@ Command parse_command(const std::string& word) {
   if (word == "snapshot") return Command::snapshot;
   if (word == "rules") return Command::rules;
   if (word == "explain") return Command::explain;
+  if (word == "resolve") return Command::resolve;
   if (word == "help") return Command::help;
   throw UsageError("unknown command '" + word + "'");
 }
@@ -59,12 +60,15 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (arg.starts_with("-")) throw UsageError("unknown option '" + arg + "'");
     else if (!have_command) options.command = parse_command(arg), have_command = true;
     else if (options.command == Command::explain && options.rule_id.empty()) options.rule_id = arg;
+    else if (options.command == Command::resolve && options.file.empty()) options.file = arg;
     else throw UsageError("unexpected argument '" + arg + "'");
   }
   if (options.root && options.replay) throw UsageError("--root and --replay cannot be used together");
   if (options.command == Command::snapshot && !options.output) throw UsageError("snapshot needs --output DIR");
   if (options.command == Command::snapshot && options.replay) throw UsageError("snapshot records a live system or --root, not a replay");
   if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID");
+  if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
+  if (options.command == Command::resolve && options.format == Format::markdown) throw UsageError("resolve prints text or json");
   return options;
 }
 
@@ -79,6 +83,7 @@ commands:
   snapshot --output DIR capture everything the checks read, to attach to a ticket
   rules                 list every rule
   explain RULE-ID       print one rule in full
+  resolve FILE          the libraries FILE would load, and how each is found (ldd without running it)
 
 options:
   --format text|json|markdown   report format (default text)

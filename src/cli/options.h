@@ -15,7 +15,7 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { check, snapshot, rules, explain, help, version };
+enum class Command { check, snapshot, rules, explain, resolve, help, version };
 enum class Format { text, json, markdown };
 
 struct Options {
@@ -28,6 +28,7 @@ struct Options {
   std::optional<std::string> output;
   std::optional<std::string> rules_dir;
   std::string rule_id;
+  std::string file;  // for resolve
 };
 
 Options parse_options(const std::vector<std::string>& args);

@@ -23,6 +23,7 @@ struct FileStat {
   std::uint32_t mode = 0;  // permission bits only
   std::uint32_t uid = 0;
   std::uint32_t gid = 0;
+  std::uint64_t size = 0;
 };
 
 // What a /dev path is, and what happened when we tried to use it.
@@ -65,6 +66,9 @@ class Host {
   virtual HostMode mode() const = 0;
   // Reads at most max_bytes of a regular file; symlinks are followed.
   virtual Result<std::string> read_file(std::string_view path, std::size_t max_bytes) = 0;
+  // Up to size bytes from offset (fewer at the end of the file): ELF files
+  // are read piecewise, never whole.
+  virtual Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) = 0;
   // Entry names of a directory, sorted, without "." and "..".
   virtual Result<std::vector<std::string>> list_dir(std::string_view path) = 0;
   virtual Result<std::string> read_link(std::string_view path) = 0;

@@ -47,6 +47,12 @@ Result<std::string> LiveHost::read_file(std::string_view path, std::size_t max_b
   return read_local_file(*local, max_bytes);
 }
 
+Result<std::string> LiveHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  return read_local_range(*local, offset, size);
+}
+
 Result<std::vector<std::string>> LiveHost::list_dir(std::string_view path) {
   auto local = local_path(path, true);
   if (!local) return local.error();

@@ -14,6 +14,7 @@ class LiveHost final : public Host {
 
   HostMode mode() const override { return m_root == "/" ? HostMode::live : HostMode::root; }
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
   Result<std::vector<std::string>> list_dir(std::string_view path) override;
   Result<std::string> read_link(std::string_view path) override;
   Result<FileStat> stat(std::string_view path) override;

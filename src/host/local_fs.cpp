@@ -49,6 +49,33 @@ Result<std::string> read_local_file(const std::string& path, std::size_t max_byt
   return content;
 }
 
+Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return errno_code(errno);
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    const int error = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
+    ::close(fd);
+    return errno_code(error);
+  }
+  std::string content(size, '\0');
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::pread(fd, content.data() + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      return errno_code(error);
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  content.resize(done);
+  return content;
+}
+
 Result<std::vector<std::string>> list_local_dir(const std::string& path) {
   DIR* dir = ::opendir(path.c_str());
   if (!dir) return errno_code(errno);
@@ -73,7 +100,8 @@ Result<std::string> read_local_link(const std::string& path) {
 Result<FileStat> stat_local(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return errno_code(errno);
-  return FileStat{file_type(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid};
+  return FileStat{file_type(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid,
+                  static_cast<std::uint64_t>(info.st_size)};
 }
 
 }  // namespace gd

@@ -11,6 +11,7 @@
 namespace gd {
 
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
+Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size);
 Result<std::vector<std::string>> list_local_dir(const std::string& path);
 Result<std::string> read_local_link(const std::string& path);
 Result<FileStat> stat_local(const std::string& path);

@@ -70,6 +70,26 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
   return content;
 }
 
+// Pieces of a large file are written at their own offsets into a sparse
+// copy, and the real size goes to snapshot.json, so bounds checks on replay
+// see the same file the checks saw.
+Result<std::string> RecordingHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
+  auto content = m_inner.read_range(path, offset, size);
+  if (!content) {
+    record_error(path, content.error());
+    return content;
+  }
+  if (auto info = m_inner.stat(path)) m_file_sizes[path] = info->size;
+  const auto local = prepare(path);
+  if (!local) return content;
+  const int fd = ::open(local->c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return content;
+  if (::pwrite(fd, content->data(), content->size(), static_cast<off_t>(offset)) == static_cast<ssize_t>(content->size()))
+    ++m_files_written;
+  ::close(fd);
+  return content;
+}
+
 Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) {
   auto names = m_inner.list_dir(path);
   if (!names) {
@@ -159,6 +179,7 @@ Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
   if (m_user) top["user"] = to_json(*m_user);
   if (!m_errors.empty()) top["errors"] = m_errors;
   if (!m_directories.empty()) top["directories"] = m_directories;
+  if (!m_file_sizes.empty()) top["file_sizes"] = m_file_sizes;
   std::ofstream out(m_out + "/snapshot.json", std::ios::binary);
   out << pretty_json(top);
   if (!out) return errno_code(EIO);

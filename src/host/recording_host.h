@@ -23,6 +23,7 @@ class RecordingHost final : public Host {
 
   HostMode mode() const override { return m_inner.mode(); }
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
   Result<std::vector<std::string>> list_dir(std::string_view path) override;
   Result<std::string> read_link(std::string_view path) override;
   Result<FileStat> stat(std::string_view path) override;
@@ -48,6 +49,7 @@ class RecordingHost final : public Host {
   boost::json::object m_errors;
   boost::json::array m_commands;
   boost::json::array m_directories;
+  boost::json::object m_file_sizes;
   std::optional<Uname> m_uname;
   std::optional<UserIds> m_user;
 };

@@ -45,6 +45,9 @@ ReplayHost::ReplayHost(const std::string& snapshot_dir) : m_root(snapshot_dir + 
   if (const auto* directories = top.if_contains("directories"); directories && directories->is_array())
     for (const auto& path : directories->get_array())
       if (path.is_string()) m_directories.emplace(path.get_string());
+  if (const auto* sizes = object_field(top, "file_sizes"))
+    for (const auto& [path, size] : *sizes)
+      if (size.is_int64() && size.get_int64() >= 0) m_file_sizes.emplace(std::string(path), static_cast<std::uint64_t>(size.get_int64()));
   if (const auto* uname = object_field(top, "uname")) m_uname = uname_from_json(*uname);
   if (const auto* user = object_field(top, "user")) m_user = user_from_json(*user);
   if (const auto* commands = top.if_contains("commands"); commands && commands->is_array())
@@ -68,6 +71,13 @@ Result<std::string> ReplayHost::read_file(std::string_view path, std::size_t max
   auto local = local_path(path, true);
   if (!local) return local.error();
   return read_local_file(*local, max_bytes);
+}
+
+Result<std::string> ReplayHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
+  if (auto error = recorded_error(path)) return *error;
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  return read_local_range(*local, offset, size);
 }
 
 Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
@@ -105,13 +115,15 @@ Result<FileStat> ReplayHost::stat(std::string_view path) {
                           : node.type == "directory" ? FileType::directory
                           : node.type == "file" ? FileType::regular
                                                 : FileType::other;
-    return FileStat{type, node.mode, node.uid, node.gid};
+    return FileStat{type, node.mode, node.uid, node.gid, 0};
   }
   for (const auto& [device_path, node] : m_devices)  // a directory that holds recorded nodes
-    if (device_path.starts_with(std::string(path) + "/")) return FileStat{FileType::directory, 0755, 0, 0};
+    if (device_path.starts_with(std::string(path) + "/")) return FileStat{FileType::directory, 0755, 0, 0, 0};
   auto local = local_path(path, true);
   auto info = local ? stat_local(*local) : Result<FileStat>(local.error());
-  if (!info && m_directories.count(path)) return FileStat{FileType::directory, 0755, 0, 0};
+  if (!info && m_directories.count(path)) return FileStat{FileType::directory, 0755, 0, 0, 0};
+  if (info)
+    if (const auto size = m_file_sizes.find(path); size != m_file_sizes.end()) info->size = size->second;
   return info;
 }
 

@@ -23,6 +23,7 @@ class ReplayHost final : public Host {
 
   HostMode mode() const override { return HostMode::replay; }
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
   Result<std::vector<std::string>> list_dir(std::string_view path) override;
   Result<std::string> read_link(std::string_view path) override;
   Result<FileStat> stat(std::string_view path) override;
@@ -41,7 +42,8 @@ class ReplayHost final : public Host {
   std::map<std::string, std::string, std::less<>> m_env;
   std::map<std::string, DeviceNode, std::less<>> m_devices;
   std::map<std::string, std::string, std::less<>> m_errors;
-  std::set<std::string, std::less<>> m_directories;  // captured as existing, maybe empty
+  std::set<std::string, std::less<>> m_directories;
+  std::map<std::string, std::uint64_t, std::less<>> m_file_sizes;  // of files cut down to what was read  // captured as existing, maybe empty
   std::vector<CommandResult> m_commands;
   Uname m_uname;
   UserIds m_user;

@@ -1,0 +1,229 @@
+#include "elf/elf_file.h"
+
+#include <cstring>
+
+namespace gd {
+
+namespace {
+
+constexpr std::size_t k_max_phnum = 4096;
+constexpr std::size_t k_max_dynamic = 1 << 20;   // bytes of dynamic section
+constexpr std::size_t k_max_strtab = 16 << 20;   // bytes of dynamic string table
+constexpr std::size_t k_max_notes = 1 << 20;     // bytes of one PT_NOTE
+constexpr std::size_t k_max_string = 64 * 1024;  // one RUNPATH or NEEDED string
+
+constexpr std::uint32_t k_pt_load = 1, k_pt_dynamic = 2, k_pt_interp = 3, k_pt_note = 4;
+constexpr std::int64_t k_dt_null = 0, k_dt_needed = 1, k_dt_strtab = 5, k_dt_strsz = 10, k_dt_soname = 14,
+                       k_dt_rpath = 15, k_dt_runpath = 29, k_dt_flags_1 = 0x6ffffffb;
+
+// Byte-order aware field access over a buffer whose size was checked first.
+class Decoder {
+ public:
+  Decoder(const std::string& bytes, bool little) : m_bytes(bytes), m_little(little) {}
+  std::uint64_t u(std::size_t offset, std::size_t width) const {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < width; ++i) {
+      const auto byte = static_cast<unsigned char>(m_bytes[offset + (m_little ? width - 1 - i : i)]);
+      value = (value << 8) | byte;
+    }
+    return value;
+  }
+  std::size_t size() const { return m_bytes.size(); }
+
+ private:
+  const std::string& m_bytes;
+  bool m_little;
+};
+
+struct Segment {
+  std::uint32_t type;
+  std::uint64_t offset, vaddr, filesz;
+};
+
+class Reader {
+ public:
+  Reader(Host& host, std::string path) : m_host(host), m_path(std::move(path)) {}
+
+  ElfResult run() {
+    auto info = m_host.stat(m_path);
+    if (!info) return fail(ElfErrorKind::unreadable, "cannot read: " + info.error().message(), info.error().value());
+    m_size = info->size;
+    auto header = m_host.read_range(m_path, 0, 64);
+    if (!header) return fail(ElfErrorKind::unreadable, "cannot read: " + header.error().message(), header.error().value());
+    if (header->size() < 16 || std::memcmp(header->data(), "\x7f" "ELF", 4) != 0)
+      return fail(ElfErrorKind::not_elf, header->size() < 16 ? "file too short to be ELF" : "not an ELF file (no ELF magic)");
+    ElfInfo elf;
+    const auto cls = static_cast<unsigned char>((*header)[4]), data = static_cast<unsigned char>((*header)[5]);
+    if ((cls != 1 && cls != 2) || (data != 1 && data != 2) || (*header)[6] != 1)
+      return fail(ElfErrorKind::bad_header, "invalid ELF identification (class, byte order or version)");
+    elf.bits = cls == 1 ? 32 : 64;
+    elf.little_endian = data == 1;
+    elf.osabi = static_cast<std::uint8_t>((*header)[7]);
+    const std::size_t header_size = elf.bits == 64 ? 64 : 52;
+    if (header->size() < header_size) return fail(ElfErrorKind::not_elf, "file too short for an ELF header");
+    m_bits = elf.bits;
+    m_little = elf.little_endian;
+    const Decoder d(*header, m_little);
+    elf.type = static_cast<std::uint16_t>(d.u(16, 2));
+    elf.machine = static_cast<std::uint16_t>(d.u(18, 2));
+    const std::uint64_t phoff = m_bits == 64 ? d.u(32, 8) : d.u(28, 4);
+    const std::uint64_t phentsize = d.u(m_bits == 64 ? 54 : 42, 2);
+    const std::uint64_t phnum = d.u(m_bits == 64 ? 56 : 44, 2);
+    if (elf.type != 2 && elf.type != 3) return fail(ElfErrorKind::bad_header, "not an executable or shared object");
+    if (phentsize != (m_bits == 64 ? 56u : 32u)) return fail(ElfErrorKind::bad_header, "unexpected program header size");
+    if (phnum > k_max_phnum || !inside(phoff, phnum * phentsize))
+      return fail(ElfErrorKind::corrupt, "program headers lie outside the file");
+    if (auto error = read_segments(phoff, phnum, phentsize)) return *error;
+    if (auto error = read_interp(elf)) return *error;
+    if (auto error = read_dynamic(elf)) return *error;
+    read_notes(elf);
+    return {std::move(elf), std::nullopt};
+  }
+
+ private:
+  ElfResult fail(ElfErrorKind kind, std::string message, int error_number = 0) {
+    return {std::nullopt, ElfError{kind, m_path + ": " + message, error_number}};
+  }
+
+  bool inside(std::uint64_t offset, std::uint64_t length) const {
+    return offset <= m_size && length <= m_size - offset;
+  }
+
+  std::optional<ElfResult> read_segments(std::uint64_t phoff, std::uint64_t phnum, std::uint64_t phentsize) {
+    auto table = m_host.read_range(m_path, phoff, static_cast<std::size_t>(phnum * phentsize));
+    if (!table || table->size() != phnum * phentsize) return fail(ElfErrorKind::corrupt, "cannot read the program headers");
+    const Decoder d(*table, m_little);
+    for (std::uint64_t i = 0; i < phnum; ++i) {
+      const std::size_t at = static_cast<std::size_t>(i * phentsize);
+      Segment segment{};
+      segment.type = static_cast<std::uint32_t>(d.u(at, 4));
+      if (m_bits == 64) {
+        segment.offset = d.u(at + 8, 8);
+        segment.vaddr = d.u(at + 16, 8);
+        segment.filesz = d.u(at + 32, 8);
+      } else {
+        segment.offset = d.u(at + 4, 4);
+        segment.vaddr = d.u(at + 8, 4);
+        segment.filesz = d.u(at + 16, 4);
+      }
+      m_segments.push_back(segment);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<ElfResult> read_interp(ElfInfo& elf) {
+    for (const auto& segment : m_segments) {
+      if (segment.type != k_pt_interp) continue;
+      if (!inside(segment.offset, segment.filesz) || segment.filesz > 4096)
+        return fail(ElfErrorKind::corrupt, "PT_INTERP lies outside the file");
+      auto text = m_host.read_range(m_path, segment.offset, static_cast<std::size_t>(segment.filesz));
+      if (!text) return fail(ElfErrorKind::corrupt, "cannot read PT_INTERP");
+      elf.interpreter = text->substr(0, text->find('\0'));
+    }
+    return std::nullopt;
+  }
+
+  // A virtual address to a file offset, through the PT_LOAD that holds it.
+  std::optional<std::uint64_t> file_offset(std::uint64_t vaddr) const {
+    for (const auto& segment : m_segments)
+      if (segment.type == k_pt_load && vaddr >= segment.vaddr && vaddr - segment.vaddr < segment.filesz)
+        return segment.offset + (vaddr - segment.vaddr);
+    return std::nullopt;
+  }
+
+  std::optional<ElfResult> read_dynamic(ElfInfo& elf) {
+    const Segment* dynamic = nullptr;
+    for (const auto& segment : m_segments)
+      if (segment.type == k_pt_dynamic) dynamic = &segment;
+    if (!dynamic) return std::nullopt;  // a static executable
+    if (!inside(dynamic->offset, dynamic->filesz) || dynamic->filesz > k_max_dynamic)
+      return fail(ElfErrorKind::corrupt, "PT_DYNAMIC lies outside the file");
+    auto bytes = m_host.read_range(m_path, dynamic->offset, static_cast<std::size_t>(dynamic->filesz));
+    if (!bytes) return fail(ElfErrorKind::corrupt, "cannot read PT_DYNAMIC");
+    const Decoder d(*bytes, m_little);
+    const std::size_t entry = m_bits == 64 ? 16 : 8, width = m_bits == 64 ? 8 : 4;
+    std::vector<std::pair<std::int64_t, std::uint64_t>> entries;
+    std::uint64_t strtab = 0, strsz = 0;
+    for (std::size_t at = 0; at + entry <= d.size(); at += entry) {
+      const auto tag = static_cast<std::int64_t>(m_bits == 64 ? d.u(at, 8) : static_cast<std::uint32_t>(d.u(at, 4)));
+      const std::uint64_t value = d.u(at + width, width);
+      if (tag == k_dt_null) break;
+      if (tag == k_dt_strtab) strtab = value;
+      else if (tag == k_dt_strsz) strsz = value;
+      else if (tag == k_dt_flags_1) elf.flags_1 = value;
+      else entries.emplace_back(tag, value);
+    }
+    if (strsz > k_max_strtab) return fail(ElfErrorKind::corrupt, "DT_STRSZ is absurd");
+    const auto strtab_offset = file_offset(strtab);
+    if (!strtab_offset || !inside(*strtab_offset, strsz)) {
+      for (const auto& [tag, value] : entries)
+        if (tag == k_dt_needed || tag == k_dt_soname || tag == k_dt_rpath || tag == k_dt_runpath)
+          return fail(ElfErrorKind::corrupt, "DT_STRTAB lies outside the file");
+      return std::nullopt;
+    }
+    auto strings = m_host.read_range(m_path, *strtab_offset, static_cast<std::size_t>(strsz));
+    if (!strings || strings->size() != strsz) return fail(ElfErrorKind::corrupt, "cannot read the dynamic string table");
+    for (const auto& [tag, value] : entries) {
+      if (tag != k_dt_needed && tag != k_dt_soname && tag != k_dt_rpath && tag != k_dt_runpath) continue;
+      if (value >= strings->size()) return fail(ElfErrorKind::corrupt, "a dynamic string offset lies outside DT_STRTAB");
+      const auto end = strings->find('\0', static_cast<std::size_t>(value));
+      if (end == std::string::npos || end - value > k_max_string)
+        return fail(ElfErrorKind::corrupt, "a dynamic string is not terminated");
+      std::string text = strings->substr(static_cast<std::size_t>(value), end - static_cast<std::size_t>(value));
+      if (tag == k_dt_needed) elf.needed.push_back(std::move(text));
+      else if (tag == k_dt_soname) elf.soname = std::move(text);
+      else if (tag == k_dt_rpath) elf.rpath = std::move(text);
+      else elf.runpath = std::move(text);
+    }
+    if (elf.runpath) elf.rpath.reset();  // glibc: DT_RUNPATH disables DT_RPATH
+    return std::nullopt;
+  }
+
+  void read_notes(ElfInfo& elf) {
+    for (const auto& segment : m_segments) {
+      if (segment.type != k_pt_note || !inside(segment.offset, segment.filesz) || segment.filesz > k_max_notes) continue;
+      auto bytes = m_host.read_range(m_path, segment.offset, static_cast<std::size_t>(segment.filesz));
+      if (!bytes) continue;
+      const Decoder d(*bytes, m_little);
+      std::size_t at = 0;
+      while (at + 12 <= d.size()) {
+        const std::uint64_t namesz = d.u(at, 4), descsz = d.u(at + 4, 4), type = d.u(at + 8, 4);
+        const std::size_t name_at = at + 12, desc_at = name_at + static_cast<std::size_t>((namesz + 3) & ~3ull);
+        if (namesz > d.size() || descsz > d.size() || desc_at + descsz > d.size()) break;
+        ElfNote note;
+        note.owner = bytes->substr(name_at, static_cast<std::size_t>(namesz));
+        if (!note.owner.empty() && note.owner.back() == '\0') note.owner.pop_back();
+        note.type = static_cast<std::uint32_t>(type);
+        note.desc = bytes->substr(desc_at, static_cast<std::size_t>(descsz));
+        elf.notes.push_back(std::move(note));
+        at = desc_at + static_cast<std::size_t>((descsz + 3) & ~3ull);
+      }
+    }
+  }
+
+  Host& m_host;
+  std::string m_path;
+  std::uint64_t m_size = 0;
+  int m_bits = 64;
+  bool m_little = true;
+  std::vector<Segment> m_segments;
+};
+
+}  // namespace
+
+ElfResult read_elf(Host& host, const std::string& path) { return Reader(host, path).run(); }
+
+const char* elf_machine_name(std::uint16_t machine) {
+  switch (machine) {
+    case 3: return "i386";
+    case 40: return "arm";
+    case 62: return "x86-64";
+    case 183: return "aarch64";
+    case 21: return "ppc64";
+    case 22: return "s390";
+    case 243: return "riscv";
+    default: return "other";
+  }
+}
+
+}  // namespace gd

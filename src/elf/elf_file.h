@@ -1,0 +1,63 @@
+#pragma once
+// Reads what the dynamic loader reads from an ELF file, and nothing more:
+// the header, program headers, PT_INTERP, the dynamic section (NEEDED,
+// SONAME, RPATH, RUNPATH, FLAGS_1) with its string table, and notes.
+// 32- and 64-bit, either byte order. Every offset and size is checked
+// against the file; a hostile file yields an ElfError, never a crash or an
+// unbounded read. Reads go through the Host, piece by piece.
+
+#include "host/host.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+struct ElfNote {
+  std::string owner;
+  std::uint32_t type = 0;
+  std::string desc;
+};
+
+struct ElfInfo {
+  int bits = 64;                // 32 or 64
+  bool little_endian = true;
+  std::uint16_t machine = 0;    // e_machine
+  std::uint8_t osabi = 0;
+  std::uint16_t type = 0;       // ET_EXEC 2, ET_DYN 3
+  std::optional<std::string> interpreter;
+  std::vector<std::string> needed;
+  std::optional<std::string> soname;
+  std::optional<std::string> rpath;    // cleared when RUNPATH is present, as glibc does
+  std::optional<std::string> runpath;
+  std::uint64_t flags_1 = 0;
+  std::vector<ElfNote> notes;   // from PT_NOTE segments
+
+  bool nodeflib() const { return (flags_1 & 0x800) != 0; }
+};
+
+enum class ElfErrorKind {
+  unreadable,  // could not be read at all (missing, EACCES...)
+  not_elf,     // no ELF magic, or shorter than a header: glibc's loader aborts on these
+  bad_header,  // ELF magic but an invalid header: glibc aborts too
+  corrupt,     // a structure points outside the file or is absurd
+};
+
+struct ElfError {
+  ElfErrorKind kind = ElfErrorKind::corrupt;
+  std::string message;
+  int error_number = 0;  // for unreadable
+};
+
+struct ElfResult {
+  std::optional<ElfInfo> info;
+  std::optional<ElfError> error;
+};
+
+ElfResult read_elf(Host& host, const std::string& path);
+
+const char* elf_machine_name(std::uint16_t machine);
+
+}  // namespace gd

@@ -1,0 +1,137 @@
+#include "elf/ld_cache.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace gd {
+
+namespace {
+
+constexpr std::string_view k_old_magic = "ld.so-1.7.0";
+constexpr std::string_view k_new_magic = "glibc-ld.so.cache1.1";
+constexpr std::size_t k_old_header = 16, k_old_entry = 12, k_new_header = 48, k_new_entry = 24;
+constexpr std::uint64_t k_max_entries = 1 << 20;
+
+std::uint64_t read_le(std::string_view bytes, std::size_t at, std::size_t width) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < width; ++i) value |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+  return value;
+}
+
+// A NUL-terminated string at base + offset, inside the file.
+std::optional<std::string> string_at(std::string_view bytes, std::size_t base, std::uint64_t offset) {
+  if (offset > bytes.size() || base > bytes.size() - offset) return std::nullopt;
+  const std::size_t start = base + static_cast<std::size_t>(offset);
+  const auto end = bytes.find('\0', start);
+  if (end == std::string_view::npos) return std::nullopt;
+  return std::string(bytes.substr(start, end - start));
+}
+
+LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* layout) {
+  if (bytes.size() - start < k_new_header) return {std::nullopt, "new-format header is truncated"};
+  const std::uint64_t nlibs = read_le(bytes, start + 20, 4);
+  const auto endian = static_cast<unsigned char>(bytes[start + 28]) & 3;
+  if (endian == 1 || endian == 3) return {std::nullopt, "written for another byte order (flags " + std::to_string(endian) + ")"};
+  if (nlibs > k_max_entries || nlibs * k_new_entry > bytes.size() - start - k_new_header)
+    return {std::nullopt, "entry table runs past the end of the file"};
+  LdCache cache;
+  cache.layout = layout;
+  for (std::uint64_t i = 0; i < nlibs; ++i) {
+    const std::size_t at = start + k_new_header + static_cast<std::size_t>(i) * k_new_entry;
+    auto key = string_at(bytes, start, read_le(bytes, at + 4, 4));
+    auto value = string_at(bytes, start, read_le(bytes, at + 8, 4));
+    if (!key || !value) return {std::nullopt, "entry " + std::to_string(i) + " points outside the file"};
+    cache.entries.push_back({std::move(*key), std::move(*value), static_cast<std::int32_t>(read_le(bytes, at, 4)),
+                             read_le(bytes, at + 16, 8)});
+  }
+  return {std::move(cache), {}};
+}
+
+LdCacheParse parse_old(std::string_view bytes) {
+  if (bytes.size() < k_old_header) return {std::nullopt, "old-format header is truncated"};
+  const std::uint64_t nlibs = read_le(bytes, 12, 4);
+  if (nlibs > k_max_entries || nlibs * k_old_entry > bytes.size() - k_old_header)
+    return {std::nullopt, "entry table runs past the end of the file"};
+  const std::size_t table_end = k_old_header + static_cast<std::size_t>(nlibs) * k_old_entry;
+  // A compat file embeds the new format, 8-aligned, right after the old table.
+  const std::size_t new_start = (table_end + 7) & ~std::size_t{7};
+  if (new_start + k_new_magic.size() <= bytes.size() && bytes.substr(new_start, k_new_magic.size()) == k_new_magic)
+    return parse_new(bytes, new_start, "compat");
+  LdCache cache;
+  cache.layout = "old";
+  for (std::uint64_t i = 0; i < nlibs; ++i) {
+    const std::size_t at = k_old_header + static_cast<std::size_t>(i) * k_old_entry;
+    auto key = string_at(bytes, table_end, read_le(bytes, at + 4, 4));
+    auto value = string_at(bytes, table_end, read_le(bytes, at + 8, 4));
+    if (!key || !value) return {std::nullopt, "entry " + std::to_string(i) + " points outside the file"};
+    cache.entries.push_back({std::move(*key), std::move(*value), static_cast<std::int32_t>(read_le(bytes, at, 4)), 0});
+  }
+  return {std::move(cache), {}};
+}
+
+bool is_extension_entry(std::uint64_t hwcap) { return ((hwcap >> 32) & ~std::uint64_t{0x3ff}) == (1u << 30); }
+
+}  // namespace
+
+LdCacheParse parse_ld_cache(std::string_view bytes) {
+  if (bytes.starts_with(k_new_magic)) return parse_new(bytes, 0, "new");
+  if (bytes.starts_with(k_old_magic)) return parse_old(bytes);
+  return {std::nullopt, "not an ld.so.cache (unknown magic)"};
+}
+
+bool cache_names_equal(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      while (i < a.size() && a[i] == '0') ++i;  // leading zeros do not count
+      while (j < b.size() && b[j] == '0') ++j;
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && digit(a[ei])) ++ei;
+      while (ej < b.size() && digit(b[ej])) ++ej;
+      if (a.substr(i, ei - i) != b.substr(j, ej - j)) return false;
+      i = ei;
+      j = ej;
+    } else {
+      if (a[i] != b[j]) return false;
+      ++i;
+      ++j;
+    }
+  }
+  return i == a.size() && j == b.size();
+}
+
+std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t exact_flags,
+                                           const std::vector<std::int32_t>& accepted) const {
+  std::optional<std::string> candidate;
+  bool seen_key = false;
+  for (const auto& entry : entries) {
+    const bool same = cache_names_equal(entry.key, name);
+    if (!same) {
+      if (seen_key) break;  // same-key entries are adjacent
+      continue;
+    }
+    seen_key = true;
+    bool ok = false;
+    for (auto flags : accepted) ok = ok || entry.flags == flags;
+    if (!ok || is_extension_entry(entry.hwcap) || entry.hwcap != 0) continue;
+    if (entry.flags == exact_flags) return entry.value;
+    if (!candidate) candidate = entry.value;
+  }
+  return candidate;
+}
+
+std::vector<std::int32_t> accepted_cache_flags(std::uint16_t machine, int bits) {
+  switch (machine) {
+    case 62: return bits == 64 ? std::vector<std::int32_t>{0x0303} : std::vector<std::int32_t>{0x0803};
+    case 183: return {0x0a03};
+    case 21: return {0x0503};
+    case 22: return {0x0403};
+    case 243: return {0x1003};
+    case 40: return {0x0903, 3};
+    case 3: return {3, 1};
+    default: return {3};
+  }
+}
+
+}  // namespace gd

@@ -1,0 +1,46 @@
+#pragma once
+// /etc/ld.so.cache in its three layouts (old "ld.so-1.7.0", compat, new
+// "glibc-ld.so.cache1.1"), parsed with every offset checked, and looked up
+// the way glibc's search_cache does (shared/reference/elf-resolution.md 2).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+struct LdCacheEntry {
+  std::string key;    // SONAME
+  std::string value;  // path
+  std::int32_t flags = 0;
+  std::uint64_t hwcap = 0;
+};
+
+struct LdCache {
+  std::string layout;  // "old", "compat" or "new"
+  std::vector<LdCacheEntry> entries;
+
+  // The first entry for name whose flags the target's loader accepts,
+  // preferring one whose flags are exactly the loader's own. glibc-hwcaps
+  // entries (chosen by CPU ISA level) are not taken: see docs/layers.md.
+  std::optional<std::string> lookup(std::string_view name, std::int32_t exact_flags,
+                                    const std::vector<std::int32_t>& accepted) const;
+};
+
+struct LdCacheParse {
+  std::optional<LdCache> cache;
+  std::string error;  // why the file cannot be used, when cache is empty
+};
+
+LdCacheParse parse_ld_cache(std::string_view bytes);
+
+// The flags a loader for this ELF machine and class accepts, the first of
+// them being its own exact flags (x86-64: 0x0303).
+std::vector<std::int32_t> accepted_cache_flags(std::uint16_t machine, int bits);
+
+// glibc's _dl_cache_libcmp equality: digit runs compare as numbers.
+bool cache_names_equal(std::string_view a, std::string_view b);
+
+}  // namespace gd

@@ -1,0 +1,272 @@
+#include "elf/load_simulation.h"
+
+#include "elf/search_path.h"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace gd {
+
+namespace {
+
+constexpr int k_max_symlinks = 40;
+constexpr std::size_t k_max_objects = 4096;
+
+// The main program's $ORIGIN comes from /proc/self/exe, so symlinks are
+// resolved; every other object's is the directory it was opened from.
+std::string canonical(Host& host, const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops < k_max_symlinks; ++hops) {
+    auto target = host.read_link(current);
+    if (!target) break;
+    current = target->starts_with("/") ? *target : dirname_of(current) + "/" + *target;
+  }
+  return current;
+}
+
+// glibc's ld.so is in every glibc process, even when the main object (a
+// library given as input) names no PT_INTERP.
+std::optional<std::string> default_interpreter(std::uint16_t machine, int bits) {
+  if (machine == 62 && bits == 64) return "/lib64/ld-linux-x86-64.so.2";
+  if (machine == 183) return "/lib/ld-linux-aarch64.so.1";
+  if (machine == 3) return "/lib/ld-linux.so.2";
+  return std::nullopt;
+}
+
+}  // namespace
+
+LoadSimulation::LoadSimulation(Host& host, LoaderConfig config) : m_host(host), m_config(std::move(config)) {}
+
+std::string LoadSimulation::origin_of(int object) const {
+  return object == 0 ? m_main_origin : dirname_of(m_objects[static_cast<std::size_t>(object)].path);
+}
+
+bool LoadSimulation::directory_exists(const std::string& dir) {
+  for (const auto& [known, exists] : m_dir_cache)
+    if (known == dir) return exists;
+  auto info = m_host.stat(dir);
+  const bool exists = info && info->type == FileType::directory;
+  m_dir_cache.emplace_back(dir, exists);
+  return exists;
+}
+
+void LoadSimulation::add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, bool runpath, const char* via) const {
+  const auto& elf = m_objects[static_cast<std::size_t>(object)].elf;
+  const auto& list = runpath ? elf.runpath : elf.rpath;
+  if (!list) return;
+  const DstValues values{origin_of(object), m_config.lib_token, m_config.platform};
+  const std::string owner = m_objects[static_cast<std::size_t>(object)].path;
+  for (const auto& element : parse_path_list(*list, PathListKind::dynamic_section, values))
+    dirs.push_back({element.dir, via, std::string(runpath ? "RUNPATH" : "RPATH") + " of " + owner + " (" + element.original + ")"});
+}
+
+std::vector<LoadSimulation::SearchDir> LoadSimulation::search_dirs(int requester, bool for_dlopen) const {
+  std::vector<SearchDir> dirs;
+  std::vector<SearchDir> ld_library_path;
+  if (m_config.ld_library_path) {
+    const DstValues values{m_main_origin, m_config.lib_token, m_config.platform};
+    int index = 0;
+    for (const auto& element : parse_path_list(*m_config.ld_library_path, PathListKind::ld_library_path, values))
+      ld_library_path.push_back({element.dir, "ld_library_path",
+                                 "LD_LIBRARY_PATH entry " + std::to_string(++index) + " (" + element.original + ")"});
+  }
+  if (m_config.libc == Libc::musl) {
+    // musl: LD_LIBRARY_PATH first; RPATH and RUNPATH alike, inherited from
+    // every ancestor; dlopen searches as the main program does.
+    dirs = ld_library_path;
+    for (int object = for_dlopen ? 0 : requester; object >= 0; object = m_objects[static_cast<std::size_t>(object)].loader) {
+      const auto& elf = m_objects[static_cast<std::size_t>(object)].elf;
+      add_dynamic_dirs(dirs, object, elf.runpath.has_value(), elf.runpath ? "runpath" : "rpath");
+    }
+    return dirs;
+  }
+  const auto& own = m_objects[static_cast<std::size_t>(requester)].elf;
+  if (!own.runpath) {
+    bool main_seen = false;
+    for (int object = requester; object >= 0; object = m_objects[static_cast<std::size_t>(object)].loader) {
+      add_dynamic_dirs(dirs, object, false, "rpath");
+      main_seen = main_seen || object == 0;
+    }
+    if (!main_seen) add_dynamic_dirs(dirs, 0, false, "rpath");
+  }
+  dirs.insert(dirs.end(), ld_library_path.begin(), ld_library_path.end());
+  add_dynamic_dirs(dirs, requester, true, "runpath");
+  return dirs;
+}
+
+std::optional<int> LoadSimulation::already_loaded(const std::string& name) const {
+  for (std::size_t i = 0; i < m_objects.size(); ++i) {
+    const auto& object = m_objects[i];
+    if (object.name == name || object.path == name || (m_config.libc == Libc::glibc && object.elf.soname == name))
+      return static_cast<int>(i);
+    // musl matches by the short name a search produced, never by SONAME.
+    if (m_config.libc == Libc::musl && object.path.substr(object.path.rfind('/') + 1) == name) return static_cast<int>(i);
+  }
+  return std::nullopt;
+}
+
+// glibc's open_verify: a missing file or one for another machine is passed
+// over; a file that is not ELF at all stops the whole load.
+LoadSimulation::Verdict LoadSimulation::try_candidate(const std::string& path, Resolution& resolution, ElfInfo& elf) {
+  auto result = read_elf(m_host, path);
+  if (result.error) {
+    const auto& error = *result.error;
+    if (error.kind == ElfErrorKind::unreadable) {
+      resolution.tried.push_back({path, error.error_number == ENOENT ? "missing" : "cannot open (" + errno_name(error.error_number) + ")"});
+      return Verdict::skip;
+    }
+    resolution.tried.push_back({path, "invalid ELF: " + error.message.substr(path.size() + 2)});
+    if (m_config.libc == Libc::musl) return Verdict::fatal;  // musl takes the first file it can open
+    return Verdict::fatal;
+  }
+  if (result.info->bits != m_config.bits || result.info->machine != m_config.machine) {
+    resolution.tried.push_back({path, "skipped: " + std::to_string(result.info->bits) + "-bit " +
+                                          elf_machine_name(result.info->machine) + ", not for this program"});
+    return Verdict::skip;
+  }
+  resolution.tried.push_back({path, "found"});
+  elf = std::move(*result.info);
+  return Verdict::found;
+}
+
+bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name, Resolution& resolution, ElfInfo& elf,
+                                   bool& fatal) {
+  if (dir.dir.empty() || dir.dir.front() != '/') {
+    // glibc opens these relative to whatever the process's working directory is.
+    resolution.tried.push_back({dir.dir.empty() ? "(empty element)" : dir.dir,
+                                "not searched: means the process's current directory, unknown here (" + dir.detail + ")"});
+    return false;
+  }
+  if (!directory_exists(dir.dir)) {
+    resolution.tried.push_back({dir.dir + "/" + name, "missing (no such directory)"});
+    return false;
+  }
+  std::vector<std::string> candidates;
+  if (m_config.libc == Libc::glibc && directory_exists(dir.dir + "/glibc-hwcaps"))
+    for (const auto& level : m_config.hwcaps) candidates.push_back(dir.dir + "/glibc-hwcaps/" + level + "/" + name);
+  candidates.push_back(dir.dir + "/" + name);
+  for (const auto& candidate : candidates) {
+    const Verdict verdict = try_candidate(candidate, resolution, elf);
+    if (verdict == Verdict::skip) continue;
+    if (verdict == Verdict::fatal) {
+      fatal = true;
+      resolution.fatal = "the loader stops at " + candidate + ", which is not a usable ELF file";
+      return false;
+    }
+    resolution.path = candidate;
+    resolution.via = dir.via;
+    resolution.via_detail = dir.detail;
+    return true;
+  }
+  return false;
+}
+
+Resolution LoadSimulation::resolve(const std::string& name, int requester, bool for_dlopen) {
+  Resolution resolution;
+  resolution.name = name;
+  resolution.requested_by = m_objects[static_cast<std::size_t>(requester)].path;
+  if (auto loaded = already_loaded(name)) {
+    resolution.path = m_objects[static_cast<std::size_t>(*loaded)].path;
+    resolution.via = "already-loaded";
+    resolution.via_detail = "loaded earlier as " + m_objects[static_cast<std::size_t>(*loaded)].name;
+    return resolution;
+  }
+  ElfInfo elf;
+  bool fatal = false;
+  if (name.find('/') != std::string::npos) {
+    if (try_candidate(name, resolution, elf) == Verdict::found) {
+      resolution.path = name;
+      resolution.via = "direct";
+    } else if (!resolution.tried.empty() && resolution.tried.back().outcome.starts_with("invalid")) {
+      resolution.fatal = "the loader stops at " + name + ", which is not a usable ELF file";
+    }
+  } else {
+    for (const auto& dir : search_dirs(requester, for_dlopen))
+      if (try_directory(dir, name, resolution, elf, fatal) || fatal) break;
+    const bool nodeflib = m_objects[static_cast<std::size_t>(requester)].elf.nodeflib();
+    if (!resolution.path && !fatal && m_config.cache) {
+      if (auto hit = m_config.cache->lookup(name, m_config.cache_exact_flags, m_config.cache_accepted)) {
+        bool in_system_dir = false;
+        for (const auto& dir : m_config.default_dirs) in_system_dir = in_system_dir || hit->starts_with(dir + "/");
+        if (nodeflib && in_system_dir) {
+          resolution.tried.push_back({*hit, "ld.so.cache entry ignored: DF_1_NODEFLIB"});
+        } else {
+          const Verdict verdict = try_candidate(*hit, resolution, elf);
+          if (verdict == Verdict::found) {
+            resolution.path = *hit;
+            resolution.via = "ld.so.cache";
+            resolution.via_detail = "/etc/ld.so.cache";
+          } else if (verdict == Verdict::skip) {
+            resolution.tried.back().outcome = "stale ld.so.cache entry: " + resolution.tried.back().outcome;
+          } else {
+            fatal = true;
+            resolution.fatal = "the loader stops at " + *hit + ", which is not a usable ELF file";
+          }
+        }
+      }
+    }
+    if (!resolution.path && !fatal && !nodeflib)
+      for (const auto& dir : m_config.default_dirs)
+        if (try_directory({dir, "default", "default directory " + dir}, name, resolution, elf, fatal) || fatal) break;
+  }
+  if (resolution.path && m_objects.size() < k_max_objects) {
+    // The same file opened under another name is the same object (glibc compares inodes).
+    bool same_file = false;
+    for (const auto& object : m_objects) same_file = same_file || object.path == *resolution.path;
+    if (!same_file) add_object(*resolution.path, name, std::move(elf), for_dlopen ? -1 : requester);
+  }
+  return resolution;
+}
+
+int LoadSimulation::add_object(const std::string& path, const std::string& name, ElfInfo elf, int loader) {
+  m_objects.push_back({path, name, std::move(elf), loader});
+  return static_cast<int>(m_objects.size() - 1);
+}
+
+void LoadSimulation::load_needed_from(std::size_t first) {
+  for (std::size_t index = first; index < m_objects.size(); ++index) {
+    const auto needed = m_objects[index].elf.needed;  // copied: resolve() may grow m_objects
+    for (const auto& name : needed) m_resolutions.push_back(resolve(name, static_cast<int>(index), false));
+  }
+}
+
+std::optional<ElfError> LoadSimulation::load_main(const std::string& path) {
+  auto main = read_elf(m_host, path);
+  if (main.error) return main.error;
+  m_main_origin = dirname_of(canonical(m_host, path));
+  add_object(path, path, std::move(*main.info), -1);
+  // The interpreter is mapped before anything else, under its PT_INTERP path.
+  auto interpreter = m_objects[0].elf.interpreter;
+  if (!interpreter && m_config.libc == Libc::glibc) interpreter = default_interpreter(m_config.machine, m_config.bits);
+  if (interpreter) {
+    auto ld_so = read_elf(m_host, *interpreter);
+    if (ld_so.info) {
+      ld_so.info->needed.clear();
+      add_object(*interpreter, *interpreter, std::move(*ld_so.info), 0);
+    }
+  }
+  const std::size_t first_new = m_objects.size();
+  for (const auto& name : m_config.preload) {
+    auto resolution = resolve(name, 0, false);
+    resolution.via_detail = "preload; " + resolution.via_detail;
+    m_resolutions.push_back(std::move(resolution));
+  }
+  // Main's own NEEDED come before the preloads' dependencies.
+  const auto needed = m_objects[0].elf.needed;
+  for (const auto& name : needed) m_resolutions.push_back(resolve(name, 0, false));
+  load_needed_from(first_new);
+  return std::nullopt;
+}
+
+Resolution LoadSimulation::dlopen(const std::string& name, const std::string& caller_path) {
+  int caller = 0;
+  for (std::size_t i = 0; i < m_objects.size(); ++i)
+    if (m_objects[i].path == caller_path) caller = static_cast<int>(i);
+  const std::size_t first_new = m_objects.size();
+  Resolution resolution = resolve(name, caller, true);
+  m_resolutions.push_back(resolution);
+  load_needed_from(first_new);
+  return resolution;
+}
+
+}  // namespace gd

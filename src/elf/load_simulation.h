@@ -1,0 +1,84 @@
+#pragma once
+// Simulates what the dynamic loader does for a whole process, without
+// running anything: preloads, then the main object's DT_NEEDED breadth
+// first, each name searched in glibc's order (or musl's) and loaded once,
+// the first object with a SONAME winning for everyone after it. dlopen()
+// from a loaded object uses that object's search context, as libcudart's
+// dlopen("libcuda.so.1") does. Every resolution records how it was found
+// and every path tried (shared/reference/elf-resolution.md).
+
+#include "elf/elf_file.h"
+#include "elf/loader_config.h"
+#include "host/host.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+struct TriedPath {
+  std::string path;
+  std::string outcome;  // "missing", "wrong ELF class", "stale cache entry", ...
+};
+
+struct Resolution {
+  std::string name;
+  std::optional<std::string> path;  // unset: not found (or the loader aborted)
+  std::string via;  // rpath, ld_library_path, runpath, ld.so.cache, default, already-loaded, direct, preload
+  std::string via_detail;  // "RPATH of /opt/app/bin/app", "LD_LIBRARY_PATH entry 1 (/usr/local/cuda/lib64)"
+  std::string requested_by;
+  std::vector<TriedPath> tried;
+  std::optional<std::string> fatal;  // the loader would abort the program here, and why
+};
+
+struct LoadedObject {
+  std::string path;  // as opened; $ORIGIN of a library is its directory
+  std::string name;  // as requested
+  ElfInfo elf;
+  int loader = -1;   // the object that first caused it to load; -1 for the main object and dlopened ones
+};
+
+class LoadSimulation {
+ public:
+  LoadSimulation(Host& host, LoaderConfig config);
+
+  // Loads path as the main object, then everything it needs. An error means
+  // the main object itself could not be read.
+  std::optional<ElfError> load_main(const std::string& path);
+  // dlopen(name) from an object loaded earlier; also loads what it needs.
+  Resolution dlopen(const std::string& name, const std::string& caller_path);
+
+  const std::vector<Resolution>& resolutions() const { return m_resolutions; }
+  const std::vector<LoadedObject>& objects() const { return m_objects; }
+  const LoaderConfig& config() const { return m_config; }
+
+ private:
+  struct SearchDir {
+    std::string dir;
+    std::string via;
+    std::string detail;
+  };
+  enum class Verdict { found, skip, fatal };
+
+  Resolution resolve(const std::string& name, int requester, bool for_dlopen);
+  std::vector<SearchDir> search_dirs(int requester, bool for_dlopen) const;
+  void add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, bool runpath, const char* via) const;
+  std::optional<int> already_loaded(const std::string& name) const;
+  Verdict try_candidate(const std::string& path, Resolution& resolution, ElfInfo& elf);
+  bool try_directory(const SearchDir& dir, const std::string& name, Resolution& resolution, ElfInfo& elf,
+                     bool& fatal);
+  int add_object(const std::string& path, const std::string& name, ElfInfo elf, int loader);
+  void load_needed_from(std::size_t first);
+  std::string origin_of(int object) const;
+  bool directory_exists(const std::string& dir);
+
+  Host& m_host;
+  LoaderConfig m_config;
+  std::vector<LoadedObject> m_objects;
+  std::vector<Resolution> m_resolutions;
+  std::string m_main_origin;
+  std::vector<std::pair<std::string, bool>> m_dir_cache;
+};
+
+}  // namespace gd

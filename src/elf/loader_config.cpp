@@ -1,0 +1,137 @@
+#include "elf/loader_config.h"
+
+#include "util/text.h"
+
+#include <set>
+
+namespace gd {
+
+namespace {
+
+constexpr std::size_t k_max_cache = 64 << 20;
+
+std::string multiarch_triplet(std::uint16_t machine, int bits) {
+  switch (machine) {
+    case 62: return bits == 64 ? "x86_64-linux-gnu" : "x86_64-linux-gnux32";
+    case 183: return "aarch64-linux-gnu";
+    case 3: return "i386-linux-gnu";
+    case 21: return "powerpc64le-linux-gnu";
+    case 22: return "s390x-linux-gnu";
+    case 243: return "riscv64-linux-gnu";
+    default: return {};
+  }
+}
+
+std::string musl_arch(std::uint16_t machine) {
+  switch (machine) {
+    case 62: return "x86_64";
+    case 183: return "aarch64";
+    case 3: return "i386";
+    default: return "unknown";
+  }
+}
+
+void set_directories(Host& host, LoaderConfig& config) {
+  if (config.libc == Libc::musl) {
+    // musl: <prefix>/etc/ld-musl-ARCH.path; missing means the built-in list,
+    // present but empty means no system directories at all.
+    auto text = host.read_file("/etc/ld-musl-" + musl_arch(config.machine) + ".path", 64 * 1024);
+    if (!text) {
+      config.default_dirs = {"/lib", "/usr/local/lib", "/usr/lib"};
+      return;
+    }
+    for (auto line : lines(*text))
+      for (auto part : split(line, ':'))
+        if (!trim(part).empty()) config.default_dirs.emplace_back(trim(part));
+    return;
+  }
+  const std::string triplet = multiarch_triplet(config.machine, config.bits);
+  if (!triplet.empty() && host.exists("/lib/" + triplet)) {  // Debian and Ubuntu multiarch
+    config.default_dirs = {"/lib/" + triplet + "/", "/usr/lib/" + triplet + "/", "/lib/", "/usr/lib/"};
+    config.lib_token = "lib/" + triplet;
+  } else if (config.bits == 64) {
+    config.default_dirs = {"/lib64/", "/usr/lib64/"};
+    config.lib_token = "lib64";
+  } else {
+    config.default_dirs = {"/lib/", "/usr/lib/"};
+    config.lib_token = "lib";
+  }
+  for (auto& dir : config.default_dirs) dir.pop_back();
+}
+
+void load_cache(Host& host, LoaderConfig& config) {
+  if (config.libc == Libc::musl) return;
+  auto bytes = host.read_file("/etc/ld.so.cache", k_max_cache);
+  if (!bytes) {
+    config.cache_problem = "/etc/ld.so.cache: " + bytes.error().message();
+    return;
+  }
+  auto parsed = parse_ld_cache(*bytes);
+  if (!parsed.cache) {
+    config.cache_problem = "/etc/ld.so.cache: " + parsed.error;
+    return;
+  }
+  config.cache = std::move(parsed.cache);
+}
+
+void read_preloads(Host& host, LoaderConfig& config) {
+  auto add = [&config](std::string_view list) {
+    std::string normalised(list);
+    for (auto& c : normalised)
+      if (c == ':' || c == '\t' || c == '\n') c = ' ';
+    for (auto part : split(normalised, ' '))
+      if (!part.empty()) config.preload.emplace_back(part);
+  };
+  if (auto value = host.env("LD_PRELOAD"); value && !config.secure) add(*value);
+  if (auto file = host.read_file("/etc/ld.so.preload", 64 * 1024)) {
+    for (auto line : lines(*file)) add(line.substr(0, line.find('#')));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> x86_64_levels(std::string_view cpuinfo) {
+  std::set<std::string> flags;
+  for (auto line : lines(cpuinfo)) {
+    if (!line.starts_with("flags")) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    for (auto flag : split(trim(line.substr(colon + 1)), ' '))
+      if (!flag.empty()) flags.emplace(flag);
+    break;
+  }
+  auto all = [&flags](std::initializer_list<const char*> needed) {
+    for (const char* flag : needed)
+      if (!flags.count(flag)) return false;
+    return true;
+  };
+  std::vector<std::string> levels;
+  const bool v2 = all({"cx16", "lahf_lm", "popcnt", "pni", "ssse3", "sse4_1", "sse4_2"});
+  const bool v3 = v2 && all({"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"});
+  const bool v4 = v3 && all({"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"});
+  if (v4) levels.emplace_back("x86-64-v4");
+  if (v3) levels.emplace_back("x86-64-v3");
+  if (v2) levels.emplace_back("x86-64-v2");
+  return levels;
+}
+
+LoaderConfig detect_loader_config(Host& host, const ElfInfo& target, std::uint32_t main_mode) {
+  LoaderConfig config;
+  config.machine = target.machine;
+  config.bits = target.bits;
+  if (target.interpreter && contains(*target.interpreter, "ld-musl")) config.libc = Libc::musl;
+  config.secure = (main_mode & 06000) != 0;
+  config.platform = host.uname().machine;
+  set_directories(host, config);
+  load_cache(host, config);
+  const auto accepted = accepted_cache_flags(config.machine, config.bits);
+  config.cache_accepted = accepted;
+  config.cache_exact_flags = accepted.front();
+  if (config.libc == Libc::glibc && config.machine == 62 && config.bits == 64)
+    if (auto cpuinfo = host.read_file("/proc/cpuinfo", 1 << 20)) config.hwcaps = x86_64_levels(*cpuinfo);
+  if (!config.secure) config.ld_library_path = host.env("LD_LIBRARY_PATH");
+  read_preloads(host, config);
+  return config;
+}
+
+}  // namespace gd

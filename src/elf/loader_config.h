@@ -1,0 +1,42 @@
+#pragma once
+// What the dynamic loader of the checked system will do, learned from its
+// files: which libc (PT_INTERP names glibc's ld-linux or musl's ld-musl),
+// its default directories and $LIB, the glibc-hwcaps levels this CPU
+// supports, /etc/ld.so.cache, LD_LIBRARY_PATH, preloads, secure mode.
+
+#include "elf/elf_file.h"
+#include "elf/ld_cache.h"
+#include "host/host.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+enum class Libc { glibc, musl };
+
+struct LoaderConfig {
+  Libc libc = Libc::glibc;
+  std::vector<std::string> default_dirs;
+  std::string lib_token;
+  std::string platform;
+  std::vector<std::string> hwcaps;  // active glibc-hwcaps subdirectories, best first
+  std::optional<std::string> ld_library_path;
+  bool secure = false;              // setuid target: LD_LIBRARY_PATH ignored
+  std::optional<LdCache> cache;
+  std::string cache_problem;        // why there is no cache, when there is none
+  std::int32_t cache_exact_flags = 0x0303;
+  std::vector<std::int32_t> cache_accepted{0x0303};
+  std::vector<std::string> preload;  // LD_PRELOAD, then /etc/ld.so.preload
+  std::uint16_t machine = 62;
+  int bits = 64;
+};
+
+// For a target ELF; main_mode is its permission bits (setuid means secure).
+LoaderConfig detect_loader_config(Host& host, const ElfInfo& target, std::uint32_t main_mode);
+
+// x86-64 micro-architecture levels from /proc/cpuinfo flags, best first.
+std::vector<std::string> x86_64_levels(std::string_view cpuinfo);
+
+}  // namespace gd
