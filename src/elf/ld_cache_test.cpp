@@ -1,0 +1,127 @@
+#include "elf/ld_cache.h"
+
+#include "host/command_runner.h"
+#include "host/local_fs.h"
+#include "util/text.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+namespace {
+
+void put32(std::string& bytes, std::size_t at, std::uint32_t value) {
+  for (int i = 0; i < 4; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<char>(value >> (8 * i));
+}
+
+// A new-format cache with the given (key, value, flags) entries.
+std::string new_cache(const std::vector<std::tuple<std::string, std::string, std::uint32_t>>& entries) {
+  std::string strings;
+  const std::size_t base = 48 + 24 * entries.size();
+  std::string bytes(base, '\0');
+  std::memcpy(bytes.data(), "glibc-ld.so.cache1.1", 20);
+  put32(bytes, 20, static_cast<std::uint32_t>(entries.size()));
+  bytes[28] = 2;  // little-endian
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& [key, value, flags] = entries[i];
+    const std::size_t at = 48 + 24 * i;
+    put32(bytes, at, flags);
+    put32(bytes, at + 4, static_cast<std::uint32_t>(base + strings.size()));
+    strings += key + '\0';
+    put32(bytes, at + 8, static_cast<std::uint32_t>(base + strings.size()));
+    strings += value + '\0';
+  }
+  put32(bytes, 24, static_cast<std::uint32_t>(strings.size()));
+  return bytes + strings;
+}
+
+}  // namespace
+
+TEST_CASE("the system's own ld.so.cache parses and agrees with ldconfig -p") {
+  auto bytes = gd::read_local_file("/etc/ld.so.cache", 64 << 20);
+  if (!bytes) return;  // a system without a cache (musl, distroless) has nothing to compare
+  const auto parsed = gd::parse_ld_cache(*bytes);
+  REQUIRE(parsed.cache);
+  const auto listed = gd::run_command({"/sbin/ldconfig", "-p"}, std::chrono::seconds(30));
+  REQUIRE(listed.exit == 0);
+  std::size_t checked = 0;
+  for (auto line : gd::lines(listed.stdout_text)) {
+    if (!gd::contains(line, "(libc6,x86-64") || gd::contains(line, "hwcap")) continue;
+    const auto name = std::string(gd::trim(line.substr(0, line.find(" ("))));
+    const auto path = std::string(gd::trim(line.substr(line.find("=> ") + 3)));
+    const auto found = parsed.cache->lookup(name, 0x0303, {0x0303});
+    REQUIRE(found);
+    // ldconfig -p lists every entry; the loader takes the first of a name.
+    bool first_of_name = true;
+    for (const auto& entry : parsed.cache->entries)
+      if (entry.key == name) {
+        first_of_name = entry.value == path;
+        break;
+      }
+    if (first_of_name) CHECK(*found == path);
+    ++checked;
+  }
+  CHECK(checked > 10);
+}
+
+TEST_CASE("lookup takes the first entry the loader accepts") {
+  const auto parsed = gd::parse_ld_cache(new_cache({
+      {"libcuda.so.1", "/usr/local/cuda/compat/libcuda.so.1", 0x0303},
+      {"libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", 0x0303},
+      {"libz.so.1", "/usr/lib32/libz.so.1", 0x0003},
+      {"libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1", 0x0303},
+  }));
+  REQUIRE(parsed.cache);
+  CHECK(parsed.cache->layout == "new");
+  CHECK(parsed.cache->lookup("libcuda.so.1", 0x0303, {0x0303}) == "/usr/local/cuda/compat/libcuda.so.1");
+  CHECK(parsed.cache->lookup("libz.so.1", 0x0303, {0x0303}) == "/usr/lib/x86_64-linux-gnu/libz.so.1");
+  CHECK(parsed.cache->lookup("libz.so.1", 3, {3, 1}) == "/usr/lib32/libz.so.1");
+  CHECK_FALSE(parsed.cache->lookup("libnvidia-ml.so.1", 0x0303, {0x0303}));
+}
+
+TEST_CASE("the old layout parses, and a compat file uses its new part") {
+  std::string old(16 + 12, '\0');
+  std::memcpy(old.data(), "ld.so-1.7.0", 11);
+  put32(old, 12, 1);
+  put32(old, 16, 0x0303);
+  put32(old, 20, 0);
+  put32(old, 24, 8);
+  old += std::string("libz.so\0/lib/libz.so\0", 21);
+  const auto parsed = gd::parse_ld_cache(old);
+  REQUIRE(parsed.cache);
+  CHECK(parsed.cache->layout == "old");
+  CHECK(parsed.cache->lookup("libz.so", 0x0303, {0x0303}) == "/lib/libz.so");
+}
+
+TEST_CASE("damaged caches are refused with a reason") {
+  const auto good = new_cache({{"libz.so.1", "/lib/libz.so.1", 0x0303}});
+  SUBCASE("unknown magic") { CHECK(gd::parse_ld_cache("hello").error.find("magic") != std::string::npos); }
+  SUBCASE("every truncation") {
+    for (std::size_t cut = 0; cut < good.size(); ++cut) {
+      const auto parsed = gd::parse_ld_cache(std::string_view(good).substr(0, cut));
+      CHECK((parsed.cache.has_value() || !parsed.error.empty()));
+    }
+  }
+  SUBCASE("entry count far beyond the file") {
+    std::string bad = good;
+    put32(bad, 20, 0x7fffffff);
+    CHECK_FALSE(gd::parse_ld_cache(bad).cache);
+  }
+  SUBCASE("a string offset outside the file") {
+    std::string bad = good;
+    put32(bad, 48 + 4, 0xfffffff0);
+    CHECK_FALSE(gd::parse_ld_cache(bad).cache);
+  }
+  SUBCASE("another byte order") {
+    std::string bad = good;
+    bad[28] = 3;
+    CHECK(gd::parse_ld_cache(bad).error.find("byte order") != std::string::npos);
+  }
+}
+
+TEST_CASE("cache names compare digit runs as numbers, as glibc does") {
+  CHECK(gd::cache_names_equal("libfoo.so.01", "libfoo.so.1"));
+  CHECK(gd::cache_names_equal("libcuda.so.1", "libcuda.so.1"));
+  CHECK_FALSE(gd::cache_names_equal("libfoo.so.1", "libfoo.so.10"));
+  CHECK_FALSE(gd::cache_names_equal("libfoo.so", "libfoo.so.1"));
+}

@@ -1,0 +1,180 @@
+// The simulation is checked against glibc's own loader: each scenario is
+// built from tiny real ELF files and run through `ld.so --list` as well.
+
+#include "elf/load_simulation.h"
+
+#include "host/live_host.h"
+#include "test_support/elf_builder.h"
+#include "util/text.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace {
+
+constexpr const char* k_ld_so = "/lib64/ld-linux-x86-64.so.2";
+using Map = std::map<std::string, std::string>;
+
+// name -> path ("not found") as glibc's loader reports it.
+Map glibc_view(const std::string& file, const std::string& ld_library_path) {
+  std::vector<std::string> argv{"env", "-i"};
+  if (!ld_library_path.empty()) argv.push_back("LD_LIBRARY_PATH=" + ld_library_path);
+  argv.insert(argv.end(), {k_ld_so, "--list", file});
+  const auto result = gd::run_command(argv, std::chrono::seconds(30));
+  Map view;
+  for (auto line : gd::lines(result.stdout_text)) {
+    const auto arrow = line.find(" => ");
+    if (arrow == std::string_view::npos) continue;
+    auto path = line.substr(arrow + 4);
+    path = path.substr(0, path.find(" ("));
+    view[std::string(gd::trim(line.substr(0, arrow)))] = std::string(path);
+  }
+  return view;
+}
+
+struct Simulated {
+  Map view;
+  std::vector<gd::Resolution> resolutions;
+};
+
+Simulated simulate(const std::string& file, const std::string& ld_library_path) {
+  if (ld_library_path.empty()) ::unsetenv("LD_LIBRARY_PATH");
+  else ::setenv("LD_LIBRARY_PATH", ld_library_path.c_str(), 1);
+  ::unsetenv("LD_PRELOAD");
+  gd::LiveHost host;
+  const auto main = gd::read_elf(host, file);
+  REQUIRE(main.info);
+  gd::LoadSimulation simulation(host, gd::detect_loader_config(host, *main.info, 0755));
+  REQUIRE_FALSE(simulation.load_main(file));
+  ::unsetenv("LD_LIBRARY_PATH");
+  Simulated result{{}, simulation.resolutions()};
+  for (const auto& resolution : simulation.resolutions())
+    if (resolution.via != "already-loaded" && !result.view.count(resolution.name))
+      result.view[resolution.name] = resolution.path ? *resolution.path : "not found";
+  return result;
+}
+
+const gd::Resolution& find(const Simulated& simulated, const std::string& name) {
+  for (const auto& resolution : simulated.resolutions)
+    if (resolution.name == name) return resolution;
+  FAIL("no resolution for " << name);
+  return simulated.resolutions.front();
+}
+
+struct Tree {
+  gd::TempDir dir;
+  std::string d1, d2;
+  Tree() {
+    dir.mkdir("d1");
+    dir.mkdir("d2");
+    dir.mkdir("bin");
+    gd::build_elf(dir, {"d1/libdep.so.1", "libdep.so.1", {}, "", false});
+    gd::build_elf(dir, {"d2/libdep.so.1", "libdep.so.1", {}, "", false});
+    d1 = dir / "d1";
+    d2 = dir / "d2";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("RPATH beats LD_LIBRARY_PATH, which beats RUNPATH, as in glibc") {
+  Tree tree;
+  gd::build_elf(tree.dir, {"bin/rpath", "", {tree.d1 + "/libdep.so.1"}, tree.d1, false});
+  gd::build_elf(tree.dir, {"bin/runpath", "", {tree.d1 + "/libdep.so.1"}, tree.d1, true});
+  for (const auto& [file, ld_library_path] : std::vector<std::pair<std::string, std::string>>{
+           {"bin/rpath", ""}, {"bin/rpath", tree.d2}, {"bin/runpath", ""}, {"bin/runpath", tree.d2}}) {
+    CAPTURE(file);
+    CAPTURE(ld_library_path);
+    const auto simulated = simulate(tree.dir / file, ld_library_path);
+    CHECK(simulated.view == glibc_view(tree.dir / file, ld_library_path));
+  }
+  const auto rpath_wins = simulate(tree.dir / "bin/rpath", tree.d2);
+  CHECK(find(rpath_wins, "libdep.so.1").via == "rpath");
+  const auto ld_wins = simulate(tree.dir / "bin/runpath", tree.d2);
+  CHECK(find(ld_wins, "libdep.so.1").via == "ld_library_path");
+  CHECK(find(ld_wins, "libdep.so.1").via_detail.starts_with("LD_LIBRARY_PATH entry 1"));
+}
+
+TEST_CASE("an RPATH is inherited by dependencies, a RUNPATH is not") {
+  Tree tree;
+  gd::build_elf(tree.dir, {"d2/libmid.so.1", "libmid.so.1", {tree.d1 + "/libdep.so.1"}, "", false});
+  gd::build_elf(tree.dir, {"bin/inherits", "", {tree.d2 + "/libmid.so.1"}, tree.d1 + ":" + tree.d2, false});
+  gd::build_elf(tree.dir, {"bin/blocks", "", {tree.d2 + "/libmid.so.1"}, tree.d1 + ":" + tree.d2, true});
+  CHECK(simulate(tree.dir / "bin/inherits", "").view == glibc_view(tree.dir / "bin/inherits", ""));
+  const auto blocked = simulate(tree.dir / "bin/blocks", "");
+  CHECK_FALSE(find(blocked, "libdep.so.1").path);
+  CHECK(find(blocked, "libdep.so.1").requested_by == tree.d2 + "/libmid.so.1");
+  CHECK_FALSE(find(blocked, "libdep.so.1").tried.empty());
+  // glibc prints nothing then: it fails, naming the library.
+  const auto glibc = gd::run_command({"env", "-i", k_ld_so, "--list", tree.dir / "bin/blocks"}, std::chrono::seconds(30));
+  CHECK(glibc.exit != 0);
+  CHECK(gd::contains(glibc.stderr_text, "libdep.so.1: cannot open shared object file"));
+}
+
+TEST_CASE("$ORIGIN expands against the object's directory") {
+  Tree tree;
+  gd::build_elf(tree.dir, {"bin/origin", "", {tree.d1 + "/libdep.so.1"}, "$ORIGIN/../d2", false});
+  const auto simulated = simulate(tree.dir / "bin/origin", "");
+  CHECK(simulated.view == glibc_view(tree.dir / "bin/origin", ""));
+  CHECK(find(simulated, "libdep.so.1").path == tree.dir / "bin/../d2/libdep.so.1");  // no ".." folding, like glibc
+}
+
+TEST_CASE("a library for another machine is passed over; a non-ELF file stops the load") {
+  Tree tree;
+  gd::build_elf(tree.dir, {"bin/app", "", {tree.d1 + "/libdep.so.1"}, "", true});
+  tree.dir.mkdir("arm");
+  std::filesystem::copy_file(tree.d1 + "/libdep.so.1", tree.dir / "arm/libdep.so.1");
+  {
+    std::fstream patch(tree.dir / "arm/libdep.so.1", std::ios::in | std::ios::out | std::ios::binary);
+    patch.seekp(18);
+    patch.put(static_cast<char>(183));  // e_machine = AArch64
+    patch.put(0);
+  }
+  tree.dir.write("text/libdep.so.1", "not a library\n");
+  const std::string wrong_arch = tree.dir / "arm" + ":" + tree.d2;
+  const auto skipped = simulate(tree.dir / "bin/app", wrong_arch);
+  CHECK(skipped.view == glibc_view(tree.dir / "bin/app", wrong_arch));
+  CHECK(find(skipped, "libdep.so.1").path == tree.d2 + "/libdep.so.1");
+  CHECK(find(skipped, "libdep.so.1").tried.front().outcome.find("aarch64") != std::string::npos);
+
+  const std::string text_first = tree.dir / "text" + ":" + tree.d2;
+  const auto aborted = simulate(tree.dir / "bin/app", text_first);
+  CHECK(find(aborted, "libdep.so.1").fatal.has_value());
+  CHECK_FALSE(find(aborted, "libdep.so.1").path);
+  const auto glibc = gd::run_command({"env", "-i", "LD_LIBRARY_PATH=" + text_first, k_ld_so, "--list", tree.dir / "bin/app"},
+                                     std::chrono::seconds(30));
+  CHECK(glibc.exit != 0);  // glibc gives up too ("invalid ELF header")
+}
+
+TEST_CASE("the first object with a SONAME wins for every later request") {
+  Tree tree;
+  // libmid asks for libdep through its own RUNPATH (d2), but the program
+  // loaded libdep from d1 first.
+  gd::build_elf(tree.dir, {"d2/libmid.so.1", "libmid.so.1", {tree.d2 + "/libdep.so.1"}, tree.d2, true});
+  gd::build_elf(tree.dir, {"bin/app", "", {tree.d1 + "/libdep.so.1", tree.d2 + "/libmid.so.1"}, tree.d1 + ":" + tree.d2, true});
+  const auto simulated = simulate(tree.dir / "bin/app", "");
+  CHECK(simulated.view == glibc_view(tree.dir / "bin/app", ""));
+  int already = 0;
+  for (const auto& resolution : simulated.resolutions)
+    if (resolution.name == "libdep.so.1" && resolution.via == "already-loaded") ++already;
+  CHECK(already == 1);
+}
+
+TEST_CASE("dlopen searches from the caller, as libcudart does for libcuda.so.1") {
+  Tree tree;
+  gd::build_elf(tree.dir, {"d2/libcaller.so.1", "libcaller.so.1", {}, tree.d2, true});
+  gd::build_elf(tree.dir, {"bin/app", "", {tree.d2 + "/libcaller.so.1"}, tree.d2 + ":" + tree.d1, true});
+  ::unsetenv("LD_LIBRARY_PATH");
+  gd::LiveHost host;
+  const auto main = gd::read_elf(host, tree.dir / "bin/app");
+  gd::LoadSimulation simulation(host, gd::detect_loader_config(host, *main.info, 0755));
+  REQUIRE_FALSE(simulation.load_main(tree.dir / "bin/app"));
+  const auto opened = simulation.dlopen("libdep.so.1", tree.d2 + "/libcaller.so.1");
+  CHECK(opened.path == tree.d2 + "/libdep.so.1");
+  CHECK(opened.via == "runpath");
+  CHECK(opened.requested_by == tree.d2 + "/libcaller.so.1");
+}
