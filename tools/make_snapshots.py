@@ -12,6 +12,7 @@ shared/reference/failure-catalog.md for the failures they reproduce).
 import json
 import os
 import shutil
+import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,6 +24,50 @@ PROC_VERSION = ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  {v}  Thu Feb 22
 PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {v}  Release Build  "
                      "(dvs-builder@U16-I3-B03-4-3)  Thu Feb 22 01:25:25 UTC 2024\n"
                      "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n")
+
+
+def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62):
+    """A minimal 64-bit little-endian shared object: a header, PT_LOAD over
+    the whole file and PT_DYNAMIC with SONAME, NEEDED and RPATH/RUNPATH --
+    what the dynamic loader (and gpudoctor) reads, and nothing else."""
+    strings = b"\0"
+    offsets = {}
+    for text in [soname, *needed, runpath, rpath]:
+        if text is not None and text not in offsets:
+            offsets[text] = len(strings)
+            strings += text.encode() + b"\0"
+    strtab_offset = 64 + 2 * 56
+    dynamic_offset = strtab_offset + ((len(strings) + 7) & ~7)
+    entries = [(14, offsets[soname])] + [(1, offsets[name]) for name in needed]
+    if runpath is not None:
+        entries.append((29, offsets[runpath]))
+    if rpath is not None:
+        entries.append((15, offsets[rpath]))
+    entries += [(5, strtab_offset), (10, len(strings)), (0, 0)]
+    dynamic = b"".join(struct.pack("<qQ", tag, value) for tag, value in entries)
+    size = dynamic_offset + len(dynamic)
+    header = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8) + struct.pack(
+        "<HHIQQQIHHHHHH", 3, machine, 1, 0, 64, 0, 0, 64, 56, 2, 64, 0, 0)
+    load = struct.pack("<IIQQQQQQ", 1, 5, 0, 0, 0, size, size, 0x1000)
+    dyn = struct.pack("<IIQQQQQQ", 2, 6, dynamic_offset, dynamic_offset, dynamic_offset, len(dynamic), len(dynamic), 8)
+    body = header + load + dyn + strings
+    return body + bytes(dynamic_offset - len(body)) + dynamic
+
+
+def ld_cache(entries):
+    """/etc/ld.so.cache in glibc's new format for (soname, path) pairs, all
+    x86-64 (flags 0x0303), in the given order."""
+    base = 48 + 24 * len(entries)
+    strings = b""
+    table = b""
+    for soname, path in entries:
+        key = base + len(strings)
+        strings += soname.encode() + b"\0"
+        value = base + len(strings)
+        strings += path.encode() + b"\0"
+        table += struct.pack("<iIIIQ", 0x0303, key, value, 0, 0)
+    header = b"glibc-ld.so.cache1.1" + struct.pack("<IIB3xI12x", len(entries), len(strings), 2, 0)
+    return header + table + strings
 
 
 class Snapshot:
@@ -85,7 +130,9 @@ class Snapshot:
             self.modules.append(f"{name} {sizes.get(name, '65536')} 0 - Live 0x0000000000000000{taint}")
         return self
 
-    def nvidia_driver(self, version, flavour="proprietary", uvm=True, modeset=True):
+    def nvidia_driver(self, version, flavour="proprietary", uvm=True, modeset=True, userspace=True):
+        if userspace:
+            self.driver_userspace(version)
         self.loaded("nvidia", *(["nvidia_uvm"] if uvm else []), *(["nvidia_modeset", "nvidia_drm"] if modeset else []))
         text = PROC_VERSION_OPEN if flavour == "open" else PROC_VERSION
         self.file("/proc/driver/nvidia/version", text.format(v=version))
@@ -125,6 +172,34 @@ class Snapshot:
         self.file("/proc/self/mountinfo", "\n".join(mounts) + "\n")
         return self
 
+    def driver_userspace(self, version, directory="/usr/lib/x86_64-linux-gnu", smi=True):
+        """The driver's libraries as its installer lays them out: the real
+        file named by version, the SONAME link beside it."""
+        for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                             ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"),
+                             ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+            self.file(f"{directory}/{stem}.{version}", tiny_elf(soname, ["libc.so.6"]))
+            self.link(f"{directory}/{soname}", f"{stem}.{version}")
+        self.file("/usr/lib/x86_64-linux-gnu/libc.so.6", tiny_elf("libc.so.6"))
+        self.directory("/lib/x86_64-linux-gnu")
+        if smi:
+            self.file("/usr/bin/nvidia-smi", "")
+            self.env.setdefault("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+        return self
+
+    def cuda_wheel(self, site, major="12", version="12.4.127", cudnn="9.1.0.70"):
+        """A pip-installed CUDA runtime: only libcudart.so.<major> on disk,
+        the full version in its dist-info."""
+        lib = f"{site}/nvidia/cuda_runtime/lib" if major == "12" else f"{site}/nvidia/cu{major}/lib"
+        package = f"nvidia_cuda_runtime_cu{major}" if major == "12" else "nvidia_cuda_runtime"
+        self.file(f"{lib}/libcudart.so.{major}", tiny_elf(f"libcudart.so.{major}", ["libc.so.6"]))
+        relative = lib[len(site) + 1:]
+        self.file(f"{site}/{package}-{version}.dist-info/RECORD", f"{relative}/libcudart.so.{major},sha256=x,1\n")
+        if cudnn:
+            self.file(f"{site}/nvidia/cudnn/lib/libcudnn.so.9", tiny_elf("libcudnn.so.9"))
+            self.file(f"{site}/nvidia_cudnn_cu{major}-{cudnn}.dist-info/RECORD", "nvidia/cudnn/lib/libcudnn.so.9,sha256=x,1\n")
+        return self
+
     def expect(self, verdict, failing_layer, findings, absent=(), info=()):
         self.expected = {"description": self.description, "verdict": verdict, "failing_layer": failing_layer,
                          "findings": sorted(findings), "absent": sorted(absent), "info": sorted(info)}
@@ -159,6 +234,19 @@ class Snapshot:
             handle.write("\n")
 
 
+def wsl_libraries(s):
+    """WSL's /usr/lib/wsl/lib: regular files, all with SONAME libcuda.so.1,
+    registered through ld.wsl.conf in the cache."""
+    for name in ("libcuda.so", "libcuda.so.1", "libcuda.so.1.1"):
+        s.file("/usr/lib/wsl/lib/" + name, tiny_elf("libcuda.so.1"))
+    s.file("/usr/lib/wsl/lib/libnvidia-ml.so.1", tiny_elf("libnvidia-ml.so.1"))
+    s.file("/usr/lib/wsl/lib/libnvidia-ptxjitcompiler.so.1", tiny_elf("libnvidia-ptxjitcompiler.so.1"))
+    s.file("/etc/ld.so.conf.d/ld.wsl.conf", "/usr/lib/wsl/lib\n")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1"),
+                                         ("libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1"),
+                                         ("libnvidia-ptxjitcompiler.so.1", "/usr/lib/wsl/lib/libnvidia-ptxjitcompiler.so.1")]))
+
+
 def h100_host(name, description, version="550.54.15"):
     s = Snapshot(name, description).plain_vm_pci()
     s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
@@ -183,16 +271,19 @@ def scenarios():
     s = Snapshot("host-nouveau-bound", "An RTX 3090 claimed by nouveau; nvidia never loaded (FC-17).").plain_vm_pci()
     s.pci("0000:01:00.0", "10de", "2204", "030000", driver="nouveau", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
     s.loaded("nouveau")
+    s.driver_userspace("550.54.15")
     yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"])
 
     s = Snapshot("host-nova-core-bound", "An RTX 4090 claimed by nova_core on a new kernel (FC-17).").plain_vm_pci()
     s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nova_core", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
     s.loaded("nova_core")
+    s.driver_userspace("570.133.20")
     yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"])
 
     s = Snapshot("host-module-not-built", "Kernel updated without a DKMS rebuild: no nvidia.ko for it (FC-15).")
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
     s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\nkernel/lib/crc16.ko:\n")
+    s.driver_userspace("535.183.01")
     yield s.expect("fail", "kernel-module", ["nvidia-module-not-built-for-kernel"], absent=["nvidia-module-not-loaded"])
 
     s = Snapshot("host-secure-boot", "The DKMS module exists but Secure Boot refused it (FC-16).")
@@ -200,6 +291,7 @@ def scenarios():
     s.file(f"/lib/modules/{KERNEL}/modules.dep",
            "updates/dkms/nvidia.ko.xz:\nupdates/dkms/nvidia-uvm.ko.xz: updates/dkms/nvidia.ko.xz\n")
     s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", b"\x06\x00\x00\x00\x01")
+    s.driver_userspace("550.54.15")
     yield s.expect("fail", "kernel-module", ["nvidia-module-blocked-by-secure-boot"], absent=["nvidia-module-not-loaded"])
 
     s = Snapshot("host-open-module-pascal", "The open kernel module on a GTX 1080, which it cannot drive.")
@@ -293,8 +385,8 @@ def scenarios():
     s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
     s.pci("0000:00:00.0", "1414", "008e", "030200", subsystem=("1414", "0000"))
     s.device("/dev/dxg", 10, 125)
-    s.file("/usr/lib/wsl/lib/libcuda.so.1", "")
-    yield s.expect("ok", None, [])
+    wsl_libraries(s)
+    yield s.expect("ok", None, [], info=["wsl-libcuda-not-a-symlink-is-harmless"])
 
     s = Snapshot("gvisor-healthy", "A gVisor (runsc --nvproxy) container with a working GPU.")
     s.uname["release"] = "4.19.0-gvisor"
@@ -305,6 +397,7 @@ def scenarios():
     s.device("/dev/nvidiactl", 195, 255, driver_version="550.90.12")
     s.device("/dev/nvidia0", 195, 0)
     s.device("/dev/nvidia-uvm", 234, 0)
+    s.driver_userspace("550.90.12")
     yield s.expect("ok", None, [])
 
     s = Snapshot("garbage-input", "Junk everywhere: binary /proc files, bad sysfs ids, hostile environment values.")
@@ -321,7 +414,7 @@ def scenarios():
     s.env.update({"NVIDIA_VISIBLE_DEVICES": "\x01\x02," * 5000, "NVIDIA_DRIVER_CAPABILITIES": ",,,\t,all,zz"})
     s.file("/.dockerenv", "")
     yield s.expect("fail", "kernel-module",
-                   ["hardware-input-unreadable", "kernel-module-input-unreadable", "nvidia-uvm-not-loaded", "device-nodes-input-unreadable",
+                   ["hardware-input-unreadable", "kernel-module-input-unreadable", "nvidia-uvm-not-loaded", "device-nodes-input-unreadable", "libcuda-not-found",
                     "container-visible-devices-invalid", "container-driver-capability-invalid"])
 
     s = Snapshot("host-pci-unreadable", "sysfs hides the PCI bus (EACCES), so no GPU can be seen.")
@@ -334,6 +427,7 @@ def scenarios():
 
     s = Snapshot("wsl2-no-dxg", "WSL2 without GPU paravirtualization: no /dev/dxg.")
     s.uname["release"] = "5.10.16.3-microsoft-standard-WSL2"
+    wsl_libraries(s)
     yield s.expect("fail", "device-nodes", ["wsl-dxg-missing"])
 
     s = h100_host("host-vfio-passthrough", "Two GPUs: one for this host, one bound to vfio-pci for a VM.")
@@ -367,7 +461,8 @@ def scenarios():
     s = h100_host("host-old-driver-silent-ioctl", "Driver 525 does not answer the version query (before 530.30.02).",
                   version="525.147.05")
     s.devices["/dev/nvidiactl"]["driver_version"] = ""
-    yield s.expect("ok", None, [], info=["driver-version-query-unanswered"])
+    s.files.pop("/usr/bin/nvidia-smi")
+    yield s.expect("ok", None, [], info=["driver-version-query-unanswered", "nvidia-smi-not-on-path"])
 
     s = h100_host("container-visible-none", "NVIDIA_VISIBLE_DEVICES=none: libraries injected, no GPU by design.")
     s.in_docker(legacy=True).env["NVIDIA_VISIBLE_DEVICES"] = "none"
@@ -389,6 +484,89 @@ def scenarios():
     s = h100_host("host-truncated-proc-version", "/proc/driver/nvidia/version cut off in the middle of the version.")
     s.file("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.5")
     yield s.expect("warn", None, ["kernel-module-input-unreadable"], absent=["driver-version-ioctl-mismatch"])
+    s = h100_host("host-libcuda-stub", "LD_LIBRARY_PATH puts the toolkit's stubs (with a libcuda.so.1 link) ahead of the driver (FC-29).")
+    stubs = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs"
+    s.file(stubs + "/libcuda.so", tiny_elf("libcuda.so.1"))
+    s.link(stubs + "/libcuda.so.1", "libcuda.so")
+    s.env["LD_LIBRARY_PATH"] = stubs
+    yield s.expect("fail", "driver-libs", ["libcuda-is-stub"])
+
+    s = h100_host("container-libcuda-off-loader-path", "Injected into /usr/local/nvidia/lib64, but LD_LIBRARY_PATH was overridden and no ldconfig ran.")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "LD_LIBRARY_PATH": "/opt/app/lib"})
+    for path in [p for p in list(s.files) if p.startswith("/usr/lib/x86_64-linux-gnu/libnvidia") or p.startswith("/usr/lib/x86_64-linux-gnu/libcuda")]:
+        s.files.pop(path)
+    for path in [p for p in list(s.links) if p.startswith("/usr/lib/x86_64-linux-gnu/lib")]:
+        s.links.pop(path)
+    s.driver_userspace("550.54.15", directory="/usr/local/nvidia/lib64")
+    yield s.expect("fail", "driver-libs", ["libcuda-off-loader-path"], absent=["libcuda-not-found"])
+
+    s = h100_host("container-baked-driver-libs", "The image ships libcuda 565.57.01 of its own; the host runs 535.161.08 (FC-12).", version="535.161.08")
+    s.in_docker(legacy=True).env["NVIDIA_VISIBLE_DEVICES"] = "all"
+    s.driver_userspace("565.57.01")
+    for soname, stem in (("libcuda.so.1", "libcuda.so"), ("libnvidia-ml.so.1", "libnvidia-ml.so"),
+                         ("libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so"), ("libnvidia-nvvm.so.4", "libnvidia-nvvm.so")):
+        s.links[f"/usr/lib/x86_64-linux-gnu/{soname}"] = f"{stem}.565.57.01"
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch"])
+
+    s = h100_host("host-upgraded-without-reboot", "Driver packages upgraded to 550.54.15 while 550.54.14 is still loaded (FC-11).",
+                  version="550.54.14")
+    for soname, stem in (("libcuda.so.1", "libcuda.so"), ("libnvidia-ml.so.1", "libnvidia-ml.so"),
+                         ("libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so"), ("libnvidia-nvvm.so.4", "libnvidia-nvvm.so")):
+        s.files.pop(f"/usr/lib/x86_64-linux-gnu/{stem}.550.54.14")
+    s.driver_userspace("550.54.15")
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch"])
+
+    s = Snapshot("wsl2-linux-driver-installed", "A Linux driver package installed inside WSL2 shadows /usr/lib/wsl/lib (FC-41).")
+    s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
+    s.device("/dev/dxg", 10, 125)
+    wsl_libraries(s)
+    s.driver_userspace("535.183.01")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"),
+                                         ("libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1")]))
+    yield s.expect("fail", "driver-libs", ["wsl-linux-driver-shadows-wsl"])
+
+    s = h100_host("container-capabilities-utility-only", "NVIDIA_DRIVER_CAPABILITIES=utility: nvidia-smi works, libcuda was never injected (FC-09).")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "utility"})
+    for path in [p for p in list(s.files) if "libcuda" in p or "ptxjit" in p or "nvvm" in p]:
+        s.files.pop(path)
+    for path in [p for p in list(s.links) if "libcuda" in p or "ptxjit" in p or "nvvm" in p]:
+        s.links.pop(path)
+    yield s.expect("fail", "driver-libs", ["container-capability-compute-missing"], absent=["libcuda-not-found"])
+
+    s = h100_host("container-capabilities-compute-only", "NVIDIA_DRIVER_CAPABILITIES=compute: CUDA works, NVML and nvidia-smi missing (FC-10).")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute"})
+    for path in [p for p in list(s.files) if "libnvidia-ml" in p or p == "/usr/bin/nvidia-smi"]:
+        s.files.pop(path)
+    s.links.pop("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1")
+    yield s.expect("warn", None, ["container-capability-utility-missing"], info=["nvidia-smi-not-on-path"])
+
+    s = h100_host("host-ptxjit-missing", "A partial driver install without libnvidia-ptxjitcompiler, and a runtime without version metadata.")
+    s.files.pop("/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.550.54.15")
+    s.links.pop("/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.1")
+    s.file("/usr/local/cuda-12.4/lib64/libcudart.so.12", tiny_elf("libcudart.so.12"))
+    yield s.expect("warn", None, ["ptxjit-compiler-missing"], info=["cuda-runtime-version-unknown", "cuda-runtime-off-loader-path"])
+
+    s = h100_host("host-pip-wheel-cu12", "A virtualenv with torch-style cu12 wheels: libcudart.so.12 12.4.127 and cuDNN 9.1.0.70.")
+    site = "/opt/venv/lib/python3.11/site-packages"
+    s.cuda_wheel(site)
+    s.directory("/opt/venv/lib")
+    s.env["VIRTUAL_ENV"] = "/opt/venv"
+    yield s.expect("ok", None, [], info=["cuda-runtime-off-loader-path"])
+
+    s = h100_host("host-nvjitlink-shadowed", "CUDA 12.4 registered with ldconfig, but LD_LIBRARY_PATH brings an older libnvJitLink (FC-30).")
+    toolkit = "/usr/local/cuda-12.4/targets/x86_64-linux/lib"
+    s.file(toolkit + "/libcudart.so.12.4.127", tiny_elf("libcudart.so.12"))
+    s.link(toolkit + "/libcudart.so.12", "libcudart.so.12.4.127")
+    s.file(toolkit + "/libnvJitLink.so.12.4.127", tiny_elf("libnvJitLink.so.12"))
+    s.link(toolkit + "/libnvJitLink.so.12", "libnvJitLink.so.12.4.127")
+    s.file("/opt/cuda-12.1/lib64/libnvJitLink.so.12.1.105", tiny_elf("libnvJitLink.so.12"))
+    s.link("/opt/cuda-12.1/lib64/libnvJitLink.so.12", "libnvJitLink.so.12.1.105")
+    s.env["LD_LIBRARY_PATH"] = "/opt/cuda-12.1/lib64"
+    s.file("/etc/ld.so.cache", ld_cache([("libcudart.so.12", toolkit + "/libcudart.so.12"),
+                                         ("libnvJitLink.so.12", toolkit + "/libnvJitLink.so.12"),
+                                         ("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1")]))
+    yield s.expect("warn", None, ["cuda-library-shadowed"])
+
 
 def main():
     names = []

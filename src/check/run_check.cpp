@@ -3,7 +3,9 @@
 #include "gpudoctor_config.h"
 #include "model/layers.h"
 #include "probes/container_probe.h"
+#include "probes/cuda_runtime_probe.h"
 #include "probes/device_nodes_probe.h"
+#include "probes/driver_libs_probe.h"
 #include "probes/hardware_probe.h"
 #include "probes/kernel_module_probe.h"
 #include "probes/system_probe.h"
@@ -30,6 +32,8 @@ Report run_check(Host& host, const RuleSet& rules) {
       {"kernel-module", probe_kernel_module},
       {"container", probe_container},
       {"device-nodes", probe_device_nodes},
+      {"driver-libs", probe_driver_libs},
+      {"cuda-runtime", probe_cuda_runtime},
   };
   Report report;
   report.gpudoctor_version = GPUDOCTOR_VERSION;

@@ -258,6 +258,14 @@ std::optional<ElfError> LoadSimulation::load_main(const std::string& path) {
   return std::nullopt;
 }
 
+void LoadSimulation::load_plain_program() {
+  ElfInfo plain;
+  plain.machine = m_config.machine;
+  plain.bits = m_config.bits;
+  m_main_origin = "/";
+  add_object("(a program without RPATH or RUNPATH)", "(program)", std::move(plain), -1);
+}
+
 Resolution LoadSimulation::dlopen(const std::string& name, const std::string& caller_path) {
   int caller = 0;
   for (std::size_t i = 0; i < m_objects.size(); ++i)

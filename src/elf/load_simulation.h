@@ -46,6 +46,10 @@ class LoadSimulation {
   // Loads path as the main object, then everything it needs. An error means
   // the main object itself could not be read.
   std::optional<ElfError> load_main(const std::string& path);
+  // A program with no RPATH or RUNPATH of its own: the context in which a
+  // library with no particular caller is found (LD_LIBRARY_PATH, the cache,
+  // the default directories).
+  void load_plain_program();
   // dlopen(name) from an object loaded earlier; also loads what it needs.
   Resolution dlopen(const std::string& name, const std::string& caller_path);
 

@@ -115,6 +115,17 @@ std::vector<std::string> x86_64_levels(std::string_view cpuinfo) {
   return levels;
 }
 
+LoaderConfig detect_host_loader_config(Host& host) {
+  ElfInfo typical;
+  const std::string machine = host.uname().machine;
+  typical.machine = machine == "aarch64" ? 183 : machine == "ppc64le" ? 21 : machine == "s390x" ? 22 : 62;
+  // A musl system has no glibc loader but has musl's.
+  if (host.exists("/lib/ld-musl-" + std::string(machine == "aarch64" ? "aarch64" : "x86_64") + ".so.1") &&
+      !host.exists("/etc/ld.so.cache"))
+    typical.interpreter = "/lib/ld-musl-x86_64.so.1";
+  return detect_loader_config(host, typical, 0755);
+}
+
 LoaderConfig detect_loader_config(Host& host, const ElfInfo& target, std::uint32_t main_mode) {
   LoaderConfig config;
   config.machine = target.machine;

@@ -36,6 +36,9 @@ struct LoaderConfig {
 // For a target ELF; main_mode is its permission bits (setuid means secure).
 LoaderConfig detect_loader_config(Host& host, const ElfInfo& target, std::uint32_t main_mode);
 
+// The loader of a typical program on this machine (uname's machine, 64-bit).
+LoaderConfig detect_host_loader_config(Host& host);
+
 // x86-64 micro-architecture levels from /proc/cpuinfo flags, best first.
 std::vector<std::string> x86_64_levels(std::string_view cpuinfo);
 

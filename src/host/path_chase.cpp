@@ -29,7 +29,8 @@ void push_components(std::deque<std::string>& queue, std::string_view path) {
 
 }  // namespace
 
-Result<std::string> chase(const std::string& root_dir, std::string_view path, FollowFinal follow_final) {
+Result<std::string> chase(const std::string& root_dir, std::string_view path, FollowFinal follow_final,
+                          CreateDirs create_dirs) {
   std::string root = root_dir;
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   std::vector<std::string> resolved;
@@ -50,6 +51,10 @@ Result<std::string> chase(const std::string& root_dir, std::string_view path, Fo
       if (is_final && errno == ENOENT) {
         resolved.push_back(part);
         break;
+      }
+      if (errno == ENOENT && create_dirs == CreateDirs::yes && ::mkdir(candidate.c_str(), 0755) == 0) {
+        resolved.push_back(part);
+        continue;
       }
       return errno_code(errno);
     }

@@ -12,9 +12,12 @@
 namespace gd {
 
 enum class FollowFinal { yes, no };
+enum class CreateDirs { no, yes };
 
 // Fails with ELOOP after 40 symlinks and with the lstat error of a missing
-// directory on the way; a missing final component is returned as is.
-Result<std::string> chase(const std::string& root_dir, std::string_view path, FollowFinal follow_final);
+// directory on the way (unless create_dirs makes it, as a snapshot being
+// written does); a missing final component is returned as is.
+Result<std::string> chase(const std::string& root_dir, std::string_view path, FollowFinal follow_final,
+                          CreateDirs create_dirs = CreateDirs::no);
 
 }  // namespace gd

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <deque>
 #include <fstream>
 
 namespace gd {
@@ -37,23 +38,48 @@ bool write_whole_file(const std::string& path, std::string_view content) {
 
 RecordingHost::RecordingHost(Host& inner, std::string out_dir) : m_inner(inner), m_out(std::move(out_dir)) {}
 
-std::optional<std::string> RecordingHost::prepare(std::string_view path) {
-  std::string local = m_out + "/root";
-  const auto parts = split(path, '/');
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const auto part = parts[i];
-    if (part.empty() || part == ".") continue;
-    if (part == "..") return std::nullopt;  // the checks only ask for clean absolute paths
-    local += "/" + std::string(part);
-    if (i + 1 == parts.size()) break;
-    struct stat info {};
-    if (::lstat(local.c_str(), &info) == 0) {
-      if (!S_ISDIR(info.st_mode)) return std::nullopt;
-    } else if (::mkdir(local.c_str(), 0755) != 0) {
-      return std::nullopt;
+std::optional<std::string> RecordingHost::prepare(std::string_view path, FollowFinal follow_final) {
+  // Walks the path as the checked system sees it, asking the inner host
+  // about each component: a symlink there becomes the same symlink here and
+  // is followed, logically, inside out_dir/root (".." stops at its root),
+  // so the snapshot resolves exactly as the system did and nothing is
+  // written outside it.
+  const std::string root = m_out + "/root";
+  std::vector<std::string> resolved;
+  std::deque<std::string> pending;
+  auto push_front = [&pending](std::string_view text) {
+    auto parts = split(text, '/');
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+      if (!it->empty() && *it != ".") pending.emplace_front(*it);
+  };
+  auto join = [&resolved]() {
+    std::string out;
+    for (const auto& part : resolved) out += "/" + part;
+    return out;
+  };
+  push_front(path);
+  int hops = 0;
+  while (!pending.empty()) {
+    std::string part = std::move(pending.front());
+    pending.pop_front();
+    if (part == "..") {
+      if (!resolved.empty()) resolved.pop_back();
+      continue;
     }
+    const bool is_final = pending.empty();
+    const std::string logical = join() + "/" + part;
+    if (!is_final || follow_final == FollowFinal::yes) {
+      if (auto target = m_inner.read_link(logical); target && ++hops <= 40) {
+        ::symlink(target->c_str(), (root + logical).c_str());  // EEXIST: mirrored before
+        if (target->starts_with("/")) resolved.clear();
+        push_front(*target);
+        continue;
+      }
+    }
+    if (!is_final) ::mkdir((root + logical).c_str(), 0755);
+    resolved.push_back(part);
   }
-  return local;
+  return root + join();
 }
 
 void RecordingHost::record_error(std::string_view path, const std::error_code& error) {
@@ -107,10 +133,11 @@ Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) 
 Result<std::string> RecordingHost::read_link(std::string_view path) {
   auto target = m_inner.read_link(path);
   if (!target) {
-    record_error(path, target.error());
+    // EINVAL only says "not a symlink", which replay says by itself.
+    if (target.error().value() != EINVAL) record_error(path, target.error());
     return target;
   }
-  if (auto local = prepare(path)) ::symlink(target->c_str(), local->c_str());
+  if (auto local = prepare(path, FollowFinal::no)) ::symlink(target->c_str(), local->c_str());
   return target;
 }
 

@@ -5,6 +5,7 @@
 // holds just the bytes that were read from it.
 
 #include "host/host.h"
+#include "host/path_chase.h"
 
 #include <boost/json.hpp>
 
@@ -35,10 +36,8 @@ class RecordingHost final : public Host {
   CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) override;
 
  private:
-  // Maps a checked path into out_dir/root, creating its parent directories;
-  // nullopt when a recorded symlink is on the way (writing through it could
-  // leave out_dir).
-  std::optional<std::string> prepare(std::string_view path);
+  // Maps a checked path into out_dir/root, creating its parent directories.
+  std::optional<std::string> prepare(std::string_view path, FollowFinal follow_final = FollowFinal::yes);
   void record_error(std::string_view path, const std::error_code& error);
 
   Host& m_inner;

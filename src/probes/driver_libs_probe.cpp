@@ -1,0 +1,155 @@
+#include "probes/driver_libs_probe.h"
+
+#include "elf/load_simulation.h"
+#include "elf/search_path.h"
+#include "probes/library_files.h"
+#include "report/resolution_report.h"
+#include "util/text.h"
+#include "util/version.h"
+
+#include <algorithm>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+struct DriverLibrary {
+  const char* name;
+  const char* stem;  // the real file is <stem>.<driver version>
+};
+
+constexpr DriverLibrary k_libraries[] = {
+    {"libcuda.so.1", "libcuda.so"},
+    {"libnvidia-ml.so.1", "libnvidia-ml.so"},
+    {"libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so"},
+    {"libnvidia-nvvm.so.4", "libnvidia-nvvm.so"},
+};
+
+// Where driver libraries are put by drivers, distributions and the toolkit.
+constexpr const char* k_driver_dirs[] = {"/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", "/usr/lib/x86_64-linux-gnu",
+                                         "/usr/lib/x86_64-linux-gnu/nvidia/current", "/usr/lib64", "/usr/lib/wsl/lib",
+                                         "/usr/lib/aarch64-linux-gnu"};
+
+std::string kind_of(const std::string& path, const std::string& real) {
+  for (const auto* p : {&path, &real}) {
+    if (contains(*p, "/stubs/")) return "stub";
+    if (contains(*p, "/compat/")) return "compat";
+    if (p->starts_with("/usr/lib/wsl/")) return "wsl";
+  }
+  return "driver";
+}
+
+// Driver libraries bind-mounted by the container toolkit are mount points.
+bool is_mount_point(Host& host, const std::string& path) {
+  auto mountinfo = host.read_file("/proc/self/mountinfo", 1 << 20);
+  if (!mountinfo) return false;
+  for (auto line : lines(*mountinfo)) {
+    const auto fields = split(line, ' ');
+    if (fields.size() > 4 && fields[4] == path) return true;
+  }
+  return false;
+}
+
+json::object describe(ProbeContext& context, const DriverLibrary& library, const Resolution& resolution, bool in_container) {
+  json::object item = resolution_to_json(resolution);
+  item["found"] = resolution.path.has_value();
+  if (!resolution.path) return item;
+  const std::string real = real_path(context.host, *resolution.path);
+  item["real_path"] = real;
+  item["source"] = real;
+  item["kind"] = kind_of(*resolution.path, real);
+  // Only a driver-style version (550.54.15) counts: WSL's libcuda.so.1.1 says nothing.
+  const auto version = version_from_file_name(real, library.stem);
+  if (version && Version::parse(*version)->major() >= 100) item["version"] = *version;
+  if (in_container) item["injected"] = is_mount_point(context.host, real) || is_mount_point(context.host, *resolution.path);
+  return item;
+}
+
+json::array driver_files_elsewhere(Host& host, const std::string& found_real) {
+  json::array found;
+  for (const char* dir : k_driver_dirs) {
+    auto names = host.list_dir(dir);
+    if (!names) continue;
+    for (const auto& name : *names) {
+      if (!name.starts_with("libcuda.so.")) continue;
+      const std::string path = std::string(dir) + "/" + name;
+      if (real_path(host, path) != found_real) found.push_back(json::string(path));
+    }
+  }
+  return found;
+}
+
+json::array stub_files(Host& host) {
+  json::array stubs;
+  auto entries = host.list_dir("/usr/local");
+  if (!entries) return stubs;
+  for (const auto& entry : *entries) {
+    if (!entry.starts_with("cuda")) continue;
+    for (const char* sub : {"/lib64/stubs/libcuda.so", "/lib/stubs/libcuda.so", "/targets/x86_64-linux/lib/stubs/libcuda.so"}) {
+      const std::string path = "/usr/local/" + entry + sub;
+      if (!host.exists(path)) continue;
+      const json::string real(real_path(host, path));
+      if (std::find(stubs.begin(), stubs.end(), real) == stubs.end()) stubs.push_back(real);
+    }
+  }
+  return stubs;
+}
+
+std::optional<std::string> find_on_path(Host& host, const std::string& program) {
+  const auto path = host.env("PATH");
+  for (auto dir : split(path ? *path : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", ':')) {
+    if (dir.empty() || dir.front() != '/') continue;
+    const std::string candidate = std::string(dir) + "/" + program;
+    if (auto info = host.stat(candidate); info && info->type == FileType::regular) return candidate;
+  }
+  return std::nullopt;
+}
+
+bool truthy(const json::object& facts, const char* key) {
+  const auto* value = facts.if_contains(key);
+  return value && value->is_bool() && value->as_bool();
+}
+
+}  // namespace
+
+LayerFacts probe_driver_libs(ProbeContext& context) {
+  LayerFacts layer{"driver-libs", Status::unknown, "", {}, {}};
+  LoadSimulation simulation(context.host, detect_host_loader_config(context.host));
+  simulation.load_plain_program();
+  const bool in_container = truthy(context.facts_of("container"), "in_container");
+  json::array libraries;
+  std::string libcuda_real;
+  for (const auto& library : k_libraries) {
+    const auto resolution = simulation.dlopen(library.name, "(a program without RPATH or RUNPATH)");
+    auto item = describe(context, library, resolution, in_container);
+    if (std::string_view(library.name) == "libcuda.so.1" && item.contains("real_path"))
+      libcuda_real = std::string(item["real_path"].as_string());
+    libraries.push_back(std::move(item));
+  }
+  layer.set("libraries", libraries, "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
+  layer.set("libcuda_elsewhere", driver_files_elsewhere(context.host, libcuda_real));
+  layer.set("stubs", stub_files(context.host));
+  const auto smi = find_on_path(context.host, "nvidia-smi");
+  layer.set("nvidia_smi", smi ? json::value(*smi) : json::value(nullptr), "PATH");
+  const auto& config = simulation.config();
+  layer.set("ld_library_path", config.ld_library_path ? json::value(printable(*config.ld_library_path, 400)) : json::value(nullptr),
+            "env LD_LIBRARY_PATH");
+  layer.set("ld_so_cache", config.cache ? json::value(config.cache->layout) : json::value(printable(config.cache_problem, 200)),
+            "/etc/ld.so.cache");
+
+  const auto& libcuda = libraries.front().as_object();
+  if (libcuda.at("found").as_bool()) {
+    layer.status = Status::ok;
+    const auto* version = libcuda.if_contains("version");
+    layer.summary = "libcuda.so.1 -> " + std::string(libcuda.at("real_path").as_string()) + " (" +
+                    std::string(libcuda.at("kind").as_string()) +
+                    (version ? " " + std::string(version->as_string()) : std::string()) + ", via " +
+                    std::string(libcuda.at("via").as_string()) + ")";
+  } else {
+    layer.summary = "no libcuda.so.1 for a program to load";
+  }
+  return layer;
+}
+
+}  // namespace gd

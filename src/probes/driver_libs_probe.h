@@ -1,0 +1,15 @@
+#pragma once
+// Layer 5, driver-libs: which libcuda.so.1, libnvidia-ml.so.1,
+// libnvidia-ptxjitcompiler.so.1 and libnvidia-nvvm.so.4 a process here would
+// get from dlopen (as libcudart and NVML users load them), how the loader
+// found each and what it tried, their versions, and what each one is: the
+// host driver, a cuda-compat library, a toolkit stub or WSL's copy. Also
+// nvidia-smi on PATH, and driver libraries lying where the loader never looks.
+
+#include "probes/probe_context.h"
+
+namespace gd {
+
+LayerFacts probe_driver_libs(ProbeContext& context);
+
+}  // namespace gd

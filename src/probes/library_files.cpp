@@ -1,0 +1,116 @@
+#include "probes/library_files.h"
+
+#include "elf/search_path.h"
+#include "util/text.h"
+#include "util/version.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace gd {
+
+namespace {
+
+constexpr int k_max_links = 40;
+
+std::string basename_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+// ".../nvidia_cuda_runtime_cu12-12.4.127.dist-info" -> "12.4.127"
+std::optional<std::string> dist_info_version(const std::string& name, const std::string& prefix) {
+  constexpr std::string_view suffix = ".dist-info";
+  if (!name.starts_with(prefix) || !name.ends_with(suffix)) return std::nullopt;
+  const std::string stem = name.substr(0, name.size() - suffix.size());
+  const auto dash = stem.rfind('-');
+  if (dash == std::string::npos || dash < prefix.size()) return std::nullopt;
+  const std::string version = stem.substr(dash + 1);
+  return Version::parse(version) ? std::optional(version) : std::nullopt;
+}
+
+std::optional<PackageVersion> from_dist_info(Host& host, const std::string& dir, const std::string& file,
+                                             const std::string& prefix) {
+  auto names = host.list_dir(dir);
+  if (!names) return std::nullopt;
+  for (const auto& name : *names) {
+    const auto version = dist_info_version(name, prefix);
+    if (!version) continue;
+    const std::string record = dir + "/" + name + "/RECORD";
+    auto text = host.read_file(record, 4 << 20);
+    if (text && contains(*text, "/" + file + ",")) return PackageVersion{*version, dir + "/" + name};
+  }
+  return std::nullopt;
+}
+
+std::optional<PackageVersion> from_version_json(Host& host, const std::string& dir, const std::string& key) {
+  const std::string path = dir + "/version.json";
+  auto text = host.read_file(path, 1 << 20);
+  if (!text) return std::nullopt;
+  boost::system::error_code error;
+  const auto document = boost::json::parse(*text, error);
+  if (error || !document.is_object()) return std::nullopt;
+  const auto* entry = document.as_object().if_contains(key);
+  if (!entry || !entry->is_object()) return std::nullopt;
+  const auto* version = entry->as_object().if_contains("version");
+  if (!version || !version->is_string() || !Version::parse(version->as_string())) return std::nullopt;
+  return PackageVersion{std::string(version->as_string()), path};
+}
+
+}  // namespace
+
+std::string real_path(Host& host, const std::string& path) {
+  // Like realpath(3), through the host: every component, not just the last.
+  std::vector<std::string> resolved;
+  std::vector<std::string> pending;
+  for (auto part : split(path, '/'))
+    if (!part.empty() && part != ".") pending.emplace_back(part);
+  std::reverse(pending.begin(), pending.end());
+  int hops = 0;
+  while (!pending.empty()) {
+    std::string part = std::move(pending.back());
+    pending.pop_back();
+    if (part == "..") {
+      if (!resolved.empty()) resolved.pop_back();
+      continue;
+    }
+    std::string candidate;
+    for (const auto& done : resolved) candidate += "/" + done;
+    candidate += "/" + part;
+    auto target = host.read_link(candidate);
+    if (!target || ++hops > k_max_links) {
+      resolved.push_back(part);
+      continue;
+    }
+    if (target->starts_with("/")) resolved.clear();
+    auto parts = split(*target, '/');
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+      if (!it->empty() && *it != ".") pending.emplace_back(*it);
+  }
+  std::string out;
+  for (const auto& part : resolved) out += "/" + part;
+  return out.empty() ? "/" : out;
+}
+
+std::optional<std::string> version_from_file_name(const std::string& path, const std::string& stem) {
+  const std::string name = basename_of(path);
+  if (!name.starts_with(stem + ".")) return std::nullopt;
+  const std::string rest = name.substr(stem.size() + 1);
+  const auto version = Version::parse(rest);
+  return version && version->size() >= 2 ? std::optional(rest) : std::nullopt;
+}
+
+std::optional<PackageVersion> package_version(Host& host, const std::string& library_path, const std::string& package_prefix,
+                                              const std::string& version_json_key) {
+  const std::string file = basename_of(library_path);
+  std::string dir = dirname_of(library_path);
+  // Wheels: site-packages/nvidia/cu13/lib -> site-packages (three up); a
+  // toolkit built from wheels keeps them in <root>/dist-info.
+  for (int up = 0; up < 4 && dir.size() > 1; ++up) {
+    if (auto found = from_dist_info(host, dir, file, package_prefix)) return found;
+    if (auto found = from_dist_info(host, dir + "/dist-info", file, package_prefix)) return found;
+    if (!version_json_key.empty())
+      if (auto found = from_version_json(host, dir, version_json_key)) return found;
+    dir = dirname_of(dir);
+  }
+  return std::nullopt;
+}
+
+}  // namespace gd

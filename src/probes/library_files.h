@@ -1,0 +1,33 @@
+#pragma once
+// Facts about one library file that the driver-libs and cuda-runtime layers
+// share: where a path really leads, the version its real file name carries,
+// and the version its packaging records (a wheel's dist-info, a toolkit's
+// version.json) when the file name carries only the major.
+
+#include "host/host.h"
+
+#include <boost/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace gd {
+
+// Follows symlinks (inside the host) to the real file.
+std::string real_path(Host& host, const std::string& path);
+
+// "libcuda.so.550.54.15" -> "550.54.15"; "libcudart.so.12.4.127" -> "12.4.127";
+// nullopt when the name carries only a major ("libcudart.so.13").
+std::optional<std::string> version_from_file_name(const std::string& path, const std::string& stem);
+
+struct PackageVersion {
+  std::string version;
+  std::string source;  // the dist-info or version.json that said so
+};
+
+// Looks beside and above the library's directory for the wheel dist-info
+// whose RECORD lists the file, or a toolkit version.json.
+std::optional<PackageVersion> package_version(Host& host, const std::string& library_path, const std::string& package_prefix,
+                                              const std::string& version_json_key);
+
+}  // namespace gd
