@@ -96,23 +96,17 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
   return content;
 }
 
-// Pieces of a large file are written at their own offsets into a sparse
-// copy, and the real size goes to snapshot.json, so bounds checks on replay
-// see the same file the checks saw.
+// Pieces of a large file are kept and packed at the end (see finish), so a
+// snapshot of a 500 MB library holds the few kilobytes the checks read.
 Result<std::string> RecordingHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
   auto content = m_inner.read_range(path, offset, size);
   if (!content) {
     record_error(path, content.error());
     return content;
   }
-  if (auto info = m_inner.stat(path)) m_file_sizes[path] = info->size;
-  const auto local = prepare(path);
-  if (!local) return content;
-  const int fd = ::open(local->c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) return content;
-  if (::pwrite(fd, content->data(), content->size(), static_cast<off_t>(offset)) == static_cast<ssize_t>(content->size()))
-    ++m_files_written;
-  ::close(fd);
+  if (auto info = m_inner.stat(path)) m_file_sizes[path] = static_cast<std::int64_t>(info->size);
+  auto& piece = m_pieces[std::string(path)][offset];
+  if (content->size() > piece.size()) piece = *content;
   return content;
 }
 
@@ -199,7 +193,42 @@ CommandResult RecordingHost::run(const std::vector<std::string>& argv, std::chro
   return result;
 }
 
+// Merges overlapping pieces and writes them, back to back, where the file
+// belongs; snapshot.json's "pieces" says which offsets they came from.
+json::object RecordingHost::pack_pieces() {
+  json::object layout;
+  for (const auto& [path, pieces] : m_pieces) {
+    std::vector<std::pair<std::uint64_t, std::string>> merged;
+    for (const auto& [offset, bytes] : pieces) {
+      if (!merged.empty() && offset <= merged.back().first + merged.back().second.size()) {
+        auto& last = merged.back();
+        const std::uint64_t end = offset + bytes.size(), last_end = last.first + last.second.size();
+        if (end > last_end) last.second += bytes.substr(static_cast<std::size_t>(last_end - offset));
+      } else {
+        merged.emplace_back(offset, bytes);
+      }
+    }
+    const auto local = prepare(path);
+    if (!local) continue;
+    std::string packed;
+    json::array table;
+    for (const auto& [offset, bytes] : merged) {
+      table.push_back(json::array{offset, bytes.size()});
+      packed += bytes;
+    }
+    // A file also read whole (read_file) is already complete.
+    struct stat existing {};
+    if (::lstat(local->c_str(), &existing) == 0 && S_ISREG(existing.st_mode) &&
+        existing.st_size == m_file_sizes[path].to_number<std::int64_t>())
+      continue;
+    if (write_whole_file(*local, packed)) ++m_files_written;
+    layout[path] = std::move(table);
+  }
+  return layout;
+}
+
 Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
+  const json::object pieces = pack_pieces();
   json::object top{{"format", k_snapshot_format}, {"gpudoctor", gpudoctor_version}, {"env", m_env},
                    {"devices", m_devices},        {"commands", m_commands},          {"probe", json::object()}};
   if (m_uname) top["uname"] = to_json(*m_uname);
@@ -207,6 +236,7 @@ Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
   if (!m_errors.empty()) top["errors"] = m_errors;
   if (!m_directories.empty()) top["directories"] = m_directories;
   if (!m_file_sizes.empty()) top["file_sizes"] = m_file_sizes;
+  if (!pieces.empty()) top["pieces"] = pieces;
   std::ofstream out(m_out + "/snapshot.json", std::ios::binary);
   out << pretty_json(top);
   if (!out) return errno_code(EIO);

@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 
+#include <map>
 #include <memory>
 
 namespace gd {
@@ -39,6 +40,7 @@ class RecordingHost final : public Host {
   // Maps a checked path into out_dir/root, creating its parent directories.
   std::optional<std::string> prepare(std::string_view path, FollowFinal follow_final = FollowFinal::yes);
   void record_error(std::string_view path, const std::error_code& error);
+  boost::json::object pack_pieces();
 
   Host& m_inner;
   std::string m_out;
@@ -49,6 +51,8 @@ class RecordingHost final : public Host {
   boost::json::array m_commands;
   boost::json::array m_directories;
   boost::json::object m_file_sizes;
+  // Piecewise reads, kept until finish() packs them: path -> offset -> bytes.
+  std::map<std::string, std::map<std::uint64_t, std::string>, std::less<>> m_pieces;
   std::optional<Uname> m_uname;
   std::optional<UserIds> m_user;
 };

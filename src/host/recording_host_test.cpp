@@ -81,3 +81,27 @@ TEST_CASE("the recorder writes through recorded symlinks, but only inside the sn
   gd::ReplayHost replay(out.path());
   CHECK(replay.read_file("/sys/escape/gpudoctor-recorder-probe", 10).value() == "x");
 }
+
+TEST_CASE("piecewise reads are packed: a large file keeps only the bytes read") {
+  gd::TempDir system;
+  std::string big(1 << 20, 'x');
+  big.replace(0, 4, "HEAD");
+  big.replace(900000, 4, "TAIL");
+  system.write("lib/libbig.so", big);
+  gd::LiveHost live(system.path());
+  gd::TempDir out;
+  std::filesystem::create_directories(out / "root");
+  gd::RecordingHost recorder(live, out.path());
+  CHECK(recorder.read_range("/lib/libbig.so", 0, 4).value() == "HEAD");
+  CHECK(recorder.read_range("/lib/libbig.so", 900000, 4).value() == "TAIL");
+  CHECK(recorder.read_range("/lib/libbig.so", 2, 4).value() == "ADxx");  // overlaps the first piece
+  REQUIRE(recorder.finish("test").has_value());
+  CHECK(std::filesystem::file_size(out / "root/lib/libbig.so") == 10);
+
+  gd::ReplayHost replay(out.path());
+  CHECK(replay.stat("/lib/libbig.so").value().size == big.size());
+  CHECK(replay.read_range("/lib/libbig.so", 0, 6).value() == "HEADxx");
+  CHECK(replay.read_range("/lib/libbig.so", 900000, 4).value() == "TAIL");
+  CHECK(replay.read_range("/lib/libbig.so", 500, 3).value() == std::string(3, '\0'));  // never read: zeros
+  CHECK(replay.read_range("/lib/libbig.so", big.size() - 2, 10).value().size() == 2);
+}

@@ -4,6 +4,7 @@
 #include "host/path_chase.h"
 #include "host/snapshot_json.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <set>
 
@@ -48,6 +49,17 @@ ReplayHost::ReplayHost(const std::string& snapshot_dir) : m_root(snapshot_dir + 
   if (const auto* sizes = object_field(top, "file_sizes"))
     for (const auto& [path, size] : *sizes)
       if (size.is_int64() && size.get_int64() >= 0) m_file_sizes.emplace(std::string(path), static_cast<std::uint64_t>(size.get_int64()));
+  if (const auto* pieces = object_field(top, "pieces"))
+    for (const auto& [path, table] : *pieces) {
+      if (!table.is_array()) continue;
+      auto& list = m_pieces[std::string(path)];
+      for (const auto& piece : table.get_array()) {
+        if (!piece.is_array() || piece.get_array().size() != 2) continue;
+        const auto& pair = piece.get_array();
+        if (pair[0].is_int64() && pair[1].is_int64() && pair[0].get_int64() >= 0 && pair[1].get_int64() >= 0)
+          list.emplace_back(static_cast<std::uint64_t>(pair[0].get_int64()), static_cast<std::uint64_t>(pair[1].get_int64()));
+      }
+    }
   if (const auto* uname = object_field(top, "uname")) m_uname = uname_from_json(*uname);
   if (const auto* user = object_field(top, "user")) m_user = user_from_json(*user);
   if (const auto* commands = top.if_contains("commands"); commands && commands->is_array())
@@ -68,13 +80,37 @@ std::optional<std::error_code> ReplayHost::recorded_error(std::string_view path)
 
 Result<std::string> ReplayHost::read_file(std::string_view path, std::size_t max_bytes) {
   if (auto error = recorded_error(path)) return *error;
+  if (m_pieces.count(path)) return read_pieces(path, 0, max_bytes);
   auto local = local_path(path, true);
   if (!local) return local.error();
   return read_local_file(*local, max_bytes);
 }
 
+// A packed file: bytes outside the recorded pieces read as zeros, as they
+// would from a sparse copy; the checks never looked at them.
+Result<std::string> ReplayHost::read_pieces(std::string_view path, std::uint64_t offset, std::size_t size) {
+  const auto& pieces = m_pieces.find(path)->second;
+  const auto total = m_file_sizes.count(path) ? m_file_sizes.find(path)->second : 0;
+  if (offset >= total) return std::string();
+  std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(size, total - offset)), '\0');
+  auto local = local_path(path, true);
+  if (!local) return local.error();
+  std::uint64_t packed = 0;
+  for (const auto& [start, length] : pieces) {
+    const std::uint64_t from = std::max(start, offset), to = std::min(start + length, offset + out.size());
+    if (from < to) {
+      auto bytes = read_local_range(*local, packed + (from - start), static_cast<std::size_t>(to - from));
+      if (!bytes) return bytes.error();
+      out.replace(static_cast<std::size_t>(from - offset), bytes->size(), *bytes);
+    }
+    packed += length;
+  }
+  return out;
+}
+
 Result<std::string> ReplayHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
   if (auto error = recorded_error(path)) return *error;
+  if (m_pieces.count(path)) return read_pieces(path, offset, size);
   auto local = local_path(path, true);
   if (!local) return local.error();
   return read_local_range(*local, offset, size);

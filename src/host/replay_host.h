@@ -43,7 +43,10 @@ class ReplayHost final : public Host {
   std::map<std::string, DeviceNode, std::less<>> m_devices;
   std::map<std::string, std::string, std::less<>> m_errors;
   std::set<std::string, std::less<>> m_directories;
-  std::map<std::string, std::uint64_t, std::less<>> m_file_sizes;  // of files cut down to what was read  // captured as existing, maybe empty
+  std::map<std::string, std::uint64_t, std::less<>> m_file_sizes;  // of files cut down to what was read
+  // path -> (original offset, size) of each piece, stored back to back
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>, std::less<>> m_pieces;
+  Result<std::string> read_pieces(std::string_view path, std::uint64_t offset, std::size_t size);  // captured as existing, maybe empty
   std::vector<CommandResult> m_commands;
   Uname m_uname;
   UserIds m_user;
