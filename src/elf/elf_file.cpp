@@ -1,5 +1,6 @@
 #include "elf/elf_file.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gd {
@@ -161,22 +162,33 @@ class Reader {
           return fail(ElfErrorKind::corrupt, "DT_STRTAB lies outside the file");
       return std::nullopt;
     }
-    auto strings = m_host.read_range(m_path, *strtab_offset, static_cast<std::size_t>(strsz));
-    if (!strings || strings->size() != strsz) return fail(ElfErrorKind::corrupt, "cannot read the dynamic string table");
+    // Only the few strings named are read: a large library's DT_STRTAB holds
+    // megabytes of symbol names.
     for (const auto& [tag, value] : entries) {
       if (tag != k_dt_needed && tag != k_dt_soname && tag != k_dt_rpath && tag != k_dt_runpath) continue;
-      if (value >= strings->size()) return fail(ElfErrorKind::corrupt, "a dynamic string offset lies outside DT_STRTAB");
-      const auto end = strings->find('\0', static_cast<std::size_t>(value));
-      if (end == std::string::npos || end - value > k_max_string)
-        return fail(ElfErrorKind::corrupt, "a dynamic string is not terminated");
-      std::string text = strings->substr(static_cast<std::size_t>(value), end - static_cast<std::size_t>(value));
-      if (tag == k_dt_needed) elf.needed.push_back(std::move(text));
-      else if (tag == k_dt_soname) elf.soname = std::move(text);
-      else if (tag == k_dt_rpath) elf.rpath = std::move(text);
-      else elf.runpath = std::move(text);
+      if (value >= strsz) return fail(ElfErrorKind::corrupt, "a dynamic string offset lies outside DT_STRTAB");
+      auto text = read_string(*strtab_offset + value, strsz - value);
+      if (!text) return fail(ElfErrorKind::corrupt, "a dynamic string is not terminated");
+      if (tag == k_dt_needed) elf.needed.push_back(std::move(*text));
+      else if (tag == k_dt_soname) elf.soname = std::move(*text);
+      else if (tag == k_dt_rpath) elf.rpath = std::move(*text);
+      else elf.runpath = std::move(*text);
     }
     if (elf.runpath) elf.rpath.reset();  // glibc: DT_RUNPATH disables DT_RPATH
     return std::nullopt;
+  }
+
+  // A NUL-terminated string at offset, at most limit bytes long, read in
+  // growing pieces.
+  std::optional<std::string> read_string(std::uint64_t offset, std::uint64_t limit) {
+    limit = std::min<std::uint64_t>(limit, k_max_string);
+    for (std::uint64_t chunk = 256;; chunk *= 4) {
+      const auto want = static_cast<std::size_t>(std::min(chunk, limit));
+      auto bytes = m_host.read_range(m_path, offset, want);
+      if (!bytes) return std::nullopt;
+      if (const auto end = bytes->find('\0'); end != std::string::npos) return bytes->substr(0, end);
+      if (want >= limit || bytes->size() < want) return std::nullopt;
+    }
   }
 
   void read_notes(ElfInfo& elf) {

@@ -142,8 +142,13 @@ bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name
     return false;
   }
   std::vector<std::string> candidates;
-  if (m_config.libc == Libc::glibc && directory_exists(dir.dir + "/glibc-hwcaps"))
-    for (const auto& level : m_config.hwcaps) candidates.push_back(dir.dir + "/glibc-hwcaps/" + level + "/" + name);
+  if (m_config.hwcaps_apply && directory_exists(dir.dir + "/glibc-hwcaps")) {
+    if (!m_config.hwcaps) {
+      auto cpuinfo = m_host.read_file("/proc/cpuinfo", 1 << 20);
+      m_config.hwcaps = cpuinfo ? x86_64_levels(*cpuinfo) : std::vector<std::string>{};
+    }
+    for (const auto& level : *m_config.hwcaps) candidates.push_back(dir.dir + "/glibc-hwcaps/" + level + "/" + name);
+  }
   candidates.push_back(dir.dir + "/" + name);
   for (const auto& candidate : candidates) {
     const Verdict verdict = try_candidate(candidate, resolution, elf);

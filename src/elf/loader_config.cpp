@@ -138,8 +138,7 @@ LoaderConfig detect_loader_config(Host& host, const ElfInfo& target, std::uint32
   const auto accepted = accepted_cache_flags(config.machine, config.bits);
   config.cache_accepted = accepted;
   config.cache_exact_flags = accepted.front();
-  if (config.libc == Libc::glibc && config.machine == 62 && config.bits == 64)
-    if (auto cpuinfo = host.read_file("/proc/cpuinfo", 1 << 20)) config.hwcaps = x86_64_levels(*cpuinfo);
+  config.hwcaps_apply = config.libc == Libc::glibc && config.machine == 62 && config.bits == 64;
   if (!config.secure) config.ld_library_path = host.env("LD_LIBRARY_PATH");
   read_preloads(host, config);
   return config;

@@ -21,7 +21,10 @@ struct LoaderConfig {
   std::vector<std::string> default_dirs;
   std::string lib_token;
   std::string platform;
-  std::vector<std::string> hwcaps;  // active glibc-hwcaps subdirectories, best first
+  // Active glibc-hwcaps subdirectories, best first; read from /proc/cpuinfo
+  // only when a glibc-hwcaps directory is met (reading cpuinfo costs ms).
+  std::optional<std::vector<std::string>> hwcaps;
+  bool hwcaps_apply = false;  // glibc on x86-64
   std::optional<std::string> ld_library_path;
   bool secure = false;              // setuid target: LD_LIBRARY_PATH ignored
   std::optional<LdCache> cache;
