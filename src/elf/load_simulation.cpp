@@ -1,6 +1,7 @@
 #include "elf/load_simulation.h"
 
 #include "elf/search_path.h"
+#include "host/host_paths.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,20 +10,7 @@ namespace gd {
 
 namespace {
 
-constexpr int k_max_symlinks = 40;
 constexpr std::size_t k_max_objects = 4096;
-
-// The main program's $ORIGIN comes from /proc/self/exe, so symlinks are
-// resolved; every other object's is the directory it was opened from.
-std::string canonical(Host& host, const std::string& path) {
-  std::string current = path;
-  for (int hops = 0; hops < k_max_symlinks; ++hops) {
-    auto target = host.read_link(current);
-    if (!target) break;
-    current = target->starts_with("/") ? *target : dirname_of(current) + "/" + *target;
-  }
-  return current;
-}
 
 // glibc's ld.so is in every glibc process, even when the main object (a
 // library given as input) names no PT_INTERP.
@@ -238,7 +226,8 @@ void LoadSimulation::load_needed_from(std::size_t first) {
 std::optional<ElfError> LoadSimulation::load_main(const std::string& path) {
   auto main = read_elf(m_host, path);
   if (main.error) return main.error;
-  m_main_origin = dirname_of(canonical(m_host, path));
+  // The main program's $ORIGIN comes from /proc/self/exe: symlinks resolved.
+  m_main_origin = dirname_of(real_path(m_host, path));
   add_object(path, path, std::move(*main.info), -1);
   // The interpreter is mapped before anything else, under its PT_INTERP path.
   auto interpreter = m_objects[0].elf.interpreter;

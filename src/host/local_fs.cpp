@@ -20,10 +20,9 @@ FileType file_type(mode_t mode) {
   return FileType::other;
 }
 
-}  // namespace
-
-Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
-  // O_NONBLOCK so that a FIFO planted where a file should be cannot hang us.
+// Opens a regular file for reading. O_NONBLOCK so that a FIFO planted where
+// a file should be cannot hang us; anything but a regular file is refused.
+Result<int> open_regular(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return errno_code(errno);
   struct stat info {};
@@ -32,6 +31,15 @@ Result<std::string> read_local_file(const std::string& path, std::size_t max_byt
     ::close(fd);
     return errno_code(error);
   }
+  return fd;
+}
+
+}  // namespace
+
+Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
+  auto opened = open_regular(path);
+  if (!opened) return opened.error();
+  const int fd = *opened;
   std::string content;
   char buffer[16384];
   while (content.size() < max_bytes) {
@@ -50,14 +58,9 @@ Result<std::string> read_local_file(const std::string& path, std::size_t max_byt
 }
 
 Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return errno_code(errno);
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    const int error = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
-    ::close(fd);
-    return errno_code(error);
-  }
+  auto opened = open_regular(path);
+  if (!opened) return opened.error();
+  const int fd = *opened;
   std::string content(size, '\0');
   std::size_t done = 0;
   while (done < size) {

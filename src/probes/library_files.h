@@ -5,6 +5,7 @@
 // version.json) when the file name carries only the major.
 
 #include "host/host.h"
+#include "host/host_paths.h"
 
 #include <boost/json.hpp>
 
@@ -12,9 +13,6 @@
 #include <string>
 
 namespace gd {
-
-// Follows symlinks (inside the host) to the real file.
-std::string real_path(Host& host, const std::string& path);
 
 // "libcuda.so.550.54.15" -> "550.54.15"; "libcudart.so.12.4.127" -> "12.4.127";
 // nullopt when the name carries only a major ("libcudart.so.13").
