@@ -19,12 +19,12 @@ std::uint64_t read_le(std::string_view bytes, std::size_t at, std::size_t width)
 }
 
 // A NUL-terminated string at base + offset, inside the file.
-std::optional<std::string> string_at(std::string_view bytes, std::size_t base, std::uint64_t offset) {
+std::optional<std::string_view> string_at(std::string_view bytes, std::size_t base, std::uint64_t offset) {
   if (offset > bytes.size() || base > bytes.size() - offset) return std::nullopt;
   const std::size_t start = base + static_cast<std::size_t>(offset);
   const auto end = bytes.find('\0', start);
   if (end == std::string_view::npos) return std::nullopt;
-  return std::string(bytes.substr(start, end - start));
+  return bytes.substr(start, end - start);
 }
 
 LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* layout) {
@@ -41,8 +41,7 @@ LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* la
     auto key = string_at(bytes, start, read_le(bytes, at + 4, 4));
     auto value = string_at(bytes, start, read_le(bytes, at + 8, 4));
     if (!key || !value) return {std::nullopt, "entry " + std::to_string(i) + " points outside the file"};
-    cache.entries.push_back({std::move(*key), std::move(*value), static_cast<std::int32_t>(read_le(bytes, at, 4)),
-                             read_le(bytes, at + 16, 8)});
+    cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), read_le(bytes, at + 16, 8)});
   }
   return {std::move(cache), {}};
 }
@@ -64,7 +63,7 @@ LdCacheParse parse_old(std::string_view bytes) {
     auto key = string_at(bytes, table_end, read_le(bytes, at + 4, 4));
     auto value = string_at(bytes, table_end, read_le(bytes, at + 8, 4));
     if (!key || !value) return {std::nullopt, "entry " + std::to_string(i) + " points outside the file"};
-    cache.entries.push_back({std::move(*key), std::move(*value), static_cast<std::int32_t>(read_le(bytes, at, 4)), 0});
+    cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), 0});
   }
   return {std::move(cache), {}};
 }
@@ -73,10 +72,22 @@ bool is_extension_entry(std::uint64_t hwcap) { return ((hwcap >> 32) & ~std::uin
 
 }  // namespace
 
-LdCacheParse parse_ld_cache(std::string_view bytes) {
-  if (bytes.starts_with(k_new_magic)) return parse_new(bytes, 0, "new");
-  if (bytes.starts_with(k_old_magic)) return parse_old(bytes);
-  return {std::nullopt, "not an ld.so.cache (unknown magic)"};
+LdCacheParse parse_ld_cache(std::string data) {
+  auto bytes = std::make_shared<const std::string>(std::move(data));
+  const std::string_view view(*bytes);
+  LdCacheParse parsed = view.starts_with(k_new_magic)   ? parse_new(view, 0, "new")
+                        : view.starts_with(k_old_magic) ? parse_old(view)
+                                                        : LdCacheParse{std::nullopt, "not an ld.so.cache (unknown magic)"};
+  if (parsed.cache) {
+    parsed.cache->bytes = std::move(bytes);
+    parsed.cache->index();
+  }
+  return parsed;
+}
+
+void LdCache::index() {
+  first_by_key.clear();
+  for (std::size_t i = 0; i < entries.size(); ++i) first_by_key.emplace(entries[i].key, i);
 }
 
 bool cache_names_equal(std::string_view a, std::string_view b) {
@@ -104,19 +115,23 @@ bool cache_names_equal(std::string_view a, std::string_view b) {
 std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t exact_flags,
                                            const std::vector<std::int32_t>& accepted) const {
   std::optional<std::string> candidate;
-  bool seen_key = false;
-  for (const auto& entry : entries) {
-    const bool same = cache_names_equal(entry.key, name);
-    if (!same) {
-      if (seen_key) break;  // same-key entries are adjacent
-      continue;
-    }
-    seen_key = true;
+  // An exact key is the usual case; glibc's numeric comparison ("so.01" is
+  // "so.1") needs the slow walk only when that fails.
+  std::size_t start = entries.size();
+  if (const auto exact = first_by_key.find(name); exact != first_by_key.end()) {
+    start = exact->second;
+  } else {
+    for (std::size_t i = 0; i < entries.size() && start == entries.size(); ++i)
+      if (cache_names_equal(entries[i].key, name)) start = i;
+  }
+  for (std::size_t i = start; i < entries.size(); ++i) {
+    const auto& entry = entries[i];
+    if (!cache_names_equal(entry.key, name)) break;  // same-key entries are adjacent
     bool ok = false;
     for (auto flags : accepted) ok = ok || entry.flags == flags;
     if (!ok || is_extension_entry(entry.hwcap) || entry.hwcap != 0) continue;
-    if (entry.flags == exact_flags) return entry.value;
-    if (!candidate) candidate = entry.value;
+    if (entry.flags == exact_flags) return std::string(entry.value);
+    if (!candidate) candidate = std::string(entry.value);
   }
   return candidate;
 }

@@ -7,20 +7,26 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace gd {
 
 struct LdCacheEntry {
-  std::string key;    // SONAME
-  std::string value;  // path
+  std::string_view key;    // SONAME, inside LdCache::bytes
+  std::string_view value;  // path, inside LdCache::bytes
   std::int32_t flags = 0;
   std::uint64_t hwcap = 0;
 };
 
 struct LdCache {
   std::string layout;  // "old", "compat" or "new"
+  std::shared_ptr<const std::string> bytes;  // the file; entries point into it
   std::vector<LdCacheEntry> entries;
+  std::unordered_map<std::string_view, std::size_t> first_by_key;  // exact key -> first entry
+
+  void index();
 
   // The first entry for name whose flags the target's loader accepts,
   // preferring one whose flags are exactly the loader's own. glibc-hwcaps
@@ -34,7 +40,7 @@ struct LdCacheParse {
   std::string error;  // why the file cannot be used, when cache is empty
 };
 
-LdCacheParse parse_ld_cache(std::string_view bytes);
+LdCacheParse parse_ld_cache(std::string bytes);
 
 // The flags a loader for this ELF machine and class accepts, the first of
 // them being its own exact flags (x86-64: 0x0303).
@@ -42,5 +48,6 @@ std::vector<std::int32_t> accepted_cache_flags(std::uint16_t machine, int bits);
 
 // glibc's _dl_cache_libcmp equality: digit runs compare as numbers.
 bool cache_names_equal(std::string_view a, std::string_view b);
+
 
 }  // namespace gd

@@ -66,7 +66,7 @@ void load_cache(Host& host, LoaderConfig& config) {
     config.cache_problem = "/etc/ld.so.cache: " + bytes.error().message();
     return;
   }
-  auto parsed = parse_ld_cache(*bytes);
+  auto parsed = parse_ld_cache(std::move(*bytes));
   if (!parsed.cache) {
     config.cache_problem = "/etc/ld.so.cache: " + parsed.error;
     return;

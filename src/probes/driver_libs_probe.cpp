@@ -97,8 +97,9 @@ json::array stub_files(Host& host) {
 }
 
 std::optional<std::string> find_on_path(Host& host, const std::string& program) {
-  const auto path = host.env("PATH");
-  for (auto dir : split(path ? *path : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", ':')) {
+  // Held in a named string: split() returns views into it.
+  const std::string path = host.env("PATH").value_or("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+  for (auto dir : split(path, ':')) {
     if (dir.empty() || dir.front() != '/') continue;
     const std::string candidate = std::string(dir) + "/" + program;
     if (auto info = host.stat(candidate); info && info->type == FileType::regular) return candidate;
