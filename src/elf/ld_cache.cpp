@@ -78,16 +78,8 @@ LdCacheParse parse_ld_cache(std::string data) {
   LdCacheParse parsed = view.starts_with(k_new_magic)   ? parse_new(view, 0, "new")
                         : view.starts_with(k_old_magic) ? parse_old(view)
                                                         : LdCacheParse{std::nullopt, "not an ld.so.cache (unknown magic)"};
-  if (parsed.cache) {
-    parsed.cache->bytes = std::move(bytes);
-    parsed.cache->index();
-  }
+  if (parsed.cache) parsed.cache->bytes = std::move(bytes);
   return parsed;
-}
-
-void LdCache::index() {
-  first_by_key.clear();
-  for (std::size_t i = 0; i < entries.size(); ++i) first_by_key.emplace(entries[i].key, i);
 }
 
 bool cache_names_equal(std::string_view a, std::string_view b) {
@@ -115,15 +107,13 @@ bool cache_names_equal(std::string_view a, std::string_view b) {
 std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t exact_flags,
                                            const std::vector<std::int32_t>& accepted) const {
   std::optional<std::string> candidate;
-  // An exact key is the usual case; glibc's numeric comparison ("so.01" is
-  // "so.1") needs the slow walk only when that fails.
+  // An exact key is the usual case and cheap to compare; glibc's numeric
+  // comparison ("so.01" is "so.1") needs the slower walk only when that fails.
   std::size_t start = entries.size();
-  if (const auto exact = first_by_key.find(name); exact != first_by_key.end()) {
-    start = exact->second;
-  } else {
-    for (std::size_t i = 0; i < entries.size() && start == entries.size(); ++i)
-      if (cache_names_equal(entries[i].key, name)) start = i;
-  }
+  for (std::size_t i = 0; i < entries.size() && start == entries.size(); ++i)
+    if (entries[i].key == name) start = i;
+  for (std::size_t i = 0; i < entries.size() && start == entries.size(); ++i)
+    if (cache_names_equal(entries[i].key, name)) start = i;
   for (std::size_t i = start; i < entries.size(); ++i) {
     const auto& entry = entries[i];
     if (!cache_names_equal(entry.key, name)) break;  // same-key entries are adjacent

@@ -8,7 +8,6 @@
 #include <string>
 #include <string_view>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 namespace gd {
@@ -24,9 +23,6 @@ struct LdCache {
   std::string layout;  // "old", "compat" or "new"
   std::shared_ptr<const std::string> bytes;  // the file; entries point into it
   std::vector<LdCacheEntry> entries;
-  std::unordered_map<std::string_view, std::size_t> first_by_key;  // exact key -> first entry
-
-  void index();
 
   // The first entry for name whose flags the target's loader accepts,
   // preferring one whose flags are exactly the loader's own. glibc-hwcaps

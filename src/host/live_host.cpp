@@ -47,10 +47,21 @@ Result<std::string> LiveHost::read_file(std::string_view path, std::size_t max_b
   return read_local_file(*local, max_bytes);
 }
 
+LiveHost::~LiveHost() {
+  if (m_open_fd >= 0) ::close(m_open_fd);
+}
+
 Result<std::string> LiveHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
-  auto local = local_path(path, true);
-  if (!local) return local.error();
-  return read_local_range(*local, offset, size);
+  if (m_open_fd < 0 || m_open_path != path) {
+    auto local = local_path(path, true);
+    if (!local) return local.error();
+    auto fd = open_local_regular(*local);
+    if (!fd) return fd.error();
+    if (m_open_fd >= 0) ::close(m_open_fd);
+    m_open_fd = *fd;
+    m_open_path = std::string(path);
+  }
+  return pread_all(m_open_fd, offset, size);
 }
 
 Result<std::vector<std::string>> LiveHost::list_dir(std::string_view path) {

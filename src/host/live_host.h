@@ -11,6 +11,9 @@ namespace gd {
 class LiveHost final : public Host {
  public:
   explicit LiveHost(std::string root_dir = "/");
+  ~LiveHost() override;
+  LiveHost(const LiveHost&) = delete;
+  LiveHost& operator=(const LiveHost&) = delete;
 
   HostMode mode() const override { return m_root == "/" ? HostMode::live : HostMode::root; }
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
@@ -29,6 +32,9 @@ class LiveHost final : public Host {
   Result<std::string> local_path(std::string_view path, bool follow_final) const;
 
   std::string m_root;
+  // The ELF reader reads one file in many pieces: keep it open between them.
+  std::string m_open_path;
+  int m_open_fd = -1;
 };
 
 }  // namespace gd

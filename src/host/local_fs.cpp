@@ -20,24 +20,10 @@ FileType file_type(mode_t mode) {
   return FileType::other;
 }
 
-// Opens a regular file for reading. O_NONBLOCK so that a FIFO planted where
-// a file should be cannot hang us; anything but a regular file is refused.
-Result<int> open_regular(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return errno_code(errno);
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    const int error = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
-    ::close(fd);
-    return errno_code(error);
-  }
-  return fd;
-}
-
 }  // namespace
 
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
-  auto opened = open_regular(path);
+  auto opened = open_local_regular(path);
   if (!opened) return opened.error();
   const int fd = *opened;
   std::string content;
@@ -57,25 +43,39 @@ Result<std::string> read_local_file(const std::string& path, std::size_t max_byt
   return content;
 }
 
-Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size) {
-  auto opened = open_regular(path);
-  if (!opened) return opened.error();
-  const int fd = *opened;
+// Opens a regular file for reading. O_NONBLOCK so that a FIFO planted where
+// a file should be cannot hang us; anything but a regular file is refused.
+Result<int> open_local_regular(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return errno_code(errno);
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    const int error = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
+    ::close(fd);
+    return errno_code(error);
+  }
+  return fd;
+}
+
+Result<std::string> pread_all(int fd, std::uint64_t offset, std::size_t size) {
   std::string content(size, '\0');
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n = ::pread(fd, content.data() + done, size - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      return errno_code(error);
-    }
+    if (n < 0) return errno_code(errno);
     if (n == 0) break;
     done += static_cast<std::size_t>(n);
   }
-  ::close(fd);
   content.resize(done);
+  return content;
+}
+
+Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size) {
+  auto opened = open_local_regular(path);
+  if (!opened) return opened.error();
+  auto content = pread_all(*opened, offset, size);
+  ::close(*opened);
   return content;
 }
 

@@ -11,6 +11,10 @@
 namespace gd {
 
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
+// Opens a regular file for reading (O_NONBLOCK: a FIFO cannot hang us).
+Result<int> open_local_regular(const std::string& path);
+// Up to size bytes from offset of an open file.
+Result<std::string> pread_all(int fd, std::uint64_t offset, std::size_t size);
 Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size);
 Result<std::vector<std::string>> list_local_dir(const std::string& path);
 Result<std::string> read_local_link(const std::string& path);
