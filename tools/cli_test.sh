@@ -67,6 +67,14 @@ check "and names file and line" grep -q 'broken.json:3:' "$work/err"
 check "rules lists every rule as JSON" python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["rules"]) >= 30' "$work/rules.json"
 check "explain prints a rule" bash -c "'$gpudoctor' explain device-open-denied | grep -q 'source:'"
 
+"$gpudoctor" resolve /bin/sh --format json >"$work/resolve.json"
+check "resolve lists libc with how it was found" python3 -c '
+import json, sys
+libraries = json.load(open(sys.argv[1]))["libraries"]
+assert any(l["name"] == "libc.so.6" and l["path"] and l["via"] and l["tried"] for l in libraries)' "$work/resolve.json"
+check "resolve of a non-ELF file exits 2" exit_is 2 "$gpudoctor" resolve "$testdata/snapshots/host-no-gpu/expected.json"
+check "resolve inside a snapshot" exit_is 0 "$gpudoctor" resolve /usr/lib/x86_64-linux-gnu/libcuda.so.1 --replay "$testdata/snapshots/host-healthy-h100"
+
 # Hostile environment values (one variable may hold at most 128 KiB) never crash it (exit 0 or 1, never 2 or a signal).
 NVIDIA_VISIBLE_DEVICES="$(head -c 100000 /dev/zero | tr '\0' 'x'),void,$(printf '\001\002')" \
   NVIDIA_DRIVER_CAPABILITIES=$'\033[31m,all' "$gpudoctor" check >/dev/null 2>&1

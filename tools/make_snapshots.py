@@ -567,6 +567,16 @@ def scenarios():
                                          ("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1")]))
     yield s.expect("warn", None, ["cuda-library-shadowed"])
 
+    s = h100_host("container-cuda-compat-active", "A CUDA 12.6 image whose cuda-compat libcuda (560.35.03) is registered ahead of the injected 550 driver.")
+    s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_CTK_LIBCUDA_DIR": "/usr/lib/x86_64-linux-gnu"})
+    compat = "/usr/local/cuda-12.6/compat"
+    s.file(compat + "/libcuda.so.560.35.03", tiny_elf("libcuda.so.1", ["libc.so.6"]))
+    s.link(compat + "/libcuda.so.1", "libcuda.so.560.35.03")
+    s.file("/etc/ld.so.conf.d/00-compat-1234.conf", compat + "\n")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", compat + "/libcuda.so.1"),
+                                         ("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1")]))
+    yield s.expect("ok", None, [], absent=["driver-library-version-mismatch"])
+
 
 def main():
     names = []

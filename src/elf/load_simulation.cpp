@@ -21,6 +21,13 @@ std::optional<std::string> default_interpreter(std::uint16_t machine, int bits) 
   return std::nullopt;
 }
 
+// ldso/dynlink.c load_library: these names are the libc itself.
+bool is_musl_builtin(const std::string& name) {
+  for (const char* builtin : {"libc.so", "libpthread.so", "librt.so", "libm.so", "libdl.so", "libutil.so", "libxnet.so"})
+    if (name == builtin || name.starts_with(std::string(builtin) + ".")) return true;
+  return false;
+}
+
 }  // namespace
 
 LoadSimulation::LoadSimulation(Host& host, LoaderConfig config) : m_host(host), m_config(std::move(config)) {}
@@ -166,6 +173,13 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
   }
   ElfInfo elf;
   bool fatal = false;
+  if (m_config.libc == Libc::musl && is_musl_builtin(name) && m_objects.size() > 1) {
+    // musl's libc, libm, libpthread... are all the dynamic linker itself.
+    resolution.path = m_objects[1].path;
+    resolution.via = "already-loaded";
+    resolution.via_detail = "musl provides " + name + " itself";
+    return resolution;
+  }
   if (name.find('/') != std::string::npos) {
     if (try_candidate(name, resolution, elf) == Verdict::found) {
       resolution.path = name;

@@ -178,3 +178,58 @@ TEST_CASE("dlopen searches from the caller, as libcudart does for libcuda.so.1")
   CHECK(opened.via == "runpath");
   CHECK(opened.requested_by == tree.d2 + "/libcaller.so.1");
 }
+
+TEST_CASE("glibc-hwcaps subdirectories are preferred, as glibc prefers them") {
+  Tree tree;
+  tree.dir.mkdir("d1/glibc-hwcaps/x86-64-v2");
+  gd::build_elf(tree.dir, {"d1/glibc-hwcaps/x86-64-v2/libdep.so.1", "libdep.so.1", {}, "", false});
+  gd::build_elf(tree.dir, {"bin/app", "", {tree.d1 + "/libdep.so.1"}, tree.d1, true});
+  const auto simulated = simulate(tree.dir / "bin/app", "");
+  CHECK(simulated.view == glibc_view(tree.dir / "bin/app", ""));
+  gd::LiveHost host;
+  const auto cpuinfo = host.read_file("/proc/cpuinfo", 1 << 20);
+  const auto levels = gd::x86_64_levels(cpuinfo ? *cpuinfo : std::string());
+  if (std::find(levels.begin(), levels.end(), "x86-64-v2") != levels.end())
+    CHECK(find(simulated, "libdep.so.1").path == tree.d1 + "/glibc-hwcaps/x86-64-v2/libdep.so.1");
+}
+
+TEST_CASE("musl: LD_LIBRARY_PATH first, RUNPATH inherited, the .path file, built-in libc") {
+  Tree tree;
+  // A root laid out like an Alpine system; the program names musl's loader.
+  const gd::TempDir& root = tree.dir;
+  root.mkdir("sys/lib");
+  root.mkdir("etc");
+  root.write("etc/ld-musl-x86_64.path", "/sys/lib\n");
+  root.mkdir("lib");
+  std::filesystem::copy_file(tree.d1 + "/libdep.so.1", root / "lib/ld-musl-x86_64.so.1");
+  gd::build_elf(root, {"sys/lib/libmid.so.1", "libmid.so.1", {tree.d2 + "/libdep.so.1"}, "", false});
+  gd::build_elf(root, {"bin/app", "", {root / "sys/lib/libmid.so.1"}, "/d1", true});
+  {
+    // Point PT_INTERP at musl's loader: patch the interpreter string in place.
+    std::fstream patch(root / "bin/app", std::ios::in | std::ios::out | std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(patch)), {});
+    const auto at = bytes.find("/lib64/ld-linux-x86-64.so.2");
+    REQUIRE(at != std::string::npos);
+    patch.seekp(static_cast<std::streamoff>(at));
+    patch.write("/lib/ld-musl-x86_64.so.1\0\0\0", 27);
+  }
+  ::setenv("LD_LIBRARY_PATH", "/d2", 1);
+  gd::LiveHost host(root.path());
+  const auto main = gd::read_elf(host, "/bin/app");
+  REQUIRE(main.info);
+  REQUIRE(main.info->interpreter == "/lib/ld-musl-x86_64.so.1");
+  const auto config = gd::detect_loader_config(host, *main.info, 0755);
+  CHECK(config.libc == gd::Libc::musl);
+  CHECK(config.default_dirs == std::vector<std::string>{"/sys/lib"});
+  gd::LoadSimulation simulation(host, config);
+  REQUIRE_FALSE(simulation.load_main("/bin/app"));
+  ::unsetenv("LD_LIBRARY_PATH");
+  std::map<std::string, gd::Resolution> by_name;
+  for (const auto& resolution : simulation.resolutions()) by_name.emplace(resolution.name, resolution);
+  CHECK(by_name["libmid.so.1"].path == "/sys/lib/libmid.so.1");
+  CHECK(by_name["libmid.so.1"].via == "default");
+  // LD_LIBRARY_PATH (/d2) comes before the program's RUNPATH (/d1) in musl.
+  CHECK(by_name["libdep.so.1"].path == "/d2/libdep.so.1");
+  CHECK(by_name["libdep.so.1"].via == "ld_library_path");
+  CHECK(by_name["libc.so.6"].path == "/lib/ld-musl-x86_64.so.1");
+}
