@@ -26,7 +26,7 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
                      "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n")
 
 
-def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62):
+def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=None):
     """A minimal 64-bit little-endian shared object: a header, PT_LOAD over
     the whole file and PT_DYNAMIC with SONAME, NEEDED and RPATH/RUNPATH --
     what the dynamic loader (and gpudoctor) reads, and nothing else."""
@@ -51,7 +51,24 @@ def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62):
     load = struct.pack("<IIQQQQQQ", 1, 5, 0, 0, 0, size, size, 0x1000)
     dyn = struct.pack("<IIQQQQQQ", 2, 6, dynamic_offset, dynamic_offset, dynamic_offset, len(dynamic), len(dynamic), 8)
     body = header + load + dyn + strings
-    return body + bytes(dynamic_offset - len(body)) + dynamic
+    elf = body + bytes(dynamic_offset - len(body)) + dynamic
+    if fwd_note is None:
+        return elf
+    # cuda-compat's libcuda: a .note.cuda.fwd_compatibility section (owner
+    # "NVIDIA Corporation", JSON payload), found through the section headers.
+    owner, desc = b"NVIDIA Corporation\0", json.dumps(fwd_note).encode() + b"\0"
+    pad = lambda data: data + bytes((4 - len(data) % 4) % 4)
+    note = struct.pack("<III", len(owner), len(desc), 1) + pad(owner) + pad(desc)
+    names = b"\0.note.cuda.fwd_compatibility\0.shstrtab\0"
+    note_offset = (len(elf) + 7) & ~7
+    names_offset = note_offset + len(note)
+    shoff = (names_offset + len(names) + 7) & ~7
+    section = lambda name, kind, offset, size: struct.pack("<IIQQQQIIQQ", name, kind, 0, 0, offset, size, 0, 0, 4, 0)
+    sections = section(0, 0, 0, 0) + section(1, 7, note_offset, len(note)) + section(30, 3, names_offset, len(names))
+    elf = elf + bytes(note_offset - len(elf)) + note + names
+    elf = elf + bytes(shoff - len(elf)) + sections
+    # e_shoff, e_shentsize, e_shnum, e_shstrndx
+    return elf[:40] + struct.pack("<Q", shoff) + elf[48:58] + struct.pack("<HHH", 64, 3, 2) + elf[64:]
 
 
 def ld_cache(entries):
@@ -245,6 +262,29 @@ def wsl_libraries(s):
     s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1"),
                                          ("libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1"),
                                          ("libnvidia-ptxjitcompiler.so.1", "/usr/lib/wsl/lib/libnvidia-ptxjitcompiler.so.1")]))
+
+
+def compat_container(name, description, host, gpu=("2330", "NVIDIA H100 80GB HBM3", "030200"),
+                     compat="560.35.03", compat_cuda="12.6", runtime="12.6.77"):
+    """A CUDA image whose cuda-compat libcuda the CDI hook registered first
+    (00-compat-*.conf), over the host driver the toolkit injected."""
+    s = Snapshot(name, description).plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", gpu[0], gpu[2], driver="nvidia")
+    s.nvidia_driver(host).claimed("0000:1b:00.0", gpu[1], 0)
+    s.driver_nodes([0], version=host)
+    s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_CTK_LIBCUDA_DIR": "/usr/lib/x86_64-linux-gnu"})
+    toolkit = "/usr/local/cuda-" + compat_cuda
+    note = {"CUDA Version": compat_cuda, "Driver": [535, 550, 560] if compat_cuda == "12.6" else [535, 550],
+            "Device": [1, 2, 7, 8, 9, 10, 11, 12, 13, 14]}
+    s.file(f"{toolkit}/compat/libcuda.so.{compat}", tiny_elf("libcuda.so.1", ["libc.so.6"], fwd_note=note))
+    s.link(f"{toolkit}/compat/libcuda.so.1", f"libcuda.so.{compat}")
+    s.file(f"{toolkit}/lib64/libcudart.so.{runtime}", tiny_elf("libcudart.so.12"))
+    s.link(f"{toolkit}/lib64/libcudart.so.12", f"libcudart.so.{runtime}")
+    s.file("/etc/ld.so.conf.d/00-compat-1234.conf", toolkit + "/compat\n")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", toolkit + "/compat/libcuda.so.1"),
+                                         ("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"),
+                                         ("libcudart.so.12", toolkit + "/lib64/libcudart.so.12")]))
+    return s
 
 
 def h100_host(name, description, version="550.54.15"):
@@ -567,15 +607,80 @@ def scenarios():
                                          ("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1")]))
     yield s.expect("warn", None, ["cuda-library-shadowed"])
 
-    s = h100_host("container-cuda-compat-active", "A CUDA 12.6 image whose cuda-compat libcuda (560.35.03) is registered ahead of the injected 550 driver.")
-    s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_CTK_LIBCUDA_DIR": "/usr/lib/x86_64-linux-gnu"})
-    compat = "/usr/local/cuda-12.6/compat"
-    s.file(compat + "/libcuda.so.560.35.03", tiny_elf("libcuda.so.1", ["libc.so.6"]))
-    s.link(compat + "/libcuda.so.1", "libcuda.so.560.35.03")
-    s.file("/etc/ld.so.conf.d/00-compat-1234.conf", compat + "\n")
-    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", compat + "/libcuda.so.1"),
-                                         ("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1")]))
-    yield s.expect("ok", None, [], absent=["driver-library-version-mismatch"])
+    yield compat_container("container-cuda-compat-active",
+                           "A CUDA 12.6 image on a 535 host: its cuda-compat libcuda 560.35.03 is registered first, as supported.",
+                           "535.183.01").expect("ok", None, [], info=["compat-in-use"], absent=["driver-library-version-mismatch"])
+
+    yield compat_container("container-compat-branch-unsupported",
+                           "cuda-compat 560.35.03 (CUDA 12.6) on a 550 host: its note accepts 550, NVIDIA's table supports only 535.",
+                           "550.54.15").expect("warn", None, ["compat-host-branch-unsupported"], info=["compat-in-use"])
+
+    yield compat_container("container-compat-on-geforce", "The same CUDA 12.6 image with cuda-compat on an RTX 4090 (FC-26).",
+                           "535.183.01", gpu=("2684", "GeForce RTX 4090", "030000")).expect(
+        "fail", "driver-libs", ["compat-on-unsupported-gpu"])
+
+    yield compat_container("container-compat-older-than-host", "A CUDA 12.4 image's cuda-compat 550.54.15 registered on a 580 host (FC-28).",
+                           "580.95.05", compat="550.54.15", compat_cuda="12.4", runtime="12.4.127").expect(
+        "fail", "driver-libs", ["compat-older-than-host-driver"])
+
+    yield compat_container("container-compat-branch-not-accepted", "cuda-compat 560.35.03 on a 545 host, a branch its note does not list.",
+                           "545.23.08").expect("fail", "driver-libs", ["compat-host-branch-not-accepted"])
+
+    s = h100_host("host-runtime-newer-major", "A CUDA 13 wheel on driver 575 (CUDA 12.9): no compatibility across majors (FC-02).",
+                  version="575.57.08")
+    s.cuda_wheel("/opt/venv/lib/python3.11/site-packages", major="13", version="13.0.96", cudnn=None)
+    s.env["VIRTUAL_ENV"] = "/opt/venv"
+    yield s.expect("fail", "cuda-runtime", ["driver-too-old-for-runtime"], info=["cuda-runtime-off-loader-path"])
+
+    s = h100_host("host-runtime-minor-compatible", "A CUDA 12.4 wheel on driver 535 (CUDA 12.2): runs through minor-version compatibility.",
+                  version="535.183.01")
+    s.cuda_wheel("/opt/venv/lib/python3.11/site-packages")
+    s.env["VIRTUAL_ENV"] = "/opt/venv"
+    yield s.expect("warn", None, ["runtime-relies-on-minor-version-compatibility"])
+
+    s = Snapshot("host-runtime-below-mvc-minimum", "CUDA 11.8 on an early 450 driver (11.0), below 450.80.02.").plain_vm_pci()
+    s.pci("0000:07:00.0", "10de", "20b0", "030200", driver="nvidia")
+    s.nvidia_driver("450.51.06").claimed("0000:07:00.0", "A100-SXM4-40GB", 0)
+    s.driver_nodes([0], version="450.51.06")
+    s.file("/usr/local/cuda-11.8/lib64/libcudart.so.11.8.89", tiny_elf("libcudart.so.11.0"))
+    s.link("/usr/local/cuda-11.8/lib64/libcudart.so.11.0", "libcudart.so.11.8.89")
+    yield s.expect("fail", "cuda-runtime", ["runtime-minor-newer-without-compatibility"], info=["cuda-runtime-off-loader-path"])
+
+    s = Snapshot("host-cuda13-on-pascal", "A CUDA 13 wheel on a GTX 1080: driver 580 still drives Pascal, CUDA 13 cannot build for it.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "1b80", "030000", driver="nvidia", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.nvidia_driver("580.95.05").claimed("0000:01:00.0", "NVIDIA GeForce GTX 1080", 0)
+    s.driver_nodes([0], version="580.95.05")
+    s.cuda_wheel("/opt/venv/lib/python3.11/site-packages", major="13", version="13.0.96", cudnn=None)
+    s.env["VIRTUAL_ENV"] = "/opt/venv"
+    yield s.expect("fail", "cuda-runtime", ["runtime-cannot-target-gpu"], info=["cuda-runtime-off-loader-path"])
+
+    s = Snapshot("container-require-unsatisfied", "An image requiring CUDA 12.4 on a 470 host (CUDA 11.4): refused or failing at start (FC-04).").plain_vm_pci()
+    s.pci("0000:07:00.0", "10de", "20b0", "030200", driver="nvidia")
+    s.nvidia_driver("470.256.02").claimed("0000:07:00.0", "NVIDIA A100-SXM4-40GB", 0)
+    s.driver_nodes([0], version="470.256.02")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all",
+                                         "NVIDIA_REQUIRE_CUDA": "cuda>=12.4 brand=tesla,driver>=535,driver<536"})
+    yield s.expect("fail", "container", ["require-unsatisfied"])
+
+    s = Snapshot("container-require-minor-compatible", "A CUDA 12.4 image on a GeForce with driver 535 (12.2): the strict check refuses what would run (FC-05).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2204", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.nvidia_driver("535.183.01").claimed("0000:01:00.0", "NVIDIA GeForce RTX 3090", 0)
+    s.driver_nodes([0], version="535.183.01")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_REQUIRE_CUDA":
+        "cuda>=12.4 brand=tesla,driver>=470,driver<471 brand=tesla,driver>=535,driver<536 brand=quadro,driver>=535,driver<536"})
+    yield s.expect("warn", None, ["require-unsatisfied-but-minor-compatible"])
+
+    s = h100_host("host-cuda-visible-devices-out-of-range", "CUDA_VISIBLE_DEVICES=2 on a one-GPU host (FC-37).")
+    s.env["CUDA_VISIBLE_DEVICES"] = "2"
+    yield s.expect("fail", "device-nodes", ["cuda-visible-devices-selects-nothing"])
+
+    s = h100_host("host-cuda-visible-devices-partly-ignored", "CUDA_VISIBLE_DEVICES=0,5 on a one-GPU host: CUDA stops at 5.")
+    s.env["CUDA_VISIBLE_DEVICES"] = "0,5"
+    yield s.expect("warn", None, ["cuda-visible-devices-partly-ignored"])
+
+    s = h100_host("host-cuda-visible-devices-two-mig", "Two MIG devices in CUDA_VISIBLE_DEVICES: CUDA enumerates one (FC-38).")
+    s.env["CUDA_VISIBLE_DEVICES"] = "MIG-4a8f-01,MIG-4a8f-02"
+    yield s.expect("fail", "device-nodes", ["cuda-visible-devices-several-mig", "cuda-visible-devices-partly-ignored"])
 
 
 def main():

@@ -36,6 +36,26 @@ class Decoder {
   bool m_little;
 };
 
+// Parses a run of ELF notes (namesz, descsz, type, name, desc; 4-aligned).
+std::vector<ElfNote> parse_notes(const std::string& bytes, bool little) {
+  std::vector<ElfNote> notes;
+  const Decoder d(bytes, little);
+  std::size_t at = 0;
+  while (at + 12 <= d.size()) {
+    const std::uint64_t namesz = d.u(at, 4), descsz = d.u(at + 4, 4), type = d.u(at + 8, 4);
+    const std::size_t name_at = at + 12, desc_at = name_at + static_cast<std::size_t>((namesz + 3) & ~3ull);
+    if (namesz > d.size() || descsz > d.size() || desc_at + descsz > d.size()) break;
+    ElfNote note;
+    note.owner = bytes.substr(name_at, static_cast<std::size_t>(namesz));
+    if (!note.owner.empty() && note.owner.back() == '\0') note.owner.pop_back();
+    note.type = static_cast<std::uint32_t>(type);
+    note.desc = bytes.substr(desc_at, static_cast<std::size_t>(descsz));
+    notes.push_back(std::move(note));
+    at = desc_at + static_cast<std::size_t>((descsz + 3) & ~3ull);
+  }
+  return notes;
+}
+
 struct Segment {
   std::uint32_t type;
   std::uint64_t offset, vaddr, filesz;
@@ -196,20 +216,7 @@ class Reader {
       if (segment.type != k_pt_note || !inside(segment.offset, segment.filesz) || segment.filesz > k_max_notes) continue;
       auto bytes = m_host.read_range(m_path, segment.offset, static_cast<std::size_t>(segment.filesz));
       if (!bytes) continue;
-      const Decoder d(*bytes, m_little);
-      std::size_t at = 0;
-      while (at + 12 <= d.size()) {
-        const std::uint64_t namesz = d.u(at, 4), descsz = d.u(at + 4, 4), type = d.u(at + 8, 4);
-        const std::size_t name_at = at + 12, desc_at = name_at + static_cast<std::size_t>((namesz + 3) & ~3ull);
-        if (namesz > d.size() || descsz > d.size() || desc_at + descsz > d.size()) break;
-        ElfNote note;
-        note.owner = bytes->substr(name_at, static_cast<std::size_t>(namesz));
-        if (!note.owner.empty() && note.owner.back() == '\0') note.owner.pop_back();
-        note.type = static_cast<std::uint32_t>(type);
-        note.desc = bytes->substr(desc_at, static_cast<std::size_t>(descsz));
-        elf.notes.push_back(std::move(note));
-        at = desc_at + static_cast<std::size_t>((descsz + 3) & ~3ull);
-      }
+      for (auto& note : parse_notes(*bytes, m_little)) elf.notes.push_back(std::move(note));
     }
   }
 
@@ -224,6 +231,41 @@ class Reader {
 }  // namespace
 
 ElfResult read_elf(Host& host, const std::string& path) { return Reader(host, path).run(); }
+
+std::vector<ElfNote> read_section_notes(Host& host, const std::string& path, const std::string& section) {
+  auto info = host.stat(path);
+  auto header = host.read_range(path, 0, 64);
+  if (!info || !header || header->size() < 64 || header->compare(0, 4, "\x7f" "ELF") != 0) return {};
+  const bool is64 = (*header)[4] == 2, little = (*header)[5] == 1;
+  const Decoder d(*header, little);
+  const std::uint64_t shoff = is64 ? d.u(40, 8) : d.u(32, 4);
+  const std::uint64_t shentsize = d.u(is64 ? 58 : 46, 2), shnum = d.u(is64 ? 60 : 48, 2), shstrndx = d.u(is64 ? 62 : 50, 2);
+  const std::uint64_t size = info->size;
+  if (shentsize != (is64 ? 64u : 40u) || shnum == 0 || shnum > 65535 || shstrndx >= shnum || shoff > size ||
+      shnum * shentsize > size - shoff)
+    return {};
+  auto table = host.read_range(path, shoff, static_cast<std::size_t>(shnum * shentsize));
+  if (!table || table->size() != shnum * shentsize) return {};
+  const Decoder t(*table, little);
+  auto field = [&](std::uint64_t index, std::size_t offset64, std::size_t offset32) {
+    const std::size_t at = static_cast<std::size_t>(index * shentsize);
+    return is64 ? t.u(at + offset64, 8) : t.u(at + offset32, 4);
+  };
+  const std::uint64_t names_offset = field(shstrndx, 24, 16), names_size = field(shstrndx, 32, 20);
+  if (names_offset > size || names_size > size - names_offset || names_size > k_max_strtab) return {};
+  auto names = host.read_range(path, names_offset, static_cast<std::size_t>(names_size));
+  if (!names) return {};
+  for (std::uint64_t i = 0; i < shnum; ++i) {
+    const auto name_at = static_cast<std::size_t>(t.u(static_cast<std::size_t>(i * shentsize), 4));
+    if (name_at >= names->size() || names->compare(name_at, section.size() + 1, section.c_str(), section.size() + 1) != 0)
+      continue;
+    const std::uint64_t offset = field(i, 24, 16), length = field(i, 32, 20);
+    if (offset > size || length > size - offset || length > k_max_notes) return {};
+    auto bytes = host.read_range(path, offset, static_cast<std::size_t>(length));
+    return bytes ? parse_notes(*bytes, little) : std::vector<ElfNote>{};
+  }
+  return {};
+}
 
 const char* elf_machine_name(std::uint16_t machine) {
   switch (machine) {

@@ -58,6 +58,11 @@ struct ElfResult {
 
 ElfResult read_elf(Host& host, const std::string& path);
 
+// The notes in the named section (such as ".note.cuda.fwd_compatibility",
+// which cuda-compat's libcuda carries in a section, not a PT_NOTE segment).
+// Empty when the file, its section headers or the section are missing.
+std::vector<ElfNote> read_section_notes(Host& host, const std::string& path, const std::string& section);
+
 const char* elf_machine_name(std::uint16_t machine);
 
 }  // namespace gd

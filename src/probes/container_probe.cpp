@@ -1,6 +1,9 @@
 #include "probes/container_probe.h"
 
 #include "probes/nvidia_env.h"
+#include "probes/nvidia_require.h"
+#include "rules/cuda_tables.h"
+#include "util/version.h"
 #include "util/text.h"
 
 namespace gd {
@@ -80,6 +83,32 @@ void detect_injection(ProbeContext& context, LayerFacts& layer) {
   layer.set("gpu_nodes_present", has_nodes, "/dev");
 }
 
+// NVIDIA_REQUIRE_* against this host's driver and GPUs; and whether the
+// runtime that fails the check would still run through minor-version
+// compatibility (the toolkit's strict >= ignores it).
+json::object check_requirements(ProbeContext& context) {
+  const auto& kernel = context.facts_of("kernel-module");
+  RequireFacts facts;
+  if (const auto* version = kernel.if_contains("version")) facts.driver = std::string(version->as_string());
+  if (const auto* cuda = kernel.if_contains("driver_cuda")) facts.cuda = std::string(cuda->as_string());
+  if (const auto* gpus = context.facts_of("hardware").if_contains("gpus"))
+    for (const auto& gpu : gpus->as_array()) {
+      const auto& object = gpu.as_object();
+      const auto* cc = object.if_contains("compute_capability");
+      facts.gpus.push_back({cc ? std::string(cc->as_string()) : std::string(), std::string(object.at("brand").as_string())});
+    }
+  auto result = evaluate_requirements(context.host.env_with_prefix("NVIDIA_REQUIRE_"), context.host.env("CUDA_VERSION"),
+                                      context.host.env("NVIDIA_DISABLE_REQUIRE"), facts);
+  const auto* needs = result.if_contains("required_cuda");
+  if (needs && facts.cuda && facts.driver) {
+    const auto wanted = Version::parse(needs->as_string()), have = Version::parse(*facts.cuda);
+    const auto minimum = wanted ? CudaTables(context.rules).mvc_minimum(static_cast<int>(wanted->major())) : std::nullopt;
+    result["mvc_would_run"] = wanted && have && minimum && wanted->major() == have->major() &&
+                              *Version::parse(*facts.driver) >= *Version::parse(*minimum);
+  }
+  return result;
+}
+
 }  // namespace
 
 LayerFacts probe_container(ProbeContext& context) {
@@ -98,6 +127,7 @@ LayerFacts probe_container(ProbeContext& context) {
   layer.set("gpu_requested", mode == "all" || mode == "list", "env NVIDIA_VISIBLE_DEVICES");
   layer.set("visible_devices", std::move(visible), "env NVIDIA_VISIBLE_DEVICES");
   layer.set("driver_capabilities", std::move(capabilities), "env NVIDIA_DRIVER_CAPABILITIES");
+  layer.set("require", check_requirements(context), "env NVIDIA_REQUIRE_*, CUDA_VERSION, NVIDIA_DISABLE_REQUIRE");
   if (!in_container) {
     layer.summary = "not in a container";
     return layer;

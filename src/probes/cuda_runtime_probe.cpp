@@ -4,6 +4,7 @@
 #include "elf/load_simulation.h"
 #include "elf/search_path.h"
 #include "probes/library_files.h"
+#include "rules/cuda_tables.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -211,12 +212,47 @@ std::string summary_of(const json::array& runtimes) {
 
 }  // namespace
 
+// The driver a runtime here will talk to: a cuda-compat libcuda when the
+// loader picks one, else the kernel module's driver.
+void add_driver_levels(ProbeContext& context, json::object& runtime) {
+  const CudaTables tables(context.rules);
+  const std::string name(runtime.at("name").as_string());
+  const auto* version = runtime.if_contains("version");
+  std::optional<Version> parsed = version ? Version::parse(version->as_string()) : std::nullopt;
+  const std::string soname_major = name.substr(std::string("libcudart.so.").size());
+  const int major = parsed ? static_cast<int>(parsed->major()) : static_cast<int>(Version::parse(soname_major) ? Version::parse(soname_major)->major() : 0);
+  if (major == 0) return;
+  runtime["cuda_major"] = major;
+  if (parsed) runtime["cuda"] = std::to_string(parsed->major()) + "." + std::to_string(parsed->minor());
+  if (auto mvc = tables.mvc_minimum(major)) runtime["mvc_min"] = *mvc;
+  if (auto cc = tables.min_compute_capability(major)) runtime["min_cc"] = *cc;
+  if (runtime.contains("cuda"))
+    if (auto driver = tables.toolkit_driver(std::string(runtime.at("cuda").as_string()))) runtime["toolkit_driver"] = *driver;
+  const auto& driver_libs = context.facts_of("driver-libs");
+  const auto& kernel = context.facts_of("kernel-module");
+  const json::object* libcuda = nullptr;
+  if (const auto* libraries = driver_libs.if_contains("libraries"); libraries && !libraries->as_array().empty())
+    libcuda = &libraries->as_array().front().as_object();
+  if (libcuda && libcuda->if_contains("kind") && libcuda->at("kind").as_string() == "compat" && libcuda->contains("cuda")) {
+    runtime["driver_cuda"] = libcuda->at("cuda");
+    runtime["driver_version"] = libcuda->at("version");
+    runtime["driver_source"] = "cuda-compat " + std::string(libcuda->at("version").as_string());
+  } else if (kernel.contains("driver_cuda") && kernel.contains("version")) {
+    runtime["driver_cuda"] = kernel.at("driver_cuda");
+    runtime["driver_version"] = kernel.at("version");
+    runtime["driver_source"] = "driver " + std::string(kernel.at("version").as_string());
+  }
+  if (const auto* cuda = runtime.if_contains("driver_cuda"))
+    runtime["driver_cuda_major"] = static_cast<std::int64_t>(Version::parse(cuda->as_string())->major());
+}
+
 LayerFacts probe_cuda_runtime(ProbeContext& context) {
   LayerFacts layer{"cuda-runtime", Status::unknown, "", {}, {}};
   RuntimeSurvey survey(context);
   survey.add_loader_runtimes();
   for (const auto& [dir, origin] : candidate_dirs(context.host)) survey.add_dir(dir, origin);
-  const json::array runtimes = survey.runtimes();
+  json::array runtimes = survey.runtimes();
+  for (auto& runtime : runtimes) add_driver_levels(context, runtime.as_object());
   layer.set("runtime_count", static_cast<std::int64_t>(runtimes.size()));
   layer.set("shadowed", survey.shadowed(), "dlopen search from a plain program");
   layer.set("runtimes", runtimes, "loader search, /usr/local/cuda*, Python site-packages, CONDA_PREFIX");

@@ -119,6 +119,37 @@ json::array find_missing_gpu_nodes(const ProbeContext& context, const json::arra
   return missing;
 }
 
+// What CUDA will enumerate for CUDA_VISIBLE_DEVICES: entries are read in
+// order and reading stops at the first that names no GPU; only one MIG
+// device is ever enumerated per process.
+json::object visible_to_cuda(const std::string& value, std::int64_t gpu_count, const json::array& uuids) {
+  json::object result{{"value", printable(value, 200)}};
+  std::int64_t selected = 0, mig = 0;
+  std::optional<std::string> stopped_at;
+  for (auto raw : split(value, ',')) {
+    const std::string entry(trim(raw));
+    bool names_a_gpu = false;
+    if (auto index = parse_int(entry)) {
+      names_a_gpu = *index >= 0 && *index < gpu_count;
+    } else if (entry.starts_with("MIG-")) {
+      names_a_gpu = ++mig == 1;
+    } else if (entry.starts_with("GPU-") && entry.size() > 4) {
+      for (const auto& uuid : uuids) names_a_gpu = names_a_gpu || uuid.as_string().starts_with(entry);
+      if (uuids.empty()) names_a_gpu = true;  // UUIDs unknown here: give it the benefit of the doubt
+    }
+    if (!names_a_gpu) {
+      stopped_at = printable(entry, 60);
+      break;
+    }
+    ++selected;
+  }
+  result["selected"] = selected;
+  result["gpu_count"] = gpu_count;
+  result["stopped_at"] = stopped_at ? json::value(*stopped_at) : json::value(nullptr);
+  result["mig_entries"] = mig;
+  return result;
+}
+
 bool fact_is_true(const json::object& facts, const char* key) {
   const auto* value = facts.if_contains(key);
   return value && value->is_bool() && value->as_bool();
@@ -169,6 +200,18 @@ LayerFacts probe_device_nodes(ProbeContext& context) {
   const bool loaded = fact_is_true(context.facts_of("kernel-module"), "loaded");
   layer.set("nodes_expected", platform == "gvisor" || (platform == "linux" && (loaded || in_container)));
   layer.set("nodes", std::move(nodes), "/dev");
+  if (auto value = host.env("CUDA_VISIBLE_DEVICES")) {
+    json::array uuids;
+    std::int64_t claimed_count = 0;
+    if (const auto* claimed = context.facts_of("kernel-module").if_contains("claimed_gpus"))
+      for (const auto& gpu : claimed->as_array()) {
+        ++claimed_count;
+        if (const auto* uuid = gpu.as_object().if_contains("uuid")) uuids.push_back(*uuid);
+      }
+    // In a container CUDA sees the GPUs whose nodes were injected.
+    const std::int64_t count = in_container ? static_cast<std::int64_t>(gpu_minors.size()) : std::max<std::int64_t>(claimed_count, static_cast<std::int64_t>(gpu_minors.size()));
+    layer.set("cuda_visible_devices", visible_to_cuda(*value, count, uuids), "env CUDA_VISIBLE_DEVICES");
+  }
 
   const auto count = layer.facts.at("nodes").as_array().size();
   if (count == 0) {

@@ -4,6 +4,7 @@
 #include "elf/search_path.h"
 #include "probes/library_files.h"
 #include "report/resolution_report.h"
+#include "rules/cuda_tables.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -51,6 +52,31 @@ bool is_mount_point(Host& host, const std::string& path) {
   return false;
 }
 
+// The CUDA level a driver library provides, and for a cuda-compat libcuda
+// which host branches it accepts: its ELF note first (what the library
+// itself checks), then the forward-compatibility table (what NVIDIA supports).
+void describe_driver_level(ProbeContext& context, json::object& item, const std::string& real) {
+  const auto version = Version::parse(item.at("version").as_string());
+  const CudaTables tables(context.rules);
+  item["branch"] = static_cast<std::int64_t>(version->major());
+  if (auto cuda = tables.cuda_for_branch(static_cast<int>(version->major()))) item["cuda"] = *cuda;
+  if (item.at("kind").as_string() != "compat") return;
+  for (const auto& note : read_section_notes(context.host, real, ".note.cuda.fwd_compatibility")) {
+    boost::system::error_code error;
+    auto payload = json::parse(note.desc.substr(0, note.desc.find('\0')), error);
+    if (error || !payload.is_object()) continue;
+    const auto& object = payload.as_object();
+    if (const auto* cuda = object.if_contains("CUDA Version"); cuda && cuda->is_string()) item["cuda"] = *cuda;
+    if (const auto* hosts = object.if_contains("Driver"); hosts && hosts->is_array()) item["accepts_host_branches"] = *hosts;
+    item["note"] = ".note.cuda.fwd_compatibility";
+  }
+  if (const auto* cuda = item.if_contains("cuda")) {
+    json::array supported;
+    for (int host : tables.forward_compat_hosts(std::string(cuda->as_string()))) supported.push_back(host);
+    item["supported_host_branches"] = std::move(supported);
+  }
+}
+
 json::object describe(ProbeContext& context, const DriverLibrary& library, const Resolution& resolution, bool in_container) {
   json::object item = resolution_to_json(resolution);
   item["found"] = resolution.path.has_value();
@@ -63,6 +89,7 @@ json::object describe(ProbeContext& context, const DriverLibrary& library, const
   const auto version = version_from_file_name(real, library.stem);
   if (version && Version::parse(*version)->major() >= 100) item["version"] = *version;
   if (in_container) item["injected"] = is_mount_point(context.host, real) || is_mount_point(context.host, *resolution.path);
+  if (item.contains("version")) describe_driver_level(context, item, real);
   return item;
 }
 

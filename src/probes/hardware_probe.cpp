@@ -2,6 +2,9 @@
 
 #include "probes/pci_names.h"
 #include "util/text.h"
+#include "util/version.h"
+
+#include <cctype>
 
 #include <cstdio>
 
@@ -84,6 +87,21 @@ json::object link_facts(FunctionReader& reader) {
   return link;
 }
 
+// The brand the container toolkit's NVIDIA_REQUIRE_* and forward
+// compatibility care about, from the marketing name.
+std::string brand_of(const std::string& name) {
+  std::string low = name;
+  for (auto& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (contains(low, "geforce")) return "geforce";
+  if (contains(low, "titan")) return "titan";
+  if (contains(low, "quadro")) return "quadro";
+  if (contains(low, "rtx a") || contains(low, "rtx pro") || contains(low, "nvidia rtx") || contains(low, "rtx ada")) return "nvidiartx";
+  for (const char* model : {"tesla", "a100", "a800", "h100", "h200", "h800", "h20", "b100", "b200", "gb200", "gh200", "l40",
+                            "l4", "a10", "a16", "a30", "a40", "t4", "v100", "p100", "p40", "k80", "m40", "b300"})
+    if (contains(low, model)) return "tesla";
+  return "unknown";
+}
+
 json::object describe_function(ProbeContext& context, FunctionReader& reader, const std::string& bdf,
                                std::uint32_t device_id, std::uint32_t pci_class) {
   json::object function{{"bdf", printable(bdf, 64)}, {"source", reader.dir()}, {"vendor_id", "10de"},
@@ -95,6 +113,7 @@ json::object describe_function(ProbeContext& context, FunctionReader& reader, co
   const auto sub_vendor = reader.hex("subsystem_vendor"), sub_device = reader.hex("subsystem_device");
   if (sub_vendor && sub_device) function["subsystem"] = hex4(*sub_vendor) + ":" + hex4(*sub_device);
   function["driver"] = reader.driver();
+  function["brand"] = brand_of(std::string(function["name"].as_string()));
   if (chip) {
     function["chip"] = chip->chip;
     function["architecture"] = chip->architecture;
@@ -135,6 +154,17 @@ LayerFacts probe_hardware(ProbeContext& context) {
   layer.set("pci_function_count", functions, k_pci_devices);
   layer.set("gpu_count", static_cast<std::int64_t>(gpus.size()), k_pci_devices);
   layer.set("nvswitch_count", static_cast<std::int64_t>(nvswitches.size()), k_pci_devices);
+  std::optional<Version> lowest;
+  std::int64_t consumer = 0;
+  for (const auto& gpu : gpus) {
+    const auto& object = gpu.as_object();
+    if (const auto* cc = object.if_contains("compute_capability"))
+      if (auto version = Version::parse(cc->as_string()); version && (!lowest || *version < *lowest)) lowest = version;
+    const auto brand = object.at("brand").as_string();
+    if (brand == "geforce" || brand == "titan") ++consumer;
+  }
+  if (lowest) layer.set("min_compute_capability", lowest->text(), k_pci_devices);
+  layer.set("consumer_gpu_count", consumer, k_pci_devices);
   layer.set("gpus", std::move(gpus), k_pci_devices);
   layer.set("nvswitches", std::move(nvswitches), k_pci_devices);
 

@@ -1,5 +1,6 @@
 #include "probes/kernel_module_probe.h"
 
+#include "rules/cuda_tables.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -60,6 +61,11 @@ void read_version(ProbeContext& context, LayerFacts& layer) {
   const std::string source = text ? k_proc_version : "/sys/module/nvidia/version";
   layer.set("version", version->text(), source);
   layer.set("branch", static_cast<std::int64_t>(version->major()), source);
+  // What the driver reports to CUDA (cuDriverGetVersion), from its branch.
+  if (auto cuda = CudaTables(context.rules).cuda_for_branch(static_cast<int>(version->major()))) {
+    layer.set("driver_cuda", *cuda, "rules/tables/cuda-drivers.json (branch " + std::to_string(version->major()) + ")");
+    layer.set("driver_cuda_major", static_cast<std::int64_t>(Version::parse(*cuda)->major()));
+  }
 }
 
 json::array read_claimed_gpus(ProbeContext& context, LayerFacts& layer) {
@@ -76,6 +82,7 @@ json::array read_claimed_gpus(ProbeContext& context, LayerFacts& layer) {
       if (auto minor = parse_int(fields["Device Minor"]); minor && *minor >= 0 && *minor < 4096) gpu["minor"] = *minor;
       else note_unreadable(layer, path, "no usable Device Minor", fields["Device Minor"]);
       if (!fields["GPU Excluded"].empty()) gpu["excluded"] = fields["GPU Excluded"] == "Yes";
+      if (fields["GPU UUID"].starts_with("GPU-")) gpu["uuid"] = printable(fields["GPU UUID"], 64);
     }
     claimed.push_back(std::move(gpu));
   }

@@ -152,7 +152,8 @@ std::optional<std::string> validate_condition(const json::value& condition) {
     for (auto op : k_operators) known = known || key == op;
     if (!known) return "unknown operator \"" + std::string(key) + "\"";
     if ((key == "exists" || key == "empty") && !operand.is_bool()) return "\"" + std::string(key) + "\" takes true or false";
-    if ((key == "in" || key == "not_in") && !operand.is_array()) return "\"" + std::string(key) + "\" takes a list";
+    if ((key == "in" || key == "not_in") && !operand.is_array() && !(operand.is_object() && operand.get_object().contains("fact")))
+      return "\"" + std::string(key) + "\" takes a list or {\"fact\": ...}";
     ++operators;
   }
   if (operators == 0) return "a comparison needs an operator";

@@ -104,11 +104,15 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
     if (!document.is_object()) fail(file, 1, "the top level must be an object");
     const auto& top = document.get_object();
     if (const auto* table = top.if_contains("table")) {
-      if (table->is_string() && table->get_string() == "pci-chips") {
+      if (!table->is_string()) fail(file, 1, "\"table\" names the table");
+      if (!top.contains("source")) fail(file, 1, "a table must say where its data comes from (\"source\")");
+      if (table->get_string() == "pci-chips") {
         if (auto problem = set.chips.load(top)) fail(file, 1, *problem);
         have_chips = true;
+      } else {
+        set.tables[std::string(table->get_string())] = top;
       }
-      continue;  // tables for later layers are read by their own code
+      continue;
     }
     const auto* rules = top.if_contains("rules");
     if (!rules || !rules->is_array()) fail(file, 1, "a rules file holds {\"rules\": [...]} (or a \"table\")");

@@ -7,6 +7,7 @@
 
 #include <boost/json.hpp>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct Rule {
 struct RuleSet {
   std::vector<Rule> rules;
   ChipTable chips;
+  std::map<std::string, boost::json::object> tables;  // every other table, by its "table" name
 
   const Rule* find(std::string_view id) const;
 };

@@ -9,7 +9,7 @@
 
 namespace {
 
-const char* k_chips = R"({"table": "pci-chips", "rows": [{"chip": "GH100", "first": "2302", "last": "23f0", "cc": "9.0", "architecture": "Hopper"}]})";
+const char* k_chips = R"({"table": "pci-chips", "source": "test", "rows": [{"chip": "GH100", "first": "2302", "last": "23f0", "cc": "9.0", "architecture": "Hopper"}]})";
 
 std::string error_of(const std::string& rules_text) {
   try {
