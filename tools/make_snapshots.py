@@ -678,6 +678,14 @@ def scenarios():
     s.env["CUDA_VISIBLE_DEVICES"] = "0,5"
     yield s.expect("warn", None, ["cuda-visible-devices-partly-ignored"])
 
+    s = h100_host("host-cuda-visible-devices-unknown-uuid", "CUDA_VISIBLE_DEVICES names a GPU UUID this host does not have.")
+    s.env["CUDA_VISIBLE_DEVICES"] = "GPU-5a1e0c55-0000-0000-0000-000000000000"
+    yield s.expect("fail", "device-nodes", ["cuda-visible-devices-selects-nothing"])
+
+    s = h100_host("host-cuda-visible-devices-by-uuid", "CUDA_VISIBLE_DEVICES names the host's GPU by a UUID prefix: fine.")
+    s.env["CUDA_VISIBLE_DEVICES"] = "GPU-00000000-0000"
+    yield s.expect("ok", None, [])
+
     s = h100_host("host-cuda-visible-devices-two-mig", "Two MIG devices in CUDA_VISIBLE_DEVICES: CUDA enumerates one (FC-38).")
     s.env["CUDA_VISIBLE_DEVICES"] = "MIG-4a8f-01,MIG-4a8f-02"
     yield s.expect("fail", "device-nodes", ["cuda-visible-devices-several-mig", "cuda-visible-devices-partly-ignored"])

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "cli/options.h"
+#include "rules/rule_set.h"
+
+#include <string>
 
 namespace gd {
 
@@ -10,5 +13,7 @@ int run_snapshot_command(const Options& options);
 int run_rules_command(const Options& options);
 int run_explain_command(const Options& options);
 int run_resolve_command(const Options& options);
+
+std::string rules_markdown(const RuleSet& rules);
 
 }  // namespace gd

@@ -82,7 +82,7 @@ commands:
   check                 diagnose this machine or container (the default)
   snapshot --output DIR capture everything the checks read, to attach to a ticket
   rules                 list every rule
-  explain RULE-ID       print one rule in full
+  explain RULE-ID|CODE  print one rule in full, or what a CUDA/NVML error code means
   resolve FILE          the libraries FILE would load, and how each is found (ldd without running it)
 
 options:
