@@ -66,6 +66,12 @@ check "and names file and line" grep -q 'broken.json:3:' "$work/err"
 "$gpudoctor" rules --format json >"$work/rules.json"
 check "rules lists every rule as JSON" python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["rules"]) >= 30' "$work/rules.json"
 check "explain prints a rule" bash -c "'$gpudoctor' explain device-open-denied | grep -q 'source:'"
+explained=0
+for rule in $(python3 -c 'import json,sys; print(" ".join(r["id"] for r in json.load(open(sys.argv[1]))["rules"]))' "$work/rules.json"); do
+  "$gpudoctor" explain "$rule" | grep -q '^  source: ' && explained=$((explained + 1))
+done
+check "explain prints every rule with its source" test "$explained" -ge 60
+check "explain names an error code's layer" bash -c "'$gpudoctor' explain 803 | grep -q 'layer:   driver-libs'"
 
 "$gpudoctor" resolve /bin/sh --format json >"$work/resolve.json"
 check "resolve lists libc with how it was found" python3 -c '
