@@ -31,28 +31,27 @@ std::optional<std::string> CudaTables::cuda_for_branch(int branch) const {
   return best;
 }
 
-std::optional<std::string> CudaTables::toolkit_driver(const std::string& cuda) const {
-  const auto* rows = list("cuda-drivers", "toolkits");
+std::optional<std::string> CudaTables::field_where(const char* table, const char* key, const char* match_field,
+                                                   const json::value& match, const char* result_field) const {
+  const auto* rows = list(table, key);
   if (!rows) return std::nullopt;
-  for (const auto& row : *rows)
-    if (string_field(row.as_object(), "cuda") == cuda) return string_field(row.as_object(), "linux_min");
+  for (const auto& row : *rows) {
+    const auto* value = row.as_object().if_contains(match_field);
+    if (value && *value == match) return string_field(row.as_object(), result_field);
+  }
   return std::nullopt;
+}
+
+std::optional<std::string> CudaTables::toolkit_driver(const std::string& cuda) const {
+  return field_where("cuda-drivers", "toolkits", "cuda", json::string(cuda), "linux_min");
 }
 
 std::optional<std::string> CudaTables::mvc_minimum(int major) const {
-  const auto* rows = list("cuda-drivers", "minor_version_compatibility");
-  if (!rows) return std::nullopt;
-  for (const auto& row : *rows)
-    if (int_field(row.as_object(), "major") == major) return string_field(row.as_object(), "linux_min");
-  return std::nullopt;
+  return field_where("cuda-drivers", "minor_version_compatibility", "major", json::value(major), "linux_min");
 }
 
 std::optional<std::string> CudaTables::min_compute_capability(int major) const {
-  const auto* rows = list("cuda-drivers", "architectures");
-  if (!rows) return std::nullopt;
-  for (const auto& row : *rows)
-    if (int_field(row.as_object(), "major") == major) return string_field(row.as_object(), "min_cc");
-  return std::nullopt;
+  return field_where("cuda-drivers", "architectures", "major", json::value(major), "min_cc");
 }
 
 std::vector<int> CudaTables::forward_compat_hosts(const std::string& cuda) const {

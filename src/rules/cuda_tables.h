@@ -30,6 +30,9 @@ class CudaTables {
 
  private:
   const boost::json::array* list(const char* table, const char* key) const;
+  // result_field of the first row of table[key] whose match_field equals match.
+  std::optional<std::string> field_where(const char* table, const char* key, const char* match_field,
+                                         const boost::json::value& match, const char* result_field) const;
   const RuleSet& m_rules;
 };
 
