@@ -159,7 +159,9 @@ int run_resolve_command(const Options& options) {
   auto main = read_elf(*host, file);
   if (main.error) throw UsageError(main.error->message);
   const auto mode = host->stat(file);
-  LoadSimulation simulation(*host, detect_loader_config(*host, *main.info, mode ? mode->mode : 0));
+  auto config = detect_loader_config(*host, *main.info, mode ? mode->mode : 0);
+  if (!options.root && !options.replay) config.cwd = std::filesystem::current_path().string();
+  LoadSimulation simulation(*host, std::move(config));
   if (auto error = simulation.load_main(file)) throw UsageError(error->message);
   if (options.format == Format::json)
     std::cout << pretty_json(resolutions_to_json(file, simulation));

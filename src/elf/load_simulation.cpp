@@ -127,10 +127,16 @@ LoadSimulation::Verdict LoadSimulation::try_candidate(const std::string& path, R
 bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name, Resolution& resolution, ElfInfo& elf,
                                    bool& fatal) {
   if (dir.dir.empty() || dir.dir.front() != '/') {
-    // glibc opens these relative to whatever the process's working directory is.
-    resolution.tried.push_back({dir.dir.empty() ? "(empty element)" : dir.dir,
-                                "not searched: means the process's current directory, unknown here (" + dir.detail + ")"});
-    return false;
+    // glibc opens these relative to the process's working directory.
+    if (!m_config.cwd) {
+      resolution.tried.push_back({dir.dir.empty() ? "(empty element)" : dir.dir,
+                                  "not searched: means the process's current directory, unknown here (" + dir.detail + ")"});
+      return false;
+    }
+    SearchDir in_cwd = dir;
+    in_cwd.dir = *m_config.cwd + (dir.dir.empty() ? "" : "/" + dir.dir);
+    in_cwd.detail += ", the current directory";
+    return try_directory(in_cwd, name, resolution, elf, fatal);
   }
   if (!directory_exists(dir.dir)) {
     resolution.tried.push_back({dir.dir + "/" + name, "missing (no such directory)"});

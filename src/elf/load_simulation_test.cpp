@@ -41,14 +41,17 @@ struct Simulated {
   std::vector<gd::Resolution> resolutions;
 };
 
-Simulated simulate(const std::string& file, const std::string& ld_library_path) {
+Simulated simulate(const std::string& file, const std::string& ld_library_path,
+                   const std::optional<std::string>& cwd = std::nullopt) {
   if (ld_library_path.empty()) ::unsetenv("LD_LIBRARY_PATH");
   else ::setenv("LD_LIBRARY_PATH", ld_library_path.c_str(), 1);
   ::unsetenv("LD_PRELOAD");
   gd::LiveHost host;
   const auto main = gd::read_elf(host, file);
   REQUIRE(main.info);
-  gd::LoadSimulation simulation(host, gd::detect_loader_config(host, *main.info, 0755));
+  auto config = gd::detect_loader_config(host, *main.info, 0755);
+  config.cwd = cwd;
+  gd::LoadSimulation simulation(host, std::move(config));
   REQUIRE_FALSE(simulation.load_main(file));
   ::unsetenv("LD_LIBRARY_PATH");
   Simulated result{{}, simulation.resolutions()};
@@ -232,4 +235,20 @@ TEST_CASE("musl: LD_LIBRARY_PATH first, RUNPATH inherited, the .path file, built
   CHECK(by_name["libdep.so.1"].path == "/d2/libdep.so.1");
   CHECK(by_name["libdep.so.1"].via == "ld_library_path");
   CHECK(by_name["libc.so.6"].path == "/lib/ld-musl-x86_64.so.1");
+}
+
+TEST_CASE("an empty path element is the current directory, as in NVIDIA's '$ORIGIN:' RUNPATHs") {
+  Tree tree;
+  gd::build_elf(tree.dir, {"bin/app", "", {tree.d2 + "/libdep.so.1"}, "/nonexistent:", true});
+  const auto simulated = simulate(tree.dir / "bin/app", "", tree.d2);
+  CHECK(find(simulated, "libdep.so.1").path == tree.d2 + "/libdep.so.1");
+  // glibc finds it too; its path is then the bare name, which ld.so prints without "=>".
+  const auto glibc = gd::run_command({"env", "-i", "--chdir=" + tree.d2, k_ld_so, "--list", tree.dir / "bin/app"},
+                                     std::chrono::seconds(30));
+  CHECK(glibc.exit == 0);
+  CHECK(gd::contains(glibc.stdout_text, "\tlibdep.so.1 ("));
+  const auto unknown = simulate(tree.dir / "bin/app", "");  // no cwd: reported, not searched
+  CHECK_FALSE(find(unknown, "libdep.so.1").path);
+  const auto& tried = find(unknown, "libdep.so.1").tried;
+  CHECK(std::any_of(tried.begin(), tried.end(), [](const gd::TriedPath& t) { return gd::contains(t.outcome, "current directory"); }));
 }

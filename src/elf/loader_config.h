@@ -32,6 +32,9 @@ struct LoaderConfig {
   std::int32_t cache_exact_flags = 0x0303;
   std::vector<std::int32_t> cache_accepted{0x0303};
   std::vector<std::string> preload;  // LD_PRELOAD, then /etc/ld.so.preload
+  // The working directory of the process being simulated, when known (a
+  // live `gpudoctor resolve`): empty and relative path elements mean it.
+  std::optional<std::string> cwd;
   std::uint16_t machine = 62;
   int bits = 64;
 };
