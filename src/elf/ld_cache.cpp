@@ -1,5 +1,6 @@
 #include "elf/ld_cache.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -27,6 +28,32 @@ std::optional<std::string_view> string_at(std::string_view bytes, std::size_t ba
   return bytes.substr(start, end - start);
 }
 
+constexpr std::uint32_t k_extension_magic = 0xEAA42174;
+constexpr std::uint32_t k_extension_tag_hwcaps = 1;
+
+// The extension directory (glibc 2.33+): a magic, a count, then sections of
+// {tag, flags, file offset, size}; tag 1 lists the glibc-hwcaps names.
+std::vector<std::string_view> read_hwcaps_names(std::string_view bytes, std::size_t start) {
+  std::vector<std::string_view> names;
+  const std::uint64_t directory = read_le(bytes, start + 32, 4);
+  if (directory == 0 || directory % 4 != 0 || directory + 8 > bytes.size()) return names;
+  if (read_le(bytes, static_cast<std::size_t>(directory), 4) != k_extension_magic) return names;
+  const std::uint64_t count = read_le(bytes, static_cast<std::size_t>(directory) + 4, 4);
+  if (count > 64 || directory + 8 + count * 16 > bytes.size()) return names;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::size_t at = static_cast<std::size_t>(directory + 8 + i * 16);
+    const std::uint64_t offset = read_le(bytes, at + 8, 4), size = read_le(bytes, at + 12, 4);
+    if (read_le(bytes, at, 4) != k_extension_tag_hwcaps || size % 4 != 0 || offset % 4 != 0 || offset > bytes.size() ||
+        size > bytes.size() - offset)
+      continue;
+    for (std::uint64_t k = 0; k < size / 4; ++k) {
+      const auto name = string_at(bytes, start, read_le(bytes, static_cast<std::size_t>(offset + k * 4), 4));
+      names.push_back(name ? *name : std::string_view());
+    }
+  }
+  return names;
+}
+
 LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* layout) {
   if (bytes.size() - start < k_new_header) return {std::nullopt, "new-format header is truncated"};
   const std::uint64_t nlibs = read_le(bytes, start + 20, 4);
@@ -43,6 +70,7 @@ LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* la
     if (!key || !value) return {std::nullopt, "entry " + std::to_string(i) + " points outside the file"};
     cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), read_le(bytes, at + 16, 8)});
   }
+  cache.hwcaps_names = read_hwcaps_names(bytes, start);
   return {std::move(cache), {}};
 }
 
@@ -105,8 +133,11 @@ bool cache_names_equal(std::string_view a, std::string_view b) {
 }
 
 std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t exact_flags,
-                                           const std::vector<std::int32_t>& accepted) const {
+                                           const std::vector<std::int32_t>& accepted,
+                                           const std::vector<std::string>& active_hwcaps) const {
   std::optional<std::string> candidate;
+  std::optional<std::string> hwcaps_hit;
+  std::size_t hwcaps_rank = active_hwcaps.size();
   // An exact key is the usual case and cheap to compare; glibc's numeric
   // comparison ("so.01" is "so.1") needs the slower walk only when that fails.
   std::size_t start = entries.size();
@@ -119,11 +150,25 @@ std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t e
     if (!cache_names_equal(entry.key, name)) break;  // same-key entries are adjacent
     bool ok = false;
     for (auto flags : accepted) ok = ok || entry.flags == flags;
-    if (!ok || is_extension_entry(entry.hwcap) || entry.hwcap != 0) continue;
+    if (!ok) continue;
+    if (is_extension_entry(entry.hwcap)) {
+      // Ranked by the subdirectory's place among the levels this CPU has.
+      const auto index = static_cast<std::size_t>(entry.hwcap & 0xffffffffu);
+      if (index >= hwcaps_names.size()) continue;
+      const auto level = std::find(active_hwcaps.begin(), active_hwcaps.end(), hwcaps_names[index]);
+      const auto rank = static_cast<std::size_t>(level - active_hwcaps.begin());
+      if (rank < hwcaps_rank) {
+        hwcaps_rank = rank;
+        hwcaps_hit = std::string(entry.value);
+      }
+      continue;
+    }
+    if (hwcaps_hit) return hwcaps_hit;  // extension entries sort before the plain one
+    if (entry.hwcap != 0) continue;     // a legacy AT_HWCAP entry, ignored since glibc 2.37
     if (entry.flags == exact_flags) return std::string(entry.value);
     if (!candidate) candidate = std::string(entry.value);
   }
-  return candidate;
+  return hwcaps_hit ? hwcaps_hit : candidate;
 }
 
 std::vector<std::int32_t> accepted_cache_flags(std::uint16_t machine, int bits) {

@@ -23,12 +23,16 @@ struct LdCache {
   std::string layout;  // "old", "compat" or "new"
   std::shared_ptr<const std::string> bytes;  // the file; entries point into it
   std::vector<LdCacheEntry> entries;
+  // glibc-hwcaps subdirectory names of the extension section (new format):
+  // an extension entry's hwcap low 32 bits index this list.
+  std::vector<std::string_view> hwcaps_names;
 
   // The first entry for name whose flags the target's loader accepts,
-  // preferring one whose flags are exactly the loader's own. glibc-hwcaps
-  // entries (chosen by CPU ISA level) are not taken: see docs/layers.md.
+  // preferring one whose flags are exactly the loader's own; a glibc-hwcaps
+  // entry for one of the active subdirectories (best first) wins over both.
   std::optional<std::string> lookup(std::string_view name, std::int32_t exact_flags,
-                                    const std::vector<std::int32_t>& accepted) const;
+                                    const std::vector<std::int32_t>& accepted,
+                                    const std::vector<std::string>& active_hwcaps = {}) const;
 };
 
 struct LdCacheParse {

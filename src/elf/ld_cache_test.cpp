@@ -86,6 +86,36 @@ TEST_CASE("lookup takes the first entry the loader accepts") {
   CHECK_FALSE(parsed.cache->lookup("libnvidia-ml.so.1", 0x0303, {0x0303}));
 }
 
+TEST_CASE("glibc-hwcaps entries of the cache win for the levels this CPU has") {
+  // Two entries for one name: the hwcaps one first (as ldconfig sorts them),
+  // then the plain one; the extension directory names the subdirectory.
+  std::string bytes = new_cache({{"libfoo.so.1", "/lib/glibc-hwcaps/x86-64-v3/libfoo.so.1", 0x0303},
+                                 {"libfoo.so.1", "/lib/libfoo.so.1", 0x0303}});
+  const std::uint64_t extension_hwcap = (std::uint64_t{1} << 62) | 0;  // index 0 in the hwcaps names
+  for (int i = 0; i < 8; ++i) bytes[48 + 16 + static_cast<std::size_t>(i)] = static_cast<char>(extension_hwcap >> (8 * i));
+  while (bytes.size() % 4) bytes += '\0';
+  const std::size_t name_offset = bytes.size();
+  bytes += std::string("x86-64-v3\0\0\0", 12);
+  const std::size_t names_table = bytes.size();
+  bytes += std::string(4, '\0');
+  put32(bytes, names_table, static_cast<std::uint32_t>(name_offset));
+  const std::size_t directory = bytes.size();
+  bytes += std::string(8 + 16, '\0');
+  put32(bytes, directory, 0xEAA42174u);
+  put32(bytes, directory + 4, 1);
+  put32(bytes, directory + 8, 1);  // tag: glibc-hwcaps
+  put32(bytes, directory + 16, static_cast<std::uint32_t>(names_table));
+  put32(bytes, directory + 20, 4);
+  put32(bytes, 32, static_cast<std::uint32_t>(directory));
+  const auto parsed = gd::parse_ld_cache(bytes);
+  REQUIRE(parsed.cache);
+  REQUIRE(parsed.cache->hwcaps_names.size() == 1);
+  CHECK(parsed.cache->lookup("libfoo.so.1", 0x0303, {0x0303}, {"x86-64-v4", "x86-64-v3", "x86-64-v2"}) ==
+        "/lib/glibc-hwcaps/x86-64-v3/libfoo.so.1");
+  CHECK(parsed.cache->lookup("libfoo.so.1", 0x0303, {0x0303}, {"x86-64-v2"}) == "/lib/libfoo.so.1");
+  CHECK(parsed.cache->lookup("libfoo.so.1", 0x0303, {0x0303}) == "/lib/libfoo.so.1");
+}
+
 TEST_CASE("the old layout parses, and a compat file uses its new part") {
   std::string old(16 + 12, '\0');
   std::memcpy(old.data(), "ld.so-1.7.0", 11);

@@ -36,6 +36,14 @@ std::string LoadSimulation::origin_of(int object) const {
   return object == 0 ? m_main_origin : dirname_of(m_objects[static_cast<std::size_t>(object)].path);
 }
 
+const std::vector<std::string>& LoadSimulation::active_hwcaps() {
+  if (!m_config.hwcaps) {
+    auto cpuinfo = m_config.hwcaps_apply ? m_host.read_file("/proc/cpuinfo", 1 << 20) : Result<std::string>(errno_code(ENOENT));
+    m_config.hwcaps = cpuinfo ? x86_64_levels(*cpuinfo) : std::vector<std::string>{};
+  }
+  return *m_config.hwcaps;
+}
+
 bool LoadSimulation::directory_exists(const std::string& dir) {
   for (const auto& [known, exists] : m_dir_cache)
     if (known == dir) return exists;
@@ -143,13 +151,8 @@ bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name
     return false;
   }
   std::vector<std::string> candidates;
-  if (m_config.hwcaps_apply && directory_exists(dir.dir + "/glibc-hwcaps")) {
-    if (!m_config.hwcaps) {
-      auto cpuinfo = m_host.read_file("/proc/cpuinfo", 1 << 20);
-      m_config.hwcaps = cpuinfo ? x86_64_levels(*cpuinfo) : std::vector<std::string>{};
-    }
-    for (const auto& level : *m_config.hwcaps) candidates.push_back(dir.dir + "/glibc-hwcaps/" + level + "/" + name);
-  }
+  if (m_config.hwcaps_apply && directory_exists(dir.dir + "/glibc-hwcaps"))
+    for (const auto& level : active_hwcaps()) candidates.push_back(dir.dir + "/glibc-hwcaps/" + level + "/" + name);
   candidates.push_back(dir.dir + "/" + name);
   for (const auto& candidate : candidates) {
     const Verdict verdict = try_candidate(candidate, resolution, elf);
@@ -198,7 +201,8 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
       if (try_directory(dir, name, resolution, elf, fatal) || fatal) break;
     const bool nodeflib = m_objects[static_cast<std::size_t>(requester)].elf.nodeflib();
     if (!resolution.path && !fatal && m_config.cache) {
-      if (auto hit = m_config.cache->lookup(name, m_config.cache_exact_flags, m_config.cache_accepted)) {
+      if (auto hit = m_config.cache->lookup(name, m_config.cache_exact_flags, m_config.cache_accepted,
+                                            m_config.cache->hwcaps_names.empty() ? std::vector<std::string>{} : active_hwcaps())) {
         bool in_system_dir = false;
         for (const auto& dir : m_config.default_dirs) in_system_dir = in_system_dir || hit->starts_with(dir + "/");
         if (nodeflib && in_system_dir) {

@@ -76,6 +76,8 @@ class LoadSimulation {
   void load_needed_from(std::size_t first);
   std::string origin_of(int object) const;
   bool directory_exists(const std::string& dir);
+  // glibc-hwcaps levels of this CPU, best first; /proc/cpuinfo is read on first need.
+  const std::vector<std::string>& active_hwcaps();
 
   Host& m_host;
   LoaderConfig m_config;
