@@ -2,6 +2,7 @@
 
 #include "elf/search_path.h"
 #include "host/host_paths.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -42,6 +43,21 @@ const std::vector<std::string>& LoadSimulation::active_hwcaps() {
     m_config.hwcaps = cpuinfo ? x86_64_levels(*cpuinfo) : std::vector<std::string>{};
   }
   return *m_config.hwcaps;
+}
+
+// The loader's banner ("... stable release version 2.36.") tells its glibc;
+// read only when a legacy subdirectory exists at all.
+bool LoadSimulation::legacy_subdirectories() {
+  if (m_legacy_subdirectories) return *m_legacy_subdirectories;
+  m_legacy_subdirectories = false;
+  const auto interpreter = m_objects.size() > 1 ? m_objects[1].path : std::string("/lib64/ld-linux-x86-64.so.2");
+  const auto text = m_host.read_file(interpreter, 8 << 20);
+  const std::string marker = "release version 2.";
+  const auto at = text ? text->find(marker) : std::string::npos;
+  if (at == std::string::npos) return false;
+  const auto minor = parse_int(std::string_view(*text).substr(at + marker.size(), 2));
+  m_legacy_subdirectories = minor && *minor < 37;
+  return *m_legacy_subdirectories;
 }
 
 bool LoadSimulation::directory_exists(const std::string& dir) {
@@ -153,6 +169,11 @@ bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name
   std::vector<std::string> candidates;
   if (m_config.hwcaps_apply && directory_exists(dir.dir + "/glibc-hwcaps"))
     for (const auto& level : active_hwcaps()) candidates.push_back(dir.dir + "/glibc-hwcaps/" + level + "/" + name);
+  // Before 2.37 glibc also tried the legacy TLS and platform subdirectories.
+  if (m_config.hwcaps_apply && (directory_exists(dir.dir + "/tls") || directory_exists(dir.dir + "/x86_64")) &&
+      legacy_subdirectories())
+    for (const char* sub : {"/tls/x86_64/x86_64/", "/tls/x86_64/", "/tls/", "/x86_64/x86_64/", "/x86_64/"})
+      candidates.push_back(dir.dir + sub + name);
   candidates.push_back(dir.dir + "/" + name);
   for (const auto& candidate : candidates) {
     const Verdict verdict = try_candidate(candidate, resolution, elf);

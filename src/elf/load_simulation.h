@@ -78,6 +78,7 @@ class LoadSimulation {
   bool directory_exists(const std::string& dir);
   // glibc-hwcaps levels of this CPU, best first; /proc/cpuinfo is read on first need.
   const std::vector<std::string>& active_hwcaps();
+  bool legacy_subdirectories();
 
   Host& m_host;
   LoaderConfig m_config;
@@ -85,6 +86,7 @@ class LoadSimulation {
   std::vector<Resolution> m_resolutions;
   std::string m_main_origin;
   std::vector<std::pair<std::string, bool>> m_dir_cache;
+  std::optional<bool> m_legacy_subdirectories;
 };
 
 }  // namespace gd

@@ -252,3 +252,12 @@ TEST_CASE("an empty path element is the current directory, as in NVIDIA's '$ORIG
   const auto& tried = find(unknown, "libdep.so.1").tried;
   CHECK(std::any_of(tried.begin(), tried.end(), [](const gd::TriedPath& t) { return gd::contains(t.outcome, "current directory"); }));
 }
+
+TEST_CASE("glibc before 2.37 still tries the legacy tls/ and platform subdirectories") {
+  Tree tree;
+  tree.dir.mkdir("d1/tls");
+  gd::build_elf(tree.dir, {"d1/tls/libdep.so.1", "libdep.so.1", {}, "", false});
+  gd::build_elf(tree.dir, {"bin/app", "", {tree.d1 + "/libdep.so.1"}, tree.d1, true});
+  const auto simulated = simulate(tree.dir / "bin/app", "");
+  CHECK(simulated.view == glibc_view(tree.dir / "bin/app", ""));  // whichever this system's glibc picks
+}
