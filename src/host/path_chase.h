@@ -4,6 +4,7 @@
 // or "../", inside root_dir so that it can never escape it (the idea of
 // systemd's chase()).
 
+#include "host/path_walk.h"
 #include "util/result.h"
 
 #include <string>
@@ -11,7 +12,6 @@
 
 namespace gd {
 
-enum class FollowFinal { yes, no };
 enum class CreateDirs { no, yes };
 
 // Fails with ELOOP after 40 symlinks and with the lstat error of a missing

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <deque>
 #include <fstream>
 
 namespace gd {
@@ -39,47 +38,21 @@ bool write_whole_file(const std::string& path, std::string_view content) {
 RecordingHost::RecordingHost(Host& inner, std::string out_dir) : m_inner(inner), m_out(std::move(out_dir)) {}
 
 std::optional<std::string> RecordingHost::prepare(std::string_view path, FollowFinal follow_final) {
-  // Walks the path as the checked system sees it, asking the inner host
-  // about each component: a symlink there becomes the same symlink here and
-  // is followed, logically, inside out_dir/root (".." stops at its root),
-  // so the snapshot resolves exactly as the system did and nothing is
-  // written outside it.
+  // Walked as the checked system sees it, asking the inner host about each
+  // component: a symlink there becomes the same symlink here and is followed
+  // inside out_dir/root, so the snapshot resolves exactly as the system did
+  // and nothing is written outside it.
   const std::string root = m_out + "/root";
-  std::vector<std::string> resolved;
-  std::deque<std::string> pending;
-  auto push_front = [&pending](std::string_view text) {
-    auto parts = split(text, '/');
-    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-      if (!it->empty() && *it != ".") pending.emplace_front(*it);
-  };
-  auto join = [&resolved]() {
-    std::string out;
-    for (const auto& part : resolved) out += "/" + part;
-    return out;
-  };
-  push_front(path);
-  int hops = 0;
-  while (!pending.empty()) {
-    std::string part = std::move(pending.front());
-    pending.pop_front();
-    if (part == "..") {
-      if (!resolved.empty()) resolved.pop_back();
-      continue;
-    }
-    const bool is_final = pending.empty();
-    const std::string logical = join() + "/" + part;
-    if (!is_final || follow_final == FollowFinal::yes) {
-      if (auto target = m_inner.read_link(logical); target && ++hops <= 40) {
-        ::symlink(target->c_str(), (root + logical).c_str());  // EEXIST: mirrored before
-        if (target->starts_with("/")) resolved.clear();
-        push_front(*target);
-        continue;
-      }
+  auto walked = walk_path(path, follow_final, [&](const std::string& logical, bool is_final) -> Result<std::optional<std::string>> {
+    if (auto target = m_inner.read_link(logical)) {
+      ::symlink(target->c_str(), (root + logical).c_str());  // EEXIST: mirrored before
+      return std::optional<std::string>(*target);
     }
     if (!is_final) ::mkdir((root + logical).c_str(), 0755);
-    resolved.push_back(part);
-  }
-  return root + join();
+    return std::optional<std::string>();
+  });
+  if (!walked) return std::nullopt;
+  return root + *walked;
 }
 
 void RecordingHost::record_error(std::string_view path, const std::error_code& error) {

@@ -5,7 +5,7 @@
 // holds just the bytes that were read from it.
 
 #include "host/host.h"
-#include "host/path_chase.h"
+#include "host/path_walk.h"
 
 #include <boost/json.hpp>
 
