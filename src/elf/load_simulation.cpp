@@ -135,8 +135,7 @@ LoadSimulation::Verdict LoadSimulation::try_candidate(const std::string& path, R
       return Verdict::skip;
     }
     resolution.tried.push_back({path, "invalid ELF: " + error.message.substr(path.size() + 2)});
-    if (m_config.libc == Libc::musl) return Verdict::fatal;  // musl takes the first file it can open
-    return Verdict::fatal;
+    return Verdict::fatal;  // glibc stops here; musl too, as it takes the first file it can open
   }
   if (result.info->bits != m_config.bits || result.info->machine != m_config.machine) {
     resolution.tried.push_back({path, "skipped: " + std::to_string(result.info->bits) + "-bit " +

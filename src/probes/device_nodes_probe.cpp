@@ -150,11 +150,6 @@ json::object visible_to_cuda(const std::string& value, std::int64_t gpu_count, c
   return result;
 }
 
-bool fact_is_true(const json::object& facts, const char* key) {
-  const auto* value = facts.if_contains(key);
-  return value && value->is_bool() && value->as_bool();
-}
-
 }  // namespace
 
 LayerFacts probe_device_nodes(ProbeContext& context) {

@@ -9,6 +9,7 @@
 #include "util/version.h"
 
 #include <algorithm>
+#include <set>
 
 namespace gd {
 namespace json = boost::json;
@@ -41,15 +42,17 @@ std::string kind_of(const std::string& path, const std::string& real) {
   return "driver";
 }
 
-// Driver libraries bind-mounted by the container toolkit are mount points.
-bool is_mount_point(Host& host, const std::string& path) {
+// Driver libraries bind-mounted by the container toolkit are mount points
+// (mountinfo's fifth field).
+std::set<std::string> mount_points(Host& host) {
+  std::set<std::string> points;
   auto mountinfo = host.read_file("/proc/self/mountinfo", 1 << 20);
-  if (!mountinfo) return false;
+  if (!mountinfo) return points;
   for (auto line : lines(*mountinfo)) {
     const auto fields = split(line, ' ');
-    if (fields.size() > 4 && fields[4] == path) return true;
+    if (fields.size() > 4) points.emplace(fields[4]);
   }
-  return false;
+  return points;
 }
 
 // The CUDA level a driver library provides, and for a cuda-compat libcuda
@@ -77,7 +80,8 @@ void describe_driver_level(ProbeContext& context, json::object& item, const std:
   }
 }
 
-json::object describe(ProbeContext& context, const DriverLibrary& library, const Resolution& resolution, bool in_container) {
+json::object describe(ProbeContext& context, const DriverLibrary& library, const Resolution& resolution,
+                      const std::optional<std::set<std::string>>& mounts) {
   json::object item = resolution_to_json(resolution);
   item["found"] = resolution.path.has_value();
   if (!resolution.path) return item;
@@ -88,7 +92,7 @@ json::object describe(ProbeContext& context, const DriverLibrary& library, const
   // Only a driver-style version (550.54.15) counts: WSL's libcuda.so.1.1 says nothing.
   const auto version = version_from_file_name(real, library.stem);
   if (version && Version::parse(*version)->major() >= 100) item["version"] = *version;
-  if (in_container) item["injected"] = is_mount_point(context.host, real) || is_mount_point(context.host, *resolution.path);
+  if (mounts) item["injected"] = mounts->count(real) > 0 || mounts->count(*resolution.path) > 0;
   if (item.contains("version")) describe_driver_level(context, item, real);
   return item;
 }
@@ -134,23 +138,20 @@ std::optional<std::string> find_on_path(Host& host, const std::string& program) 
   return std::nullopt;
 }
 
-bool truthy(const json::object& facts, const char* key) {
-  const auto* value = facts.if_contains(key);
-  return value && value->is_bool() && value->as_bool();
-}
-
 }  // namespace
 
 LayerFacts probe_driver_libs(ProbeContext& context) {
   LayerFacts layer{"driver-libs", Status::unknown, "", {}, {}};
   LoadSimulation simulation(context.host, detect_host_loader_config(context.host));
   simulation.load_plain_program();
-  const bool in_container = truthy(context.facts_of("container"), "in_container");
+  // Whether a library was injected only means something in a container.
+  std::optional<std::set<std::string>> mounts;
+  if (fact_is_true(context.facts_of("container"), "in_container")) mounts = mount_points(context.host);
   json::array libraries;
   std::string libcuda_real;
   for (const auto& library : k_libraries) {
     const auto resolution = simulation.dlopen(library.name, "(a program without RPATH or RUNPATH)");
-    auto item = describe(context, library, resolution, in_container);
+    auto item = describe(context, library, resolution, mounts);
     if (std::string_view(library.name) == "libcuda.so.1" && item.contains("real_path"))
       libcuda_real = std::string(item["real_path"].as_string());
     libraries.push_back(std::move(item));

@@ -4,6 +4,8 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include <set>
+
 namespace gd {
 namespace json = boost::json;
 
@@ -25,10 +27,11 @@ json::object read_modules(ProbeContext& context, LayerFacts& layer) {
   // Without /proc/modules (a kernel built without module support, or a
   // sandbox) /sys/module still lists loaded and built-in modules.
   const bool sys_module = context.host.list_dir("/sys/module").has_value();
+  std::set<std::string_view> listed;
+  if (text)
+    for (auto line : lines(*text)) listed.insert(split(line, ' ')[0]);
   for (const char* name : k_watched_modules) {
-    bool loaded = context.host.exists(std::string("/sys/module/") + name + "/initstate");
-    if (text)
-      for (auto line : lines(*text)) loaded = loaded || split(line, ' ')[0] == name;
+    bool loaded = listed.count(name) > 0 || context.host.exists(std::string("/sys/module/") + name + "/initstate");
     if (std::string_view(name) == "nvidia") loaded = loaded || context.host.exists(k_proc_version);
     modules[name] = loaded || text || sys_module ? json::value(loaded) : json::value(nullptr);
   }

@@ -16,6 +16,11 @@ std::string ProbeContext::platform() const {
   return value && value->is_string() ? std::string(value->get_string()) : "linux";
 }
 
+bool fact_is_true(const json::object& facts, const char* key) {
+  const auto* value = facts.if_contains(key);
+  return value && value->is_bool() && value->as_bool();
+}
+
 void note_unreadable(LayerFacts& layer, const std::string& path, const std::string& problem, const std::string& value) {
   auto& list = layer.facts["unreadable"];
   if (!list.is_array()) list = json::array();

@@ -24,6 +24,9 @@ struct ProbeContext {
   std::string platform() const;
 };
 
+// A boolean fact that is present and true (missing or mistyped: false).
+bool fact_is_true(const boost::json::object& facts, const char* key);
+
 // Bounded reads: /proc and /sys files are small, and hostile ones must not
 // make us read gigabytes.
 inline constexpr std::size_t k_small_file = 64 * 1024;
