@@ -2,7 +2,8 @@
 # The README's two commands. On a fresh Debian 12 machine, as root:
 #   tools/quickstart.sh check   install what is missing, build, run `gpudoctor check`
 #   tools/quickstart.sh test    install what is missing, build, run every test suite,
-#                               then again under AddressSanitizer and UBSan
+#                               then again under AddressSanitizer and UBSan, and
+#                               the replay and cli suites of a build without libpci
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,9 +37,10 @@ configure() {  # configure BUILD_DIR [meson options...]
 }
 
 # meson prints its own tally; CI reads the plain "N passed, N failed" line.
-run_suites() {  # run_suites BUILD_DIR LABEL
+run_suites() {  # run_suites BUILD_DIR LABEL [meson test options...]
   local dir=$1 label=$2 status=0
-  meson test -C "$dir" --print-errorlogs || status=$?
+  shift 2
+  meson test -C "$dir" --print-errorlogs "$@" || status=$?
   python3 - "$dir/meson-logs/testlog.json" "$label" <<'PY'
 import json, sys
 results = [json.loads(line)["result"] for line in open(sys.argv[1]) if line.strip()]
@@ -63,7 +65,11 @@ case "${1:-check}" in
     configure build-sanitize -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
       run_suites build-sanitize "tests under ASan+UBSan" || status=1
-    python3 - build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json <<'PY'
+    # The diagnosis must not depend on how the binary was built: without
+    # libpci (as the static build will be) every scenario must replay the same.
+    configure build-nopci -Dtests=enabled -Dpci_names=disabled
+    run_suites build-nopci "tests without libpci" --suite replay --suite cli || status=1
+    python3 - build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
 import json, sys
 results = [json.loads(line)["result"] for path in sys.argv[1:] for line in open(path) if line.strip()]
 passed = sum(r == "OK" for r in results)

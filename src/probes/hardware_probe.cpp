@@ -4,8 +4,6 @@
 #include "util/text.h"
 #include "util/version.h"
 
-#include <cctype>
-
 #include <cstdio>
 
 namespace gd {
@@ -87,33 +85,25 @@ json::object link_facts(FunctionReader& reader) {
   return link;
 }
 
-// The brand the container toolkit's NVIDIA_REQUIRE_* and forward
-// compatibility care about, from the marketing name.
-std::string brand_of(const std::string& name) {
-  std::string low = name;
-  for (auto& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (contains(low, "geforce")) return "geforce";
-  if (contains(low, "titan")) return "titan";
-  if (contains(low, "quadro")) return "quadro";
-  if (contains(low, "rtx a") || contains(low, "rtx pro") || contains(low, "nvidia rtx") || contains(low, "rtx ada")) return "nvidiartx";
-  for (const char* model : {"tesla", "a100", "a800", "h100", "h200", "h800", "h20", "b100", "b200", "gb200", "gh200", "l40",
-                            "l4", "a10", "a16", "a30", "a40", "t4", "v100", "p100", "p40", "k80", "m40", "b300"})
-    if (contains(low, model)) return "tesla";
-  return "unknown";
-}
-
 json::object describe_function(ProbeContext& context, FunctionReader& reader, const std::string& bdf,
                                std::uint32_t device_id, std::uint32_t pci_class) {
   json::object function{{"bdf", printable(bdf, 64)}, {"source", reader.dir()}, {"vendor_id", "10de"},
                         {"device_id", hex4(device_id)}};
   function["class"] = hex4(pci_class);
   const auto chip = context.rules.chips.lookup(device_id);
-  const auto name = pci_device_name(k_vendor_nvidia, device_id);
-  function["name"] = name ? *name : (chip ? chip->chip + " (10de:" + hex4(device_id) + ")" : "NVIDIA device 10de:" + hex4(device_id));
+  const auto* product = context.rules.chips.product(device_id);
+  // The table's name first, so that a report reads the same from every
+  // build; libpci (pci.ids) only names ids newer than the table.
+  const auto libpci_name = product ? std::nullopt : pci_device_name(k_vendor_nvidia, device_id);
+  function["name"] = product        ? product->name
+                     : libpci_name ? *libpci_name
+                     : chip        ? chip->chip + " (10de:" + hex4(device_id) + ")"
+                                   : "NVIDIA device 10de:" + hex4(device_id);
   const auto sub_vendor = reader.hex("subsystem_vendor"), sub_device = reader.hex("subsystem_device");
   if (sub_vendor && sub_device) function["subsystem"] = hex4(*sub_vendor) + ":" + hex4(*sub_device);
   function["driver"] = reader.driver();
-  function["brand"] = brand_of(std::string(function["name"].as_string()));
+  function["brand"] = product ? product->brand : "unknown";
+  function["product_class"] = product ? product->product_class : "unknown";
   if (chip) {
     function["chip"] = chip->chip;
     function["architecture"] = chip->architecture;
