@@ -122,19 +122,15 @@ int run_rules_command(const Options& options) {
 // `gpudoctor explain 804` or `explain cudaErrorCompatNotSupportedOnDevice`:
 // an error code's meaning and the layer its cause lives in.
 bool explain_error_code(const RuleSet& rules, const std::string& wanted) {
-  const auto table = rules.tables.find("error-codes");
-  if (table == rules.tables.end()) return false;
   bool found = false;
-  for (const auto& row : table->second.at("codes").as_array()) {
-    const auto& code = row.as_object();
-    const std::string number = std::to_string(code.at("code").as_int64());
-    const std::string name(code.at("name").as_string());
-    if (wanted != number && name.find(wanted) == std::string::npos) continue;
-    std::cout << code.at("api").as_string().c_str() << " error " << number << ": " << name << "\n  layer:   "
-              << code.at("layer").as_string().c_str() << "\n  meaning: " << code.at("meaning").as_string().c_str() << "\n";
+  for (const auto& code : rules.cuda.error_codes()) {
+    const std::string number = std::to_string(code.code);
+    if (wanted != number && code.name.find(wanted) == std::string::npos) continue;
+    std::cout << code.api << " error " << number << ": " << code.name << "\n  layer:   " << code.layer
+              << "\n  meaning: " << code.meaning << "\n";
     found = true;
   }
-  if (found) std::cout << "  source:  " << table->second.at("source").as_string().c_str() << "\n";
+  if (found) std::cout << "  source:  " << rules.cuda.error_codes_source() << "\n";
   return found;
 }
 

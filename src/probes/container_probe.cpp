@@ -102,9 +102,9 @@ json::object check_requirements(ProbeContext& context) {
   const auto* needs = result.if_contains("required_cuda");
   if (needs && facts.cuda && facts.driver) {
     const auto wanted = Version::parse(needs->as_string()), have = Version::parse(*facts.cuda);
-    const auto minimum = wanted ? CudaTables(context.rules).mvc_minimum(static_cast<int>(wanted->major())) : std::nullopt;
+    const auto minimum = wanted ? context.rules.cuda.mvc_minimum(static_cast<int>(wanted->major())) : std::nullopt;
     result["mvc_would_run"] = wanted && have && minimum && wanted->major() == have->major() &&
-                              *Version::parse(*facts.driver) >= *Version::parse(*minimum);
+                              Version::parse(*facts.driver) >= minimum;
   }
   return result;
 }

@@ -215,7 +215,7 @@ std::string summary_of(const json::array& runtimes) {
 // The driver a runtime here will talk to: a cuda-compat libcuda when the
 // loader picks one, else the kernel module's driver.
 void add_driver_levels(ProbeContext& context, json::object& runtime) {
-  const CudaTables tables(context.rules);
+  const CudaTables& tables = context.rules.cuda;
   const std::string name(runtime.at("name").as_string());
   const auto* version = runtime.if_contains("version");
   std::optional<Version> parsed = version ? Version::parse(version->as_string()) : std::nullopt;
@@ -224,10 +224,11 @@ void add_driver_levels(ProbeContext& context, json::object& runtime) {
   if (major == 0) return;
   runtime["cuda_major"] = major;
   if (parsed) runtime["cuda"] = std::to_string(parsed->major()) + "." + std::to_string(parsed->minor());
-  if (auto mvc = tables.mvc_minimum(major)) runtime["mvc_min"] = *mvc;
-  if (auto cc = tables.min_compute_capability(major)) runtime["min_cc"] = *cc;
+  if (auto mvc = tables.mvc_minimum(major)) runtime["mvc_min"] = mvc->text();
+  if (auto cc = tables.min_compute_capability(major)) runtime["min_cc"] = cc->text();
   if (runtime.contains("cuda"))
-    if (auto driver = tables.toolkit_driver(std::string(runtime.at("cuda").as_string()))) runtime["toolkit_driver"] = *driver;
+    if (auto cuda = Version::parse(runtime.at("cuda").as_string()))
+      if (auto driver = tables.toolkit_driver(*cuda)) runtime["toolkit_driver"] = driver->text();
   const auto& driver_libs = context.facts_of("driver-libs");
   const auto& kernel = context.facts_of("kernel-module");
   const json::object* libcuda = nullptr;

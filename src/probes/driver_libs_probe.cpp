@@ -60,9 +60,9 @@ std::set<std::string> mount_points(Host& host) {
 // itself checks), then the forward-compatibility table (what NVIDIA supports).
 void describe_driver_level(ProbeContext& context, json::object& item, const std::string& real) {
   const auto version = Version::parse(item.at("version").as_string());
-  const CudaTables tables(context.rules);
+  const CudaTables& tables = context.rules.cuda;
   item["branch"] = static_cast<std::int64_t>(version->major());
-  if (auto cuda = tables.cuda_for_branch(static_cast<int>(version->major()))) item["cuda"] = *cuda;
+  if (auto cuda = tables.cuda_for_branch(static_cast<int>(version->major()))) item["cuda"] = cuda->text();
   if (item.at("kind").as_string() != "compat") return;
   for (const auto& note : read_section_notes(context.host, real, ".note.cuda.fwd_compatibility")) {
     boost::system::error_code error;
@@ -75,7 +75,8 @@ void describe_driver_level(ProbeContext& context, json::object& item, const std:
   }
   if (const auto* cuda = item.if_contains("cuda")) {
     json::array supported;
-    for (int host : tables.forward_compat_hosts(std::string(cuda->as_string()))) supported.push_back(host);
+    if (const auto parsed = cuda->is_string() ? Version::parse(cuda->get_string()) : std::nullopt)
+      for (int host : tables.forward_compat_hosts(*parsed)) supported.push_back(host);
     item["supported_host_branches"] = std::move(supported);
   }
 }

@@ -65,9 +65,9 @@ void read_version(ProbeContext& context, LayerFacts& layer) {
   layer.set("version", version->text(), source);
   layer.set("branch", static_cast<std::int64_t>(version->major()), source);
   // What the driver reports to CUDA (cuDriverGetVersion), from its branch.
-  if (auto cuda = CudaTables(context.rules).cuda_for_branch(static_cast<int>(version->major()))) {
-    layer.set("driver_cuda", *cuda, "rules/tables/cuda-drivers.json (branch " + std::to_string(version->major()) + ")");
-    layer.set("driver_cuda_major", static_cast<std::int64_t>(Version::parse(*cuda)->major()));
+  if (auto cuda = context.rules.cuda.cuda_for_branch(static_cast<int>(version->major()))) {
+    layer.set("driver_cuda", cuda->text(), "rules/tables/cuda-drivers.json (branch " + std::to_string(version->major()) + ")");
+    layer.set("driver_cuda_major", static_cast<std::int64_t>(cuda->major()));
   }
 }
 

@@ -1,78 +1,204 @@
 #include "rules/cuda_tables.h"
 
 #include "util/json_fields.h"
-#include "util/version.h"
 
 namespace gd {
 namespace json = boost::json;
 
-CudaTables::CudaTables(const RuleSet& rules) : m_rules(rules) {}
+namespace {
 
-const json::array* CudaTables::list(const char* table, const char* key) const {
-  const auto found = m_rules.tables.find(table);
-  if (found == m_rules.tables.end()) return nullptr;
-  const auto* value = found->second.if_contains(key);
-  return value && value->is_array() ? &value->get_array() : nullptr;
-}
+// Reads the rows of one list, stopping at the first bad one with its number.
+class RowReader {
+ public:
+  RowReader(const json::object& table, const char* list) : m_list(list) {
+    const auto* value = table.if_contains(list);
+    if (!value || !value->is_array()) m_problem = std::string("needs a \"") + list + "\" list";
+    else m_rows = &value->get_array();
+  }
 
-std::optional<std::string> CudaTables::cuda_for_branch(int branch) const {
-  const auto* rows = list("cuda-drivers", "branches");
-  if (!rows) return std::nullopt;
-  std::optional<std::string> best;
-  std::int64_t best_branch = 0;
-  for (const auto& row : *rows) {
-    const auto& object = row.as_object();
-    const auto listed = int_field(object, "branch");
-    if (listed && *listed <= branch && *listed >= best_branch) {
-      best_branch = *listed;
-      best = string_field(object, "cuda");
+  template <class Parse>
+  std::optional<std::string> each(Parse parse) {
+    if (m_problem) return m_problem;
+    std::size_t index = 0;
+    for (const auto& value : *m_rows) {
+      ++index;
+      if (!value.is_object()) return problem(index, "is not an object");
+      if (auto bad = parse(value.get_object())) return problem(index, *bad);
     }
+    return std::nullopt;
   }
-  return best;
-}
 
-std::optional<std::string> CudaTables::field_where(const char* table, const char* key, const char* match_field,
-                                                   const json::value& match, const char* result_field) const {
-  const auto* rows = list(table, key);
-  if (!rows) return std::nullopt;
-  for (const auto& row : *rows) {
-    const auto* value = row.as_object().if_contains(match_field);
-    if (value && *value == match) return string_field(row.as_object(), result_field);
+ private:
+  std::string problem(std::size_t index, const std::string& what) const {
+    return std::string(m_list) + " row " + std::to_string(index) + ": " + what;
   }
+  const char* m_list;
+  const json::array* m_rows = nullptr;
+  std::optional<std::string> m_problem;
+};
+
+// A field that must be a version ("12.4", "550.54.14").
+std::optional<std::string> version_field(const json::object& row, const char* key, Version& out) {
+  const std::string text = string_field(row, key);
+  auto parsed = Version::parse(text);
+  if (!parsed) return std::string("\"") + key + "\" must be a version like 12.4, not \"" + text + "\"";
+  out = std::move(*parsed);
   return std::nullopt;
 }
 
-std::optional<std::string> CudaTables::toolkit_driver(const std::string& cuda) const {
-  return field_where("cuda-drivers", "toolkits", "cuda", json::string(cuda), "linux_min");
+std::optional<std::string> number_field(const json::object& row, const char* key, int low, int high, int& out) {
+  const auto value = int_field(row, key);
+  if (!value || *value < low || *value > high)
+    return std::string("\"") + key + "\" must be a number from " + std::to_string(low) + " to " + std::to_string(high);
+  out = static_cast<int>(*value);
+  return std::nullopt;
 }
 
-std::optional<std::string> CudaTables::mvc_minimum(int major) const {
-  return field_where("cuda-drivers", "minor_version_compatibility", "major", json::value(major), "linux_min");
+std::optional<std::string> text_field(const json::object& row, const char* key, std::string& out) {
+  out = string_field(row, key);
+  if (out.empty()) return std::string("needs a non-empty \"") + key + "\"";
+  return std::nullopt;
 }
 
-std::optional<std::string> CudaTables::min_compute_capability(int major) const {
-  return field_where("cuda-drivers", "architectures", "major", json::value(major), "min_cc");
+template <class Row>
+std::optional<std::string> read_major_minimums(const json::object& table, const char* list, const char* field,
+                                               std::vector<Row>& out) {
+  return RowReader(table, list).each([&](const json::object& row) -> std::optional<std::string> {
+    Row parsed;
+    if (auto bad = number_field(row, "major", 1, 99, parsed.major)) return bad;
+    if (auto bad = version_field(row, field, parsed.minimum)) return bad;
+    out.push_back(std::move(parsed));
+    return std::nullopt;
+  });
 }
 
-std::vector<int> CudaTables::forward_compat_hosts(const std::string& cuda) const {
-  std::vector<int> hosts;
-  const auto* rows = list("forward-compat", "packages");
-  if (!rows) return hosts;
-  for (const auto& row : *rows) {
-    if (string_field(row.as_object(), "cuda") != cuda) continue;
-    if (const auto* listed = row.as_object().if_contains("hosts"); listed && listed->is_array())
-      for (const auto& host : listed->get_array())
-        if (host.is_int64()) hosts.push_back(static_cast<int>(host.get_int64()));
-  }
-  return hosts;
+}  // namespace
+
+std::optional<std::string> CudaTables::load(const json::object& table) {
+  const std::string name = string_field(table, "table");
+  if (name == "cuda-drivers") return load_drivers(table);
+  if (name == "forward-compat") return load_forward_compat(table);
+  if (name == "error-codes") return load_error_codes(table);
+  return "unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes)";
 }
 
-std::vector<std::string> CudaTables::forward_compat_unsupported_brands() const {
+std::vector<std::string> CudaTables::missing_tables() const {
+  std::vector<std::string> missing;
+  if (!m_have_drivers) missing.emplace_back("cuda-drivers");
+  if (!m_have_forward_compat) missing.emplace_back("forward-compat");
+  if (!m_have_error_codes) missing.emplace_back("error-codes");
+  return missing;
+}
+
+std::optional<std::string> CudaTables::load_drivers(const json::object& table) {
+  std::vector<ToolkitRow> toolkits;
+  std::vector<MajorMinimumRow> mvc, architectures;
+  std::vector<BranchRow> branches;
+  auto bad = RowReader(table, "toolkits").each([&](const json::object& row) -> std::optional<std::string> {
+    ToolkitRow parsed;
+    if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+    if (auto problem = version_field(row, "linux_min", parsed.linux_min)) return problem;
+    toolkits.push_back(std::move(parsed));
+    return std::nullopt;
+  });
+  if (!bad) bad = read_major_minimums(table, "minor_version_compatibility", "linux_min", mvc);
+  if (!bad)
+    bad = RowReader(table, "branches").each([&](const json::object& row) -> std::optional<std::string> {
+      BranchRow parsed;
+      if (auto problem = number_field(row, "branch", 1, 9999, parsed.branch)) return problem;
+      if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+      branches.push_back(std::move(parsed));
+      return std::nullopt;
+    });
+  if (!bad) bad = read_major_minimums(table, "architectures", "min_cc", architectures);
+  if (bad) return bad;
+  m_toolkits = std::move(toolkits);
+  m_mvc = std::move(mvc);
+  m_branches = std::move(branches);
+  m_architectures = std::move(architectures);
+  m_have_drivers = true;
+  return std::nullopt;
+}
+
+std::optional<std::string> CudaTables::load_forward_compat(const json::object& table) {
+  std::vector<ForwardCompatRow> packages;
+  auto bad = RowReader(table, "packages").each([&](const json::object& row) -> std::optional<std::string> {
+    ForwardCompatRow parsed;
+    if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+    const auto* hosts = row.if_contains("hosts");
+    if (!hosts || !hosts->is_array()) return std::string("needs a \"hosts\" list of driver branches");
+    for (const auto& host : hosts->get_array()) {
+      if (!host.is_int64() || host.get_int64() < 1 || host.get_int64() > 9999)
+        return std::string("\"hosts\" holds driver branches (numbers), not ") + json::serialize(host);
+      parsed.hosts.push_back(static_cast<int>(host.get_int64()));
+    }
+    packages.push_back(std::move(parsed));
+    return std::nullopt;
+  });
+  if (bad) return bad;
   std::vector<std::string> brands;
-  if (const auto* rows = list("forward-compat", "unsupported_brands"))
-    for (const auto& brand : *rows)
-      if (brand.is_string()) brands.emplace_back(brand.get_string());
-  return brands;
+  const auto* listed = table.if_contains("unsupported_brands");
+  if (!listed || !listed->is_array()) return "needs an \"unsupported_brands\" list";
+  for (const auto& brand : listed->get_array()) {
+    if (!brand.is_string()) return "\"unsupported_brands\" holds brand names";
+    brands.emplace_back(brand.get_string());
+  }
+  m_forward_compat = std::move(packages);
+  m_unsupported_brands = std::move(brands);
+  m_have_forward_compat = true;
+  return std::nullopt;
+}
+
+std::optional<std::string> CudaTables::load_error_codes(const json::object& table) {
+  std::vector<ErrorCodeRow> codes;
+  auto bad = RowReader(table, "codes").each([&](const json::object& row) -> std::optional<std::string> {
+    ErrorCodeRow parsed;
+    const auto code = int_field(row, "code");
+    if (!code) return std::string("\"code\" must be a number");
+    parsed.code = *code;
+    for (auto [key, out] : {std::pair{"api", &parsed.api}, {"name", &parsed.name}, {"layer", &parsed.layer},
+                            {"meaning", &parsed.meaning}})
+      if (auto problem = text_field(row, key, *out)) return problem;
+    codes.push_back(std::move(parsed));
+    return std::nullopt;
+  });
+  if (bad) return bad;
+  m_error_codes = std::move(codes);
+  m_error_codes_source = string_field(table, "source");
+  m_have_error_codes = true;
+  return std::nullopt;
+}
+
+std::optional<Version> CudaTables::cuda_for_branch(int branch) const {
+  const BranchRow* best = nullptr;
+  for (const auto& row : m_branches)
+    if (row.branch <= branch && (!best || row.branch >= best->branch)) best = &row;
+  return best ? std::optional(best->cuda) : std::nullopt;
+}
+
+std::optional<Version> CudaTables::toolkit_driver(const Version& cuda) const {
+  for (const auto& row : m_toolkits)
+    if (row.cuda == cuda) return row.linux_min;
+  return std::nullopt;
+}
+
+std::optional<Version> CudaTables::mvc_minimum(int major) const {
+  for (const auto& row : m_mvc)
+    if (row.major == major) return row.minimum;
+  return std::nullopt;
+}
+
+std::optional<Version> CudaTables::min_compute_capability(int major) const {
+  for (const auto& row : m_architectures)
+    if (row.major == major) return row.minimum;
+  return std::nullopt;
+}
+
+std::vector<int> CudaTables::forward_compat_hosts(const Version& cuda) const {
+  std::vector<int> hosts;
+  for (const auto& row : m_forward_compat)
+    if (row.cuda == cuda) hosts.insert(hosts.end(), row.hosts.begin(), row.hosts.end());
+  return hosts;
 }
 
 }  // namespace gd

@@ -1,39 +1,84 @@
 #pragma once
-// Typed questions to the CUDA tables of rules/tables (cuda-drivers.json,
-// forward-compat.json): what a driver branch supports, what a toolkit
-// needs, minor-version minimums, architectures per CUDA major.
+// The CUDA tables of rules/tables (cuda-drivers.json, forward-compat.json,
+// error-codes.json), validated once at load into typed rows, and the
+// questions the probes ask of them: what a driver branch supports, what a
+// toolkit needs, minor-version minimums, architectures per CUDA major.
 
-#include "rules/rule_set.h"
+#include "util/version.h"
 
+#include <boost/json.hpp>
+
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gd {
 
+struct ToolkitRow {
+  Version cuda;       // 12.4
+  Version linux_min;  // the driver the toolkit shipped with
+};
+struct MajorMinimumRow {
+  int major = 0;
+  Version minimum;  // a driver (minor-version compatibility) or a compute capability
+};
+struct BranchRow {
+  int branch = 0;
+  Version cuda;  // what the branch reports to cuDriverGetVersion
+};
+struct ForwardCompatRow {
+  Version cuda;
+  std::vector<int> hosts;  // host branches the cuda-compat package supports
+};
+struct ErrorCodeRow {
+  std::string api;  // cuda, nvml
+  std::int64_t code = 0;
+  std::string name, layer, meaning;
+};
+
 class CudaTables {
  public:
-  explicit CudaTables(const RuleSet& rules);
+  // Validates one table document ("table": "cuda-drivers" and so on). Returns
+  // the first problem, naming the list and row ("toolkits row 3: ..."); on a
+  // problem the table keeps nothing of the document.
+  std::optional<std::string> load(const boost::json::object& table);
+  // Which of the three tables were loaded; a rule set needs all of them.
+  std::vector<std::string> missing_tables() const;
 
   // The CUDA version a driver branch reports ("12.4" for 550); for a branch
   // the table does not list, that of the nearest older branch.
-  std::optional<std::string> cuda_for_branch(int branch) const;
+  std::optional<Version> cuda_for_branch(int branch) const;
   // The driver the toolkit of this CUDA minor ("12.4") shipped with.
-  std::optional<std::string> toolkit_driver(const std::string& cuda) const;
+  std::optional<Version> toolkit_driver(const Version& cuda) const;
   // The oldest driver for minor-version compatibility within a major; none before 11.
-  std::optional<std::string> mvc_minimum(int major) const;
+  std::optional<Version> mvc_minimum(int major) const;
   // The lowest compute capability a CUDA major can build for.
-  std::optional<std::string> min_compute_capability(int major) const;
+  std::optional<Version> min_compute_capability(int major) const;
   // Host branches a cuda-compat package of this CUDA minor supports.
-  std::vector<int> forward_compat_hosts(const std::string& cuda) const;
-  std::vector<std::string> forward_compat_unsupported_brands() const;
+  std::vector<int> forward_compat_hosts(const Version& cuda) const;
+  const std::vector<std::string>& forward_compat_unsupported_brands() const { return m_unsupported_brands; }
+
+  const std::vector<ToolkitRow>& toolkits() const { return m_toolkits; }
+  const std::vector<BranchRow>& branches() const { return m_branches; }
+  const std::vector<ForwardCompatRow>& forward_compat() const { return m_forward_compat; }
+  const std::vector<ErrorCodeRow>& error_codes() const { return m_error_codes; }
+  const std::string& error_codes_source() const { return m_error_codes_source; }
 
  private:
-  const boost::json::array* list(const char* table, const char* key) const;
-  // result_field of the first row of table[key] whose match_field equals match.
-  std::optional<std::string> field_where(const char* table, const char* key, const char* match_field,
-                                         const boost::json::value& match, const char* result_field) const;
-  const RuleSet& m_rules;
+  std::optional<std::string> load_drivers(const boost::json::object& table);
+  std::optional<std::string> load_forward_compat(const boost::json::object& table);
+  std::optional<std::string> load_error_codes(const boost::json::object& table);
+
+  bool m_have_drivers = false, m_have_forward_compat = false, m_have_error_codes = false;
+  std::vector<ToolkitRow> m_toolkits;
+  std::vector<MajorMinimumRow> m_mvc;
+  std::vector<BranchRow> m_branches;
+  std::vector<MajorMinimumRow> m_architectures;
+  std::vector<ForwardCompatRow> m_forward_compat;
+  std::vector<std::string> m_unsupported_brands;
+  std::vector<ErrorCodeRow> m_error_codes;
+  std::string m_error_codes_source;
 };
 
 }  // namespace gd

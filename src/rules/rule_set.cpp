@@ -106,11 +106,12 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
     if (const auto* table = top.if_contains("table")) {
       if (!table->is_string()) fail(file, 1, "\"table\" names the table");
       if (!top.contains("source")) fail(file, 1, "a table must say where its data comes from (\"source\")");
+      // A bad row is refused here, with the file and the row: probes trust typed rows.
       if (table->get_string() == "pci-chips") {
         if (auto problem = set.chips.load(top)) fail(file, 1, *problem);
         have_chips = true;
-      } else {
-        set.tables[std::string(table->get_string())] = top;
+      } else if (auto problem = set.cuda.load(top)) {
+        fail(file, 1, "table \"" + std::string(table->get_string()) + "\": " + *problem);
       }
       continue;
     }
@@ -123,6 +124,7 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
     }
   }
   if (!have_chips) throw RuleError("rules: no tables/pci-chips.json table");
+  for (const auto& missing : set.cuda.missing_tables()) throw RuleError("rules: no \"" + missing + "\" table");
   return set;
 }
 

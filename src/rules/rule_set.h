@@ -3,6 +3,7 @@
 // binary or from a directory given with --rules.
 
 #include "model/status.h"
+#include "rules/cuda_tables.h"
 #include "rules/pci_chips.h"
 
 #include <boost/json.hpp>
@@ -30,7 +31,7 @@ struct Rule {
 struct RuleSet {
   std::vector<Rule> rules;
   ChipTable chips;
-  std::map<std::string, boost::json::object> tables;  // every other table, by its "table" name
+  CudaTables cuda;  // cuda-drivers, forward-compat, error-codes
 
   const Rule* find(std::string_view id) const;
 };

@@ -5,15 +5,41 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace {
 
 const char* k_chips = R"({"table": "pci-chips", "source": "test", "rows": [{"chip": "GH100", "first": "2302", "last": "23f0", "cc": "9.0", "architecture": "Hopper"}]})";
 
+const char* k_drivers = R"({"table": "cuda-drivers", "source": "test",
+  "toolkits": [{"cuda": "12.4", "linux_min": "550.54.14"}],
+  "minor_version_compatibility": [{"major": 12, "linux_min": "525.60.13"}],
+  "branches": [{"branch": 550, "cuda": "12.4"}],
+  "architectures": [{"major": 12, "min_cc": "5.0"}]})";
+const char* k_forward = R"({"table": "forward-compat", "source": "test", "packages": [], "unsupported_brands": ["geforce"]})";
+const char* k_errors = R"({"table": "error-codes", "source": "test", "codes": []})";
+
+std::vector<gd::RuleFile> with_tables(std::vector<gd::RuleFile> files) {
+  for (auto [name, text] : {std::pair{"tables/pci-chips.json", k_chips}, {"tables/cuda-drivers.json", k_drivers},
+                            {"tables/forward-compat.json", k_forward}, {"tables/error-codes.json", k_errors}})
+    if (std::none_of(files.begin(), files.end(), [&](const gd::RuleFile& file) { return file.name == name; }))
+      files.push_back({name, text});
+  return files;
+}
+
+std::string error_of_files(const std::vector<gd::RuleFile>& files) {
+  try {
+    gd::load_rule_files(with_tables(files));
+  } catch (const gd::RuleError& error) {
+    return error.what();
+  }
+  return "";
+}
+
 std::string error_of(const std::string& rules_text) {
   try {
-    gd::load_rule_files({{"tables/pci-chips.json", k_chips}, {"layers/test.json", rules_text}});
+    gd::load_rule_files(with_tables({{"layers/test.json", rules_text}}));
   } catch (const gd::RuleError& error) {
     return error.what();
   }
@@ -82,4 +108,34 @@ TEST_CASE("message templates fill facts, fall back, and keep braces they cannot 
   CHECK(gd::render_template("{system.nothing|a fallback}", view) == "a fallback");
   CHECK(gd::render_template("{system.nothing}", view) == "unknown");
   CHECK(gd::render_template("open { brace", view) == "open { brace");
+}
+
+TEST_CASE("a malformed table row is refused at load, naming the file and the row") {
+  const std::string drivers_bad = std::string(k_drivers).replace(std::string(k_drivers).find("\"12.4\", \"linux_min\""), 6, "\"12.x\"");
+  const auto error = error_of_files({{"tables/cuda-drivers.json", drivers_bad}});
+  CHECK(error.find("tables/cuda-drivers.json") != std::string::npos);
+  CHECK(error.find("toolkits row 1") != std::string::npos);
+  CHECK(error.find("12.x") != std::string::npos);
+
+  const auto forward = error_of_files({{"tables/forward-compat.json",
+      R"({"table": "forward-compat", "source": "t", "packages": [{"cuda": "12.9", "hosts": [535, "570"]}], "unsupported_brands": []})"}});
+  CHECK(forward.find("packages row 1") != std::string::npos);
+
+  const auto chips = error_of_files({{"tables/pci-chips.json",
+      R"({"table": "pci-chips", "source": "t", "rows": [], "products": [{"id": "2330", "name": "H100", "brand": "Tesla!", "class": "datacenter"}]})"}});
+  CHECK(chips.find("products row 1") != std::string::npos);
+  CHECK(chips.find("Tesla!") != std::string::npos);
+
+  CHECK(error_of_files({{"tables/error-codes.json", R"({"table": "error-codes", "source": "t", "codes": [{"code": "x"}]})"}})
+            .find("codes row 1") != std::string::npos);
+  CHECK(error_of_files({{"tables/other.json", R"({"table": "other", "source": "t"})"}}).find("unknown table") != std::string::npos);
+}
+
+TEST_CASE("a rule set without one of the CUDA tables is refused") {
+  try {
+    gd::load_rule_files({{"tables/pci-chips.json", k_chips}});
+    FAIL("loaded without the CUDA tables");
+  } catch (const gd::RuleError& error) {
+    CHECK(std::string(error.what()).find("cuda-drivers") != std::string::npos);
+  }
 }

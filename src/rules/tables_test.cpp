@@ -17,61 +17,34 @@
 
 namespace json = boost::json;
 
-namespace {
-
-const json::array& rows(const gd::RuleSet& rules, const char* table, const char* key) {
-  return rules.tables.at(table).at(key).as_array();
-}
-
-}  // namespace
-
-TEST_CASE("every table names its source") {
-  const auto rules = gd::load_embedded_rules();
-  for (const char* table : {"cuda-drivers", "forward-compat", "error-codes"}) {
-    CAPTURE(table);
-    REQUIRE(rules.tables.count(table) == 1);
-    CHECK_FALSE(gd::string_field(rules.tables.at(table), "source").empty());
-  }
-}
-
 TEST_CASE("cuda-drivers: toolkits and branches ascend, drivers ascend with them") {
   const auto rules = gd::load_embedded_rules();
-  std::optional<gd::Version> last_cuda, last_driver;
-  for (const auto& row : rows(rules, "cuda-drivers", "toolkits")) {
-    const auto cuda = gd::Version::parse(row.at("cuda").as_string());
-    const auto driver = gd::Version::parse(row.at("linux_min").as_string());
-    REQUIRE(cuda);
-    REQUIRE(driver);
-    if (last_cuda) CHECK(*last_cuda < *cuda);
-    if (last_driver) CHECK(*last_driver < *driver);
-    last_cuda = cuda;
-    last_driver = driver;
+  REQUIRE_FALSE(rules.cuda.toolkits().empty());
+  for (std::size_t i = 1; i < rules.cuda.toolkits().size(); ++i) {
+    const auto& before = rules.cuda.toolkits()[i - 1];
+    const auto& row = rules.cuda.toolkits()[i];
+    CHECK(before.cuda < row.cuda);
+    CHECK(before.linux_min < row.linux_min);
   }
-  std::int64_t last_branch = 0;
-  std::optional<gd::Version> last_branch_cuda;
-  for (const auto& row : rows(rules, "cuda-drivers", "branches")) {
-    const auto branch = row.at("branch").as_int64();
-    const auto cuda = gd::Version::parse(row.at("cuda").as_string());
-    CHECK(branch > last_branch);
-    if (last_branch_cuda) CHECK(*last_branch_cuda < *cuda);
-    last_branch = branch;
-    last_branch_cuda = cuda;
+  for (std::size_t i = 1; i < rules.cuda.branches().size(); ++i) {
+    CHECK(rules.cuda.branches()[i - 1].branch < rules.cuda.branches()[i].branch);
+    CHECK(rules.cuda.branches()[i - 1].cuda < rules.cuda.branches()[i].cuda);
   }
 }
 
 TEST_CASE("forward-compat: every host branch is a known branch, every package a known CUDA") {
   const auto rules = gd::load_embedded_rules();
-  std::set<std::int64_t> branches;
+  std::set<int> branches;
   std::set<std::string> cudas;
-  for (const auto& row : rows(rules, "cuda-drivers", "branches")) {
-    branches.insert(row.at("branch").as_int64());
-    cudas.emplace(row.at("cuda").as_string());
+  for (const auto& row : rules.cuda.branches()) {
+    branches.insert(row.branch);
+    cudas.insert(row.cuda.text());
   }
-  for (const auto& row : rows(rules, "forward-compat", "packages")) {
-    const std::string cuda(row.at("cuda").as_string());
-    CAPTURE(cuda);
-    CHECK(cudas.count(cuda) == 1);
-    for (const auto& host : row.at("hosts").as_array()) CHECK(branches.count(host.as_int64()) == 1);
+  REQUIRE_FALSE(rules.cuda.forward_compat().empty());
+  for (const auto& row : rules.cuda.forward_compat()) {
+    CAPTURE(row.cuda.text());
+    CHECK(cudas.count(row.cuda.text()) == 1);
+    for (int host : row.hosts) CHECK(branches.count(host) == 1);
   }
 }
 
@@ -90,18 +63,29 @@ TEST_CASE("pci-chips: no two ranges overlap, and lookups agree with the table") 
   CHECK(rules.chips.lookup(0x2330)->chip == "GH100");
 }
 
+TEST_CASE("pci-chips products: brand and class by device id, whatever pci.ids the machine has") {
+  const auto rules = gd::load_embedded_rules();
+  CHECK(rules.chips.product(0x2330)->brand == "tesla");  // H100 SXM5
+  CHECK(rules.chips.product(0x2330)->product_class == "datacenter");
+  CHECK(rules.chips.product(0x2b85)->brand == "geforce");  // RTX 5090
+  CHECK(rules.chips.product(0x2230)->brand == "nvidiartx");  // RTX A6000
+  CHECK(rules.chips.product(0x1b06)->product_class == "consumer");  // GTX 1080 Ti
+  CHECK(rules.chips.product(0xffff) == nullptr);
+}
+
 TEST_CASE("the CUDA tables answer the questions the rules ask") {
   const auto rules = gd::load_embedded_rules();
-  const gd::CudaTables tables(rules);
-  CHECK(tables.cuda_for_branch(550) == "12.4");
-  CHECK(tables.cuda_for_branch(551) == "12.4");  // an unlisted branch takes the nearest older one
-  CHECK(tables.cuda_for_branch(580) == "13.0");
+  const gd::CudaTables& tables = rules.cuda;
+  const auto v = [](const char* text) { return *gd::Version::parse(text); };
+  CHECK(tables.cuda_for_branch(550)->text() == "12.4");
+  CHECK(tables.cuda_for_branch(551)->text() == "12.4");  // an unlisted branch takes the nearest older one
+  CHECK(tables.cuda_for_branch(580)->text() == "13.0");
   CHECK_FALSE(tables.cuda_for_branch(300));
-  CHECK(tables.toolkit_driver("12.4") == "550.54.14");
-  CHECK(tables.mvc_minimum(12) == "525.60.13");
+  CHECK(tables.toolkit_driver(v("12.4"))->text() == "550.54.14");
+  CHECK(tables.mvc_minimum(12)->text() == "525.60.13");
   CHECK_FALSE(tables.mvc_minimum(10));
-  CHECK(tables.min_compute_capability(13) == "7.5");
-  CHECK(tables.forward_compat_hosts("12.9") == std::vector<int>{535, 570});
+  CHECK(tables.min_compute_capability(13)->text() == "7.5");
+  CHECK(tables.forward_compat_hosts(v("12.9")) == std::vector<int>{535, 570});
 }
 
 TEST_CASE("docs/rules.md is what `gpudoctor rules --format markdown` prints") {
