@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "gpudoctor_config.h"
+#include "host/child_main.h"
 #include "host/replay_host.h"
 #include "rules/rule_set.h"
 
@@ -11,6 +12,9 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
+  // A re-executed child (a device open): answers on stdout, never a report.
+  if (argc > 1 && std::string(argv[1]) == gd::k_child_command)
+    return gd::child_main(std::vector<std::string>(argv + 2, argv + argc));
   try {
     const auto options = gd::parse_options(std::vector<std::string>(argv + 1, argv + argc));
     switch (options.command) {

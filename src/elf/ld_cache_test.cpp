@@ -1,6 +1,6 @@
 #include "elf/ld_cache.h"
 
-#include "host/command_runner.h"
+#include "host/child_runner.h"
 #include "host/local_fs.h"
 #include "util/text.h"
 
@@ -42,10 +42,10 @@ TEST_CASE("the system's own ld.so.cache parses and agrees with ldconfig -p") {
   if (!bytes) return;  // a system without a cache (musl, distroless) has nothing to compare
   const auto parsed = gd::parse_ld_cache(*bytes);
   REQUIRE(parsed.cache);
-  const auto listed = gd::run_command({"/sbin/ldconfig", "-p"}, std::chrono::seconds(30));
+  const auto listed = gd::run_child({"/sbin/ldconfig", "-p"}, std::chrono::seconds(30));
   REQUIRE(listed.exit == 0);
   std::size_t checked = 0;
-  for (auto line : gd::lines(listed.stdout_text)) {
+  for (auto line : gd::lines(listed.output)) {
     if (!gd::contains(line, "(libc6,x86-64") || gd::contains(line, "hwcap")) continue;
     const auto name = std::string(gd::trim(line.substr(0, line.find(" ("))));
     const auto path = std::string(gd::trim(line.substr(line.find("=> ") + 3)));

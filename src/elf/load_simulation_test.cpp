@@ -24,9 +24,9 @@ Map glibc_view(const std::string& file, const std::string& ld_library_path) {
   std::vector<std::string> argv{"env", "-i"};
   if (!ld_library_path.empty()) argv.push_back("LD_LIBRARY_PATH=" + ld_library_path);
   argv.insert(argv.end(), {k_ld_so, "--list", file});
-  const auto result = gd::run_command(argv, std::chrono::seconds(30));
+  const auto result = gd::run_child(argv, std::chrono::seconds(30));
   Map view;
-  for (auto line : gd::lines(result.stdout_text)) {
+  for (auto line : gd::lines(result.output)) {
     const auto arrow = line.find(" => ");
     if (arrow == std::string_view::npos) continue;
     auto path = line.substr(arrow + 4);
@@ -113,9 +113,9 @@ TEST_CASE("an RPATH is inherited by dependencies, a RUNPATH is not") {
   CHECK(find(blocked, "libdep.so.1").requested_by == tree.d2 + "/libmid.so.1");
   CHECK_FALSE(find(blocked, "libdep.so.1").tried.empty());
   // glibc prints nothing then: it fails, naming the library.
-  const auto glibc = gd::run_command({"env", "-i", k_ld_so, "--list", tree.dir / "bin/blocks"}, std::chrono::seconds(30));
+  const auto glibc = gd::run_child({"env", "-i", k_ld_so, "--list", tree.dir / "bin/blocks"}, std::chrono::seconds(30));
   CHECK(glibc.exit != 0);
-  CHECK(gd::contains(glibc.stderr_text, "libdep.so.1: cannot open shared object file"));
+  CHECK(gd::contains(glibc.error_output, "libdep.so.1: cannot open shared object file"));
 }
 
 TEST_CASE("$ORIGIN expands against the object's directory") {
@@ -148,7 +148,7 @@ TEST_CASE("a library for another machine is passed over; a non-ELF file stops th
   const auto aborted = simulate(tree.dir / "bin/app", text_first);
   CHECK(find(aborted, "libdep.so.1").fatal.has_value());
   CHECK_FALSE(find(aborted, "libdep.so.1").path);
-  const auto glibc = gd::run_command({"env", "-i", "LD_LIBRARY_PATH=" + text_first, k_ld_so, "--list", tree.dir / "bin/app"},
+  const auto glibc = gd::run_child({"env", "-i", "LD_LIBRARY_PATH=" + text_first, k_ld_so, "--list", tree.dir / "bin/app"},
                                      std::chrono::seconds(30));
   CHECK(glibc.exit != 0);  // glibc gives up too ("invalid ELF header")
 }
@@ -243,10 +243,10 @@ TEST_CASE("an empty path element is the current directory, as in NVIDIA's '$ORIG
   const auto simulated = simulate(tree.dir / "bin/app", "", tree.d2);
   CHECK(find(simulated, "libdep.so.1").path == tree.d2 + "/libdep.so.1");
   // glibc finds it too; its path is then the bare name, which ld.so prints without "=>".
-  const auto glibc = gd::run_command({"env", "-i", "--chdir=" + tree.d2, k_ld_so, "--list", tree.dir / "bin/app"},
+  const auto glibc = gd::run_child({"env", "-i", "--chdir=" + tree.d2, k_ld_so, "--list", tree.dir / "bin/app"},
                                      std::chrono::seconds(30));
   CHECK(glibc.exit == 0);
-  CHECK(gd::contains(glibc.stdout_text, "\tlibdep.so.1 ("));
+  CHECK(gd::contains(glibc.output, "\tlibdep.so.1 ("));
   const auto unknown = simulate(tree.dir / "bin/app", "");  // no cwd: reported, not searched
   CHECK_FALSE(find(unknown, "libdep.so.1").path);
   const auto& tried = find(unknown, "libdep.so.1").tried;

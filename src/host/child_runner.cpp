@@ -1,4 +1,4 @@
-#include "host/command_runner.h"
+#include "host/child_runner.h"
 
 #include "util/result.h"
 
@@ -6,36 +6,35 @@
 #include <boost/asio/read.hpp>
 #include <boost/process.hpp>
 
-#include <cerrno>
+#include <sys/wait.h>
 
 namespace gd {
 namespace bp = boost::process;
 
 namespace {
 
-// Reads a pipe into text until EOF, an error, or the size cap; a command
+// Reads a pipe into text until EOF, an error, or the size cap; a child
 // that talks past the cap is stopped rather than left blocked on a full pipe.
 void read_capped(bp::async_pipe& pipe, std::string& text, bp::group& group) {
-  boost::asio::async_read(pipe, boost::asio::dynamic_buffer(text, k_max_command_output),
+  boost::asio::async_read(pipe, boost::asio::dynamic_buffer(text, k_max_child_output),
                           [&text, &group](const boost::system::error_code&, std::size_t) {
                             std::error_code ignored;
-                            if (text.size() >= k_max_command_output) group.terminate(ignored);
+                            if (text.size() >= k_max_child_output) group.terminate(ignored);
                           });
 }
 
 }  // namespace
 
-CommandResult run_command(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
-  CommandResult result;
-  result.argv = argv;
+ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline) {
+  ChildAnswer answer;
   if (argv.empty()) {
-    result.error = "EINVAL";
-    return result;
+    answer.error = "EINVAL";
+    return answer;
   }
   const auto program = argv[0].find('/') == std::string::npos ? bp::search_path(argv[0]) : bp::filesystem::path(argv[0]);
   if (program.empty()) {
-    result.error = "ENOENT";
-    return result;
+    answer.error = "ENOENT";
+    return answer;
   }
   boost::asio::io_context context;
   bp::async_pipe out(context);
@@ -45,23 +44,26 @@ CommandResult run_command(const std::vector<std::string>& argv, std::chrono::mil
   bp::child child(program, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_in.close(),
                   bp::std_out > out, bp::std_err > err, group, launch_error);
   if (launch_error) {
-    result.error = errno_name(launch_error.value());
-    return result;
+    answer.error = errno_name(launch_error.value());
+    return answer;
   }
-  read_capped(out, result.stdout_text, group);
-  read_capped(err, result.stderr_text, group);
-  context.run_for(timeout);
+  read_capped(out, answer.output, group);
+  read_capped(err, answer.error_output, group);
+  context.run_for(deadline);
   if (!context.stopped()) {
-    result.timed_out = true;
+    answer.timed_out = true;
     std::error_code ignored;
     group.terminate(ignored);
     child.wait(ignored);
-    return result;
+    return answer;
   }
   std::error_code wait_error;
   child.wait(wait_error);
-  if (!wait_error) result.exit = child.exit_code();
-  return result;
+  if (wait_error) return answer;
+  const int status = child.native_exit_code();
+  if (WIFEXITED(status)) answer.exit = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) answer.signal = WTERMSIG(status);
+  return answer;
 }
 
 }  // namespace gd

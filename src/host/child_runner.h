@@ -1,8 +1,9 @@
 #pragma once
-// The one way gpudoctor runs another program: no shell, stdin closed, output
-// capped, and a deadline after which the whole process group is killed.
+// The one way gpudoctor runs a child process: argv only, no shell, stdin
+// closed, output capped, and a deadline after which the whole process group
+// is killed. Device opens run through it too, as `gpudoctor __child ...`.
 
-#include "host/host.h"
+#include "host/child_evidence.h"
 
 #include <chrono>
 #include <string>
@@ -10,8 +11,6 @@
 
 namespace gd {
 
-inline constexpr std::size_t k_max_command_output = 1 << 20;
-
-CommandResult run_command(const std::vector<std::string>& argv, std::chrono::milliseconds timeout);
+ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline);
 
 }  // namespace gd

@@ -1,32 +1,41 @@
-#include "host/command_runner.h"
+#include "host/child_runner.h"
 
 #include <doctest/doctest.h>
 
+#include <csignal>
+
 using namespace std::chrono_literals;
 
-TEST_CASE("run_command captures output and the exit status") {
-  auto result = gd::run_command({"sh", "-c", "echo out; echo err >&2; exit 3"}, 5s);
-  CHECK_FALSE(result.timed_out);
-  REQUIRE(result.exit);
-  CHECK(*result.exit == 3);
-  CHECK(result.stdout_text == "out\n");
-  CHECK(result.stderr_text == "err\n");
+TEST_CASE("run_child captures output and the exit status") {
+  auto answer = gd::run_child({"sh", "-c", "echo out; echo err >&2; exit 3"}, 5s);
+  CHECK_FALSE(answer.timed_out);
+  REQUIRE(answer.exit);
+  CHECK(*answer.exit == 3);
+  CHECK(answer.output == "out\n");
+  CHECK(answer.error_output == "err\n");
 }
 
-TEST_CASE("run_command kills a command that outlives its deadline") {
+TEST_CASE("run_child kills a child that outlives its deadline, with its process group") {
   const auto start = std::chrono::steady_clock::now();
-  auto result = gd::run_command({"sh", "-c", "sleep 30 & sleep 30"}, 300ms);
-  CHECK(result.timed_out);
-  CHECK_FALSE(result.exit);
+  auto answer = gd::run_child({"sh", "-c", "sleep 30 & sleep 30"}, 300ms);
+  CHECK(answer.timed_out);
+  CHECK_FALSE(answer.exit);
   CHECK(std::chrono::steady_clock::now() - start < 10s);
 }
 
-TEST_CASE("run_command reports a missing program instead of throwing") {
-  auto result = gd::run_command({"gpudoctor-no-such-program"}, 1s);
-  CHECK(result.error == "ENOENT");
+TEST_CASE("run_child names the signal of a child that crashed") {
+  auto answer = gd::run_child({"sh", "-c", "kill -SEGV $$"}, 5s);
+  CHECK_FALSE(answer.exit);
+  REQUIRE(answer.signal);
+  CHECK(*answer.signal == SIGSEGV);
 }
 
-TEST_CASE("run_command caps runaway output") {
-  auto result = gd::run_command({"sh", "-c", "head -c 3000000 /dev/zero"}, 5s);
-  CHECK(result.stdout_text.size() <= gd::k_max_command_output);
+TEST_CASE("run_child reports a missing program instead of throwing") {
+  auto answer = gd::run_child({"gpudoctor-no-such-program"}, 1s);
+  CHECK(answer.error == "ENOENT");
+}
+
+TEST_CASE("run_child caps runaway output") {
+  auto answer = gd::run_child({"sh", "-c", "head -c 3000000 /dev/zero"}, 5s);
+  CHECK(answer.output.size() <= gd::k_max_child_output);
 }

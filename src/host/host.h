@@ -4,6 +4,7 @@
 // output through a Host, so each check runs the same live, under --root, or
 // on a replayed snapshot (see docs/snapshot-format.md).
 
+#include "host/child_evidence.h"
 #include "util/result.h"
 
 #include <chrono>
@@ -26,7 +27,8 @@ struct FileStat {
   std::uint64_t size = 0;
 };
 
-// What a /dev path is, and what happened when we tried to use it.
+// What a /dev path is: stat(2) of it, nothing more. Opening it is child
+// evidence (ChildKind::device_open), asked once per run by the device-nodes probe.
 struct DeviceNode {
   std::string type;  // "char", "block", or "file"/"directory"/"other" for a wrong kind
   std::uint32_t major = 0;
@@ -34,8 +36,9 @@ struct DeviceNode {
   std::uint32_t mode = 0;
   std::uint32_t uid = 0;
   std::uint32_t gid = 0;
-  std::optional<std::string> open;            // "ok" or an errno name; unset: not tried
-  std::optional<std::string> driver_version;  // /dev/nvidiactl version ioctl answer
+  // Recorded open results of snapshots taken before child evidence was
+  // recorded as such; a replay answers device_open requests from them.
+  std::optional<std::string> legacy_open, legacy_driver_version;
 };
 
 struct Uname {
@@ -48,22 +51,15 @@ struct UserIds {
   std::vector<std::uint32_t> groups;
 };
 
-struct CommandResult {
-  std::vector<std::string> argv;
-  std::optional<int> exit;  // unset when it did not exit by itself
-  std::string stdout_text;
-  std::string stderr_text;
-  bool timed_out = false;
-  std::optional<std::string> error;  // could not start at all ("ENOENT", ...)
-};
-
 enum class HostMode { live, root, replay };
 
-class Host {
- public:
-  virtual ~Host() = default;
+// The seam, split by job. Components that need only one job take only that
+// interface (the ELF reader takes Files&), so what they can touch is plain.
 
-  virtual HostMode mode() const = 0;
+// Files, directories, symlinks and device nodes of the diagnosed system.
+class Files {
+ public:
+  virtual ~Files() = default;
   // Reads at most max_bytes of a regular file; symlinks are followed.
   virtual Result<std::string> read_file(std::string_view path, std::size_t max_bytes) = 0;
   // Up to size bytes from offset (fewer at the end of the file): ELF files
@@ -74,16 +70,36 @@ class Host {
   virtual Result<std::string> read_link(std::string_view path) = 0;
   // stat(2): follows symlinks.
   virtual Result<FileStat> stat(std::string_view path) = 0;
-  // A /dev path: its kind and numbers, and whether this process may open it.
+  // A /dev path's kind and numbers; never opens it.
   virtual Result<DeviceNode> device(std::string_view path) = 0;
+
+  bool exists(std::string_view path) { return stat(path).has_value(); }
+};
+
+// The environment, kernel and user the diagnosed programs would have.
+class Environment {
+ public:
+  virtual ~Environment() = default;
   virtual std::optional<std::string> env(std::string_view name) = 0;
   // Every variable whose name starts with prefix, sorted by name.
   virtual std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) = 0;
   virtual Uname uname() = 0;
   virtual UserIds user() = 0;
-  virtual CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) = 0;
+};
 
-  bool exists(std::string_view path) { return stat(path).has_value(); }
+// Evidence that only a child process can give (see child_evidence.h):
+// opening device nodes, running commands. Live, one deadline-bounded runner
+// answers; a snapshot records each request with its answer; a replay gives
+// the recorded answer back.
+class ChildEvidence {
+ public:
+  virtual ~ChildEvidence() = default;
+  virtual ChildAnswer ask(const ChildRequest& request) = 0;
+};
+
+class Host : public Files, public Environment, public ChildEvidence {
+ public:
+  virtual HostMode mode() const = 0;
 };
 
 const char* host_mode_name(HostMode mode);

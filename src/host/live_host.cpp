@@ -1,7 +1,7 @@
 #include "host/live_host.h"
 
-#include "host/command_runner.h"
-#include "host/device_open_probe.h"
+#include "host/child_main.h"
+#include "host/child_runner.h"
 #include "host/local_fs.h"
 #include "host/path_chase.h"
 
@@ -18,9 +18,6 @@ extern char** environ;
 
 namespace gd {
 namespace {
-
-using namespace std::chrono_literals;
-constexpr auto k_device_open_timeout = 5s;
 
 std::string device_type_name(mode_t mode) {
   if (S_ISCHR(mode)) return "char";
@@ -94,12 +91,6 @@ Result<DeviceNode> LiveHost::device(std::string_view path) {
   node.mode = info.st_mode & 07777;
   node.uid = info.st_uid;
   node.gid = info.st_gid;
-  if (mode() == HostMode::live && S_ISCHR(info.st_mode)) {
-    const auto ask = path == "/dev/nvidiactl" ? AskDriverVersion::yes : AskDriverVersion::no;
-    auto opened = probe_device_open(*local, ask, k_device_open_timeout);
-    node.open = opened.open;
-    node.driver_version = opened.driver_version;
-  }
   return node;
 }
 
@@ -138,16 +129,27 @@ UserIds LiveHost::user() {
   return ids;
 }
 
-CommandResult LiveHost::run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+// Our own program, re-executed for child evidence that needs no other
+// program (a device open): /proc/self/exe is this process, not the
+// diagnosed system, so it is read directly.
+std::string own_program() {
+  char path[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
+}
+
+ChildAnswer LiveHost::ask(const ChildRequest& request) {
   if (mode() == HostMode::root) {
-    // The image's programs are not run: they may be for another machine, and
-    // running them is not reading them.
-    CommandResult result;
-    result.argv = argv;
-    result.error = "ENOSYS";
-    return result;
+    // The image's programs are not run and its device nodes not opened:
+    // they may be for another machine, and running them is not reading them.
+    ChildAnswer answer;
+    answer.error = "ENOSYS";
+    return answer;
   }
-  return run_command(argv, timeout);
+  if (request.kind == ChildKind::command) return run_child(request.args, request.deadline);
+  std::vector<std::string> argv{own_program(), k_child_command, child_kind_name(request.kind)};
+  argv.insert(argv.end(), request.args.begin(), request.args.end());
+  return run_child(argv, request.deadline);
 }
 
 const char* host_mode_name(HostMode mode) {

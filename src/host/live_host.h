@@ -26,7 +26,7 @@ class LiveHost final : public Host {
   std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
   Uname uname() override;
   UserIds user() override;
-  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) override;
+  ChildAnswer ask(const ChildRequest& request) override;
 
  private:
   Result<std::string> local_path(std::string_view path, bool follow_final) const;

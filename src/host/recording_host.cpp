@@ -160,10 +160,10 @@ UserIds RecordingHost::user() {
   return *m_user;
 }
 
-CommandResult RecordingHost::run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
-  auto result = m_inner.run(argv, timeout);
-  m_commands.push_back(to_json(result));
-  return result;
+ChildAnswer RecordingHost::ask(const ChildRequest& request) {
+  auto answer = m_inner.ask(request);
+  m_children.push_back(to_json(request, answer));
+  return answer;
 }
 
 // Merges overlapping pieces and writes them, back to back, where the file
@@ -203,7 +203,7 @@ json::object RecordingHost::pack_pieces() {
 Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
   const json::object pieces = pack_pieces();
   json::object top{{"format", k_snapshot_format}, {"gpudoctor", gpudoctor_version}, {"env", m_env},
-                   {"devices", m_devices},        {"commands", m_commands},          {"probe", json::object()}};
+                   {"devices", m_devices},        {"children", m_children}};
   if (m_uname) top["uname"] = to_json(*m_uname);
   if (m_user) top["user"] = to_json(*m_user);
   if (!m_errors.empty()) top["errors"] = m_errors;

@@ -34,7 +34,7 @@ class RecordingHost final : public Host {
   std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
   Uname uname() override;
   UserIds user() override;
-  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) override;
+  ChildAnswer ask(const ChildRequest& request) override;
 
  private:
   // Maps a checked path into out_dir/root, creating its parent directories.
@@ -48,7 +48,7 @@ class RecordingHost final : public Host {
   boost::json::object m_env;
   boost::json::object m_devices;
   boost::json::object m_errors;
-  boost::json::array m_commands;
+  boost::json::array m_children;
   boost::json::array m_directories;
   boost::json::object m_file_sizes;
   // Piecewise reads, kept until finish() packs them: path -> offset -> bytes.

@@ -64,7 +64,10 @@ ReplayHost::ReplayHost(const std::string& snapshot_dir) : m_root(snapshot_dir + 
   if (const auto* user = object_field(top, "user")) m_user = user_from_json(*user);
   if (const auto* commands = top.if_contains("commands"); commands && commands->is_array())
     for (const auto& command : commands->get_array())
-      if (command.is_object()) m_commands.push_back(command_from_json(command.get_object()));
+      if (command.is_object()) m_children.insert(legacy_command_from_json(command.get_object()));
+  if (const auto* children = top.if_contains("children"); children && children->is_array())
+    for (const auto& child : children->get_array())
+      if (child.is_object()) m_children.insert_or_assign(child_from_json(child.get_object()).first, child_from_json(child.get_object()).second);
 }
 
 Result<std::string> ReplayHost::local_path(std::string_view path, bool follow_final) const {
@@ -183,13 +186,27 @@ std::vector<std::pair<std::string, std::string>> ReplayHost::env_with_prefix(std
   return found;
 }
 
-CommandResult ReplayHost::run(const std::vector<std::string>& argv, std::chrono::milliseconds) {
-  for (const auto& command : m_commands)
-    if (command.argv == argv) return command;
-  CommandResult missing;
-  missing.argv = argv;
-  missing.error = "not-captured";
+ChildAnswer ReplayHost::ask(const ChildRequest& request) {
+  if (const auto found = m_children.find(request.key()); found != m_children.end()) return found->second;
+  if (request.kind == ChildKind::device_open) return legacy_device_open(request);
+  ChildAnswer missing;
+  missing.error = "not-recorded";
   return missing;
+}
+
+// Snapshots from before child evidence kept each node's open result in its
+// device record; answer as the child would have, from those.
+ChildAnswer ReplayHost::legacy_device_open(const ChildRequest& request) const {
+  ChildAnswer answer;
+  answer.exit = 0;
+  for (std::size_t i = 0; i < request.args.size(); ++i) {
+    const auto found = m_devices.find(request.args[i]);
+    if (found == m_devices.end() || !found->second.legacy_open) continue;  // not tried when recorded
+    answer.output += std::to_string(i) + " open=" + *found->second.legacy_open;
+    if (const auto& version = found->second.legacy_driver_version) answer.output += " version=" + *version;
+    answer.output += "\n";
+  }
+  return answer;
 }
 
 }  // namespace gd

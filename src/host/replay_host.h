@@ -32,7 +32,7 @@ class ReplayHost final : public Host {
   std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
   Uname uname() override { return m_uname; }
   UserIds user() override { return m_user; }
-  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) override;
+  ChildAnswer ask(const ChildRequest& request) override;
 
  private:
   Result<std::string> local_path(std::string_view path, bool follow_final) const;
@@ -47,7 +47,8 @@ class ReplayHost final : public Host {
   // path -> (original offset, size) of each piece, stored back to back
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>, std::less<>> m_pieces;
   Result<std::string> read_pieces(std::string_view path, std::uint64_t offset, std::size_t size);  // captured as existing, maybe empty
-  std::vector<CommandResult> m_commands;
+  std::map<std::string, ChildAnswer, std::less<>> m_children;  // by ChildRequest::key()
+  ChildAnswer legacy_device_open(const ChildRequest& request) const;
   Uname m_uname;
   UserIds m_user;
 };

@@ -35,8 +35,6 @@ std::optional<std::uint32_t> parse_mode(std::string_view text) {
 json::object to_json(const DeviceNode& node) {
   json::object object{{"type", node.type},   {"major", node.major}, {"minor", node.minor},
                       {"mode", mode_string(node.mode)}, {"uid", node.uid},     {"gid", node.gid}};
-  if (node.open) object["open"] = *node.open;
-  if (node.driver_version) object["driver_version"] = *node.driver_version;
   return object;
 }
 
@@ -51,15 +49,15 @@ json::object to_json(const UserIds& user) {
   return {{"uid", user.uid}, {"gid", user.gid}, {"groups", std::move(groups)}};
 }
 
-json::object to_json(const CommandResult& command) {
-  json::array argv;
-  for (const auto& arg : command.argv) argv.push_back(json::string(arg));
-  json::object object{{"argv", std::move(argv)},
-                      {"stdout", command.stdout_text},
-                      {"stderr", command.stderr_text},
-                      {"timed_out", command.timed_out}};
-  object["exit"] = command.exit ? json::value(*command.exit) : json::value(nullptr);
-  if (command.error) object["error"] = *command.error;
+json::object to_json(const ChildRequest& request, const ChildAnswer& answer) {
+  json::array args;
+  for (const auto& arg : request.args) args.push_back(json::string(arg));
+  json::object object{{"kind", child_kind_name(request.kind)}, {"args", std::move(args)},
+                      {"stdout", answer.output},         {"stderr", answer.error_output},
+                      {"timed_out", answer.timed_out}};
+  object["exit"] = answer.exit ? json::value(*answer.exit) : json::value(nullptr);
+  if (answer.signal) object["signal"] = *answer.signal;
+  if (answer.error) object["error"] = *answer.error;
   return object;
 }
 
@@ -71,8 +69,8 @@ DeviceNode device_from_json(const json::object& object) {
   node.mode = parse_mode(string_field(object, "mode")).value_or(0);
   node.uid = u32_field(object, "uid");
   node.gid = u32_field(object, "gid");
-  if (object.contains("open")) node.open = string_field(object, "open");
-  if (object.contains("driver_version")) node.driver_version = string_field(object, "driver_version");
+  if (object.contains("open")) node.legacy_open = string_field(object, "open");
+  if (object.contains("driver_version")) node.legacy_driver_version = string_field(object, "driver_version");
   return node;
 }
 
@@ -89,18 +87,39 @@ UserIds user_from_json(const json::object& object) {
   return user;
 }
 
-CommandResult command_from_json(const json::object& object) {
-  CommandResult command;
-  if (const auto* argv = object.if_contains("argv"); argv && argv->is_array())
-    for (const auto& arg : argv->get_array())
-      if (arg.is_string()) command.argv.emplace_back(arg.get_string());
-  if (auto exit = int_field(object, "exit")) command.exit = static_cast<int>(*exit);
-  command.stdout_text = string_field(object, "stdout");
-  command.stderr_text = string_field(object, "stderr");
+namespace {
+
+ChildAnswer answer_from_json(const json::object& object) {
+  ChildAnswer answer;
+  if (auto exit = int_field(object, "exit")) answer.exit = static_cast<int>(*exit);
+  if (auto signal = int_field(object, "signal"); signal && *signal > 0 && *signal < 128) answer.signal = static_cast<int>(*signal);
+  answer.output = string_field(object, "stdout");
+  answer.error_output = string_field(object, "stderr");
   if (const auto* timed_out = object.if_contains("timed_out"); timed_out && timed_out->is_bool())
-    command.timed_out = timed_out->get_bool();
-  if (object.contains("error")) command.error = string_field(object, "error");
-  return command;
+    answer.timed_out = timed_out->get_bool();
+  if (object.contains("error")) answer.error = string_field(object, "error");
+  return answer;
+}
+
+std::vector<std::string> strings_field(const json::object& object, const char* key) {
+  std::vector<std::string> out;
+  if (const auto* list = object.if_contains(key); list && list->is_array())
+    for (const auto& item : list->get_array())
+      if (item.is_string()) out.emplace_back(item.get_string());
+  return out;
+}
+
+}  // namespace
+
+std::pair<std::string, ChildAnswer> child_from_json(const json::object& object) {
+  ChildRequest request;
+  request.kind = parse_child_kind(string_field(object, "kind")).value_or(ChildKind::command);
+  request.args = strings_field(object, "args");
+  return {request.key(), answer_from_json(object)};
+}
+
+std::pair<std::string, ChildAnswer> legacy_command_from_json(const json::object& object) {
+  return {ChildRequest{ChildKind::command, strings_field(object, "argv"), {}}.key(), answer_from_json(object)};
 }
 
 }  // namespace gd

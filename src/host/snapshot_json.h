@@ -13,13 +13,16 @@ inline constexpr const char* k_snapshot_format = "gpudoctor-snapshot/1";
 boost::json::object to_json(const DeviceNode& node);
 boost::json::object to_json(const Uname& uname);
 boost::json::object to_json(const UserIds& user);
-boost::json::object to_json(const CommandResult& command);
+boost::json::object to_json(const ChildRequest& request, const ChildAnswer& answer);
 
 // These never throw: a missing or mistyped field takes its default.
 DeviceNode device_from_json(const boost::json::object& object);
 Uname uname_from_json(const boost::json::object& object);
 UserIds user_from_json(const boost::json::object& object);
-CommandResult command_from_json(const boost::json::object& object);
+// A recorded child: its request's key and its answer. A legacy "commands"
+// entry ({"argv", "stdout", ...}) reads as a command request.
+std::pair<std::string, ChildAnswer> child_from_json(const boost::json::object& object);
+std::pair<std::string, ChildAnswer> legacy_command_from_json(const boost::json::object& object);
 
 std::string mode_string(std::uint32_t mode);           // 0666 -> "0666"
 std::optional<std::uint32_t> parse_mode(std::string_view text);

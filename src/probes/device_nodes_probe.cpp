@@ -1,6 +1,7 @@
 #include "probes/device_nodes_probe.h"
 
 #include "host/snapshot_json.h"
+#include "probes/device_open.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -64,7 +65,7 @@ Expected expected_for(const std::string& path, const std::map<std::string, std::
   if (path == "/dev/nvidia-uvm-tools") return {dynamic("nvidia-uvm"), 1, false};
   if (path.starts_with("/dev/nvidia-caps/")) return {dynamic("nvidia-caps"), std::nullopt, false};
   if (path.starts_with("/dev/nvidia-nvswitch")) return {dynamic("nvidia-nvswitch"), std::nullopt, false};
-  if (path == "/dev/dxg") return {std::nullopt, std::nullopt, true};
+  if (path == "/dev/dxg") return {dynamic("dxg"), std::nullopt, true};
   const auto number = parse_int(std::string_view(path).substr(std::string_view("/dev/nvidia").size()));
   if (number) return {k_nvidia_major, static_cast<std::uint32_t>(*number), true};
   return {};
@@ -89,11 +90,19 @@ std::vector<std::string> candidate_paths(Host& host) {
   return paths;
 }
 
+// Only a character device with NVIDIA's numbers is opened: a node of any
+// other kind under an NVIDIA name is reported, never touched.
+bool may_open(const std::string& path, const DeviceNode& node, const Expected& expected) {
+  if (node.type != "char") return false;
+  if (expected.major) return node.major == *expected.major;
+  return path == "/dev/dxg";  // its major is dynamic; /proc/devices may not say it
+}
+
 json::object describe_node(const std::string& path, const DeviceNode& node, const Expected& expected, const UserIds& user) {
   json::object item{{"path", path}, {"source", path}, {"type", printable(node.type, 20)}, {"major", node.major},
                     {"minor", node.minor}, {"mode", mode_string(node.mode)}, {"uid", node.uid}, {"gid", node.gid},
                     {"required", expected.required}, {"access", access_for(node, user)}};
-  item["open"] = node.open ? json::value(printable(*node.open, 40)) : json::value(nullptr);
+  item["open"] = nullptr;  // filled in once every node is known, by one child
   const bool wrong_major = expected.major && node.major != *expected.major;
   const bool wrong_minor = expected.minor && node.minor != *expected.minor;
   item["wrong_number"] = node.type == "char" && (wrong_major || wrong_minor);
@@ -160,22 +169,32 @@ LayerFacts probe_device_nodes(ProbeContext& context) {
   json::array nodes, gpu_minors;
   std::optional<std::string> ioctl_version;
   bool nvidiactl = false, uvm = false, dxg = false;
+  std::vector<std::string> to_open;
   for (const auto& path : candidate_paths(host)) {
     auto node = host.device(path);
     if (!node) {
       if (node.error().value() != ENOENT) note_unreadable(layer, path, "cannot stat: " + errno_name(node.error()));
       continue;
     }
-    nodes.push_back(describe_node(path, *node, expected_for(path, majors), user));
+    const auto expected = expected_for(path, majors);
+    nodes.push_back(describe_node(path, *node, expected, user));
+    if (may_open(path, *node, expected)) to_open.push_back(path);
     nvidiactl = nvidiactl || path == "/dev/nvidiactl";
     uvm = uvm || path == "/dev/nvidia-uvm";
     dxg = dxg || path == "/dev/dxg";
     if (auto minor = gpu_minor(std::string_view(path).substr(5))) gpu_minors.push_back(*minor);
-    if (path == "/dev/nvidiactl" && node->driver_version) {
-      // An empty answer is how drivers before 530.30.02 reply; anything else must be a version.
-      if (node->driver_version->empty() || Version::parse(*node->driver_version)) ioctl_version = *node->driver_version;
-      else note_unreadable(layer, path, "the version ioctl answered something that is not a version", *node->driver_version);
-    }
+  }
+  // After the file-based walk, so that what an open may change (a driver
+  // creating state on first use) is not what we read.
+  for (const auto& opened : open_device_nodes(host, to_open)) {
+    for (auto& item : nodes)
+      if (item.as_object().at("path").as_string() == opened.path && opened.open) item.as_object()["open"] = *opened.open;
+    if (opened.path == "/dev/nvidiactl" && opened.ioctl_error)
+      layer.set("ioctl_error", *opened.ioctl_error, "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    if (opened.path != "/dev/nvidiactl" || !opened.driver_version) continue;
+    // An empty answer is how drivers before 530.30.02 reply; anything else must be a version.
+    if (opened.driver_version->empty() || Version::parse(*opened.driver_version)) ioctl_version = *opened.driver_version;
+    else note_unreadable(layer, opened.path, "the version ioctl answered something that is not a version", *opened.driver_version);
   }
   layer.set("nvidiactl_present", nvidiactl, "/dev/nvidiactl");
   layer.set("uvm_present", uvm, "/dev/nvidia-uvm");

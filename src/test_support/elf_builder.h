@@ -2,7 +2,7 @@
 // Builds throw-away ELF files with the exact SONAME, NEEDED, RPATH and
 // RUNPATH a test needs, with the system's C compiler, at test time.
 
-#include "host/command_runner.h"
+#include "host/child_runner.h"
 #include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>
@@ -33,8 +33,8 @@ inline void build_elf(const TempDir& dir, const ElfSpec& spec) {
     argv.push_back("-Wl,-rpath," + spec.rpath);
     argv.push_back(spec.runpath ? "-Wl,--enable-new-dtags" : "-Wl,--disable-new-dtags");
   }
-  const auto result = run_command(argv, std::chrono::seconds(60));
-  REQUIRE_MESSAGE(result.exit == 0, "cc failed: " << result.stderr_text);
+  const auto result = run_child(argv, std::chrono::seconds(60));
+  REQUIRE_MESSAGE(result.exit == 0, "cc failed: " << result.error_output);
 }
 
 }  // namespace gd

@@ -1,0 +1,70 @@
+#include "check/run_check.h"
+
+#include "rules/rule_set.h"
+#include "test_support/fake_host.h"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+const gd::LayerReport& layer_of(const gd::Report& report, const std::string& id) {
+  for (const auto& layer : report.layers)
+    if (layer.facts.id == id) return layer;
+  throw std::runtime_error("no layer " + id);
+}
+
+}  // namespace
+
+TEST_CASE("a probe that throws costs its own layer, not the report") {
+  const auto rules = gd::load_embedded_rules();
+  gd::FakeHost host;
+  host.file("/proc/modules", "nvidia 1 0 - Live 0x0\n");
+  host.throw_on_read.insert("/proc/modules");  // the kernel-module probe reads it first
+  const auto report = gd::run_check(host, rules);
+
+  const auto& kernel = layer_of(report, "kernel-module");
+  CHECK(kernel.status == gd::Status::unknown);
+  CHECK(kernel.facts.summary.find("injected failure reading /proc/modules") != std::string::npos);
+  REQUIRE(kernel.findings.size() == 1);
+  CHECK(kernel.findings[0].rule == "probe-error");
+  // Every other layer was still examined.
+  CHECK(report.layers.size() == 7);
+  CHECK(layer_of(report, "hardware").facts.facts.contains("gpu_count"));
+  CHECK(layer_of(report, "device-nodes").facts.facts.contains("nodes"));
+  CHECK(layer_of(report, "cuda-runtime").facts.facts.contains("runtimes"));
+}
+
+TEST_CASE("each device node is opened at most once per run, and only an NVIDIA character device") {
+  const auto rules = gd::load_embedded_rules();
+  gd::FakeHost host;
+  host.file("/proc/modules", "nvidia 1 0 - Live 0x0\nnvidia_uvm 1 0 - Live 0x0\n");
+  host.file("/proc/devices", "Character devices:\n  1 mem\n195 nvidia\n510 nvidia-uvm\n\nBlock devices:\n");
+  host.devices["/dev/nvidiactl"] = {"char", 195, 255, 0666, 0, 0, {}, {}};
+  host.devices["/dev/nvidia0"] = {"char", 1, 3, 0666, 0, 0, {}, {}};  // /dev/null's numbers under an NVIDIA name
+  host.devices["/dev/nvidia-uvm"] = {"char", 510, 0, 0666, 0, 0, {}, {}};
+  gd::ChildAnswer answer;
+  answer.exit = 0;
+  answer.output = "0 open=ok version=550.54.15\n1 open=ok\n";
+  host.answers["device-open /dev/nvidiactl /dev/nvidia-uvm"] = answer;
+  const auto report = gd::run_check(host, rules);
+
+  int device_opens = 0;
+  for (const auto& request : host.asked)
+    if (request.kind == gd::ChildKind::device_open) {
+      ++device_opens;
+      CHECK(request.args == std::vector<std::string>{"/dev/nvidiactl", "/dev/nvidia-uvm"});
+    }
+  CHECK(device_opens == 1);
+  const auto& nodes = layer_of(report, "device-nodes").facts.facts;
+  CHECK(nodes.at("ioctl_driver_version").as_string() == "550.54.15");
+  for (const auto& node : nodes.at("nodes").as_array()) {
+    const auto& object = node.as_object();
+    CAPTURE(object.at("path"));
+    if (object.at("path").as_string() == "/dev/nvidia0") {
+      CHECK(object.at("open").is_null());
+      CHECK(object.at("wrong_number").as_bool());
+    } else {
+      CHECK(object.at("open").as_string() == "ok");
+    }
+  }
+}

@@ -1,0 +1,47 @@
+#pragma once
+// A question for a child process and its answer. Anything that may hang or
+// crash (opening a wedged GPU's node, nvidia-smi, later loading libcuda) runs
+// in a child with a deadline, and how the child ended is itself evidence.
+// A request is plain data with a stable key, so a snapshot records each
+// answer and a replay gives it back: a new kind of child evidence is one
+// more ChildKind and its handler, recorded and replayed for free.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+enum class ChildKind {
+  command,      // args: argv of a program, run without a shell
+  device_open,  // args: /dev paths; the child opens each, and asks /dev/nvidiactl its version
+};
+
+struct ChildRequest {
+  ChildKind kind = ChildKind::command;
+  std::vector<std::string> args;
+  std::chrono::milliseconds deadline{5000};
+
+  // "command nvidia-smi -L", "device-open /dev/nvidiactl /dev/nvidia0"
+  std::string key() const;
+};
+
+struct ChildAnswer {
+  std::optional<int> exit;    // its exit status, when it exited by itself
+  std::optional<int> signal;  // the signal that ended it (SIGSEGV: it crashed)
+  bool timed_out = false;     // killed, with its process group, at the deadline
+  std::string output;         // stdout, capped at k_max_child_output
+  std::string error_output;   // stderr, capped likewise
+  // It could not be asked at all: "ENOENT" (no such program), "ENOSYS" (not
+  // run under --root: the image's programs are not this machine's),
+  // "not-recorded" (a replayed snapshot holds no answer).
+  std::optional<std::string> error;
+};
+
+inline constexpr std::size_t k_max_child_output = 1 << 20;
+
+const char* child_kind_name(ChildKind kind);
+std::optional<ChildKind> parse_child_kind(std::string_view name);
+
+}  // namespace gd

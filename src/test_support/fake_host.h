@@ -1,0 +1,67 @@
+#pragma once
+// An in-memory Host for unit tests, in the spirit of ninja's
+// VirtualFileSystem: files, symlinks, device nodes, environment and child
+// answers are plain maps that a test fills in. Directories exist because a
+// path below them does. A path named in throw_on_read makes any read of it
+// throw, so a test can check that a probe's failure is contained.
+
+#include "host/host.h"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace gd {
+
+class FakeHost final : public Host {
+ public:
+  std::map<std::string, std::string, std::less<>> files;
+  std::map<std::string, std::string, std::less<>> links;  // path -> target, as read_link returns it
+  std::map<std::string, DeviceNode, std::less<>> devices;
+  std::map<std::string, std::string, std::less<>> environment;
+  std::map<std::string, ChildAnswer, std::less<>> answers;  // ChildRequest::key() -> answer
+  std::set<std::string, std::less<>> throw_on_read;
+  std::vector<ChildRequest> asked;  // every request, in order, for tests that count them
+  Uname kernel{"Linux", "6.1.0-test", "#1 SMP", "x86_64"};
+  UserIds ids{1000, 1000, {1000}};
+  HostMode host_mode = HostMode::replay;
+
+  // Adds a file (and so its parent directories).
+  FakeHost& file(const std::string& path, std::string content) {
+    files[path] = std::move(content);
+    return *this;
+  }
+  FakeHost& dir(const std::string& path) {
+    directories.insert(path);
+    return *this;
+  }
+  FakeHost& link(const std::string& path, std::string target) {
+    links[path] = std::move(target);
+    return *this;
+  }
+  FakeHost& env_var(const std::string& name, std::string value) {
+    environment[name] = std::move(value);
+    return *this;
+  }
+
+  HostMode mode() const override { return host_mode; }
+  Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
+  Result<std::vector<std::string>> list_dir(std::string_view path) override;
+  Result<std::string> read_link(std::string_view path) override;
+  Result<FileStat> stat(std::string_view path) override;
+  Result<DeviceNode> device(std::string_view path) override;
+  std::optional<std::string> env(std::string_view name) override;
+  std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
+  Uname uname() override { return kernel; }
+  UserIds user() override { return ids; }
+  ChildAnswer ask(const ChildRequest& request) override;
+
+ private:
+  std::string resolve(std::string_view path) const;  // follows links of every component
+  void check_throw(std::string_view path) const;
+  std::set<std::string, std::less<>> directories;
+};
+
+}  // namespace gd
