@@ -8,7 +8,7 @@
 #include "elf/load_simulation.h"
 #include "report/renderers.h"
 #include "model/layers.h"
-#include "report/resolution_report.h"
+#include "cli/resolve_output.h"
 #include "util/json_pretty.h"
 
 #include <filesystem>

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "gpudoctor_config.h"
+#include "facts/fact_reference.h"
 #include "host/child_main.h"
 #include "host/replay_host.h"
 #include "rules/rule_set.h"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
       case gd::Command::check: return gd::run_check_command(options);
       case gd::Command::snapshot: return gd::run_snapshot_command(options);
       case gd::Command::rules: return gd::run_rules_command(options);
+      case gd::Command::facts: std::cout << gd::fact_reference_markdown(); return 0;
       case gd::Command::explain: return gd::run_explain_command(options);
       case gd::Command::resolve: return gd::run_resolve_command(options);
     }

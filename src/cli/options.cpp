@@ -22,6 +22,7 @@ Command parse_command(const std::string& word) {
   if (word == "check") return Command::check;
   if (word == "snapshot") return Command::snapshot;
   if (word == "rules") return Command::rules;
+  if (word == "facts") return Command::facts;
   if (word == "explain") return Command::explain;
   if (word == "resolve") return Command::resolve;
   if (word == "help") return Command::help;
@@ -82,6 +83,7 @@ commands:
   check                 diagnose this machine or container (the default)
   snapshot --output DIR capture everything the checks read, to attach to a ticket
   rules                 list every rule
+  facts                 print the fact reference (markdown) that rules can address
   explain RULE-ID|CODE  print one rule in full, or what a CUDA/NVML error code means
   resolve FILE          the libraries FILE would load, and how each is found (ldd without running it)
 

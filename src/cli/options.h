@@ -15,7 +15,7 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { check, snapshot, rules, explain, resolve, help, version };
+enum class Command { check, snapshot, rules, facts, explain, resolve, help, version };
 enum class Format { text, json, markdown };
 
 struct Options {

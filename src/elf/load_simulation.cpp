@@ -301,7 +301,7 @@ void LoadSimulation::load_plain_program() {
   plain.machine = m_config.machine;
   plain.bits = m_config.bits;
   m_main_origin = "/";
-  add_object("(a program without RPATH or RUNPATH)", "(program)", std::move(plain), -1);
+  add_object(k_plain_program, "(program)", std::move(plain), -1);
 }
 
 Resolution LoadSimulation::dlopen(const std::string& name, const std::string& caller_path) {

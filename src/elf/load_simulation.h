@@ -22,6 +22,9 @@ struct TriedPath {
   std::string outcome;  // "missing", "wrong ELF class", "stale cache entry", ...
 };
 
+// The name under which load_plain_program's program asks for libraries.
+inline constexpr const char* k_plain_program = "(a program without RPATH or RUNPATH)";
+
 struct Resolution {
   std::string name;
   std::optional<std::string> path;  // unset: not found (or the loader aborted)

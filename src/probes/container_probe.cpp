@@ -54,49 +54,44 @@ std::string fstype_of(std::string_view mountinfo, std::string_view mountpoint) {
   return {};
 }
 
-void detect_injection(ProbeContext& context, LayerFacts& layer) {
+void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   Host& host = context.host;
-  json::array evidence;
+  std::vector<std::string> evidence;
   std::string injection;
   if (auto mountinfo = host.read_file(k_mountinfo, 1 << 20)) {
     if (fstype_of(*mountinfo, "/proc/driver/nvidia") == "tmpfs") {
       injection = "legacy";
-      evidence.push_back("/proc/driver/nvidia is a tmpfs (nvidia-container-cli)");
+      evidence.emplace_back("/proc/driver/nvidia is a tmpfs (nvidia-container-cli)");
     }
   }
   if (auto dir = host.env("NVIDIA_CTK_LIBCUDA_DIR")) {
     if (injection.empty()) injection = "cdi";
-    evidence.push_back(json::string("env NVIDIA_CTK_LIBCUDA_DIR=" + printable(*dir, 100)));
+    evidence.push_back("env NVIDIA_CTK_LIBCUDA_DIR=" + printable(*dir, 100));
   }
   if (auto conf = host.list_dir("/etc/ld.so.conf.d")) {
     for (const auto& name : *conf) {
       if (!name.starts_with("00-nvcr-") && !name.starts_with("00-compat-")) continue;
       if (injection.empty()) injection = "cdi";
-      evidence.push_back(json::string("/etc/ld.so.conf.d/" + printable(name, 80) + " (nvidia-cdi-hook)"));
+      evidence.push_back("/etc/ld.so.conf.d/" + printable(name, 80) + " (nvidia-cdi-hook)");
     }
   }
   const bool has_nodes = host.device("/dev/nvidiactl").has_value() || host.device("/dev/dxg").has_value();
   if (injection.empty()) injection = has_nodes ? "unknown" : "none";
-  if (injection == "unknown") evidence.push_back("GPU device nodes present, but no toolkit traces (--device or --privileged?)");
-  layer.set("injection", injection, k_mountinfo);
-  layer.set("injection_evidence", std::move(evidence));
-  layer.set("gpu_nodes_present", has_nodes, "/dev");
+  if (injection == "unknown") evidence.emplace_back("GPU device nodes present, but no toolkit traces (--device or --privileged?)");
+  layer.facts.injection = injection;
+  layer.facts.injection_evidence = std::move(evidence);
+  layer.facts.gpu_nodes_present = has_nodes;
+  layer.source("injection", k_mountinfo);
+  layer.source("gpu_nodes_present", "/dev");
 }
 
 // NVIDIA_REQUIRE_* against this host's driver and GPUs; and whether the
 // runtime that fails the check would still run through minor-version
 // compatibility (the toolkit's strict >= ignores it).
 json::object check_requirements(ProbeContext& context) {
-  const auto& kernel = context.facts_of("kernel-module");
-  RequireFacts facts;
-  if (const auto* version = kernel.if_contains("version")) facts.driver = std::string(version->as_string());
-  if (const auto* cuda = kernel.if_contains("driver_cuda")) facts.cuda = std::string(cuda->as_string());
-  if (const auto* gpus = context.facts_of("hardware").if_contains("gpus"))
-    for (const auto& gpu : gpus->as_array()) {
-      const auto& object = gpu.as_object();
-      const auto* cc = object.if_contains("compute_capability");
-      facts.gpus.push_back({cc ? std::string(cc->as_string()) : std::string(), std::string(object.at("brand").as_string())});
-    }
+  const auto& kernel = context.kernel_module;
+  RequireFacts facts{kernel.version, kernel.driver_cuda, {}};
+  for (const auto& gpu : context.hardware.gpus) facts.gpus.push_back({gpu.compute_capability.value_or(""), gpu.brand});
   auto result = evaluate_requirements(context.host.env_with_prefix("NVIDIA_REQUIRE_"), context.host.env("CUDA_VERSION"),
                                       context.host.env("NVIDIA_DISABLE_REQUIRE"), facts);
   const auto* needs = result.if_contains("required_cuda");
@@ -111,31 +106,33 @@ json::object check_requirements(ProbeContext& context) {
 
 }  // namespace
 
-LayerFacts probe_container(ProbeContext& context) {
-  LayerFacts layer{"container", Status::skip, "", {}, {}};
+Probed<ContainerFacts> probe_container(ProbeContext& context) {
+  Probed<ContainerFacts> layer;
+  layer.status = Status::skip;
+  auto& facts = layer.facts;
   const Detection detection = detect_runtime(context.host);
-  const bool in_container = !detection.runtime.empty();
-  layer.set("in_container", in_container);
-  layer.set("runtime", in_container ? json::value(detection.runtime) : json::value(nullptr));
-  layer.set("markers", detection.markers);
+  facts.in_container = !detection.runtime.empty();
+  if (facts.in_container) facts.runtime = detection.runtime;
+  for (const auto& marker : detection.markers) facts.markers.emplace_back(marker.as_string());
   // The variables are read on a host too: a Dockerfile check (--root) or a
   // mistaken export are worth showing, but only a container acts on them.
-  auto visible = parse_visible_devices(context.host.env("NVIDIA_VISIBLE_DEVICES"));
-  auto capabilities = parse_driver_capabilities(context.host.env("NVIDIA_DRIVER_CAPABILITIES"));
-  layer.set("expected_injection", expected_injection(capabilities.at("effective").as_array()));
-  const std::string mode(visible.at("mode").as_string());
-  layer.set("gpu_requested", mode == "all" || mode == "list", "env NVIDIA_VISIBLE_DEVICES");
-  layer.set("visible_devices", std::move(visible), "env NVIDIA_VISIBLE_DEVICES");
-  layer.set("driver_capabilities", std::move(capabilities), "env NVIDIA_DRIVER_CAPABILITIES");
-  layer.set("require", check_requirements(context), "env NVIDIA_REQUIRE_*, CUDA_VERSION, NVIDIA_DISABLE_REQUIRE");
-  if (!in_container) {
+  facts.visible_devices = parse_visible_devices(context.host.env("NVIDIA_VISIBLE_DEVICES"));
+  facts.driver_capabilities = parse_driver_capabilities(context.host.env("NVIDIA_DRIVER_CAPABILITIES"));
+  facts.expected_injection = expected_injection(facts.driver_capabilities.at("effective").as_array());
+  const std::string mode(facts.visible_devices.at("mode").as_string());
+  facts.gpu_requested = mode == "all" || mode == "list";
+  facts.require = check_requirements(context);
+  layer.source("gpu_requested", "env NVIDIA_VISIBLE_DEVICES");
+  layer.source("visible_devices", "env NVIDIA_VISIBLE_DEVICES");
+  layer.source("driver_capabilities", "env NVIDIA_DRIVER_CAPABILITIES");
+  layer.source("require", "env NVIDIA_REQUIRE_*, CUDA_VERSION, NVIDIA_DISABLE_REQUIRE");
+  if (!facts.in_container) {
     layer.summary = "not in a container";
     return layer;
   }
   detect_injection(context, layer);
   layer.status = Status::ok;
-  layer.summary = detection.runtime + " container, GPU injection: " + std::string(layer.facts.at("injection").as_string()) +
-                  ", NVIDIA_VISIBLE_DEVICES " + mode;
+  layer.summary = detection.runtime + " container, GPU injection: " + *facts.injection + ", NVIDIA_VISIBLE_DEVICES " + mode;
   return layer;
 }
 

@@ -8,6 +8,6 @@
 
 namespace gd {
 
-LayerFacts probe_container(ProbeContext& context);
+Probed<ContainerFacts> probe_container(ProbeContext& context);
 
 }  // namespace gd

@@ -11,7 +11,6 @@
 #include <set>
 
 namespace gd {
-namespace json = boost::json;
 
 namespace {
 
@@ -78,20 +77,22 @@ std::optional<std::string> soname_file(const std::vector<std::string>& names, co
   return best;
 }
 
-json::object describe_library(Host& host, const std::string& path, const std::string& stem, const std::string& package,
-                              const std::string& json_key) {
-  const std::string real = real_path(host, path);
-  json::object item{{"path", path}, {"real_path", real}, {"source", real}};
+template <class Facts>
+Facts describe_library(Host& host, const std::string& path, const std::string& stem, const std::string& package,
+                       const std::string& json_key) {
+  Facts item;
+  item.path = path;
+  item.real_path = real_path(host, path);
   // Read the header: it must really be a library, and a snapshot keeps it.
-  const auto elf = read_elf(host, real);
-  if (elf.info && elf.info->soname) item["soname"] = *elf.info->soname;
-  if (elf.error) item["problem"] = elf.error->message;
-  if (auto version = version_from_file_name(real, stem)) {
-    item["version"] = *version;
-    item["version_source"] = "file name";
-  } else if (auto packaged = package_version(host, real, package, json_key)) {
-    item["version"] = packaged->version;
-    item["version_source"] = packaged->source;
+  const auto elf = read_elf(host, item.real_path);
+  if (elf.info && elf.info->soname) item.soname = *elf.info->soname;
+  if (elf.error) item.problem = elf.error->message;
+  if (auto version = version_from_file_name(item.real_path, stem)) {
+    item.version = *version;
+    item.version_source = "file name";
+  } else if (auto packaged = package_version(host, item.real_path, package, json_key)) {
+    item.version = packaged->version;
+    item.version_source = packaged->source;
   }
   return item;
 }
@@ -105,7 +106,7 @@ class RuntimeSurvey {
 
   void add_loader_runtimes() {
     for (const char* soname : k_runtime_sonames) {
-      const auto resolution = m_simulation.dlopen(soname, "(a program without RPATH or RUNPATH)");
+      const auto resolution = m_simulation.dlopen(soname, k_plain_program);
       if (!resolution.path) continue;
       m_loader_hits[real_path(m_host, *resolution.path)] = resolution.via + (resolution.via_detail.empty() ? "" : " (" + resolution.via_detail + ")");
       add_dir(dirname_of(*resolution.path), "loader");
@@ -120,34 +121,31 @@ class RuntimeSurvey {
     const std::string path = dir + "/" + *file;
     const std::string real = real_path(m_host, path);
     if (!m_seen.insert(real).second) return;
-    json::object runtime = describe_library(m_host, path, "libcudart.so", "nvidia_cuda_runtime", "cuda_cudart");
-    runtime["name"] = *file;
-    runtime["install"] = origin == "loader" ? guess_install(dir) : origin;
+    auto runtime = describe_library<RuntimeFacts>(m_host, path, "libcudart.so", "nvidia_cuda_runtime", "cuda_cudart");
+    runtime.name = *file;
+    runtime.install = origin == "loader" ? guess_install(dir) : origin;
     const auto hit = m_loader_hits.find(real);
-    runtime["via"] = hit == m_loader_hits.end() ? json::value("not on the loader's path") : json::value(hit->second);
-    runtime["loader_reaches"] = hit != m_loader_hits.end();
-    runtime["libraries"] = libraries_beside(dir, *names, runtime.at("install").as_string() == "wheel");
+    runtime.via = hit == m_loader_hits.end() ? "not on the loader's path" : hit->second;
+    runtime.loader_reaches = hit != m_loader_hits.end();
+    runtime.libraries = libraries_beside(dir, *names, runtime.install == "wheel");
     m_runtimes.push_back(std::move(runtime));
   }
 
-  json::array runtimes() { return m_runtimes; }
+  std::vector<RuntimeFacts> take_runtimes() { return std::move(m_runtimes); }
 
   // A library the loader takes from elsewhere than beside the runtime
-  // (LD_LIBRARY_PATH ahead of a wheel's RUNPATH, FC-30 and FC-32).
-  json::array shadowed() {
-    json::array found;
-    for (const auto& runtime : m_runtimes) {
-      if (!runtime.as_object().at("loader_reaches").as_bool()) continue;
-      for (const auto& library : runtime.as_object().at("libraries").as_array()) {
-        const auto& item = library.as_object();
-        const std::string name(item.at("name").as_string());
-        const auto resolution = m_simulation.dlopen(name, "(a program without RPATH or RUNPATH)");
+  // (LD_LIBRARY_PATH ahead of a wheel's RUNPATH).
+  std::vector<ShadowedLibrary> shadowed(const std::vector<RuntimeFacts>& runtimes) {
+    std::vector<ShadowedLibrary> found;
+    for (const auto& runtime : runtimes) {
+      if (!runtime.loader_reaches) continue;
+      for (const auto& library : runtime.libraries) {
+        const auto resolution = m_simulation.dlopen(library.name, k_plain_program);
         if (!resolution.path) continue;
         const std::string real = real_path(m_host, *resolution.path);
-        if (real == item.at("real_path").as_string()) continue;
-        json::object entry{{"name", name}, {"beside_runtime", item.at("real_path")}, {"loader_takes", real}, {"via", resolution.via}};
-        if (const auto* version = item.if_contains("version")) entry["beside_version"] = *version;
-        if (auto version = version_from_file_name(real, std::string(item.at("stem").as_string()))) entry["loader_version"] = *version;
+        if (real == library.real_path) continue;
+        ShadowedLibrary entry{library.name, library.real_path, real, resolution.via, library.version,
+                              version_from_file_name(real, library.stem)};
         found.push_back(std::move(entry));
       }
     }
@@ -162,8 +160,8 @@ class RuntimeSurvey {
     return "system";
   }
 
-  json::array libraries_beside(const std::string& dir, const std::vector<std::string>& names, bool wheel) {
-    json::array found;
+  std::vector<CudaLibraryFacts> libraries_beside(const std::string& dir, const std::vector<std::string>& names, bool wheel) {
+    std::vector<CudaLibraryFacts> found;
     std::vector<std::pair<std::string, std::vector<std::string>>> places{{dir, names}};
     if (wheel)  // wheels keep cuDNN, NCCL and friends in sibling nvidia/<package>/lib directories
       if (auto packages = m_host.list_dir(dirname_of(dirname_of(dir))))
@@ -176,10 +174,10 @@ class RuntimeSurvey {
       for (const auto& [place, entries] : places) {
         const auto file = soname_file(entries, library.stem);
         if (!file) continue;
-        auto item = describe_library(m_host, place + "/" + *file, library.stem, library.package, "");
-        item["name"] = *file;
-        item["label"] = library.label;
-        item["stem"] = library.stem;
+        auto item = describe_library<CudaLibraryFacts>(m_host, place + "/" + *file, library.stem, library.package, "");
+        item.name = *file;
+        item.label = library.label;
+        item.stem = library.stem;
         found.push_back(std::move(item));
         break;
       }
@@ -191,74 +189,69 @@ class RuntimeSurvey {
   LoadSimulation m_simulation;
   std::map<std::string, std::string> m_loader_hits;  // real path -> how the loader found it
   std::set<std::string> m_seen;
-  json::array m_runtimes;
+  std::vector<RuntimeFacts> m_runtimes;
 };
 
-std::string summary_of(const json::array& runtimes) {
+std::string summary_of(const std::vector<RuntimeFacts>& runtimes) {
   if (runtimes.empty()) return "no CUDA runtime (libcudart) found";
-  const auto& first = runtimes.front().as_object();
-  std::string text = std::string(first.at("name").as_string());
-  if (const auto* version = first.if_contains("version")) text += " " + std::string(version->as_string());
-  text += " (" + std::string(first.at("install").as_string()) + ", " + dirname_of(std::string(first.at("path").as_string())) + ")";
-  for (const auto& library : first.at("libraries").as_array()) {
-    const auto& item = library.as_object();
-    if (item.at("label").as_string() != "cuDNN") continue;
+  const auto& first = runtimes.front();
+  std::string text = first.name;
+  if (first.version) text += " " + *first.version;
+  text += " (" + first.install + ", " + dirname_of(first.path) + ")";
+  for (const auto& library : first.libraries) {
+    if (library.label != "cuDNN") continue;
     text += ", cuDNN";
-    if (const auto* version = item.if_contains("version")) text += " " + std::string(version->as_string());
+    if (library.version) text += " " + *library.version;
   }
   if (runtimes.size() > 1) text += ", and " + std::to_string(runtimes.size() - 1) + " more";
   return text;
 }
 
-}  // namespace
-
 // The driver a runtime here will talk to: a cuda-compat libcuda when the
 // loader picks one, else the kernel module's driver.
-void add_driver_levels(ProbeContext& context, json::object& runtime) {
+void add_driver_levels(ProbeContext& context, RuntimeFacts& runtime) {
   const CudaTables& tables = context.rules.cuda;
-  const std::string name(runtime.at("name").as_string());
-  const auto* version = runtime.if_contains("version");
-  std::optional<Version> parsed = version ? Version::parse(version->as_string()) : std::nullopt;
-  const std::string soname_major = name.substr(std::string("libcudart.so.").size());
-  const int major = parsed ? static_cast<int>(parsed->major()) : static_cast<int>(Version::parse(soname_major) ? Version::parse(soname_major)->major() : 0);
+  const auto parsed = runtime.version ? Version::parse(*runtime.version) : std::nullopt;
+  const auto soname_major = Version::parse(runtime.name.substr(std::string("libcudart.so.").size()));
+  const int major = parsed ? static_cast<int>(parsed->major()) : soname_major ? static_cast<int>(soname_major->major()) : 0;
   if (major == 0) return;
-  runtime["cuda_major"] = major;
-  if (parsed) runtime["cuda"] = std::to_string(parsed->major()) + "." + std::to_string(parsed->minor());
-  if (auto mvc = tables.mvc_minimum(major)) runtime["mvc_min"] = mvc->text();
-  if (auto cc = tables.min_compute_capability(major)) runtime["min_cc"] = cc->text();
-  if (runtime.contains("cuda"))
-    if (auto cuda = Version::parse(runtime.at("cuda").as_string()))
-      if (auto driver = tables.toolkit_driver(*cuda)) runtime["toolkit_driver"] = driver->text();
-  const auto& driver_libs = context.facts_of("driver-libs");
-  const auto& kernel = context.facts_of("kernel-module");
-  const json::object* libcuda = nullptr;
-  if (const auto* libraries = driver_libs.if_contains("libraries"); libraries && !libraries->as_array().empty())
-    libcuda = &libraries->as_array().front().as_object();
-  if (libcuda && libcuda->if_contains("kind") && libcuda->at("kind").as_string() == "compat" && libcuda->contains("cuda")) {
-    runtime["driver_cuda"] = libcuda->at("cuda");
-    runtime["driver_version"] = libcuda->at("version");
-    runtime["driver_source"] = "cuda-compat " + std::string(libcuda->at("version").as_string());
-  } else if (kernel.contains("driver_cuda") && kernel.contains("version")) {
-    runtime["driver_cuda"] = kernel.at("driver_cuda");
-    runtime["driver_version"] = kernel.at("version");
-    runtime["driver_source"] = "driver " + std::string(kernel.at("version").as_string());
+  runtime.cuda_major = major;
+  if (parsed) runtime.cuda = std::to_string(parsed->major()) + "." + std::to_string(parsed->minor());
+  if (auto mvc = tables.mvc_minimum(major)) runtime.mvc_min = mvc->text();
+  if (auto cc = tables.min_compute_capability(major)) runtime.min_cc = cc->text();
+  if (runtime.cuda)
+    if (auto driver = tables.toolkit_driver(*Version::parse(*runtime.cuda))) runtime.toolkit_driver = driver->text();
+  const auto& kernel = context.kernel_module;
+  const DriverLibraryFacts* libcuda = context.driver_libs.libraries.empty() ? nullptr : &context.driver_libs.libraries.front();
+  if (libcuda && libcuda->kind == "compat" && libcuda->cuda && libcuda->version) {
+    runtime.driver_cuda = libcuda->cuda;
+    runtime.driver_version = libcuda->version;
+    runtime.driver_source = "cuda-compat " + *libcuda->version;
+  } else if (kernel.driver_cuda && kernel.version) {
+    runtime.driver_cuda = kernel.driver_cuda;
+    runtime.driver_version = kernel.version;
+    runtime.driver_source = "driver " + *kernel.version;
   }
-  if (const auto* cuda = runtime.if_contains("driver_cuda"))
-    runtime["driver_cuda_major"] = static_cast<std::int64_t>(Version::parse(cuda->as_string())->major());
+  if (runtime.driver_cuda)
+    if (const auto cuda = Version::parse(*runtime.driver_cuda)) runtime.driver_cuda_major = cuda->major();
 }
 
-LayerFacts probe_cuda_runtime(ProbeContext& context) {
-  LayerFacts layer{"cuda-runtime", Status::unknown, "", {}, {}};
+}  // namespace
+
+Probed<CudaRuntimeFacts> probe_cuda_runtime(ProbeContext& context) {
+  Probed<CudaRuntimeFacts> layer;
+  auto& facts = layer.facts;
   RuntimeSurvey survey(context);
   survey.add_loader_runtimes();
   for (const auto& [dir, origin] : candidate_dirs(context.host)) survey.add_dir(dir, origin);
-  json::array runtimes = survey.runtimes();
-  for (auto& runtime : runtimes) add_driver_levels(context, runtime.as_object());
-  layer.set("runtime_count", static_cast<std::int64_t>(runtimes.size()));
-  layer.set("shadowed", survey.shadowed(), "dlopen search from a plain program");
-  layer.set("runtimes", runtimes, "loader search, /usr/local/cuda*, Python site-packages, CONDA_PREFIX");
-  layer.summary = summary_of(runtimes);
-  if (!runtimes.empty()) layer.status = Status::ok;
+  facts.runtimes = survey.take_runtimes();
+  for (auto& runtime : facts.runtimes) add_driver_levels(context, runtime);
+  facts.runtime_count = static_cast<std::int64_t>(facts.runtimes.size());
+  facts.shadowed = survey.shadowed(facts.runtimes);
+  layer.source("shadowed", "dlopen search from a plain program");
+  layer.source("runtimes", "loader search, /usr/local/cuda*, Python site-packages, CONDA_PREFIX");
+  layer.summary = summary_of(facts.runtimes);
+  if (!facts.runtimes.empty()) layer.status = Status::ok;
   return layer;
 }
 

@@ -6,10 +6,11 @@
 // CUDA libraries beside it (cuBLAS, cuDNN, NCCL, nvJitLink, cuFFT, ...),
 // including ones the loader would take from somewhere else.
 
+#include "facts/cuda_runtime_facts.h"
 #include "probes/probe_context.h"
 
 namespace gd {
 
-LayerFacts probe_cuda_runtime(ProbeContext& context);
+Probed<CudaRuntimeFacts> probe_cuda_runtime(ProbeContext& context);
 
 }  // namespace gd

@@ -10,7 +10,6 @@
 #include <map>
 
 namespace gd {
-namespace json = boost::json;
 
 namespace {
 
@@ -98,32 +97,32 @@ bool may_open(const std::string& path, const DeviceNode& node, const Expected& e
   return path == "/dev/dxg";  // its major is dynamic; /proc/devices may not say it
 }
 
-json::object describe_node(const std::string& path, const DeviceNode& node, const Expected& expected, const UserIds& user) {
-  json::object item{{"path", path}, {"source", path}, {"type", printable(node.type, 20)}, {"major", node.major},
-                    {"minor", node.minor}, {"mode", mode_string(node.mode)}, {"uid", node.uid}, {"gid", node.gid},
-                    {"required", expected.required}, {"access", access_for(node, user)}};
-  item["open"] = nullptr;  // filled in once every node is known, by one child
+NodeFacts describe_node(const std::string& path, const DeviceNode& node, const Expected& expected, const UserIds& user) {
+  NodeFacts item;
+  item.path = path;
+  item.type = printable(node.type, 20);
+  item.major = node.major;
+  item.minor = node.minor;
+  item.mode = mode_string(node.mode);
+  item.uid = node.uid;
+  item.gid = node.gid;
+  item.required = expected.required;
+  item.access = access_for(node, user);
   const bool wrong_major = expected.major && node.major != *expected.major;
   const bool wrong_minor = expected.minor && node.minor != *expected.minor;
-  item["wrong_number"] = node.type == "char" && (wrong_major || wrong_minor);
+  item.wrong_number = node.type == "char" && (wrong_major || wrong_minor);
   if (expected.major || expected.minor)
-    item["expected"] = (expected.major ? std::to_string(*expected.major) : std::string("?")) + ":" +
-                       (expected.minor ? std::to_string(*expected.minor) : std::string("any"));
+    item.expected = (expected.major ? std::to_string(*expected.major) : std::string("?")) + ":" +
+                    (expected.minor ? std::to_string(*expected.minor) : std::string("any"));
   return item;
 }
 
 // Host only: every GPU the module claimed should have its /dev/nvidiaN.
-json::array find_missing_gpu_nodes(const ProbeContext& context, const json::array& gpu_minors) {
-  json::array missing;
-  const auto& kernel = context.facts_of("kernel-module");
-  const auto* claimed = kernel.if_contains("claimed_gpus");
-  if (!claimed || !claimed->is_array()) return missing;
-  for (const auto& gpu : claimed->get_array()) {
-    const auto* minor = gpu.get_object().if_contains("minor");
-    if (!minor || !minor->is_int64()) continue;
-    if (std::find(gpu_minors.begin(), gpu_minors.end(), *minor) != gpu_minors.end()) continue;
-    missing.push_back(json::object{{"path", "/dev/nvidia" + std::to_string(minor->as_int64())},
-                                   {"bdf", gpu.get_object().at("bdf")}, {"minor", *minor}});
+std::vector<MissingGpuNode> find_missing_gpu_nodes(const ProbeContext& context, const std::vector<std::int64_t>& gpu_minors) {
+  std::vector<MissingGpuNode> missing;
+  for (const auto& gpu : context.kernel_module.claimed_gpus) {
+    if (!gpu.minor || std::find(gpu_minors.begin(), gpu_minors.end(), *gpu.minor) != gpu_minors.end()) continue;
+    missing.push_back({"/dev/nvidia" + std::to_string(*gpu.minor), gpu.bdf, *gpu.minor});
   }
   return missing;
 }
@@ -131,108 +130,103 @@ json::array find_missing_gpu_nodes(const ProbeContext& context, const json::arra
 // What CUDA will enumerate for CUDA_VISIBLE_DEVICES: entries are read in
 // order and reading stops at the first that names no GPU; only one MIG
 // device is ever enumerated per process.
-json::object visible_to_cuda(const std::string& value, std::int64_t gpu_count, const json::array& uuids) {
-  json::object result{{"value", printable(value, 200)}};
-  std::int64_t selected = 0, mig = 0;
-  std::optional<std::string> stopped_at;
+CudaVisibleDevices visible_to_cuda(const std::string& value, std::int64_t gpu_count, const std::vector<std::string>& uuids) {
+  CudaVisibleDevices result;
+  result.value = printable(value, 200);
+  result.gpu_count = gpu_count;
   for (auto raw : split(value, ',')) {
     const std::string entry(trim(raw));
     bool names_a_gpu = false;
     if (auto index = parse_int(entry)) {
       names_a_gpu = *index >= 0 && *index < gpu_count;
     } else if (entry.starts_with("MIG-")) {
-      names_a_gpu = ++mig == 1;
+      names_a_gpu = ++result.mig_entries == 1;
     } else if (entry.starts_with("GPU-") && entry.size() > 4) {
-      for (const auto& uuid : uuids) names_a_gpu = names_a_gpu || uuid.as_string().starts_with(entry);
+      for (const auto& uuid : uuids) names_a_gpu = names_a_gpu || uuid.starts_with(entry);
       if (uuids.empty()) names_a_gpu = true;  // UUIDs unknown here: give it the benefit of the doubt
     }
     if (!names_a_gpu) {
-      stopped_at = printable(entry, 60);
+      result.stopped_at = printable(entry, 60);
       break;
     }
-    ++selected;
+    ++result.selected;
   }
-  result["selected"] = selected;
-  result["gpu_count"] = gpu_count;
-  result["stopped_at"] = stopped_at ? json::value(*stopped_at) : json::value(nullptr);
-  result["mig_entries"] = mig;
   return result;
 }
 
 }  // namespace
 
-LayerFacts probe_device_nodes(ProbeContext& context) {
-  LayerFacts layer{"device-nodes", Status::unknown, "", {}, {}};
+Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
+  Probed<DeviceNodesFacts> layer;
+  auto& facts = layer.facts;
   Host& host = context.host;
   const UserIds user = host.user();
   const auto majors = read_char_majors(host);
-  json::array nodes, gpu_minors;
   std::optional<std::string> ioctl_version;
-  bool nvidiactl = false, uvm = false, dxg = false;
   std::vector<std::string> to_open;
   for (const auto& path : candidate_paths(host)) {
     auto node = host.device(path);
     if (!node) {
-      if (node.error().value() != ENOENT) note_unreadable(layer, path, "cannot stat: " + errno_name(node.error()));
+      if (node.error().value() != ENOENT) layer.note_unreadable(path, "cannot stat: " + errno_name(node.error()));
       continue;
     }
     const auto expected = expected_for(path, majors);
-    nodes.push_back(describe_node(path, *node, expected, user));
+    facts.nodes.push_back(describe_node(path, *node, expected, user));
     if (may_open(path, *node, expected)) to_open.push_back(path);
-    nvidiactl = nvidiactl || path == "/dev/nvidiactl";
-    uvm = uvm || path == "/dev/nvidia-uvm";
-    dxg = dxg || path == "/dev/dxg";
-    if (auto minor = gpu_minor(std::string_view(path).substr(5))) gpu_minors.push_back(*minor);
+    facts.nvidiactl_present = facts.nvidiactl_present || path == "/dev/nvidiactl";
+    facts.uvm_present = facts.uvm_present || path == "/dev/nvidia-uvm";
+    facts.dxg_present = facts.dxg_present || path == "/dev/dxg";
+    if (auto minor = gpu_minor(std::string_view(path).substr(5))) facts.gpu_minors.push_back(*minor);
   }
   // After the file-based walk, so that what an open may change (a driver
   // creating state on first use) is not what we read.
   for (const auto& opened : open_device_nodes(host, to_open)) {
-    for (auto& item : nodes)
-      if (item.as_object().at("path").as_string() == opened.path && opened.open) item.as_object()["open"] = *opened.open;
-    if (opened.path == "/dev/nvidiactl" && opened.ioctl_error)
-      layer.set("ioctl_error", *opened.ioctl_error, "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    for (auto& item : facts.nodes)
+      if (item.path == opened.path && opened.open) item.open = *opened.open;
+    if (opened.path == "/dev/nvidiactl" && opened.ioctl_error) {
+      facts.ioctl_error = *opened.ioctl_error;
+      layer.source("ioctl_error", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    }
     if (opened.path != "/dev/nvidiactl" || !opened.driver_version) continue;
     // An empty answer is how drivers before 530.30.02 reply; anything else must be a version.
     if (opened.driver_version->empty() || Version::parse(*opened.driver_version)) ioctl_version = *opened.driver_version;
-    else note_unreadable(layer, opened.path, "the version ioctl answered something that is not a version", *opened.driver_version);
+    else layer.note_unreadable(opened.path, "the version ioctl answered something that is not a version", *opened.driver_version);
   }
-  layer.set("nvidiactl_present", nvidiactl, "/dev/nvidiactl");
-  layer.set("uvm_present", uvm, "/dev/nvidia-uvm");
-  layer.set("dxg_present", dxg, "/dev/dxg");
-  layer.set("gpu_node_count", static_cast<std::int64_t>(gpu_minors.size()), "/dev");
-  layer.set("gpu_minors", gpu_minors, "/dev");
+  facts.gpu_node_count = static_cast<std::int64_t>(facts.gpu_minors.size());
+  layer.source("nvidiactl_present", "/dev/nvidiactl");
+  layer.source("uvm_present", "/dev/nvidia-uvm");
+  layer.source("dxg_present", "/dev/dxg");
+  for (const char* fact : {"gpu_node_count", "gpu_minors", "missing_gpu_nodes", "nodes"}) layer.source(fact, "/dev");
   if (ioctl_version) {
-    layer.set("ioctl_driver_version", ioctl_version->empty() ? json::value(nullptr) : json::value(*ioctl_version),
-              "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
-    layer.set("ioctl_answered", !ioctl_version->empty(), "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    facts.ioctl_driver_version = ioctl_version->empty() ? Nullable<std::string>() : Nullable<std::string>(*ioctl_version);
+    facts.ioctl_answered = !ioctl_version->empty();
+    layer.source("ioctl_driver_version", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    layer.source("ioctl_answered", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
   }
-  const bool in_container = fact_is_true(context.facts_of("container"), "in_container");
-  layer.set("missing_gpu_nodes", in_container ? json::array() : find_missing_gpu_nodes(context, gpu_minors), "/dev");
+  const bool in_container = context.container.in_container;
+  if (!in_container) facts.missing_gpu_nodes = find_missing_gpu_nodes(context, facts.gpu_minors);
   // Nodes are expected wherever a driver should be reachable: a host with the
   // module loaded, a gVisor sandbox, or any container (which needs them injected).
-  const std::string platform = context.platform();
-  const bool loaded = fact_is_true(context.facts_of("kernel-module"), "loaded");
-  layer.set("nodes_expected", platform == "gvisor" || (platform == "linux" && (loaded || in_container)));
-  layer.set("nodes", std::move(nodes), "/dev");
+  const auto platform = context.system.platform;
+  const bool loaded = context.kernel_module.loaded && *context.kernel_module.loaded;
+  facts.nodes_expected = platform == Platform::gvisor || (platform == Platform::native_linux && (loaded || in_container));
   if (auto value = host.env("CUDA_VISIBLE_DEVICES")) {
-    json::array uuids;
-    std::int64_t claimed_count = 0;
-    if (const auto* claimed = context.facts_of("kernel-module").if_contains("claimed_gpus"))
-      for (const auto& gpu : claimed->as_array()) {
-        ++claimed_count;
-        if (const auto* uuid = gpu.as_object().if_contains("uuid")) uuids.push_back(*uuid);
-      }
+    std::vector<std::string> uuids;
+    for (const auto& gpu : context.kernel_module.claimed_gpus)
+      if (gpu.uuid) uuids.push_back(*gpu.uuid);
+    const auto claimed_count = static_cast<std::int64_t>(context.kernel_module.claimed_gpus.size());
     // In a container CUDA sees the GPUs whose nodes were injected.
-    const std::int64_t count = in_container ? static_cast<std::int64_t>(gpu_minors.size()) : std::max<std::int64_t>(claimed_count, static_cast<std::int64_t>(gpu_minors.size()));
-    layer.set("cuda_visible_devices", visible_to_cuda(*value, count, uuids), "env CUDA_VISIBLE_DEVICES");
+    const std::int64_t count = in_container ? facts.gpu_node_count : std::max(claimed_count, facts.gpu_node_count);
+    facts.cuda_visible_devices = visible_to_cuda(*value, count, uuids);
+    layer.source("cuda_visible_devices", "env CUDA_VISIBLE_DEVICES");
   }
 
-  const auto count = layer.facts.at("nodes").as_array().size();
+  const auto count = facts.nodes.size();
   if (count == 0) {
     layer.summary = "no NVIDIA device nodes";
   } else {
     layer.status = Status::ok;
-    layer.summary = std::to_string(count) + " device node(s)" + (dxg ? " (/dev/dxg)" : "") +
+    layer.summary = std::to_string(count) + " device node(s)" + (facts.dxg_present ? " (/dev/dxg)" : "") +
                     (ioctl_version && !ioctl_version->empty() ? ", driver answers " + *ioctl_version : "");
   }
   return layer;

@@ -9,6 +9,6 @@
 
 namespace gd {
 
-LayerFacts probe_device_nodes(ProbeContext& context);
+Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context);
 
 }  // namespace gd

@@ -3,7 +3,6 @@
 #include "elf/load_simulation.h"
 #include "elf/search_path.h"
 #include "probes/library_files.h"
-#include "report/resolution_report.h"
 #include "rules/cuda_tables.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -55,65 +54,79 @@ std::set<std::string> mount_points(Host& host) {
   return points;
 }
 
+ResolutionFacts resolution_facts(const Resolution& resolution) {
+  ResolutionFacts facts;
+  facts.name = resolution.name;
+  if (resolution.path) {
+    facts.path = *resolution.path;
+    facts.via = resolution.via;
+  }
+  facts.via_detail = resolution.via_detail;
+  facts.requested_by = resolution.requested_by;
+  for (const auto& attempt : resolution.tried) facts.tried.push_back({attempt.path, attempt.outcome});
+  facts.fatal = resolution.fatal;
+  return facts;
+}
+
 // The CUDA level a driver library provides, and for a cuda-compat libcuda
 // which host branches it accepts: its ELF note first (what the library
 // itself checks), then the forward-compatibility table (what NVIDIA supports).
-void describe_driver_level(ProbeContext& context, json::object& item, const std::string& real) {
-  const auto version = Version::parse(item.at("version").as_string());
+void describe_driver_level(ProbeContext& context, DriverLibraryFacts& item, const std::string& real) {
+  const auto version = Version::parse(*item.version);
   const CudaTables& tables = context.rules.cuda;
-  item["branch"] = static_cast<std::int64_t>(version->major());
-  if (auto cuda = tables.cuda_for_branch(static_cast<int>(version->major()))) item["cuda"] = cuda->text();
-  if (item.at("kind").as_string() != "compat") return;
+  item.branch = version->major();
+  if (auto cuda = tables.cuda_for_branch(static_cast<int>(version->major()))) item.cuda = cuda->text();
+  if (item.kind != "compat") return;
   for (const auto& note : read_section_notes(context.host, real, ".note.cuda.fwd_compatibility")) {
     boost::system::error_code error;
     auto payload = json::parse(note.desc.substr(0, note.desc.find('\0')), error);
     if (error || !payload.is_object()) continue;
     const auto& object = payload.as_object();
-    if (const auto* cuda = object.if_contains("CUDA Version"); cuda && cuda->is_string()) item["cuda"] = *cuda;
-    if (const auto* hosts = object.if_contains("Driver"); hosts && hosts->is_array()) item["accepts_host_branches"] = *hosts;
-    item["note"] = ".note.cuda.fwd_compatibility";
+    if (const auto* cuda = object.if_contains("CUDA Version"); cuda && cuda->is_string()) item.cuda = printable(cuda->get_string(), 20);
+    if (const auto* hosts = object.if_contains("Driver"); hosts && hosts->is_array()) item.accepts_host_branches = hosts->get_array();
+    item.note = ".note.cuda.fwd_compatibility";
   }
-  if (const auto* cuda = item.if_contains("cuda")) {
-    json::array supported;
-    if (const auto parsed = cuda->is_string() ? Version::parse(cuda->get_string()) : std::nullopt)
+  if (item.cuda) {
+    std::vector<std::int64_t> supported;
+    if (const auto parsed = Version::parse(*item.cuda))
       for (int host : tables.forward_compat_hosts(*parsed)) supported.push_back(host);
-    item["supported_host_branches"] = std::move(supported);
+    item.supported_host_branches = std::move(supported);
   }
 }
 
-json::object describe(ProbeContext& context, const DriverLibrary& library, const Resolution& resolution,
-                      const std::optional<std::set<std::string>>& mounts) {
-  json::object item = resolution_to_json(resolution);
-  item["found"] = resolution.path.has_value();
+DriverLibraryFacts describe(ProbeContext& context, const DriverLibrary& library, const Resolution& resolution,
+                            const std::optional<std::set<std::string>>& mounts) {
+  DriverLibraryFacts item;
+  static_cast<ResolutionFacts&>(item) = resolution_facts(resolution);
+  item.found = resolution.path.has_value();
   if (!resolution.path) return item;
   const std::string real = real_path(context.host, *resolution.path);
-  item["real_path"] = real;
-  item["source"] = real;
-  item["kind"] = kind_of(*resolution.path, real);
+  item.real_path = real;
+  item.kind = kind_of(*resolution.path, real);
   // Only a driver-style version (550.54.15) counts: WSL's libcuda.so.1.1 says nothing.
   const auto version = version_from_file_name(real, library.stem);
-  if (version && Version::parse(*version)->major() >= 100) item["version"] = *version;
-  if (mounts) item["injected"] = mounts->count(real) > 0 || mounts->count(*resolution.path) > 0;
-  if (item.contains("version")) describe_driver_level(context, item, real);
+  if (version && Version::parse(*version)->major() >= 100) item.version = *version;
+  if (mounts) item.injected = mounts->count(real) > 0 || mounts->count(*resolution.path) > 0;
+  if (item.version) describe_driver_level(context, item, real);
   return item;
 }
 
-json::array driver_files_elsewhere(Host& host, const std::string& found_real) {
-  json::array found;
+std::vector<std::string> driver_files_elsewhere(Host& host, const std::string& found_real) {
+  std::vector<std::string> found;
   for (const char* dir : k_driver_dirs) {
     auto names = host.list_dir(dir);
     if (!names) continue;
     for (const auto& name : *names) {
       if (!name.starts_with("libcuda.so.")) continue;
       const std::string path = std::string(dir) + "/" + name;
-      if (real_path(host, path) != found_real) found.push_back(json::string(path));
+      if (real_path(host, path) != found_real) found.push_back(path);
     }
   }
   return found;
 }
 
-json::array stub_files(Host& host) {
-  json::array stubs;
+std::vector<std::string> stub_files(Host& host) {
+  std::vector<std::string> stubs;
   auto entries = host.list_dir("/usr/local");
   if (!entries) return stubs;
   for (const auto& entry : *entries) {
@@ -121,8 +134,8 @@ json::array stub_files(Host& host) {
     for (const char* sub : {"/lib64/stubs/libcuda.so", "/lib/stubs/libcuda.so", "/targets/x86_64-linux/lib/stubs/libcuda.so"}) {
       const std::string path = "/usr/local/" + entry + sub;
       if (!host.exists(path)) continue;
-      const json::string real(real_path(host, path));
-      if (std::find(stubs.begin(), stubs.end(), real) == stubs.end()) stubs.push_back(real);
+      std::string real = real_path(host, path);
+      if (std::find(stubs.begin(), stubs.end(), real) == stubs.end()) stubs.push_back(std::move(real));
     }
   }
   return stubs;
@@ -141,41 +154,34 @@ std::optional<std::string> find_on_path(Host& host, const std::string& program) 
 
 }  // namespace
 
-LayerFacts probe_driver_libs(ProbeContext& context) {
-  LayerFacts layer{"driver-libs", Status::unknown, "", {}, {}};
+Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
+  Probed<DriverLibsFacts> layer;
+  auto& facts = layer.facts;
   LoadSimulation simulation(context.host, detect_host_loader_config(context.host));
   simulation.load_plain_program();
   // Whether a library was injected only means something in a container.
   std::optional<std::set<std::string>> mounts;
-  if (fact_is_true(context.facts_of("container"), "in_container")) mounts = mount_points(context.host);
-  json::array libraries;
-  std::string libcuda_real;
+  if (context.container.in_container) mounts = mount_points(context.host);
   for (const auto& library : k_libraries) {
-    const auto resolution = simulation.dlopen(library.name, "(a program without RPATH or RUNPATH)");
-    auto item = describe(context, library, resolution, mounts);
-    if (std::string_view(library.name) == "libcuda.so.1" && item.contains("real_path"))
-      libcuda_real = std::string(item["real_path"].as_string());
-    libraries.push_back(std::move(item));
+    const auto resolution = simulation.dlopen(library.name, k_plain_program);
+    facts.libraries.push_back(describe(context, library, resolution, mounts));
   }
-  layer.set("libraries", libraries, "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
-  layer.set("libcuda_elsewhere", driver_files_elsewhere(context.host, libcuda_real));
-  layer.set("stubs", stub_files(context.host));
-  const auto smi = find_on_path(context.host, "nvidia-smi");
-  layer.set("nvidia_smi", smi ? json::value(*smi) : json::value(nullptr), "PATH");
+  const auto& libcuda = facts.libraries.front();
+  layer.source("libraries", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
+  facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda.real_path.value_or(""));
+  facts.stubs = stub_files(context.host);
+  if (const auto smi = find_on_path(context.host, "nvidia-smi")) facts.nvidia_smi = *smi;
+  layer.source("nvidia_smi", "PATH");
   const auto& config = simulation.config();
-  layer.set("ld_library_path", config.ld_library_path ? json::value(printable(*config.ld_library_path, 400)) : json::value(nullptr),
-            "env LD_LIBRARY_PATH");
-  layer.set("ld_so_cache", config.cache ? json::value(config.cache->layout) : json::value(printable(config.cache_problem, 200)),
-            "/etc/ld.so.cache");
+  if (config.ld_library_path) facts.ld_library_path = printable(*config.ld_library_path, 400);
+  layer.source("ld_library_path", "env LD_LIBRARY_PATH");
+  facts.ld_so_cache = config.cache ? config.cache->layout : printable(config.cache_problem, 200);
+  layer.source("ld_so_cache", "/etc/ld.so.cache");
 
-  const auto& libcuda = libraries.front().as_object();
-  if (libcuda.at("found").as_bool()) {
+  if (libcuda.found) {
     layer.status = Status::ok;
-    const auto* version = libcuda.if_contains("version");
-    layer.summary = "libcuda.so.1 -> " + std::string(libcuda.at("real_path").as_string()) + " (" +
-                    std::string(libcuda.at("kind").as_string()) +
-                    (version ? " " + std::string(version->as_string()) : std::string()) + ", via " +
-                    std::string(libcuda.at("via").as_string()) + ")";
+    layer.summary = "libcuda.so.1 -> " + *libcuda.real_path + " (" + *libcuda.kind +
+                    (libcuda.version ? " " + *libcuda.version : std::string()) + ", via " + *libcuda.via + ")";
   } else {
     layer.summary = "no libcuda.so.1 for a program to load";
   }

@@ -10,6 +10,6 @@
 
 namespace gd {
 
-LayerFacts probe_driver_libs(ProbeContext& context);
+Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context);
 
 }  // namespace gd

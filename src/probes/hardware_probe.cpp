@@ -7,7 +7,6 @@
 #include <cstdio>
 
 namespace gd {
-namespace json = boost::json;
 
 namespace {
 
@@ -25,8 +24,8 @@ std::string hex4(std::uint32_t value) {
 
 class FunctionReader {
  public:
-  FunctionReader(ProbeContext& context, LayerFacts& layer, std::string dir)
-      : m_host(context.host), m_layer(layer), m_dir(std::move(dir)) {}
+  FunctionReader(ProbeContext& context, ProbeNotes& notes, std::string dir)
+      : m_host(context.host), m_notes(notes), m_dir(std::move(dir)) {}
 
   const std::string& dir() const { return m_dir; }
 
@@ -41,7 +40,7 @@ class FunctionReader {
     auto value = text(attribute);
     if (!value) return std::nullopt;
     auto parsed = parse_hex(*value);
-    if (!parsed) note_unreadable(m_layer, m_dir + "/" + attribute, "not a hexadecimal id", *value);
+    if (!parsed) m_notes.note_unreadable(m_dir + "/" + attribute, "not a hexadecimal id", *value);
     return parsed;
   }
 
@@ -54,7 +53,7 @@ class FunctionReader {
 
  private:
   Host& m_host;
-  LayerFacts& m_layer;
+  ProbeNotes& m_notes;
   std::string m_dir;
 };
 
@@ -66,67 +65,69 @@ std::optional<double> link_speed(const std::optional<std::string>& text) {
                                                                                       : std::nullopt;
 }
 
-json::object link_facts(FunctionReader& reader) {
+PciLink link_facts(FunctionReader& reader) {
   const auto speed = reader.text("current_link_speed"), max_speed = reader.text("max_link_speed");
   const auto width = reader.text("current_link_width"), max_width = reader.text("max_link_width");
-  json::object link;
-  link["speed"] = speed ? json::value(printable(*speed, 40)) : json::value(nullptr);
-  link["max_speed"] = max_speed ? json::value(printable(*max_speed, 40)) : json::value(nullptr);
+  PciLink link;
+  if (speed) link.speed = printable(*speed, 40);
+  if (max_speed) link.max_speed = printable(*max_speed, 40);
   // -1 stands for "unknown"; GCC 12 misreads optionals here (-Wmaybe-uninitialized).
   const std::int64_t width_n = width ? parse_int(*width).value_or(-1) : -1;
   const std::int64_t max_width_n = max_width ? parse_int(*max_width).value_or(-1) : -1;
-  link["width"] = width_n > 0 ? json::value(width_n) : json::value(nullptr);
-  link["max_width"] = max_width_n > 0 ? json::value(max_width_n) : json::value(nullptr);
+  if (width_n > 0) link.width = width_n;
+  if (max_width_n > 0) link.max_width = max_width_n;
   // A narrower link than the slot allows is a seating or riser fault; a
   // slower one is usually the GPU saving power while idle.
-  if (width_n > 0 && max_width_n > 0) link["width_degraded"] = width_n < max_width_n;
+  if (width_n > 0 && max_width_n > 0) link.width_degraded = width_n < max_width_n;
   const auto s = link_speed(speed), m = link_speed(max_speed);
-  if (s && m) link["speed_below_max"] = *s < *m;
+  if (s && m) link.speed_below_max = *s < *m;
   return link;
 }
 
-json::object describe_function(ProbeContext& context, FunctionReader& reader, const std::string& bdf,
-                               std::uint32_t device_id, std::uint32_t pci_class) {
-  json::object function{{"bdf", printable(bdf, 64)}, {"source", reader.dir()}, {"vendor_id", "10de"},
-                        {"device_id", hex4(device_id)}};
-  function["class"] = hex4(pci_class);
+PciFunction describe_function(ProbeContext& context, FunctionReader& reader, const std::string& bdf,
+                              std::uint32_t device_id, std::uint32_t pci_class) {
+  PciFunction function;
+  function.bdf = printable(bdf, 64);
+  function.source = reader.dir();
+  function.device_id = hex4(device_id);
+  function.pci_class = hex4(pci_class);
   const auto chip = context.rules.chips.lookup(device_id);
   const auto* product = context.rules.chips.product(device_id);
   // The table's name first, so that a report reads the same from every
   // build; libpci (pci.ids) only names ids newer than the table.
   const auto libpci_name = product ? std::nullopt : pci_device_name(k_vendor_nvidia, device_id);
-  function["name"] = product        ? product->name
-                     : libpci_name ? *libpci_name
-                     : chip        ? chip->chip + " (10de:" + hex4(device_id) + ")"
-                                   : "NVIDIA device 10de:" + hex4(device_id);
+  function.name = product       ? product->name
+                  : libpci_name ? *libpci_name
+                  : chip        ? chip->chip + " (10de:" + hex4(device_id) + ")"
+                                : "NVIDIA device 10de:" + hex4(device_id);
   const auto sub_vendor = reader.hex("subsystem_vendor"), sub_device = reader.hex("subsystem_device");
-  if (sub_vendor && sub_device) function["subsystem"] = hex4(*sub_vendor) + ":" + hex4(*sub_device);
-  function["driver"] = reader.driver();
-  function["brand"] = product ? product->brand : "unknown";
-  function["product_class"] = product ? product->product_class : "unknown";
+  if (sub_vendor && sub_device) function.subsystem = hex4(*sub_vendor) + ":" + hex4(*sub_device);
+  function.driver = reader.driver();
+  if (product) {
+    function.brand = product->brand;
+    function.product_class = product->product_class;
+  }
   if (chip) {
-    function["chip"] = chip->chip;
-    function["architecture"] = chip->architecture;
-    function["compute_capability"] = chip->compute_capability;
-    if (chip->first_branch) function["first_branch"] = *chip->first_branch;
-    if (chip->last_branch) function["last_branch"] = *chip->last_branch;
+    function.chip = chip->chip;
+    function.architecture = chip->architecture;
+    function.compute_capability = chip->compute_capability;
+    if (chip->first_branch) function.first_branch = *chip->first_branch;
+    if (chip->last_branch) function.last_branch = *chip->last_branch;
   }
   const auto numa = reader.text("numa_node");
-  const auto numa_n = numa ? parse_int(*numa) : std::nullopt;  // -1: the machine has no NUMA
-  if (numa_n) function["numa_node"] = *numa_n;
+  function.numa_node = numa ? parse_int(*numa) : std::nullopt;  // -1: the machine has no NUMA
   return function;
 }
 
 }  // namespace
 
-LayerFacts probe_hardware(ProbeContext& context) {
-  LayerFacts layer{"hardware", Status::unknown, "", {}, {}};
-  json::array gpus, nvswitches;
+Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
+  Probed<HardwareFacts> layer;
+  auto& facts = layer.facts;
   auto entries = context.host.list_dir(k_pci_devices);
-  layer.set("pci_scan", entries ? "ok" : errno_name(entries.error()), k_pci_devices);
-  std::int64_t functions = 0;
+  facts.pci_scan = entries ? "ok" : errno_name(entries.error());
   for (const auto& bdf : entries ? *entries : std::vector<std::string>{}) {
-    ++functions;
+    ++facts.pci_function_count;
     FunctionReader reader(context, layer, std::string(k_pci_devices) + "/" + bdf);
     if (reader.hex("vendor") != k_vendor_nvidia) continue;
     const auto pci_class = reader.hex("class");
@@ -135,44 +136,40 @@ LayerFacts probe_hardware(ProbeContext& context) {
     const std::uint32_t base_class = *pci_class >> 8;
     if (base_class == k_class_vga || base_class == k_class_3d) {
       auto gpu = describe_function(context, reader, bdf, *device_id, base_class);
-      gpu["link"] = link_facts(reader);
-      gpus.push_back(std::move(gpu));
+      gpu.link = link_facts(reader);
+      facts.gpus.push_back(std::move(gpu));
     } else if (base_class == k_class_bridge_other) {
-      nvswitches.push_back(describe_function(context, reader, bdf, *device_id, base_class));
+      facts.nvswitches.push_back(describe_function(context, reader, bdf, *device_id, base_class));
     }
   }
-  layer.set("pci_function_count", functions, k_pci_devices);
-  layer.set("gpu_count", static_cast<std::int64_t>(gpus.size()), k_pci_devices);
-  layer.set("nvswitch_count", static_cast<std::int64_t>(nvswitches.size()), k_pci_devices);
+  facts.gpu_count = static_cast<std::int64_t>(facts.gpus.size());
+  facts.nvswitch_count = static_cast<std::int64_t>(facts.nvswitches.size());
   std::optional<Version> lowest;
-  std::int64_t consumer = 0;
-  for (const auto& gpu : gpus) {
-    const auto& object = gpu.as_object();
-    if (const auto* cc = object.if_contains("compute_capability"))
-      if (auto version = Version::parse(cc->as_string()); version && (!lowest || *version < *lowest)) lowest = version;
-    const auto brand = object.at("brand").as_string();
-    if (brand == "geforce" || brand == "titan") ++consumer;
+  for (const auto& gpu : facts.gpus) {
+    if (gpu.compute_capability)
+      if (auto version = Version::parse(*gpu.compute_capability); version && (!lowest || *version < *lowest)) lowest = version;
+    if (gpu.brand == "geforce" || gpu.brand == "titan") ++facts.consumer_gpu_count;
   }
-  if (lowest) layer.set("min_compute_capability", lowest->text(), k_pci_devices);
-  layer.set("consumer_gpu_count", consumer, k_pci_devices);
-  layer.set("gpus", std::move(gpus), k_pci_devices);
-  layer.set("nvswitches", std::move(nvswitches), k_pci_devices);
+  if (lowest) {
+    facts.min_compute_capability = lowest->text();
+    layer.source("min_compute_capability", k_pci_devices);
+  }
+  for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches"})
+    layer.source(fact, k_pci_devices);
 
-  const auto count = layer.facts["gpu_count"].as_int64();
-  const std::string platform = context.platform();
-  if (count > 0) {
+  const auto platform = context.system.platform;
+  if (facts.gpu_count > 0) {
     layer.status = Status::ok;
-    const auto& first = layer.facts["gpus"].as_array().front().as_object();
-    layer.summary = std::to_string(count) + " NVIDIA GPU" + (count > 1 ? "s" : "") + ": " +
-                    std::string(first.at("name").as_string()) + (count > 1 ? ", ..." : "");
-  } else if (platform == "wsl2" || platform == "gvisor") {
+    layer.summary = std::to_string(facts.gpu_count) + " NVIDIA GPU" + (facts.gpu_count > 1 ? "s" : "") + ": " +
+                    facts.gpus.front().name + (facts.gpu_count > 1 ? ", ..." : "");
+  } else if (platform == Platform::wsl2 || platform == Platform::gvisor) {
     layer.status = Status::skip;
-    layer.summary = platform == "wsl2" ? "PCI is not visible under WSL2; the GPU is reached through /dev/dxg"
-                                       : "gVisor hides the PCI bus; the GPU is reached through nvproxy";
+    layer.summary = platform == Platform::wsl2 ? "PCI is not visible under WSL2; the GPU is reached through /dev/dxg"
+                                               : "gVisor hides the PCI bus; the GPU is reached through nvproxy";
   } else if (!entries) {
     layer.summary = "cannot list " + std::string(k_pci_devices) + " (" + errno_name(entries.error()) + ")";
   } else {
-    layer.summary = "no NVIDIA GPU among " + std::to_string(functions) + " PCI functions";
+    layer.summary = "no NVIDIA GPU among " + std::to_string(facts.pci_function_count) + " PCI functions";
   }
   return layer;
 }

@@ -6,6 +6,6 @@
 
 namespace gd {
 
-LayerFacts probe_hardware(ProbeContext& context);
+Probed<HardwareFacts> probe_hardware(ProbeContext& context);
 
 }  // namespace gd

@@ -8,6 +8,6 @@
 
 namespace gd {
 
-LayerFacts probe_kernel_module(ProbeContext& context);
+Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context);
 
 }  // namespace gd

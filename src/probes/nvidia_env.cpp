@@ -23,19 +23,13 @@ void add_invalid(json::array& invalid, std::string_view entry) {
   else if (invalid.size() == k_max_invalid) invalid.push_back(json::string("(more entries not shown)"));
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 bool all_of_chars(std::string_view text, const char* allowed) {
   return !text.empty() && text.find_first_not_of(allowed) == std::string_view::npos;
 }
 
 // The selector forms nvidia-container-cli accepts (src/cli/common.c), plus CDI names.
 std::string selector_kind(std::string_view entry) {
-  const std::string low = lower(entry);
+  const std::string low = to_lower(entry);
   if (all_of_chars(entry, "0123456789")) return "index";
   if (low.starts_with("gpu-") && entry.size() == 40) return "gpu-uuid";
   if (low.starts_with("mig-")) return "mig-uuid";
@@ -69,7 +63,7 @@ json::object parse_visible_devices(const std::optional<std::string>& value) {
   for (auto raw : split(text, ',')) {
     const auto entry = trim(raw);
     if (entry.empty()) continue;
-    const std::string low = lower(entry);
+    const std::string low = to_lower(entry);
     if (low == "void") mode = "void";
     if (mode != "void" && low == "all") mode = "all";
     if (mode != "void" && mode != "all" && low == "none") mode = "none";
@@ -99,7 +93,7 @@ json::object parse_driver_capabilities(const std::optional<std::string>& value) 
     add("compute");
   }
   for (auto raw : split(text, ',')) {
-    const std::string capability = lower(trim(raw));
+    const std::string capability = to_lower(trim(raw));
     if (capability.empty()) continue;
     if (capability == "all") {
       for (const char* known : k_capabilities) add(known);

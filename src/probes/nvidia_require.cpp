@@ -41,16 +41,11 @@ bool compare(int order, const std::string& op) {
   return order >= 0;
 }
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 // An unknown property counts as satisfied, as in the toolkit.
 bool holds(const Factor& factor, const RequireFacts& facts, const RequireGpu* gpu) {
   if (factor.name == "brand") {
     if (!gpu || (factor.op != "=" && factor.op != "!=")) return true;
-    return (lower(gpu->brand) == lower(factor.value)) == (factor.op == "=");
+    return (to_lower(gpu->brand) == to_lower(factor.value)) == (factor.op == "=");
   }
   std::optional<std::string> property = factor.name == "cuda" ? facts.cuda : factor.name == "driver" ? facts.driver : std::nullopt;
   if (factor.name == "arch") {

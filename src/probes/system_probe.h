@@ -7,6 +7,6 @@
 
 namespace gd {
 
-boost::json::object probe_system(Host& host);
+SystemFacts probe_system(Host& host);
 
 }  // namespace gd

@@ -1,6 +1,6 @@
 #include "report/renderers.h"
 
-#include "rules/message_template.h"
+#include "model/fact_text.h"
 #include "util/json_pretty.h"
 
 namespace gd {

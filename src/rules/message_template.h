@@ -2,6 +2,7 @@
 // Fills "{path}" and "{path|fallback}" in a rule's message or fix with facts.
 // Lists print comma-separated; objects in lists print their "name" or "path".
 
+#include "model/fact_text.h"
 #include "rules/fact_view.h"
 
 #include <boost/json.hpp>
@@ -12,6 +13,5 @@
 namespace gd {
 
 std::string render_template(std::string_view text, const FactView& facts);
-std::string format_fact(const boost::json::value& value);
 
 }  // namespace gd

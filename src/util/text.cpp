@@ -86,4 +86,11 @@ bool looks_like_text(std::string_view text) {
   return true;
 }
 
+std::string to_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 }  // namespace gd

@@ -14,6 +14,8 @@ namespace gd {
 std::string_view trim(std::string_view text);
 std::vector<std::string_view> split(std::string_view text, char separator);
 std::vector<std::string_view> lines(std::string_view text);
+// ASCII lower case (the identifiers we compare are ASCII).
+std::string to_lower(std::string_view text);
 bool contains(std::string_view text, std::string_view needle);
 
 // "0x10de\n" or "10de" -> 0x10de; nullopt on anything else.

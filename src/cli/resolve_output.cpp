@@ -1,4 +1,4 @@
-#include "report/resolution_report.h"
+#include "cli/resolve_output.h"
 
 #include "util/json_pretty.h"
 

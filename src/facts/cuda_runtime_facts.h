@@ -1,0 +1,100 @@
+#pragma once
+// Layer 6, cuda-runtime: every libcudart found, the CUDA libraries beside
+// it, and the driver each would talk to.
+
+#include "model/fact_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+// One library file: where it is, and which version it carries.
+struct LibraryFileFacts {
+  std::string path, real_path;
+  std::optional<std::string> soname, problem, version, version_source;
+
+  template <class F>
+  void fields(F& f) const {
+    f("path", path, "where it was found");
+    f("real_path", real_path, "the file after every symlink");
+    f("source", real_path, "the file after every symlink (for evidence)");
+    f("soname", soname, "its DT_SONAME");
+    f("problem", problem, "why its ELF header could not be read");
+    f("version", version, "full version: from the real file name, else a wheel's dist-info, else a toolkit's version.json");
+    f("version_source", version_source, "which of those said so");
+  }
+};
+
+struct CudaLibraryFacts : LibraryFileFacts {
+  std::string name, label, stem;
+
+  template <class F>
+  void fields(F& f) const {
+    LibraryFileFacts::fields(f);
+    f("name", name, "the SONAME-style file, libcudnn.so.9");
+    f("label", label, "cuBLAS, cuDNN, NCCL, ...");
+    f("stem", stem, "libcudnn.so");
+  }
+};
+
+struct RuntimeFacts : LibraryFileFacts {
+  std::string name, install, via;
+  bool loader_reaches = false;
+  std::vector<CudaLibraryFacts> libraries;
+  std::optional<std::int64_t> cuda_major;
+  std::optional<std::string> cuda, mvc_min, min_cc, toolkit_driver;
+  std::optional<std::string> driver_cuda, driver_version, driver_source;
+  std::optional<std::int64_t> driver_cuda_major;
+
+  template <class F>
+  void fields(F& f) const {
+    LibraryFileFacts::fields(f);
+    f("name", name, "libcudart.so.12");
+    f("install", install, "toolkit, wheel, conda, system");
+    f("via", via, "how the loader reaches it, or \"not on the loader's path\"");
+    f("loader_reaches", loader_reaches, "a program without RPATH or RUNPATH loads this one");
+    f("libraries", libraries, "CUDA libraries beside it (wheels: in sibling nvidia/*/lib)");
+    f("cuda_major", cuda_major, "its CUDA major");
+    f("cuda", cuda, "its CUDA major.minor");
+    f("mvc_min", mvc_min, "the oldest driver minor-version compatibility allows for this major");
+    f("min_cc", min_cc, "the lowest compute capability this major builds for");
+    f("toolkit_driver", toolkit_driver, "the driver its toolkit shipped with");
+    f("driver_cuda", driver_cuda, "what the driver it will talk to supports (a cuda-compat libcuda, else the module)");
+    f("driver_version", driver_version, "that driver's version");
+    f("driver_source", driver_source, "\"cuda-compat VERSION\" or \"driver VERSION\"");
+    f("driver_cuda_major", driver_cuda_major, "driver_cuda's major");
+  }
+};
+
+struct ShadowedLibrary {
+  std::string name, beside_runtime, loader_takes, via;
+  std::optional<std::string> beside_version, loader_version;
+
+  template <class F>
+  void fields(F& f) const {
+    f("name", name, "the library");
+    f("beside_runtime", beside_runtime, "the copy beside the runtime");
+    f("loader_takes", loader_takes, "the copy the loader picks instead");
+    f("via", via, "how the loader reached it");
+    f("beside_version", beside_version, "version of the copy beside the runtime");
+    f("loader_version", loader_version, "version of the copy picked");
+  }
+};
+
+struct CudaRuntimeFacts {
+  std::int64_t runtime_count = 0;
+  std::vector<ShadowedLibrary> shadowed;
+  std::vector<RuntimeFacts> runtimes;
+
+  template <class F>
+  void fields(F& f) const {
+    f("runtime_count", runtime_count, "runtimes found");
+    f("shadowed", shadowed, "libraries the loader takes from elsewhere than beside a runtime it reaches");
+    f("runtimes", runtimes, "every libcudart found: the loader's first, then toolkits, wheels, conda");
+  }
+};
+
+}  // namespace gd

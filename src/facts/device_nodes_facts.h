@@ -1,0 +1,100 @@
+#pragma once
+// Layer 4, device-nodes: /dev/nvidia*, /dev/dxg, and what CUDA_VISIBLE_DEVICES selects.
+
+#include "model/fact_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+struct NodeFacts {
+  std::string path;
+  std::string type;  // char, block, file, directory, other
+  std::int64_t major = 0, minor = 0;
+  std::string mode;  // "0666"
+  std::int64_t uid = 0, gid = 0;
+  bool required = false;
+  std::string access;         // r, w, rw or none for this user, from the mode bits
+  Nullable<std::string> open;  // ok or an errno name; null: not tried
+  bool wrong_number = false;
+  std::optional<std::string> expected;  // "195:255", "510:any"
+
+  template <class F>
+  void fields(F& f) const {
+    f("path", path, "the node");
+    f("source", path, "the node (for evidence)");
+    f("type", type, "char, block, or file/directory/other for a wrong kind");
+    f("major", major, "device major");
+    f("minor", minor, "device minor");
+    f("mode", mode, "permission bits, 0666");
+    f("uid", uid, "owner");
+    f("gid", gid, "group");
+    f("required", required, "CUDA needs it");
+    f("access", access, "what the mode bits allow this user: r, w, rw or none");
+    f("open", open, "ok or the errno name of opening it in a child; null: not tried (under --root, or not NVIDIA's)");
+    f("wrong_number", wrong_number, "a character device with other numbers than the driver's");
+    f("expected", expected, "major:minor it should have");
+  }
+};
+
+struct MissingGpuNode {
+  std::string path, bdf;
+  std::int64_t minor = 0;
+
+  template <class F>
+  void fields(F& f) const {
+    f("path", path, "/dev/nvidia<minor>");
+    f("bdf", bdf, "the claimed GPU");
+    f("minor", minor, "its Device Minor");
+  }
+};
+
+struct CudaVisibleDevices {
+  std::string value;
+  std::int64_t selected = 0, gpu_count = 0, mig_entries = 0;
+  Nullable<std::string> stopped_at;
+
+  template <class F>
+  void fields(F& f) const {
+    f("value", value, "the variable, escaped");
+    f("selected", selected, "entries CUDA will enumerate");
+    f("gpu_count", gpu_count, "GPUs it chooses from");
+    f("stopped_at", stopped_at, "the first entry that names no GPU: CUDA reads no further");
+    f("mig_entries", mig_entries, "MIG entries (only one is ever used per process)");
+  }
+};
+
+struct DeviceNodesFacts {
+  bool nvidiactl_present = false, uvm_present = false, dxg_present = false;
+  std::int64_t gpu_node_count = 0;
+  std::vector<std::int64_t> gpu_minors;
+  std::optional<Nullable<std::string>> ioctl_driver_version;
+  std::optional<bool> ioctl_answered;
+  std::optional<std::string> ioctl_error;
+  std::vector<MissingGpuNode> missing_gpu_nodes;
+  bool nodes_expected = false;
+  std::vector<NodeFacts> nodes;
+  std::optional<CudaVisibleDevices> cuda_visible_devices;
+
+  template <class F>
+  void fields(F& f) const {
+    f("nvidiactl_present", nvidiactl_present, "/dev/nvidiactl exists");
+    f("uvm_present", uvm_present, "/dev/nvidia-uvm exists");
+    f("dxg_present", dxg_present, "/dev/dxg exists (WSL2)");
+    f("gpu_node_count", gpu_node_count, "/dev/nvidiaN nodes");
+    f("gpu_minors", gpu_minors, "their N");
+    f("ioctl_driver_version", ioctl_driver_version,
+      "the version ioctl's answer on /dev/nvidiactl; null when the driver (before 530.30.02) did not answer");
+    f("ioctl_answered", ioctl_answered, "the ioctl returned a version");
+    f("ioctl_error", ioctl_error, "the errno name of a failed version ioctl");
+    f("missing_gpu_nodes", missing_gpu_nodes, "claimed GPUs without their node (hosts only)");
+    f("nodes_expected", nodes_expected, "a driver should be reachable here: module loaded, gVisor, or a container");
+    f("nodes", nodes, "every NVIDIA node found");
+    f("cuda_visible_devices", cuda_visible_devices, "what CUDA will enumerate for CUDA_VISIBLE_DEVICES, when set");
+  }
+};
+
+}  // namespace gd

@@ -1,0 +1,89 @@
+#pragma once
+// Layer 5, driver-libs: the driver's userspace libraries as a program's
+// dlopen would find them.
+
+#include "model/fact_fields.h"
+
+#include <boost/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+struct TriedPathFacts {
+  std::string path, outcome;
+
+  template <class F>
+  void fields(F& f) const {
+    f("path", path, "a path the loader considered");
+    f("outcome", outcome, "what it found there");
+  }
+};
+
+// One dlopen by name, as the loader would do it.
+struct ResolutionFacts {
+  std::string name;
+  Nullable<std::string> path, via;
+  std::string via_detail, requested_by;
+  std::vector<TriedPathFacts> tried;
+  std::optional<std::string> fatal;
+
+  template <class F>
+  void fields(F& f) const {
+    f("name", name, "the name asked for, libcuda.so.1");
+    f("path", path, "where the loader finds it; null: not found");
+    f("via", via, "ld_library_path, ld.so.cache, default, rpath, runpath, ...");
+    f("via_detail", via_detail, "which entry, e.g. \"LD_LIBRARY_PATH entry 1 (/usr/local/cuda/lib64)\"");
+    f("requested_by", requested_by, "the program or library asking");
+    f("tried", tried, "every path considered, in order");
+    f("fatal", fatal, "the loader would abort here, and why");
+  }
+};
+
+struct DriverLibraryFacts : ResolutionFacts {
+  bool found = false;
+  std::optional<std::string> real_path, kind, version;
+  std::optional<bool> injected;
+  std::optional<std::int64_t> branch;
+  std::optional<std::string> cuda, note;
+  std::optional<boost::json::array> accepts_host_branches;
+  std::optional<std::vector<std::int64_t>> supported_host_branches;
+
+  template <class F>
+  void fields(F& f) const {
+    ResolutionFacts::fields(f);
+    f("found", found, "the loader finds it");
+    f("real_path", real_path, "the file after every symlink");
+    f("source", real_path, "the file after every symlink (for evidence)");
+    f("kind", kind, "driver, compat (cuda-compat), stub (toolkit stubs/) or wsl");
+    f("version", version, "driver version from the real file name, 550.54.15");
+    f("injected", injected, "in a container: a bind mount of the toolkit's");
+    f("branch", branch, "the version's major");
+    f("cuda", cuda, "the CUDA version it provides (a compat library's own note, else the branch table)");
+    f("accepts_host_branches", accepts_host_branches, "compat: host branches its .note.cuda.fwd_compatibility accepts");
+    f("note", note, "compat: the ELF note read");
+    f("supported_host_branches", supported_host_branches, "compat: host branches NVIDIA's table supports");
+  }
+};
+
+struct DriverLibsFacts {
+  std::vector<DriverLibraryFacts> libraries;  // libcuda.so.1 first
+  std::vector<std::string> libcuda_elsewhere, stubs;
+  Nullable<std::string> nvidia_smi, ld_library_path;
+  std::string ld_so_cache;
+
+  template <class F>
+  void fields(F& f) const {
+    f("libraries", libraries, "libcuda.so.1, libnvidia-ml.so.1, libnvidia-ptxjitcompiler.so.1, libnvidia-nvvm.so.4");
+    f("libcuda_elsewhere", libcuda_elsewhere, "libcuda.so.* files in driver directories that the loader does not pick");
+    f("stubs", stubs, "toolkit stub libcuda.so files under /usr/local/cuda*");
+    f("nvidia_smi", nvidia_smi, "nvidia-smi on PATH");
+    f("ld_library_path", ld_library_path, "LD_LIBRARY_PATH, escaped");
+    f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
+  }
+};
+
+}  // namespace gd

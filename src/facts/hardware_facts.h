@@ -1,0 +1,89 @@
+#pragma once
+// Layer 1, hardware: NVIDIA PCI functions in sysfs.
+
+#include "model/fact_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+struct PciLink {
+  Nullable<std::string> speed, max_speed;
+  Nullable<std::int64_t> width, max_width;
+  std::optional<bool> width_degraded, speed_below_max;
+
+  template <class F>
+  void fields(F& f) const {
+    f("speed", speed, "current_link_speed, e.g. \"16.0 GT/s PCIe\"");
+    f("max_speed", max_speed, "max_link_speed");
+    f("width", width, "current_link_width (lanes)");
+    f("max_width", max_width, "max_link_width");
+    f("width_degraded", width_degraded, "fewer lanes than the slot allows: a seating or riser fault");
+    f("speed_below_max", speed_below_max, "slower than the maximum (normal while idle)");
+  }
+};
+
+struct PciFunction {
+  std::string bdf;
+  std::string source;  // its sysfs directory
+  std::string vendor_id = "10de";
+  std::string device_id;
+  std::string pci_class;
+  std::string name;
+  std::optional<std::string> subsystem;
+  std::string driver = "none";
+  std::string brand = "unknown";
+  std::string product_class = "unknown";
+  std::optional<std::string> chip, architecture, compute_capability;
+  std::optional<std::int64_t> first_branch, last_branch, numa_node;
+  std::optional<PciLink> link;  // GPUs only
+
+  template <class F>
+  void fields(F& f) const {
+    f("bdf", bdf, "PCI address, 0000:01:00.0");
+    f("source", source, "its /sys/bus/pci/devices directory");
+    f("vendor_id", vendor_id, "always 10de");
+    f("device_id", device_id, "four hex digits");
+    f("class", pci_class, "PCI base class: 0300 VGA, 0302 3D, 0680 bridge (NVSwitch)");
+    f("name", name, "product name from rules/tables/pci-chips.json, else pci.ids through libpci");
+    f("subsystem", subsystem, "subsystem vendor:device (the board maker)");
+    f("driver", driver, "the kernel driver bound to it (nvidia, nouveau, vfio-pci, none)");
+    f("brand", brand, "NVML brand the container toolkit matches brand= against (pci-chips products)");
+    f("product_class", product_class, "consumer, workstation, datacenter, embedded or unknown");
+    f("chip", chip, "GH100, AD102, ... (pci-chips ranges)");
+    f("architecture", architecture, "Hopper, Ada, ...");
+    f("compute_capability", compute_capability, "9.0, 8.9, ...");
+    f("first_branch", first_branch, "first driver branch that drives the chip");
+    f("last_branch", last_branch, "last driver branch of a legacy architecture");
+    f("numa_node", numa_node, "-1 when the machine has no NUMA");
+    f("link", link, "PCIe link state");
+  }
+};
+
+struct HardwareFacts {
+  std::string pci_scan;  // "ok" or the errno of listing /sys/bus/pci/devices
+  std::int64_t pci_function_count = 0;
+  std::int64_t gpu_count = 0;
+  std::int64_t nvswitch_count = 0;
+  std::optional<std::string> min_compute_capability;
+  std::int64_t consumer_gpu_count = 0;
+  std::vector<PciFunction> gpus;
+  std::vector<PciFunction> nvswitches;
+
+  template <class F>
+  void fields(F& f) const {
+    f("pci_scan", pci_scan, "ok, or the errno name of listing /sys/bus/pci/devices");
+    f("pci_function_count", pci_function_count, "PCI functions of every vendor");
+    f("gpu_count", gpu_count, "NVIDIA functions of class VGA or 3D");
+    f("nvswitch_count", nvswitch_count, "NVIDIA bridges (NVSwitch)");
+    f("min_compute_capability", min_compute_capability, "the lowest compute capability among the GPUs");
+    f("consumer_gpu_count", consumer_gpu_count, "GPUs of brand geforce or titan (no forward compatibility)");
+    f("gpus", gpus, "the GPUs");
+    f("nvswitches", nvswitches, "the NVSwitches");
+  }
+};
+
+}  // namespace gd

@@ -1,0 +1,82 @@
+#pragma once
+// Layer 2, kernel-module: the nvidia module and its neighbours.
+
+#include "facts/hardware_facts.h"
+#include "model/fact_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+// Loaded (true), not loaded (false), or cannot tell (null: no /proc/modules, no /sys/module).
+struct ModuleStates {
+  Nullable<bool> nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau, nova_core, nova_drm;
+
+  template <class F>
+  void fields(F& f) const {
+    f("nvidia", nvidia, "the driver's core module");
+    f("nvidia_uvm", nvidia_uvm, "unified memory; CUDA needs it (error 999 without)");
+    f("nvidia_modeset", nvidia_modeset, "display mode setting");
+    f("nvidia_drm", nvidia_drm, "DRM/KMS");
+    f("nouveau", nouveau, "the open-source driver, which must not hold the GPU");
+    f("nova_core", nova_core, "the Rust nova driver's core");
+    f("nova_drm", nova_drm, "the Rust nova driver's DRM part");
+  }
+};
+
+struct ClaimedGpu {
+  std::string bdf;
+  std::string source;  // its /proc/driver/nvidia/gpus/<bdf>/information
+  std::optional<std::string> name;
+  std::optional<std::int64_t> minor;  // /dev/nvidia<minor>
+  std::optional<bool> excluded;
+  std::optional<std::string> uuid;
+
+  template <class F>
+  void fields(F& f) const {
+    f("bdf", bdf, "PCI address");
+    f("source", source, "its information file");
+    f("name", name, "Model");
+    f("minor", minor, "Device Minor: its node is /dev/nvidia<minor>");
+    f("excluded", excluded, "GPU Excluded (NVreg_ExcludedGpus)");
+    f("uuid", uuid, "GPU UUID, GPU-...");
+  }
+};
+
+struct KernelModuleFacts {
+  std::string proc_modules;  // "ok" or the errno of reading /proc/modules
+  Nullable<bool> loaded;
+  ModuleStates modules;
+  std::optional<std::string> version_line, flavour, sysfs_version, version, driver_cuda;
+  std::optional<std::int64_t> branch, driver_cuda_major;
+  std::vector<ClaimedGpu> claimed_gpus;
+  std::vector<PciFunction> unclaimed_gpus;
+  bool nvidia_modprobe = false;
+  std::optional<bool> built_for_running_kernel, secure_boot;
+  std::optional<std::string> module_file;
+
+  template <class F>
+  void fields(F& f) const {
+    f("proc_modules", proc_modules, "ok, or the errno name of reading /proc/modules");
+    f("loaded", loaded, "whether nvidia is loaded (null: cannot tell)");
+    f("modules", modules, "each watched module");
+    f("version_line", version_line, "first line of /proc/driver/nvidia/version");
+    f("flavour", flavour, "open or proprietary, from the version line");
+    f("sysfs_version", sysfs_version, "/sys/module/nvidia/version");
+    f("version", version, "the loaded driver's version, 550.54.15");
+    f("branch", branch, "its major number, 550");
+    f("driver_cuda", driver_cuda, "the CUDA version the branch reports (rules/tables/cuda-drivers.json)");
+    f("driver_cuda_major", driver_cuda_major, "its major");
+    f("claimed_gpus", claimed_gpus, "GPUs in /proc/driver/nvidia/gpus");
+    f("unclaimed_gpus", unclaimed_gpus, "PCI GPUs the module did not claim (hardware.gpus entries)");
+    f("nvidia_modprobe", nvidia_modprobe, "/usr/bin/nvidia-modprobe exists (it loads nvidia_uvm on demand)");
+    f("built_for_running_kernel", built_for_running_kernel, "not loaded: modules.dep of uname -r lists nvidia.ko");
+    f("module_file", module_file, "not loaded: the nvidia.ko that modules.dep lists");
+    f("secure_boot", secure_boot, "not loaded: the SecureBoot EFI variable");
+  }
+};
+
+}  // namespace gd

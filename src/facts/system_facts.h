@@ -1,0 +1,36 @@
+#pragma once
+// Facts about the machine as a whole, which every layer reads: the platform
+// decides what each layer should look like (no PCI bus under WSL2, no Linux
+// module under gVisor).
+
+#include "model/fact_fields.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+enum class Platform { native_linux, wsl2, wsl1, gvisor };
+const char* enum_name(Platform platform);
+
+struct SystemFacts {
+  Platform platform = Platform::native_linux;
+  std::string kernel_release;
+  std::string machine;
+  std::int64_t uid = 0;
+  std::int64_t gid = 0;
+  std::vector<std::int64_t> groups;
+
+  template <class F>
+  void fields(F& f) const {
+    f("platform", platform, "linux, wsl2, wsl1 or gvisor (from uname, /dev/dxg and gVisor's synthetic /proc)");
+    f("kernel_release", kernel_release, "uname -r");
+    f("machine", machine, "uname -m");
+    f("uid", uid, "effective user id");
+    f("gid", gid, "effective group id");
+    f("groups", groups, "supplementary group ids");
+  }
+};
+
+}  // namespace gd
