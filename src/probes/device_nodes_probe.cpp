@@ -154,6 +154,25 @@ CudaVisibleDevices visible_to_cuda(const std::string& value, std::int64_t gpu_co
   return result;
 }
 
+// Puts each node's open result in place; returns the version ioctl's answer
+// on /dev/nvidiactl ("" from drivers before 530.30.02), if any.
+std::optional<std::string> record_opens(Probed<DeviceNodesFacts>& layer, const std::vector<DeviceOpenResult>& results) {
+  std::optional<std::string> ioctl_version;
+  for (const auto& opened : results) {
+    for (auto& item : layer.facts.nodes)
+      if (item.path == opened.path && opened.open) item.open = *opened.open;
+    if (opened.path == "/dev/nvidiactl" && opened.ioctl_error) {
+      layer.facts.ioctl_error = *opened.ioctl_error;
+      layer.source("ioctl_error", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    }
+    if (opened.path != "/dev/nvidiactl" || !opened.driver_version) continue;
+    // An empty answer is how drivers before 530.30.02 reply; anything else must be a version.
+    if (opened.driver_version->empty() || Version::parse(*opened.driver_version)) ioctl_version = *opened.driver_version;
+    else layer.note_unreadable(opened.path, "the version ioctl answered something that is not a version", *opened.driver_version);
+  }
+  return ioctl_version;
+}
+
 }  // namespace
 
 Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
@@ -162,7 +181,6 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   Host& host = context.host;
   const UserIds user = host.user();
   const auto majors = read_char_majors(host);
-  std::optional<std::string> ioctl_version;
   std::vector<std::string> to_open;
   for (const auto& path : candidate_paths(host)) {
     auto node = host.device(path);
@@ -180,18 +198,7 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   }
   // After the file-based walk, so that what an open may change (a driver
   // creating state on first use) is not what we read.
-  for (const auto& opened : open_device_nodes(host, to_open)) {
-    for (auto& item : facts.nodes)
-      if (item.path == opened.path && opened.open) item.open = *opened.open;
-    if (opened.path == "/dev/nvidiactl" && opened.ioctl_error) {
-      facts.ioctl_error = *opened.ioctl_error;
-      layer.source("ioctl_error", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
-    }
-    if (opened.path != "/dev/nvidiactl" || !opened.driver_version) continue;
-    // An empty answer is how drivers before 530.30.02 reply; anything else must be a version.
-    if (opened.driver_version->empty() || Version::parse(*opened.driver_version)) ioctl_version = *opened.driver_version;
-    else layer.note_unreadable(opened.path, "the version ioctl answered something that is not a version", *opened.driver_version);
-  }
+  const auto ioctl_version = record_opens(layer, open_device_nodes(host, to_open));
   facts.gpu_node_count = static_cast<std::int64_t>(facts.gpu_minors.size());
   layer.source("nvidiactl_present", "/dev/nvidiactl");
   layer.source("uvm_present", "/dev/nvidia-uvm");
