@@ -1,7 +1,5 @@
 #include "host/recording_host.h"
 
-#include "host/snapshot_json.h"
-#include "util/json_pretty.h"
 #include "util/text.h"
 
 #include <fcntl.h>
@@ -13,7 +11,6 @@
 #include <fstream>
 
 namespace gd {
-namespace json = boost::json;
 
 namespace {
 
@@ -56,7 +53,7 @@ std::optional<std::string> RecordingHost::prepare(std::string_view path, FollowF
 }
 
 void RecordingHost::record_error(std::string_view path, const std::error_code& error) {
-  if (worth_recording(error)) m_errors[path] = errno_name(error);
+  if (worth_recording(error)) m_snapshot.errors.insert_or_assign(std::string(path), errno_name(error));
 }
 
 Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t max_bytes) {
@@ -77,8 +74,8 @@ Result<std::string> RecordingHost::read_range(std::string_view path, std::uint64
     record_error(path, content.error());
     return content;
   }
-  if (auto info = m_inner.stat(path)) m_file_sizes[path] = static_cast<std::int64_t>(info->size);
-  auto& piece = m_pieces[std::string(path)][offset];
+  if (auto info = m_inner.stat(path)) m_snapshot.file_sizes.insert_or_assign(std::string(path), info->size);
+  auto& piece = m_read_pieces[std::string(path)][offset];
   if (content->size() > piece.size()) piece = *content;
   return content;
 }
@@ -91,8 +88,7 @@ Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) 
   }
   if (path.starts_with("/dev")) return names;  // device nodes are recorded one by one
   // Git keeps no empty directories, so snapshot.json names every listed one.
-  const json::string entry(path);
-  if (std::find(m_directories.begin(), m_directories.end(), entry) == m_directories.end()) m_directories.push_back(entry);
+  m_snapshot.directories.emplace(path);
   if (auto local = prepare(path)) ::mkdir(local->c_str(), 0755);
   return names;
 }
@@ -134,43 +130,42 @@ Result<DeviceNode> RecordingHost::device(std::string_view path) {
     record_error(path, node.error());
     return node;
   }
-  m_devices[path] = to_json(*node);
+  m_snapshot.devices.insert_or_assign(std::string(path), *node);
   return node;
 }
 
 std::optional<std::string> RecordingHost::env(std::string_view name) {
   auto value = m_inner.env(name);
-  if (value) m_env[name] = *value;
+  if (value) m_snapshot.env.insert_or_assign(std::string(name), *value);
   return value;
 }
 
 std::vector<std::pair<std::string, std::string>> RecordingHost::env_with_prefix(std::string_view prefix) {
   auto found = m_inner.env_with_prefix(prefix);
-  for (const auto& [name, value] : found) m_env[name] = value;
+  for (const auto& [name, value] : found) m_snapshot.env.insert_or_assign(name, value);
   return found;
 }
 
 Uname RecordingHost::uname() {
-  m_uname = m_inner.uname();
-  return *m_uname;
+  m_snapshot.uname = m_inner.uname();
+  return *m_snapshot.uname;
 }
 
 UserIds RecordingHost::user() {
-  m_user = m_inner.user();
-  return *m_user;
+  m_snapshot.user = m_inner.user();
+  return *m_snapshot.user;
 }
 
 ChildAnswer RecordingHost::ask(const ChildRequest& request) {
   auto answer = m_inner.ask(request);
-  m_children.push_back(to_json(request, answer));
+  m_snapshot.children.push_back({request, answer});
   return answer;
 }
 
 // Merges overlapping pieces and writes them, back to back, where the file
-// belongs; snapshot.json's "pieces" says which offsets they came from.
-json::object RecordingHost::pack_pieces() {
-  json::object layout;
-  for (const auto& [path, pieces] : m_pieces) {
+// belongs; the snapshot's pieces say which offsets they came from.
+void RecordingHost::pack_pieces() {
+  for (const auto& [path, pieces] : m_read_pieces) {
     std::vector<std::pair<std::uint64_t, std::string>> merged;
     for (const auto& [offset, bytes] : pieces) {
       if (!merged.empty() && offset <= merged.back().first + merged.back().second.size()) {
@@ -184,36 +179,26 @@ json::object RecordingHost::pack_pieces() {
     const auto local = prepare(path);
     if (!local) continue;
     std::string packed;
-    json::array table;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> table;
     for (const auto& [offset, bytes] : merged) {
-      table.push_back(json::array{offset, bytes.size()});
+      table.emplace_back(offset, bytes.size());
       packed += bytes;
     }
     // A file also read whole (read_file) is already complete.
     struct stat existing {};
-    if (::lstat(local->c_str(), &existing) == 0 && S_ISREG(existing.st_mode) &&
-        existing.st_size == m_file_sizes[path].to_number<std::int64_t>())
+    const auto size = m_snapshot.file_sizes.find(path);
+    if (::lstat(local->c_str(), &existing) == 0 && S_ISREG(existing.st_mode) && size != m_snapshot.file_sizes.end() &&
+        static_cast<std::uint64_t>(existing.st_size) == size->second)
       continue;
     if (write_whole_file(*local, packed)) ++m_files_written;
-    layout[path] = std::move(table);
+    m_snapshot.pieces[path] = std::move(table);
   }
-  return layout;
 }
 
 Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
-  const json::object pieces = pack_pieces();
-  json::object top{{"format", k_snapshot_format}, {"gpudoctor", gpudoctor_version}, {"env", m_env},
-                   {"devices", m_devices},        {"children", m_children}};
-  if (m_uname) top["uname"] = to_json(*m_uname);
-  if (m_user) top["user"] = to_json(*m_user);
-  if (!m_errors.empty()) top["errors"] = m_errors;
-  if (!m_directories.empty()) top["directories"] = m_directories;
-  if (!m_file_sizes.empty()) top["file_sizes"] = m_file_sizes;
-  if (!pieces.empty()) top["pieces"] = pieces;
-  std::ofstream out(m_out + "/snapshot.json", std::ios::binary);
-  out << pretty_json(top);
-  if (!out) return errno_code(EIO);
-  return {};
+  pack_pieces();
+  m_snapshot.gpudoctor_version = gpudoctor_version;
+  return write_snapshot(m_out, m_snapshot);
 }
 
 }  // namespace gd

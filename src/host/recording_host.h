@@ -6,8 +6,7 @@
 
 #include "host/host.h"
 #include "host/path_walk.h"
-
-#include <boost/json.hpp>
+#include "host/snapshot.h"
 
 #include <map>
 #include <memory>
@@ -40,21 +39,14 @@ class RecordingHost final : public Host {
   // Maps a checked path into out_dir/root, creating its parent directories.
   std::optional<std::string> prepare(std::string_view path, FollowFinal follow_final = FollowFinal::yes);
   void record_error(std::string_view path, const std::error_code& error);
-  boost::json::object pack_pieces();
+  void pack_pieces();
 
   Host& m_inner;
   std::string m_out;
   std::size_t m_files_written = 0;
-  boost::json::object m_env;
-  boost::json::object m_devices;
-  boost::json::object m_errors;
-  boost::json::array m_children;
-  boost::json::array m_directories;
-  boost::json::object m_file_sizes;
+  Snapshot m_snapshot;
   // Piecewise reads, kept until finish() packs them: path -> offset -> bytes.
-  std::map<std::string, std::map<std::uint64_t, std::string>, std::less<>> m_pieces;
-  std::optional<Uname> m_uname;
-  std::optional<UserIds> m_user;
+  std::map<std::string, std::map<std::uint64_t, std::string>, std::less<>> m_read_pieces;
 };
 
 }  // namespace gd

@@ -111,15 +111,15 @@ std::vector<std::string> strings_field(const json::object& object, const char* k
 
 }  // namespace
 
-std::pair<std::string, ChildAnswer> child_from_json(const json::object& object) {
+RecordedChild child_from_json(const json::object& object) {
   ChildRequest request;
   request.kind = parse_child_kind(string_field(object, "kind")).value_or(ChildKind::command);
   request.args = strings_field(object, "args");
-  return {request.key(), answer_from_json(object)};
+  return {std::move(request), answer_from_json(object)};
 }
 
-std::pair<std::string, ChildAnswer> legacy_command_from_json(const json::object& object) {
-  return {ChildRequest{ChildKind::command, strings_field(object, "argv"), {}}.key(), answer_from_json(object)};
+RecordedChild legacy_command_from_json(const json::object& object) {
+  return {ChildRequest{ChildKind::command, strings_field(object, "argv"), {}}, answer_from_json(object)};
 }
 
 }  // namespace gd

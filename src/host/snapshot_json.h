@@ -1,14 +1,13 @@
 #pragma once
-// snapshot.json (format gpudoctor-snapshot/1, docs/snapshot-format.md):
-// conversions between the host's value types and their JSON form.
+// The JSON forms of the host's value types inside snapshot.json
+// (docs/snapshot-format.md); host/snapshot.cpp puts them together.
 
 #include "host/host.h"
+#include "host/snapshot.h"
 
 #include <boost/json.hpp>
 
 namespace gd {
-
-inline constexpr const char* k_snapshot_format = "gpudoctor-snapshot/1";
 
 boost::json::object to_json(const DeviceNode& node);
 boost::json::object to_json(const Uname& uname);
@@ -21,8 +20,8 @@ Uname uname_from_json(const boost::json::object& object);
 UserIds user_from_json(const boost::json::object& object);
 // A recorded child: its request's key and its answer. A legacy "commands"
 // entry ({"argv", "stdout", ...}) reads as a command request.
-std::pair<std::string, ChildAnswer> child_from_json(const boost::json::object& object);
-std::pair<std::string, ChildAnswer> legacy_command_from_json(const boost::json::object& object);
+RecordedChild child_from_json(const boost::json::object& object);
+RecordedChild legacy_command_from_json(const boost::json::object& object);
 
 std::string mode_string(std::uint32_t mode);           // 0666 -> "0666"
 std::optional<std::uint32_t> parse_mode(std::string_view text);

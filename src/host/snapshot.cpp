@@ -1,0 +1,125 @@
+#include "host/snapshot.h"
+
+#include "host/local_fs.h"
+#include "host/snapshot_json.h"
+#include "util/json_fields.h"
+#include "util/json_pretty.h"
+
+#include <cerrno>
+#include <fstream>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::size_t k_max_snapshot_json = 64 << 20;
+
+const json::object* object_field(const json::object& object, const char* key) {
+  const auto* value = object.if_contains(key);
+  return value && value->is_object() ? &value->get_object() : nullptr;
+}
+
+const json::array* array_field(const json::object& object, const char* key) {
+  const auto* value = object.if_contains(key);
+  return value && value->is_array() ? &value->get_array() : nullptr;
+}
+
+void read_pieces(const json::object& top, Snapshot& snapshot) {
+  if (const auto* sizes = object_field(top, "file_sizes"))
+    for (const auto& [path, size] : *sizes)
+      if (size.is_int64() && size.get_int64() >= 0)
+        snapshot.file_sizes.emplace(std::string(path), static_cast<std::uint64_t>(size.get_int64()));
+  if (const auto* pieces = object_field(top, "pieces"))
+    for (const auto& [path, table] : *pieces) {
+      if (!table.is_array()) continue;
+      auto& list = snapshot.pieces[std::string(path)];
+      for (const auto& piece : table.get_array()) {
+        if (!piece.is_array() || piece.get_array().size() != 2) continue;
+        const auto& pair = piece.get_array();
+        if (pair[0].is_int64() && pair[1].is_int64() && pair[0].get_int64() >= 0 && pair[1].get_int64() >= 0)
+          list.emplace_back(static_cast<std::uint64_t>(pair[0].get_int64()), static_cast<std::uint64_t>(pair[1].get_int64()));
+      }
+    }
+}
+
+Snapshot snapshot_from_json(const json::object& top) {
+  Snapshot snapshot;
+  snapshot.gpudoctor_version = string_field(top, "gpudoctor");
+  if (const auto* env = object_field(top, "env"))
+    for (const auto& [name, value] : *env)
+      if (value.is_string()) snapshot.env.emplace(std::string(name), std::string(value.get_string()));
+  if (const auto* devices = object_field(top, "devices"))
+    for (const auto& [path, node] : *devices)
+      if (node.is_object()) snapshot.devices.emplace(std::string(path), device_from_json(node.get_object()));
+  if (const auto* errors = object_field(top, "errors"))
+    for (const auto& [path, name] : *errors)
+      if (name.is_string()) snapshot.errors.emplace(std::string(path), std::string(name.get_string()));
+  if (const auto* directories = array_field(top, "directories"))
+    for (const auto& path : *directories)
+      if (path.is_string()) snapshot.directories.emplace(path.get_string());
+  read_pieces(top, snapshot);
+  if (const auto* uname = object_field(top, "uname")) snapshot.uname = uname_from_json(*uname);
+  if (const auto* user = object_field(top, "user")) snapshot.user = user_from_json(*user);
+  // Older snapshots kept commands apart; they read as command children.
+  if (const auto* commands = array_field(top, "commands"))
+    for (const auto& command : *commands)
+      if (command.is_object()) snapshot.children.push_back(legacy_command_from_json(command.get_object()));
+  if (const auto* children = array_field(top, "children"))
+    for (const auto& child : *children)
+      if (child.is_object()) snapshot.children.push_back(child_from_json(child.get_object()));
+  return snapshot;
+}
+
+json::object snapshot_to_json(const Snapshot& snapshot) {
+  json::object env, devices, errors, sizes, pieces;
+  for (const auto& [name, value] : snapshot.env) env[name] = value;
+  for (const auto& [path, node] : snapshot.devices) devices[path] = to_json(node);
+  for (const auto& [path, name] : snapshot.errors) errors[path] = name;
+  for (const auto& [path, size] : snapshot.file_sizes) sizes[path] = size;
+  for (const auto& [path, list] : snapshot.pieces) {
+    json::array table;
+    for (const auto& [offset, size] : list) table.push_back(json::array{offset, size});
+    pieces[path] = std::move(table);
+  }
+  json::array children, directories;
+  for (const auto& child : snapshot.children) children.push_back(to_json(child.request, child.answer));
+  for (const auto& path : snapshot.directories) directories.push_back(json::string(path));
+  json::object top{{"format", k_snapshot_format}, {"gpudoctor", snapshot.gpudoctor_version}, {"env", std::move(env)},
+                   {"devices", std::move(devices)}, {"children", std::move(children)}};
+  if (snapshot.uname) top["uname"] = to_json(*snapshot.uname);
+  if (snapshot.user) top["user"] = to_json(*snapshot.user);
+  if (!errors.empty()) top["errors"] = std::move(errors);
+  if (!directories.empty()) top["directories"] = std::move(directories);
+  if (!sizes.empty()) top["file_sizes"] = std::move(sizes);
+  if (!pieces.empty()) top["pieces"] = std::move(pieces);
+  return top;
+}
+
+}  // namespace
+
+Snapshot read_snapshot(const std::string& dir) {
+  const std::string path = dir + "/snapshot.json";
+  auto text = read_local_file(path, k_max_snapshot_json + 1);
+  if (!text) throw SnapshotError(path + ": " + text.error().message());
+  if (text->size() > k_max_snapshot_json)
+    throw SnapshotError(path + ": larger than the " + std::to_string(k_max_snapshot_json >> 20) + " MB limit");
+  boost::system::error_code error;
+  json::value document = json::parse(*text, error);
+  if (error) throw SnapshotError(path + ": not JSON (" + error.message() + ")");
+  if (!document.is_object()) throw SnapshotError(path + ": the top level is not a JSON object");
+  const auto& top = document.get_object();
+  const auto* format = top.if_contains("format");
+  if (!format || !format->is_string() || format->get_string() != k_snapshot_format)
+    throw SnapshotError(path + ": format is not " + std::string(k_snapshot_format));
+  return snapshot_from_json(top);
+}
+
+Result<void> write_snapshot(const std::string& dir, const Snapshot& snapshot) {
+  std::ofstream out(dir + "/snapshot.json", std::ios::binary);
+  out << pretty_json(snapshot_to_json(snapshot));
+  if (!out) return errno_code(EIO);
+  return {};
+}
+
+}  // namespace gd

@@ -1,0 +1,50 @@
+#pragma once
+// A snapshot (docs/snapshot-format.md) in one type: everything the checks
+// read that is not a plain file under root/. RecordingHost fills one,
+// ReplayHost plays one back, and only read_snapshot and write_snapshot
+// know how snapshot.json spells it.
+
+#include "host/host.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gd {
+
+inline constexpr const char* k_snapshot_format = "gpudoctor-snapshot/1";
+
+struct SnapshotError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct RecordedChild {
+  ChildRequest request;
+  ChildAnswer answer;
+};
+
+struct Snapshot {
+  std::string gpudoctor_version;
+  std::map<std::string, std::string, std::less<>> env;  // only the variables the checks read
+  std::map<std::string, DeviceNode, std::less<>> devices;
+  std::map<std::string, std::string, std::less<>> errors;  // path -> errno name (never ENOENT)
+  std::set<std::string, std::less<>> directories;          // listed, so they exist even when empty
+  std::map<std::string, std::uint64_t, std::less<>> file_sizes;  // of files read piecewise
+  // path -> (original offset, size) of each piece, stored back to back under root/
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>, std::less<>> pieces;
+  std::vector<RecordedChild> children;
+  std::optional<Uname> uname;
+  std::optional<UserIds> user;
+};
+
+// DIR/snapshot.json; throws SnapshotError, naming the file and the problem,
+// when it is not a gpudoctor snapshot. Mistyped fields take their defaults.
+Snapshot read_snapshot(const std::string& dir);
+// Writes DIR/snapshot.json (DIR exists).
+Result<void> write_snapshot(const std::string& dir, const Snapshot& snapshot);
+
+}  // namespace gd
