@@ -37,7 +37,8 @@ struct LayerReport {
 
 struct Report {
   std::string gpudoctor_version;
-  std::string mode;  // live, root, replay
+  std::string subject = "host";  // what was diagnosed (model/layers.h)
+  std::string mode;              // live, root, replay
   boost::json::object system;
   std::vector<LayerReport> layers;  // in k_layer_ids order
   Status verdict = Status::ok;

@@ -37,6 +37,7 @@ json::object report_to_json(const Report& report) {
   }
   json::object top{{"schema", k_report_schema},
                    {"gpudoctor", json::object{{"version", report.gpudoctor_version}}},
+                   {"subject", report.subject},
                    {"mode", report.mode},
                    {"verdict", status_name(report.verdict)}};
   top["failing_layer"] = report.failing_layer ? json::value(*report.failing_layer) : json::value(nullptr);
@@ -46,18 +47,5 @@ json::object report_to_json(const Report& report) {
 }
 
 std::string render_json(const Report& report) { return pretty_json(report_to_json(report)); }
-
-std::string verdict_line(const Report& report) {
-  if (report.verdict == Status::ok) return "OK: every layer that could be checked is healthy.";
-  for (const auto& layer : report.layers) {
-    if (report.verdict == Status::fail && layer.facts.id != report.failing_layer) continue;
-    for (const auto& finding : layer.findings) {
-      if (status_for(finding.severity) != report.verdict) continue;
-      return std::string(report.verdict == Status::fail ? "FAIL" : "WARN") + " at " + layer.facts.id + ": " +
-             finding.message;
-    }
-  }
-  return std::string(status_name(report.verdict));
-}
 
 }  // namespace gd

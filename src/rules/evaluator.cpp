@@ -29,6 +29,7 @@ void apply_rules(const RuleSet& rules, Report& report) {
   }
   const FactView view(report.system, layers);
   for (const auto& rule : rules.rules) {
+    if (rule.subject != report.subject) continue;
     auto target = by_id.find(rule.layer);
     if (target == by_id.end()) continue;
     if (rule.for_each.empty()) {

@@ -61,8 +61,14 @@ Rule parse_rule(const RuleFile& file, const json::value& value) {
   Rule rule;
   rule.id = id;
   rule.file = file.name;
+  if (const auto* subject = object.if_contains("subject")) {
+    if (!subject->is_string() || !find_subject(subject->get_string()))
+      fail(file, line_of_rule(file, id), "rule \"" + id + "\": unknown \"subject\" (known: host)");
+    rule.subject = std::string(subject->get_string());
+  }
   rule.layer = required_string(file, object, "layer", id);
-  if (!is_layer_id(rule.layer)) fail(file, line_of_rule(file, id), "rule \"" + id + "\": unknown layer \"" + rule.layer + "\"");
+  if (!is_layer_of(*find_subject(rule.subject), rule.layer))
+    fail(file, line_of_rule(file, id), "rule \"" + id + "\": unknown layer \"" + rule.layer + "\" of subject " + rule.subject);
   const auto severity = parse_severity(required_string(file, object, "severity", id));
   if (!severity) fail(file, line_of_rule(file, id), "rule \"" + id + "\": severity must be fail, warn or info");
   rule.severity = *severity;

@@ -17,6 +17,7 @@ namespace gd {
 
 struct Rule {
   std::string id;
+  std::string subject = "host";  // what it judges (model/layers.h); "layer" is one of its layers
   std::string layer;
   Severity severity = Severity::fail;
   boost::json::value when;

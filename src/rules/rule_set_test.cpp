@@ -82,7 +82,7 @@ TEST_CASE("a bad rules file is an error naming the file and the line") {
   SUBCASE("unknown layer") {
     const std::string text = "{\"rules\": [\n{\"id\": \"x\", \"layer\": \"gpu\", \"severity\": \"fail\", \"when\": {\"fact\": \"a.b\", \"eq\": 1},"
                              " \"message\": \"m\", \"fix\": \"f\", \"source\": \"s\"}]}";
-    CHECK(error_of(text) == "layers/test.json:2: rule \"x\": unknown layer \"gpu\"");
+    CHECK(error_of(text) == "layers/test.json:2: rule \"x\": unknown layer \"gpu\" of subject host");
   }
   SUBCASE("bad operator") {
     const std::string text = "{\"rules\": [\n\n{\"id\": \"y\", \"layer\": \"hardware\", \"severity\": \"warn\", \"when\": {\"fact\": \"a.b\", \"is\": 1},"
@@ -138,4 +138,11 @@ TEST_CASE("a rule set without one of the CUDA tables is refused") {
   } catch (const gd::RuleError& error) {
     CHECK(std::string(error.what()).find("cuda-drivers") != std::string::npos);
   }
+}
+
+TEST_CASE("a rule names its subject, and its layer must be one of that subject's") {
+  CHECK(error_of(R"({"rules": [{"id": "a", "subject": "host", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
+    "message": "m", "fix": "f", "source": "s"}]})") == "");
+  CHECK(error_of(R"({"rules": [{"id": "a", "subject": "boat", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
+    "message": "m", "fix": "f", "source": "s"}]})").find("unknown \"subject\"") != std::string::npos);
 }

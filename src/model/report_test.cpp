@@ -1,0 +1,34 @@
+#include "model/report.h"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+gd::Report two_layers(gd::Severity kernel_finding) {
+  gd::Report report;
+  report.layers.push_back({{"hardware", gd::Status::ok, "1 GPU", {}, {}}, gd::Status::unknown, {}});
+  report.layers.push_back({{"kernel-module", gd::Status::ok, "", {}, {}}, gd::Status::unknown, {}});
+  report.layers.push_back({{"container", gd::Status::skip, "", {}, {}}, gd::Status::unknown, {}});
+  report.layers[1].findings.push_back({"r", "kernel-module", kernel_finding, "m", {}, "f", "s"});
+  report.layers[2].findings.push_back({"r2", "container", gd::Severity::fail, "m", {}, "f", "s"});
+  gd::settle_verdict(report);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("the verdict is the worst layer, and the failing layer the lowest failing one") {
+  auto report = two_layers(gd::Severity::fail);
+  CHECK(report.verdict == gd::Status::fail);
+  CHECK(report.failing_layer == "kernel-module");
+  CHECK(report.layers[0].status == gd::Status::ok);
+  CHECK(report.layers[2].status == gd::Status::fail);  // a finding makes even a skipped layer fail
+
+  report = two_layers(gd::Severity::warn);
+  CHECK(report.verdict == gd::Status::fail);
+  CHECK(report.failing_layer == "container");
+  CHECK(report.layers[1].status == gd::Status::warn);
+
+  report = two_layers(gd::Severity::info);
+  CHECK(report.layers[1].status == gd::Status::ok);  // info never changes a layer
+}
