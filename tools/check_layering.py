@@ -14,15 +14,16 @@ import sys
 ALLOWED = {
     'util': set(),
     'host': {'util'},
-    'elf': {'host', 'util'},
+    'formats': {'host', 'util'},
+    'loader': {'formats', 'host', 'util'},
     'model': {'util'},
     'facts': {'model', 'util'},
     'rules': {'model', 'util'},
-    'probes': {'host', 'elf', 'model', 'facts', 'rules', 'util'},
-    'check': {'probes', 'facts', 'rules', 'model', 'host', 'elf', 'util'},
+    'probes': {'host', 'formats', 'loader', 'model', 'facts', 'rules', 'util'},
+    'check': {'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
     'report': {'model', 'util'},
-    'cli': {'check', 'report', 'probes', 'facts', 'rules', 'model', 'elf', 'host', 'util'},
-    'test_support': {'host', 'util'},
+    'cli': {'check', 'report', 'probes', 'facts', 'rules', 'model', 'formats', 'loader', 'host', 'util'},
+    'test_support': {'host', 'formats', 'util'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -5,7 +5,7 @@
 #include "host/live_host.h"
 #include "host/recording_host.h"
 #include "host/replay_host.h"
-#include "elf/load_simulation.h"
+#include "loader/load_simulation.h"
 #include "report/renderers.h"
 #include "model/layers.h"
 #include "cli/resolve_output.h"

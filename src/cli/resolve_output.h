@@ -2,7 +2,7 @@
 // `gpudoctor resolve FILE`: the libraries a program would load, like ldd but
 // without running anything, as text or JSON.
 
-#include "elf/load_simulation.h"
+#include "loader/load_simulation.h"
 
 #include <boost/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "probes/cuda_runtime_probe.h"
 
-#include "elf/elf_file.h"
-#include "elf/load_simulation.h"
-#include "elf/search_path.h"
+#include "formats/elf_file.h"
+#include "loader/load_simulation.h"
+#include "loader/search_path.h"
 #include "probes/library_files.h"
 #include "rules/cuda_tables.h"
 #include "util/text.h"

@@ -1,7 +1,7 @@
 #include "probes/driver_libs_probe.h"
 
-#include "elf/load_simulation.h"
-#include "elf/search_path.h"
+#include "loader/load_simulation.h"
+#include "loader/search_path.h"
 #include "probes/library_files.h"
 #include "rules/cuda_tables.h"
 #include "util/text.h"

@@ -1,6 +1,6 @@
 #include "probes/library_files.h"
 
-#include "elf/search_path.h"
+#include "loader/search_path.h"
 #include "util/text.h"
 #include "util/version.h"
 

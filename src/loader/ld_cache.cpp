@@ -1,4 +1,4 @@
-#include "elf/ld_cache.h"
+#include "loader/ld_cache.h"
 
 #include <algorithm>
 #include <cctype>
@@ -169,19 +169,6 @@ std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t e
     if (!candidate) candidate = std::string(entry.value);
   }
   return hwcaps_hit ? hwcaps_hit : candidate;
-}
-
-std::vector<std::int32_t> accepted_cache_flags(std::uint16_t machine, int bits) {
-  switch (machine) {
-    case 62: return bits == 64 ? std::vector<std::int32_t>{0x0303} : std::vector<std::int32_t>{0x0803};
-    case 183: return {0x0a03};
-    case 21: return {0x0503};
-    case 22: return {0x0403};
-    case 243: return {0x1003};
-    case 40: return {0x0903, 3};
-    case 3: return {3, 1};
-    default: return {3};
-  }
 }
 
 }  // namespace gd

@@ -42,9 +42,6 @@ struct LdCacheParse {
 
 LdCacheParse parse_ld_cache(std::string bytes);
 
-// The flags a loader for this ELF machine and class accepts, the first of
-// them being its own exact flags (x86-64: 0x0303).
-std::vector<std::int32_t> accepted_cache_flags(std::uint16_t machine, int bits);
 
 // glibc's _dl_cache_libcmp equality: digit runs compare as numbers.
 bool cache_names_equal(std::string_view a, std::string_view b);

@@ -1,5 +1,6 @@
-#include "elf/loader_config.h"
+#include "loader/loader_config.h"
 
+#include "formats/architecture.h"
 #include "util/text.h"
 
 #include <set>
@@ -10,32 +11,13 @@ namespace {
 
 constexpr std::size_t k_max_cache = 64 << 20;
 
-std::string multiarch_triplet(std::uint16_t machine, int bits) {
-  switch (machine) {
-    case 62: return bits == 64 ? "x86_64-linux-gnu" : "x86_64-linux-gnux32";
-    case 183: return "aarch64-linux-gnu";
-    case 3: return "i386-linux-gnu";
-    case 21: return "powerpc64le-linux-gnu";
-    case 22: return "s390x-linux-gnu";
-    case 243: return "riscv64-linux-gnu";
-    default: return {};
-  }
-}
-
-std::string musl_arch(std::uint16_t machine) {
-  switch (machine) {
-    case 62: return "x86_64";
-    case 183: return "aarch64";
-    case 3: return "i386";
-    default: return "unknown";
-  }
-}
-
 void set_directories(Host& host, LoaderConfig& config) {
   if (config.libc == Libc::musl) {
     // musl: <prefix>/etc/ld-musl-ARCH.path; missing means the built-in list,
     // present but empty means no system directories at all.
-    auto text = host.read_file("/etc/ld-musl-" + musl_arch(config.machine) + ".path", 64 * 1024);
+    const auto* architecture = find_architecture(config.machine, config.bits);
+    const std::string arch(architecture ? architecture->musl_arch : "unknown");
+    auto text = host.read_file("/etc/ld-musl-" + arch + ".path", 64 * 1024);
     if (!text) {
       config.default_dirs = {"/lib", "/usr/local/lib", "/usr/lib"};
       return;
@@ -45,7 +27,8 @@ void set_directories(Host& host, LoaderConfig& config) {
         if (!trim(part).empty()) config.default_dirs.emplace_back(trim(part));
     return;
   }
-  const std::string triplet = multiarch_triplet(config.machine, config.bits);
+  const auto* architecture = find_architecture(config.machine, config.bits);
+  const std::string triplet(architecture ? architecture->triplet : "");
   if (!triplet.empty() && host.exists("/lib/" + triplet)) {  // Debian and Ubuntu multiarch
     config.default_dirs = {"/lib/" + triplet + "/", "/usr/lib/" + triplet + "/", "/lib/", "/usr/lib/"};
     config.lib_token = "lib/" + triplet;
@@ -116,13 +99,15 @@ std::vector<std::string> x86_64_levels(std::string_view cpuinfo) {
 }
 
 LoaderConfig detect_host_loader_config(Host& host) {
+  // The machine the diagnosed system runs on; an unknown one is taken as x86-64.
+  const auto* architecture = architecture_of_uname(host.uname().machine);
+  if (!architecture) architecture = find_architecture(k_em_x86_64, 64);
   ElfInfo typical;
-  const std::string machine = host.uname().machine;
-  typical.machine = machine == "aarch64" ? 183 : machine == "ppc64le" ? 21 : machine == "s390x" ? 22 : 62;
-  // A musl system has no glibc loader but has musl's.
-  if (host.exists("/lib/ld-musl-" + std::string(machine == "aarch64" ? "aarch64" : "x86_64") + ".so.1") &&
-      !host.exists("/etc/ld.so.cache"))
-    typical.interpreter = "/lib/ld-musl-x86_64.so.1";
+  typical.machine = architecture->machine;
+  typical.bits = architecture->bits;
+  // A musl system has no glibc loader but has musl's, named for its architecture.
+  const std::string musl_loader = "/lib/ld-musl-" + std::string(architecture->musl_arch) + ".so.1";
+  if (host.exists(musl_loader) && !host.exists("/etc/ld.so.cache")) typical.interpreter = musl_loader;
   return detect_loader_config(host, typical, 0755);
 }
 
@@ -135,10 +120,11 @@ LoaderConfig detect_loader_config(Host& host, const ElfInfo& target, std::uint32
   config.platform = host.uname().machine;
   set_directories(host, config);
   load_cache(host, config);
-  const auto accepted = accepted_cache_flags(config.machine, config.bits);
+  const auto* architecture = find_architecture(config.machine, config.bits);
+  const std::vector<std::int32_t> accepted = architecture ? architecture->cache_flags : std::vector<std::int32_t>{3};
   config.cache_accepted = accepted;
   config.cache_exact_flags = accepted.front();
-  config.hwcaps_apply = config.libc == Libc::glibc && config.machine == 62 && config.bits == 64;
+  config.hwcaps_apply = config.libc == Libc::glibc && config.machine == k_em_x86_64 && config.bits == 64;
   if (!config.secure) config.ld_library_path = host.env("LD_LIBRARY_PATH");
   read_preloads(host, config);
   return config;

@@ -58,11 +58,24 @@ struct ElfResult {
 
 ElfResult read_elf(Host& host, const std::string& path);
 
+// A section header: where its bytes lie in the file. Only sections whose
+// bytes lie inside the file are listed (SHT_NOBITS ones have none).
+struct ElfSection {
+  std::string name;
+  std::uint32_t type = 0;  // SHT_*
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  bool little_endian = true;
+};
+
+// Every section of the file, by its header table; empty when there is none
+// or the table is damaged. The fatbin reader starts from ".nv_fatbin" here.
+std::vector<ElfSection> read_sections(Files& files, const std::string& path);
+
 // The notes in the named section (such as ".note.cuda.fwd_compatibility",
 // which cuda-compat's libcuda carries in a section, not a PT_NOTE segment).
 // Empty when the file, its section headers or the section are missing.
-std::vector<ElfNote> read_section_notes(Host& host, const std::string& path, const std::string& section);
+std::vector<ElfNote> read_section_notes(Files& files, const std::string& path, const std::string& section);
 
-const char* elf_machine_name(std::uint16_t machine);
 
 }  // namespace gd

@@ -7,8 +7,8 @@
 // dlopen("libcuda.so.1") does. Every resolution records how it was found
 // and every path tried (shared/reference/elf-resolution.md).
 
-#include "elf/elf_file.h"
-#include "elf/loader_config.h"
+#include "formats/elf_file.h"
+#include "loader/loader_config.h"
 #include "host/host.h"
 
 #include <optional>

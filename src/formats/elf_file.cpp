@@ -1,4 +1,4 @@
-#include "elf/elf_file.h"
+#include "formats/elf_file.h"
 
 #include <algorithm>
 #include <cstring>
@@ -232,9 +232,9 @@ class Reader {
 
 ElfResult read_elf(Host& host, const std::string& path) { return Reader(host, path).run(); }
 
-std::vector<ElfNote> read_section_notes(Host& host, const std::string& path, const std::string& section) {
-  auto info = host.stat(path);
-  auto header = host.read_range(path, 0, 64);
+std::vector<ElfSection> read_sections(Files& files, const std::string& path) {
+  auto info = files.stat(path);
+  auto header = files.read_range(path, 0, 64);
   if (!info || !header || header->size() < 64 || header->compare(0, 4, "\x7f" "ELF") != 0) return {};
   const bool is64 = (*header)[4] == 2, little = (*header)[5] == 1;
   const Decoder d(*header, little);
@@ -244,7 +244,7 @@ std::vector<ElfNote> read_section_notes(Host& host, const std::string& path, con
   if (shentsize != (is64 ? 64u : 40u) || shnum == 0 || shnum > 65535 || shstrndx >= shnum || shoff > size ||
       shnum * shentsize > size - shoff)
     return {};
-  auto table = host.read_range(path, shoff, static_cast<std::size_t>(shnum * shentsize));
+  auto table = files.read_range(path, shoff, static_cast<std::size_t>(shnum * shentsize));
   if (!table || table->size() != shnum * shentsize) return {};
   const Decoder t(*table, little);
   auto field = [&](std::uint64_t index, std::size_t offset64, std::size_t offset32) {
@@ -253,31 +253,31 @@ std::vector<ElfNote> read_section_notes(Host& host, const std::string& path, con
   };
   const std::uint64_t names_offset = field(shstrndx, 24, 16), names_size = field(shstrndx, 32, 20);
   if (names_offset > size || names_size > size - names_offset || names_size > k_max_strtab) return {};
-  auto names = host.read_range(path, names_offset, static_cast<std::size_t>(names_size));
+  auto names = files.read_range(path, names_offset, static_cast<std::size_t>(names_size));
   if (!names) return {};
+  std::vector<ElfSection> sections;
   for (std::uint64_t i = 0; i < shnum; ++i) {
     const auto name_at = static_cast<std::size_t>(t.u(static_cast<std::size_t>(i * shentsize), 4));
-    if (name_at >= names->size() || names->compare(name_at, section.size() + 1, section.c_str(), section.size() + 1) != 0)
-      continue;
     const std::uint64_t offset = field(i, 24, 16), length = field(i, 32, 20);
-    if (offset > size || length > size - offset || length > k_max_notes) return {};
-    auto bytes = host.read_range(path, offset, static_cast<std::size_t>(length));
-    return bytes ? parse_notes(*bytes, little) : std::vector<ElfNote>{};
+    const auto type = static_cast<std::uint32_t>(t.u(static_cast<std::size_t>(i * shentsize) + 4, 4));
+    // A section that claims bytes past the end of the file is left out.
+    const bool nobits = type == 8;  // SHT_NOBITS (.bss) occupies no file bytes
+    if (name_at >= names->size() || (!nobits && (offset > size || length > size - offset))) continue;
+    const auto end = names->find('\0', name_at);
+    sections.push_back({names->substr(name_at, end == std::string::npos ? std::string::npos : end - name_at), type, offset,
+                        length, little});
   }
-  return {};
+  return sections;
 }
 
-const char* elf_machine_name(std::uint16_t machine) {
-  switch (machine) {
-    case 3: return "i386";
-    case 40: return "arm";
-    case 62: return "x86-64";
-    case 183: return "aarch64";
-    case 21: return "ppc64";
-    case 22: return "s390";
-    case 243: return "riscv";
-    default: return "other";
+std::vector<ElfNote> read_section_notes(Files& files, const std::string& path, const std::string& section) {
+  for (const auto& found : read_sections(files, path)) {
+    if (found.name != section) continue;
+    if (found.size > k_max_notes) return {};
+    auto bytes = files.read_range(path, found.offset, static_cast<std::size_t>(found.size));
+    return bytes ? parse_notes(*bytes, found.little_endian) : std::vector<ElfNote>{};
   }
+  return {};
 }
 
 }  // namespace gd

@@ -1,6 +1,8 @@
-#include "elf/load_simulation.h"
+#include "loader/load_simulation.h"
 
-#include "elf/search_path.h"
+#include "formats/architecture.h"
+
+#include "loader/search_path.h"
 #include "host/host_paths.h"
 #include "util/text.h"
 
@@ -16,10 +18,9 @@ constexpr std::size_t k_max_objects = 4096;
 // glibc's ld.so is in every glibc process, even when the main object (a
 // library given as input) names no PT_INTERP.
 std::optional<std::string> default_interpreter(std::uint16_t machine, int bits) {
-  if (machine == 62 && bits == 64) return "/lib64/ld-linux-x86-64.so.2";
-  if (machine == 183) return "/lib/ld-linux-aarch64.so.1";
-  if (machine == 3) return "/lib/ld-linux.so.2";
-  return std::nullopt;
+  const auto* architecture = find_architecture(machine, bits);
+  if (!architecture) return std::nullopt;
+  return std::string(architecture->glibc_loader);
 }
 
 // ldso/dynlink.c load_library: these names are the libc itself.
@@ -139,7 +140,7 @@ LoadSimulation::Verdict LoadSimulation::try_candidate(const std::string& path, R
   }
   if (result.info->bits != m_config.bits || result.info->machine != m_config.machine) {
     resolution.tried.push_back({path, "skipped: " + std::to_string(result.info->bits) + "-bit " +
-                                          elf_machine_name(result.info->machine) + ", not for this program"});
+                                          std::string(elf_machine_name(result.info->machine)) + ", not for this program"});
     return Verdict::skip;
   }
   resolution.tried.push_back({path, "found"});

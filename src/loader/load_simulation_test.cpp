@@ -1,7 +1,7 @@
 // The simulation is checked against glibc's own loader: each scenario is
 // built from tiny real ELF files and run through `ld.so --list` as well.
 
-#include "elf/load_simulation.h"
+#include "loader/load_simulation.h"
 
 #include "host/live_host.h"
 #include "test_support/elf_builder.h"

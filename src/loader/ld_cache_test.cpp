@@ -1,4 +1,4 @@
-#include "elf/ld_cache.h"
+#include "loader/ld_cache.h"
 
 #include "host/child_runner.h"
 #include "host/local_fs.h"

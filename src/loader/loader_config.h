@@ -4,8 +4,8 @@
 // its default directories and $LIB, the glibc-hwcaps levels this CPU
 // supports, /etc/ld.so.cache, LD_LIBRARY_PATH, preloads, secure mode.
 
-#include "elf/elf_file.h"
-#include "elf/ld_cache.h"
+#include "formats/elf_file.h"
+#include "loader/ld_cache.h"
 #include "host/host.h"
 
 #include <optional>

@@ -1,4 +1,4 @@
-#include "elf/search_path.h"
+#include "loader/search_path.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "elf/elf_file.h"
+#include "formats/elf_file.h"
 
 #include "host/live_host.h"
 #include "test_support/elf_builder.h"
@@ -102,4 +102,20 @@ TEST_CASE("a big-endian 32-bit header is decoded") {
   CHECK_FALSE(result.info->little_endian);
   CHECK(result.info->machine == 8);
   CHECK(result.info->needed.empty());
+}
+
+TEST_CASE("sections are listed by name with where their bytes lie") {
+  gd::TempDir dir;
+  gd::build_elf(dir, {"libsections.so", "libsections.so.1", {}, "", false});
+  gd::LiveHost host;
+  const auto sections = gd::read_sections(host, dir / "libsections.so");
+  const auto named = [&](const std::string& name) {
+    return std::find_if(sections.begin(), sections.end(), [&](const gd::ElfSection& s) { return s.name == name; });
+  };
+  REQUIRE(named(".dynstr") != sections.end());
+  CHECK(named(".dynstr")->size > 0);
+  const auto dynstr = host.read_range(dir / "libsections.so", named(".dynstr")->offset, named(".dynstr")->size).value();
+  CHECK(dynstr.find("libsections.so.1") != std::string::npos);
+  CHECK(named(".nv_fatbin") == sections.end());
+  CHECK(gd::read_sections(host, dir / "no-such-file").empty());
 }
