@@ -39,9 +39,9 @@ TEST_CASE("each device node is opened at most once per run, and only an NVIDIA c
   gd::FakeHost host;
   host.file("/proc/modules", "nvidia 1 0 - Live 0x0\nnvidia_uvm 1 0 - Live 0x0\n");
   host.file("/proc/devices", "Character devices:\n  1 mem\n195 nvidia\n510 nvidia-uvm\n\nBlock devices:\n");
-  host.devices["/dev/nvidiactl"] = {"char", 195, 255, 0666, 0, 0, {}, {}};
-  host.devices["/dev/nvidia0"] = {"char", 1, 3, 0666, 0, 0, {}, {}};  // /dev/null's numbers under an NVIDIA name
-  host.devices["/dev/nvidia-uvm"] = {"char", 510, 0, 0666, 0, 0, {}, {}};
+  host.devices["/dev/nvidiactl"] = {gd::FileType::char_device, 195, 255, 0666, 0, 0, {}, {}};
+  host.devices["/dev/nvidia0"] = {gd::FileType::char_device, 1, 3, 0666, 0, 0, {}, {}};  // /dev/null's numbers under an NVIDIA name
+  host.devices["/dev/nvidia-uvm"] = {gd::FileType::char_device, 510, 0, 0666, 0, 0, {}, {}};
   gd::ChildAnswer answer;
   answer.exit = 0;
   answer.output = "0 open=ok version=550.54.15\n1 open=ok\n";

@@ -10,7 +10,7 @@ json::object resolution_to_json(const Resolution& resolution) {
   for (const auto& attempt : resolution.tried) tried.push_back(json::object{{"path", attempt.path}, {"outcome", attempt.outcome}});
   json::object object{{"name", resolution.name}};
   object["path"] = resolution.path ? json::value(*resolution.path) : json::value(nullptr);
-  object["via"] = resolution.path ? json::value(resolution.via) : json::value(nullptr);
+  object["via"] = resolution.path ? json::value(enum_name(resolution.via)) : json::value(nullptr);
   object["via_detail"] = resolution.via_detail;
   object["requested_by"] = resolution.requested_by;
   object["tried"] = std::move(tried);
@@ -34,10 +34,10 @@ json::object resolutions_to_json(const std::string& file, const LoadSimulation& 
 std::string render_resolutions_text(const std::string& file, const LoadSimulation& simulation, bool verbose) {
   std::string out = file + "\n";
   for (const auto& resolution : simulation.resolutions()) {
-    if (resolution.via == "already-loaded" && !verbose) continue;
+    if (resolution.via == LoadVia::already_loaded && !verbose) continue;
     out += "  " + resolution.name + " => ";
     if (resolution.path) {
-      out += *resolution.path + "  [" + resolution.via + (resolution.via_detail.empty() ? "" : ": " + resolution.via_detail) + "]";
+      out += *resolution.path + "  [" + enum_name(resolution.via) + (resolution.via_detail.empty() ? "" : ": " + resolution.via_detail) + "]";
       if (verbose) out += "  (needed by " + resolution.requested_by + ")";
       out += "\n";
     } else {

@@ -30,7 +30,7 @@ struct FileStat {
 // What a /dev path is: stat(2) of it, nothing more. Opening it is child
 // evidence (ChildKind::device_open), asked once per run by the device-nodes probe.
 struct DeviceNode {
-  std::string type;  // "char", "block", or "file"/"directory"/"other" for a wrong kind
+  FileType type = FileType::other;  // char_device; anything else under a /dev name is a wrong kind
   std::uint32_t major = 0;
   std::uint32_t minor = 0;
   std::uint32_t mode = 0;
@@ -103,6 +103,8 @@ class Host : public Files, public Environment, public ChildEvidence {
 };
 
 const char* host_mode_name(HostMode mode);
+// "file", "directory", "symlink", "char", "block", "other" (as snapshots and reports spell them).
 const char* file_type_name(FileType type);
+FileType parse_file_type(std::string_view name);
 
 }  // namespace gd

@@ -19,12 +19,12 @@ extern char** environ;
 namespace gd {
 namespace {
 
-std::string device_type_name(mode_t mode) {
-  if (S_ISCHR(mode)) return "char";
-  if (S_ISBLK(mode)) return "block";
-  if (S_ISREG(mode)) return "file";
-  if (S_ISDIR(mode)) return "directory";
-  return "other";
+FileType file_type_of(mode_t mode) {
+  if (S_ISCHR(mode)) return FileType::char_device;
+  if (S_ISBLK(mode)) return FileType::block_device;
+  if (S_ISREG(mode)) return FileType::regular;
+  if (S_ISDIR(mode)) return FileType::directory;
+  return FileType::other;
 }
 
 }  // namespace
@@ -85,7 +85,7 @@ Result<DeviceNode> LiveHost::device(std::string_view path) {
   struct stat info {};
   if (::stat(local->c_str(), &info) != 0) return errno_code(errno);
   DeviceNode node;
-  node.type = device_type_name(info.st_mode);
+  node.type = file_type_of(info.st_mode);
   node.major = ::major(info.st_rdev);
   node.minor = ::minor(info.st_rdev);
   node.mode = info.st_mode & 07777;
@@ -171,6 +171,12 @@ const char* file_type_name(FileType type) {
     case FileType::other: return "other";
   }
   return "other";
+}
+
+FileType parse_file_type(std::string_view name) {
+  for (auto type : {FileType::regular, FileType::directory, FileType::symlink, FileType::char_device, FileType::block_device})
+    if (name == file_type_name(type)) return type;
+  return FileType::other;
 }
 
 }  // namespace gd

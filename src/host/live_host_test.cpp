@@ -20,7 +20,7 @@ TEST_CASE("under --root, paths resolve inside the root and devices are not opene
   CHECK(host.read_file("/etc/alternatives/nvidia/version", 100).value() == "NVRM version: 550.54.15\n");
   CHECK(host.read_file("/../../../proc/driver/nvidia/version", 100).has_value());
   const auto node = host.device("/dev/nvidiactl").value();
-  CHECK(node.type == "file");
+  CHECK(node.type == gd::FileType::regular);
   // The image's programs are never run, nor its nodes opened.
   CHECK(host.ask({gd::ChildKind::command, {"true"}, 1s}).error == "ENOSYS");
   CHECK(host.ask({gd::ChildKind::device_open, {"/dev/nvidiactl"}, 1s}).error == "ENOSYS");
@@ -40,7 +40,7 @@ TEST_CASE("the live host stats a device without opening it") {
   gd::LiveHost host;
   CHECK(host.mode() == gd::HostMode::live);
   const auto null_device = host.device("/dev/null").value();
-  CHECK(null_device.type == "char");
+  CHECK(null_device.type == gd::FileType::char_device);
   CHECK(null_device.major == 1);
   CHECK(host.device("/dev/gpudoctor-no-such-node").error().value() == ENOENT);
 }

@@ -94,11 +94,7 @@ Result<FileStat> ReplayHost::stat(std::string_view path) {
   if (auto error = recorded_error(path)) return *error;
   if (const auto found = m_snapshot.devices.find(path); found != m_snapshot.devices.end()) {
     const auto& node = found->second;
-    const FileType type = node.type == "char" ? FileType::char_device
-                          : node.type == "block" ? FileType::block_device
-                          : node.type == "directory" ? FileType::directory
-                          : node.type == "file" ? FileType::regular
-                                                : FileType::other;
+    const FileType type = node.type;
     return FileStat{type, node.mode, node.uid, node.gid, 0};
   }
   for (const auto& [device_path, node] : m_snapshot.devices)  // a directory that holds recorded nodes

@@ -33,7 +33,7 @@ std::optional<std::uint32_t> parse_mode(std::string_view text) {
 }
 
 json::object to_json(const DeviceNode& node) {
-  json::object object{{"type", node.type},   {"major", node.major}, {"minor", node.minor},
+  json::object object{{"type", file_type_name(node.type)},   {"major", node.major}, {"minor", node.minor},
                       {"mode", mode_string(node.mode)}, {"uid", node.uid},     {"gid", node.gid}};
   return object;
 }
@@ -63,7 +63,7 @@ json::object to_json(const ChildRequest& request, const ChildAnswer& answer) {
 
 DeviceNode device_from_json(const json::object& object) {
   DeviceNode node;
-  node.type = string_field(object, "type");
+  node.type = parse_file_type(string_field(object, "type"));
   node.major = u32_field(object, "major");
   node.minor = u32_field(object, "minor");
   node.mode = parse_mode(string_field(object, "mode")).value_or(0);

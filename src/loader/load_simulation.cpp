@@ -70,7 +70,7 @@ bool LoadSimulation::directory_exists(const std::string& dir) {
   return exists;
 }
 
-void LoadSimulation::add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, bool runpath, const char* via) const {
+void LoadSimulation::add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, bool runpath, LoadVia via) const {
   const auto& elf = m_objects[static_cast<std::size_t>(object)].elf;
   const auto& list = runpath ? elf.runpath : elf.rpath;
   if (!list) return;
@@ -87,7 +87,7 @@ std::vector<LoadSimulation::SearchDir> LoadSimulation::search_dirs(int requester
     const DstValues values{m_main_origin, m_config.lib_token, m_config.platform};
     int index = 0;
     for (const auto& element : parse_path_list(*m_config.ld_library_path, PathListKind::ld_library_path, values))
-      ld_library_path.push_back({element.dir, "ld_library_path",
+      ld_library_path.push_back({element.dir, LoadVia::ld_library_path,
                                  "LD_LIBRARY_PATH entry " + std::to_string(++index) + " (" + element.original + ")"});
   }
   if (m_config.libc == Libc::musl) {
@@ -96,7 +96,7 @@ std::vector<LoadSimulation::SearchDir> LoadSimulation::search_dirs(int requester
     dirs = ld_library_path;
     for (int object = for_dlopen ? 0 : requester; object >= 0; object = m_objects[static_cast<std::size_t>(object)].loader) {
       const auto& elf = m_objects[static_cast<std::size_t>(object)].elf;
-      add_dynamic_dirs(dirs, object, elf.runpath.has_value(), elf.runpath ? "runpath" : "rpath");
+      add_dynamic_dirs(dirs, object, elf.runpath.has_value(), elf.runpath ? LoadVia::runpath : LoadVia::rpath);
     }
     return dirs;
   }
@@ -104,13 +104,13 @@ std::vector<LoadSimulation::SearchDir> LoadSimulation::search_dirs(int requester
   if (!own.runpath) {
     bool main_seen = false;
     for (int object = requester; object >= 0; object = m_objects[static_cast<std::size_t>(object)].loader) {
-      add_dynamic_dirs(dirs, object, false, "rpath");
+      add_dynamic_dirs(dirs, object, false, LoadVia::rpath);
       main_seen = main_seen || object == 0;
     }
-    if (!main_seen) add_dynamic_dirs(dirs, 0, false, "rpath");
+    if (!main_seen) add_dynamic_dirs(dirs, 0, false, LoadVia::rpath);
   }
   dirs.insert(dirs.end(), ld_library_path.begin(), ld_library_path.end());
-  add_dynamic_dirs(dirs, requester, true, "runpath");
+  add_dynamic_dirs(dirs, requester, true, LoadVia::runpath);
   return dirs;
 }
 
@@ -197,7 +197,7 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
   resolution.requested_by = m_objects[static_cast<std::size_t>(requester)].path;
   if (auto loaded = already_loaded(name)) {
     resolution.path = m_objects[static_cast<std::size_t>(*loaded)].path;
-    resolution.via = "already-loaded";
+    resolution.via = LoadVia::already_loaded;
     resolution.via_detail = "loaded earlier as " + m_objects[static_cast<std::size_t>(*loaded)].name;
     return resolution;
   }
@@ -206,14 +206,14 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
   if (m_config.libc == Libc::musl && is_musl_builtin(name) && m_objects.size() > 1) {
     // musl's libc, libm, libpthread... are all the dynamic linker itself.
     resolution.path = m_objects[1].path;
-    resolution.via = "already-loaded";
+    resolution.via = LoadVia::already_loaded;
     resolution.via_detail = "musl provides " + name + " itself";
     return resolution;
   }
   if (name.find('/') != std::string::npos) {
     if (try_candidate(name, resolution, elf) == Verdict::found) {
       resolution.path = name;
-      resolution.via = "direct";
+      resolution.via = LoadVia::direct;
     } else if (!resolution.tried.empty() && resolution.tried.back().outcome.starts_with("invalid")) {
       resolution.fatal = "the loader stops at " + name + ", which is not a usable ELF file";
     }
@@ -232,7 +232,7 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
           const Verdict verdict = try_candidate(*hit, resolution, elf);
           if (verdict == Verdict::found) {
             resolution.path = *hit;
-            resolution.via = "ld.so.cache";
+            resolution.via = LoadVia::ld_so_cache;
             resolution.via_detail = "/etc/ld.so.cache";
           } else if (verdict == Verdict::skip) {
             resolution.tried.back().outcome = "stale ld.so.cache entry: " + resolution.tried.back().outcome;
@@ -245,7 +245,7 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
     }
     if (!resolution.path && !fatal && !nodeflib)
       for (const auto& dir : m_config.default_dirs)
-        if (try_directory({dir, "default", "default directory " + dir}, name, resolution, elf, fatal) || fatal) break;
+        if (try_directory({dir, LoadVia::default_dirs, "default directory " + dir}, name, resolution, elf, fatal) || fatal) break;
   }
   if (resolution.path && m_objects.size() < k_max_objects) {
     // The same file opened under another name is the same object (glibc compares inodes).
@@ -314,6 +314,19 @@ Resolution LoadSimulation::dlopen(const std::string& name, const std::string& ca
   m_resolutions.push_back(resolution);
   load_needed_from(first_new);
   return resolution;
+}
+
+const char* enum_name(LoadVia via) {
+  switch (via) {
+    case LoadVia::rpath: return "rpath";
+    case LoadVia::ld_library_path: return "ld_library_path";
+    case LoadVia::runpath: return "runpath";
+    case LoadVia::ld_so_cache: return "ld.so.cache";
+    case LoadVia::default_dirs: return "default";
+    case LoadVia::already_loaded: return "already-loaded";
+    case LoadVia::direct: return "direct";
+  }
+  return "direct";
 }
 
 }  // namespace gd

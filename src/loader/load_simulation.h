@@ -25,10 +25,15 @@ struct TriedPath {
 // The name under which load_plain_program's program asks for libraries.
 inline constexpr const char* k_plain_program = "(a program without RPATH or RUNPATH)";
 
+// How the loader reached a library, as glibc's search order names its steps.
+enum class LoadVia { rpath, ld_library_path, runpath, ld_so_cache, default_dirs, already_loaded, direct };
+// "rpath", "ld_library_path", "runpath", "ld.so.cache", "default", "already-loaded", "direct"
+const char* enum_name(LoadVia via);
+
 struct Resolution {
   std::string name;
   std::optional<std::string> path;  // unset: not found (or the loader aborted)
-  std::string via;  // rpath, ld_library_path, runpath, ld.so.cache, default, already-loaded, direct, preload
+  LoadVia via = LoadVia::direct;  // meaningful when path is set
   std::string via_detail;  // "RPATH of /opt/app/bin/app", "LD_LIBRARY_PATH entry 1 (/usr/local/cuda/lib64)"
   std::string requested_by;
   std::vector<TriedPath> tried;
@@ -63,14 +68,14 @@ class LoadSimulation {
  private:
   struct SearchDir {
     std::string dir;
-    std::string via;
+    LoadVia via;
     std::string detail;
   };
   enum class Verdict { found, skip, fatal };
 
   Resolution resolve(const std::string& name, int requester, bool for_dlopen);
   std::vector<SearchDir> search_dirs(int requester, bool for_dlopen) const;
-  void add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, bool runpath, const char* via) const;
+  void add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, bool runpath, LoadVia via) const;
   std::optional<int> already_loaded(const std::string& name) const;
   Verdict try_candidate(const std::string& path, Resolution& resolution, ElfInfo& elf);
   bool try_directory(const SearchDir& dir, const std::string& name, Resolution& resolution, ElfInfo& elf,

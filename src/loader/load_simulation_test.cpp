@@ -56,7 +56,7 @@ Simulated simulate(const std::string& file, const std::string& ld_library_path,
   ::unsetenv("LD_LIBRARY_PATH");
   Simulated result{{}, simulation.resolutions()};
   for (const auto& resolution : simulation.resolutions())
-    if (resolution.via != "already-loaded" && !result.view.count(resolution.name))
+    if (resolution.via != gd::LoadVia::already_loaded && !result.view.count(resolution.name))
       result.view[resolution.name] = resolution.path ? *resolution.path : "not found";
   return result;
 }
@@ -96,9 +96,9 @@ TEST_CASE("RPATH beats LD_LIBRARY_PATH, which beats RUNPATH, as in glibc") {
     CHECK(simulated.view == glibc_view(tree.dir / file, ld_library_path));
   }
   const auto rpath_wins = simulate(tree.dir / "bin/rpath", tree.d2);
-  CHECK(find(rpath_wins, "libdep.so.1").via == "rpath");
+  CHECK(find(rpath_wins, "libdep.so.1").via == gd::LoadVia::rpath);
   const auto ld_wins = simulate(tree.dir / "bin/runpath", tree.d2);
-  CHECK(find(ld_wins, "libdep.so.1").via == "ld_library_path");
+  CHECK(find(ld_wins, "libdep.so.1").via == gd::LoadVia::ld_library_path);
   CHECK(find(ld_wins, "libdep.so.1").via_detail.starts_with("LD_LIBRARY_PATH entry 1"));
 }
 
@@ -163,7 +163,7 @@ TEST_CASE("the first object with a SONAME wins for every later request") {
   CHECK(simulated.view == glibc_view(tree.dir / "bin/app", ""));
   int already = 0;
   for (const auto& resolution : simulated.resolutions)
-    if (resolution.name == "libdep.so.1" && resolution.via == "already-loaded") ++already;
+    if (resolution.name == "libdep.so.1" && resolution.via == gd::LoadVia::already_loaded) ++already;
   CHECK(already == 1);
 }
 
@@ -178,7 +178,7 @@ TEST_CASE("dlopen searches from the caller, as libcudart does for libcuda.so.1")
   REQUIRE_FALSE(simulation.load_main(tree.dir / "bin/app"));
   const auto opened = simulation.dlopen("libdep.so.1", tree.d2 + "/libcaller.so.1");
   CHECK(opened.path == tree.d2 + "/libdep.so.1");
-  CHECK(opened.via == "runpath");
+  CHECK(opened.via == gd::LoadVia::runpath);
   CHECK(opened.requested_by == tree.d2 + "/libcaller.so.1");
 }
 
@@ -230,10 +230,10 @@ TEST_CASE("musl: LD_LIBRARY_PATH first, RUNPATH inherited, the .path file, built
   std::map<std::string, gd::Resolution> by_name;
   for (const auto& resolution : simulation.resolutions()) by_name.emplace(resolution.name, resolution);
   CHECK(by_name["libmid.so.1"].path == "/sys/lib/libmid.so.1");
-  CHECK(by_name["libmid.so.1"].via == "default");
+  CHECK(by_name["libmid.so.1"].via == gd::LoadVia::default_dirs);
   // LD_LIBRARY_PATH (/d2) comes before the program's RUNPATH (/d1) in musl.
   CHECK(by_name["libdep.so.1"].path == "/d2/libdep.so.1");
-  CHECK(by_name["libdep.so.1"].via == "ld_library_path");
+  CHECK(by_name["libdep.so.1"].via == gd::LoadVia::ld_library_path);
   CHECK(by_name["libc.so.6"].path == "/lib/ld-musl-x86_64.so.1");
 }
 

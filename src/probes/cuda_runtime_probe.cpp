@@ -108,7 +108,7 @@ class RuntimeSurvey {
     for (const char* soname : k_runtime_sonames) {
       const auto resolution = m_simulation.dlopen(soname, k_plain_program);
       if (!resolution.path) continue;
-      m_loader_hits[real_path(m_host, *resolution.path)] = resolution.via + (resolution.via_detail.empty() ? "" : " (" + resolution.via_detail + ")");
+      m_loader_hits[real_path(m_host, *resolution.path)] = enum_name(resolution.via) + std::string(resolution.via_detail.empty() ? "" : " (" + resolution.via_detail + ")");
       add_dir(dirname_of(*resolution.path), "loader");
     }
   }
@@ -144,7 +144,7 @@ class RuntimeSurvey {
         if (!resolution.path) continue;
         const std::string real = real_path(m_host, *resolution.path);
         if (real == library.real_path) continue;
-        ShadowedLibrary entry{library.name, library.real_path, real, resolution.via, library.version,
+        ShadowedLibrary entry{library.name, library.real_path, real, enum_name(resolution.via), library.version,
                               version_from_file_name(real, library.stem)};
         found.push_back(std::move(entry));
       }

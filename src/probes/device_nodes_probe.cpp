@@ -92,7 +92,7 @@ std::vector<std::string> candidate_paths(Host& host) {
 // Only a character device with NVIDIA's numbers is opened: a node of any
 // other kind under an NVIDIA name is reported, never touched.
 bool may_open(const std::string& path, const DeviceNode& node, const Expected& expected) {
-  if (node.type != "char") return false;
+  if (node.type != FileType::char_device) return false;
   if (expected.major) return node.major == *expected.major;
   return path == "/dev/dxg";  // its major is dynamic; /proc/devices may not say it
 }
@@ -100,7 +100,7 @@ bool may_open(const std::string& path, const DeviceNode& node, const Expected& e
 NodeFacts describe_node(const std::string& path, const DeviceNode& node, const Expected& expected, const UserIds& user) {
   NodeFacts item;
   item.path = path;
-  item.type = printable(node.type, 20);
+  item.type = file_type_name(node.type);
   item.major = node.major;
   item.minor = node.minor;
   item.mode = mode_string(node.mode);
@@ -110,7 +110,7 @@ NodeFacts describe_node(const std::string& path, const DeviceNode& node, const E
   item.access = access_for(node, user);
   const bool wrong_major = expected.major && node.major != *expected.major;
   const bool wrong_minor = expected.minor && node.minor != *expected.minor;
-  item.wrong_number = node.type == "char" && (wrong_major || wrong_minor);
+  item.wrong_number = node.type == FileType::char_device && (wrong_major || wrong_minor);
   if (expected.major || expected.minor)
     item.expected = (expected.major ? std::to_string(*expected.major) : std::string("?")) + ":" +
                     (expected.minor ? std::to_string(*expected.minor) : std::string("any"));

@@ -59,7 +59,7 @@ ResolutionFacts resolution_facts(const Resolution& resolution) {
   facts.name = resolution.name;
   if (resolution.path) {
     facts.path = *resolution.path;
-    facts.via = resolution.via;
+    facts.via = std::string(enum_name(resolution.via));
   }
   facts.via_detail = resolution.via_detail;
   facts.requested_by = resolution.requested_by;

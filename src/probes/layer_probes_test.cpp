@@ -118,7 +118,7 @@ TEST_CASE("container: runtime, injection and the toolkit's variables") {
   f.host.file("/.dockerenv", "");
   f.host.env_var("NVIDIA_VISIBLE_DEVICES", "all").env_var("NVIDIA_DRIVER_CAPABILITIES", "utility");
   f.host.file("/proc/self/mountinfo", "1 0 0:1 / /proc/driver/nvidia rw - tmpfs tmpfs rw\n");
-  f.host.devices["/dev/nvidiactl"] = {"char", 195, 255, 0666, 0, 0, {}, {}};
+  f.host.devices["/dev/nvidiactl"] = {gd::FileType::char_device, 195, 255, 0666, 0, 0, {}, {}};
   auto context = f.context();
   const auto layer = gd::probe_container(context);
   CHECK(layer.facts.in_container);
@@ -143,8 +143,8 @@ TEST_CASE("container: on a host the layer is skip, and the variables are still r
 TEST_CASE("device-nodes: nodes, missing GPU nodes and CUDA_VISIBLE_DEVICES") {
   Fixture f;
   f.host.file("/proc/modules", "nvidia 1 0 - Live 0x0\n");
-  f.host.devices["/dev/nvidiactl"] = {"char", 195, 255, 0600, 0, 0, {}, {}};
-  f.host.devices["/dev/nvidia0"] = {"char", 195, 0, 0666, 0, 0, {}, {}};
+  f.host.devices["/dev/nvidiactl"] = {gd::FileType::char_device, 195, 255, 0600, 0, 0, {}, {}};
+  f.host.devices["/dev/nvidia0"] = {gd::FileType::char_device, 195, 0, 0666, 0, 0, {}, {}};
   f.host.env_var("CUDA_VISIBLE_DEVICES", "0,5,1");
   auto context = f.context();
   context.kernel_module.loaded = true;

@@ -83,7 +83,7 @@ Result<FileStat> FakeHost::stat(std::string_view path) {
   if (const auto file = files.find(resolved); file != files.end())
     return FileStat{FileType::regular, 0644, 0, 0, file->second.size()};
   if (const auto node = devices.find(resolved); node != devices.end())
-    return FileStat{node->second.type == "char" ? FileType::char_device : FileType::other, node->second.mode, 0, 0, 0};
+    return FileStat{node->second.type, node->second.mode, 0, 0, 0};
   if (list_dir(resolved)) return FileStat{FileType::directory, 0755, 0, 0, 0};
   return errno_code(ENOENT);
 }
