@@ -39,7 +39,7 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
                       printable(error, 200),
                   {{std::string(id) + ".probe_error", facts.facts["probe_error"], ""}},
                   "This is a bug in gpudoctor: please report it with `gpudoctor snapshot --output DIR` attached.",
-                  "gpudoctor"};
+                  "gpudoctor", ""};
   report.layers.push_back({std::move(facts), Status::unknown, {std::move(finding)}});
   return Facts{};
 }

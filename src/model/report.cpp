@@ -19,4 +19,25 @@ void settle_verdict(Report& report) {
   }
 }
 
+std::vector<FindingGroup> group_by_rule(const std::vector<Finding>& findings) {
+  std::vector<FindingGroup> groups;
+  for (const auto& finding : findings) {
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const FindingGroup& group) {
+      return group.first->rule == finding.rule && !finding.about.empty();
+    });
+    if (same == groups.end()) groups.push_back({&finding, {}});
+    else same->repeats.push_back(&finding);
+  }
+  return groups;
+}
+
+std::string joined_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
 }  // namespace gd

@@ -27,7 +27,19 @@ struct Finding {
   std::vector<Evidence> evidence;
   std::string fix;
   std::string reference;  // where the rule's knowledge comes from
+  std::string about;      // for_each rules: the item it is about ("/dev/nvidia-uvm"); else empty
 };
+
+// Findings of one layer grouped by rule, in order of first appearance: the
+// first of each rule in full, the others only by what they are about.
+struct FindingGroup {
+  const Finding* first;
+  std::vector<const Finding*> repeats;
+};
+std::vector<FindingGroup> group_by_rule(const std::vector<Finding>& findings);
+
+// "a", "a and b", "a, b and c"
+std::string joined_list(const std::vector<std::string>& items);
 
 struct LayerReport {
   LayerFacts facts;

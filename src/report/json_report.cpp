@@ -16,7 +16,7 @@ json::object finding_to_json(const Finding& finding) {
   }
   return {{"rule", finding.rule},       {"severity", severity_name(finding.severity)},
           {"message", finding.message}, {"evidence", std::move(evidence)},
-          {"fix", finding.fix},         {"reference", finding.reference}};
+          {"fix", finding.fix},         {"reference", finding.reference}, {"about", finding.about}};
 }
 
 }  // namespace

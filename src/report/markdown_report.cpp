@@ -42,7 +42,8 @@ std::string render_markdown(const Report& report) {
            cell(layer.facts.summary) + " |\n";
   bool any = false;
   for (const auto& layer : report.layers) {
-    for (const auto& finding : layer.findings) {
+    for (const auto& group : group_by_rule(layer.findings)) {
+      const Finding& finding = *group.first;
       if (!any) out += "\n### Findings\n\n";
       any = true;
       out += "- **" + std::string(severity_name(finding.severity)) + "** `" + finding.rule + "` (" + layer.facts.id +
@@ -51,6 +52,11 @@ std::string render_markdown(const Report& report) {
         out += "  - evidence: `" + evidence.fact + "` = " + cell(format_fact(evidence.value)) +
                (evidence.source.empty() ? "" : " (`" + evidence.source + "`)") + "\n";
       out += "  - fix: " + finding.fix + "\n";
+      if (!group.repeats.empty()) {
+        std::vector<std::string> others;
+        for (const auto* repeat : group.repeats) others.push_back("`" + cell(repeat->about) + "`");
+        out += "  - the same for " + joined_list(others) + "\n";
+      }
     }
   }
   out += "\n<details><summary>Facts per layer</summary>\n\n```json\n";

@@ -20,7 +20,7 @@ gd::Report sample_report() {
     report.layers.push_back(layer);
   }
   report.layers[1].findings.push_back({"nvidia-module-not-loaded", "kernel-module", gd::Severity::fail, "It is not loaded.",
-                                       {{"kernel-module.loaded", false, "/proc/modules"}}, "modprobe it", "FC-15"});
+                                       {{"kernel-module.loaded", false, "/proc/modules"}}, "modprobe it", "FC-15", ""});
   gd::settle_verdict(report);
   return report;
 }
@@ -69,4 +69,22 @@ TEST_CASE("markdown escapes table cells and lists findings") {
   CHECK(markdown.find("summary \\| with a pipe") != std::string::npos);
   CHECK(markdown.find("**fail** `nvidia-module-not-loaded` (kernel-module)") != std::string::npos);
   CHECK(markdown.find("<details>") != std::string::npos);
+}
+
+TEST_CASE("repeats of one rule are shown once, then named, in text and markdown") {
+  gd::Report report;
+  report.layers.push_back({{"device-nodes", gd::Status::ok, "3 nodes", {}, {}}, gd::Status::unknown, {}});
+  for (const char* node : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia0"})
+    report.layers[0].findings.push_back({"device-open-denied", "device-nodes", gd::Severity::fail,
+                                         std::string("Opening ") + node + " was refused.", {}, "Restart it.", "src", node});
+  gd::settle_verdict(report);
+  const auto text = gd::render_text(report, {false, false}, gd::Verbosity::normal);
+  CHECK(text.find("Opening /dev/nvidiactl was refused.") != std::string::npos);
+  CHECK(text.find("Opening /dev/nvidia0 was refused.") == std::string::npos);
+  CHECK(text.find("... (the same for /dev/nvidia-uvm and /dev/nvidia0)") != std::string::npos);
+  const auto verbose = gd::render_text(report, {false, false}, gd::Verbosity::verbose);
+  CHECK(verbose.find("Opening /dev/nvidia0 was refused.") != std::string::npos);  // -v shows each in full
+  const auto markdown = gd::render_markdown(report);
+  CHECK(markdown.find("the same for `/dev/nvidia-uvm` and `/dev/nvidia0`") != std::string::npos);
+  CHECK(gd::report_to_json(report).at("layers").as_array()[0].at("findings").as_array().size() == 3);  // JSON keeps all
 }

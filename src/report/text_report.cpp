@@ -63,7 +63,17 @@ std::string render_text(const Report& report, TerminalStyle style, Verbosity ver
   for (const auto& layer : report.layers) {
     out += "  " + painter.mark(layer.status) + " " + layer.facts.id +
            std::string(width - layer.facts.id.size() + 2, ' ') + layer.facts.summary + "\n";
-    for (const auto& finding : layer.findings) render_finding(out, finding, painter);
+    if (verbosity == Verbosity::verbose) {
+      for (const auto& finding : layer.findings) render_finding(out, finding, painter);
+    } else {
+      // One rule firing for several nodes or libraries is one problem: shown once, then named.
+      for (const auto& group : group_by_rule(layer.findings)) {
+        render_finding(out, *group.first, painter);
+        std::vector<std::string> others;
+        for (const auto* repeat : group.repeats) others.push_back(repeat->about);
+        if (!others.empty()) out += "      ... (the same for " + joined_list(others) + ")\n";
+      }
+    }
     if (verbosity == Verbosity::verbose)
       for (const auto& [key, value] : layer.facts.facts)
         out += "        " + std::string(key) + ": " + format_fact(value) + "\n";

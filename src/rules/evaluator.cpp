@@ -8,9 +8,9 @@ namespace json = boost::json;
 
 namespace {
 
-Finding make_finding(const Rule& rule, const FactView& view) {
+Finding make_finding(const Rule& rule, const FactView& view, const json::value* item = nullptr) {
   Finding finding{rule.id, rule.layer, rule.severity, render_template(rule.message, view), {},
-                  render_template(rule.fix, view), rule.source};
+                  render_template(rule.fix, view), rule.source, item ? format_fact(*item) : std::string()};
   for (const auto& path : rule.evidence) {
     const auto* value = view.find(path);
     finding.evidence.push_back({path, value ? *value : json::value(nullptr), view.source_of(path)});
@@ -40,7 +40,7 @@ void apply_rules(const RuleSet& rules, Report& report) {
     if (!list || !list->is_array()) continue;
     for (const auto& item : list->get_array()) {
       const FactView item_view = view.with_item(item);
-      if (evaluate_condition(rule.when, item_view)) target->second->findings.push_back(make_finding(rule, item_view));
+      if (evaluate_condition(rule.when, item_view)) target->second->findings.push_back(make_finding(rule, item_view, &item));
     }
   }
   settle_verdict(report);
