@@ -7,7 +7,7 @@ produce in expected.json. Re-run after changing a scenario:
 
 Each scenario is built from the facts a real system of that kind shows (file
 formats from the NVIDIA driver, sysfs and the container toolkit; see
-shared/reference/failure-catalog.md for the failures they reproduce).
+the public reports each rule's source cites for the failures they reproduce).
 """
 import json
 import os

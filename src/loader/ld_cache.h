@@ -1,7 +1,7 @@
 #pragma once
 // /etc/ld.so.cache in its three layouts (old "ld.so-1.7.0", compat, new
 // "glibc-ld.so.cache1.1"), parsed with every offset checked, and looked up
-// the way glibc's search_cache does (shared/reference/elf-resolution.md 2).
+// the way glibc's search_cache does (glibc elf/dl-cache.c, sysdeps/generic/dl-cache.h).
 
 #include <cstdint>
 #include <optional>

@@ -5,7 +5,7 @@
 // the first object with a SONAME winning for everyone after it. dlopen()
 // from a loaded object uses that object's search context, as libcudart's
 // dlopen("libcuda.so.1") does. Every resolution records how it was found
-// and every path tried (shared/reference/elf-resolution.md).
+// and every path tried (glibc elf/dl-load.c _dl_map_object; musl ldso/dynlink.c load_library).
 
 #include "formats/elf_file.h"
 #include "loader/loader_config.h"

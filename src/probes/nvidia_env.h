@@ -1,6 +1,6 @@
 #pragma once
 // The NVIDIA Container Toolkit's environment variables, parsed the way the
-// toolkit parses them (shared/reference/container-toolkit.md, 2.3 and 2.4).
+// toolkit parses them (nvidia-container-toolkit internal/config/image: devices and capabilities).
 
 #include <boost/json.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 // NVIDIA_REQUIRE_* evaluated exactly as the container toolkit's
-// nvidia-container-cli does (shared/reference/container-toolkit.md 2.1):
+// nvidia-container-cli does (NVIDIA/libnvidia-container src/cli/common.c and src/nvc_info.c):
 // every variable must hold; inside one, space-separated terms are ORed and
 // comma-separated factors ANDed; factors compare cuda, driver, arch or brand;
 // the whole expression holds for every visible GPU. Because CDI and JIT-CDI

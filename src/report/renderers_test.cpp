@@ -20,7 +20,7 @@ gd::Report sample_report() {
     report.layers.push_back(layer);
   }
   report.layers[1].findings.push_back({"nvidia-module-not-loaded", "kernel-module", gd::Severity::fail, "It is not loaded.",
-                                       {{"kernel-module.loaded", false, "/proc/modules"}}, "modprobe it", "FC-15", ""});
+                                       {{"kernel-module.loaded", false, "/proc/modules"}}, "modprobe it", "test", ""});
   gd::settle_verdict(report);
   return report;
 }

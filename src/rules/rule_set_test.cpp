@@ -146,3 +146,13 @@ TEST_CASE("a rule names its subject, and its layer must be one of that subject's
   CHECK(error_of(R"({"rules": [{"id": "a", "subject": "boat", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
     "message": "m", "fix": "f", "source": "s"}]})").find("unknown \"subject\"") != std::string::npos);
 }
+
+TEST_CASE("every rule cites public documents a user can follow, not our research notes") {
+  const gd::RuleSet rules = gd::load_embedded_rules();
+  for (const auto& rule : rules.rules) {
+    CAPTURE(rule.id);
+    CAPTURE(rule.source);
+    for (const char* private_reference : {"shared/reference", "failure-catalog", "FC-", ".md ", "Lessons"})
+      CHECK(rule.source.find(private_reference) == std::string::npos);
+  }
+}
