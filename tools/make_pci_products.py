@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the "products" list of rules/tables/pci-chips.json from a pci.ids file.
+"""Writes rules/tables/pci-products.tsv from a pci.ids file.
 
-Usage: make_pci_products.py PCI_IDS [TABLE]
+Usage: make_pci_products.py PCI_IDS [OUTPUT]
 
 Each NVIDIA device id becomes one row: its pci.ids name, the brand that the
 container toolkit matches NVIDIA_REQUIRE_* brand= against (NVML's brand
@@ -9,7 +9,6 @@ names, lower case) and the product class. Both are decided here, once, from
 the marketing name, so that the diagnosis never depends on the pci.ids of
 the machine that runs or replays a check.
 """
-import json
 import re
 import sys
 
@@ -76,27 +75,19 @@ def version_of(path: str) -> str:
 
 def main() -> None:
     pci_ids = sys.argv[1]
-    table_path = sys.argv[2] if len(sys.argv) > 2 else 'rules/tables/pci-chips.json'
-    with open(table_path, encoding='utf-8') as handle:
-        table = json.load(handle)
-    rows = []
-    for device, name in nvidia_devices(pci_ids):
+    out_path = sys.argv[2] if len(sys.argv) > 2 else 'rules/tables/pci-products.tsv'
+    lines = [
+        '# table: pci-products',
+        f'# source: names from pci.ids {version_of(pci_ids)} (vendor 10de). brand: the NVML brand (nvmlBrandType_t, NVML API',
+        '#   reference) that nvidia-container-cli compares with NVIDIA_REQUIRE_* brand=, lower case; class: consumer,',
+        '#   workstation, datacenter or embedded. Both decided from the marketing name by tools/make_pci_products.py.',
+        '# One NVIDIA PCI device id a line, ascending: id, brand, class, name; tab-separated.',
+    ]
+    for device, name in sorted(nvidia_devices(pci_ids)):
         brand, product_class = brand_and_class(name)
-        rows.append({'id': device, 'name': name, 'brand': brand, 'class': product_class})
-    table['products_source'] = (
-        f'Names: pci.ids {version_of(pci_ids)} (vendor 10de). brand: the NVML brand (nvmlBrandType_t, NVML API '
-        'reference) that nvidia-container-cli compares with NVIDIA_REQUIRE_* brand=, lower case; class: consumer, '
-        'workstation, datacenter or embedded. Both are decided from the marketing name by tools/make_pci_products.py.')
-    table['products'] = rows
-    # One row a line keeps diffs of a pci.ids update readable.
-    body = json.dumps({k: v for k, v in table.items() if k not in ('rows', 'products')}, indent=2)[:-2]
-    parts = [body + ',']
-    for key in ('rows', 'products'):
-        parts.append(f'  "{key}": [')
-        parts.append(',\n'.join('    ' + json.dumps(row) for row in table[key]))
-        parts.append('  ]' + (',' if key == 'rows' else ''))
-    with open(table_path, 'w', encoding='utf-8') as handle:
-        handle.write('\n'.join(parts) + '\n}\n')
+        lines.append('\t'.join((device, brand, product_class, name.replace('\t', ' '))))
+    with open(out_path, 'w', encoding='utf-8') as handle:
+        handle.write('\n'.join(lines) + '\n')
 
 
 if __name__ == '__main__':

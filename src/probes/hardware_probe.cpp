@@ -96,7 +96,7 @@ PciFunction describe_function(ProbeContext& context, FunctionReader& reader, con
   // The table's name first, so that a report reads the same from every
   // build; libpci (pci.ids) only names ids newer than the table.
   const auto libpci_name = product ? std::nullopt : pci_device_name(k_vendor_nvidia, device_id);
-  function.name = product       ? product->name
+  function.name = product       ? std::string(product->name)
                   : libpci_name ? *libpci_name
                   : chip        ? chip->chip + " (10de:" + hex4(device_id) + ")"
                                 : "NVIDIA device 10de:" + hex4(device_id);
@@ -104,8 +104,8 @@ PciFunction describe_function(ProbeContext& context, FunctionReader& reader, con
   if (sub_vendor && sub_device) function.subsystem = hex4(*sub_vendor) + ":" + hex4(*sub_device);
   function.driver = reader.driver();
   if (product) {
-    function.brand = product->brand;
-    function.product_class = product->product_class;
+    function.brand = std::string(product->brand);
+    function.product_class = std::string(product->product_class);
   }
   if (chip) {
     function.chip = chip->chip;

@@ -10,7 +10,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 namespace gd {
@@ -26,10 +27,12 @@ struct ChipInfo {
 };
 
 // One marketed device id: "GH100 [H100 SXM5 80GB]", brand "tesla", class "datacenter".
+// The views point into the table's own text.
 struct ProductInfo {
-  std::string name;
-  std::string brand;          // NVML's brand, lower case: geforce, titan, quadro, nvidiartx, nvs, grid, tesla, unknown
-  std::string product_class;  // consumer, workstation, datacenter, embedded, unknown
+  std::uint32_t id = 0;
+  std::string_view brand;          // NVML's brand, lower case: geforce, titan, quadro, nvidiartx, nvs, grid, tesla, unknown
+  std::string_view product_class;  // consumer, workstation, datacenter, embedded, unknown
+  std::string_view name;
 };
 
 class ChipTable {
@@ -38,14 +41,25 @@ class ChipTable {
   std::optional<std::string> load(const boost::json::object& table);
   // The narrowest range holding the id: ranges of different chips may overlap.
   std::optional<ChipInfo> lookup(std::uint32_t device_id) const;
+  // rules/tables/pci-products.tsv: "id<TAB>brand<TAB>class<TAB>name" lines in
+  // ascending id order, "#" comments. Returns the first bad line, or nullopt.
+  std::optional<std::string> load_products(std::string text);
+  // The built-in table, checked by the tests: read at its first lookup, so a
+  // machine without a GPU never pays for it. The text is the binary's own
+  // (static), so it is neither copied nor owned.
+  void load_products_lazily(std::string_view static_text);
   const ProductInfo* product(std::uint32_t device_id) const;
   std::size_t size() const { return m_rows.size(); }
 
  private:
-  std::optional<std::string> load_products(const boost::json::object& table);
-
   std::vector<ChipInfo> m_rows;
-  std::unordered_map<std::uint32_t, ProductInfo> m_products;
+  // A 2,000-row table is read on every run: kept as its text with sorted
+  // views into it, searched by halving, so loading it costs almost nothing.
+  std::optional<std::string> parse_products() const;
+  std::shared_ptr<const std::string> m_owned_text;  // a --rules table's text
+  std::string_view m_products_text;
+  mutable bool m_products_parsed = false;
+  mutable std::vector<ProductInfo> m_products;
 };
 
 }  // namespace gd

@@ -106,6 +106,10 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
   std::set<std::string> ids;
   bool have_chips = false;
   for (const auto& file : files) {
+    if (file.name.ends_with("pci-products.tsv")) {
+      if (auto problem = set.chips.load_products(file.text)) fail(file, 1, "pci-products " + *problem);
+      continue;
+    }
     const json::value document = parse_with_line(file);
     if (!document.is_object()) fail(file, 1, "the top level must be an object");
     const auto& top = document.get_object();
@@ -136,9 +140,14 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
 
 RuleSet load_embedded_rules() {
   std::vector<RuleFile> files;
-  for (const auto& embedded : embedded_rule_files())
-    files.push_back({std::string(embedded.name), std::string(embedded.text)});
-  return load_rule_files(files);
+  std::string_view products;
+  for (const auto& embedded : embedded_rule_files()) {
+    if (embedded.name.ends_with("pci-products.tsv")) products = embedded.text;  // static: read in place
+    else files.push_back({std::string(embedded.name), std::string(embedded.text)});
+  }
+  RuleSet set = load_rule_files(files);
+  set.chips.load_products_lazily(products);
+  return set;
 }
 
 RuleSet load_rules_dir(const std::string& dir) {
@@ -146,7 +155,7 @@ RuleSet load_rules_dir(const std::string& dir) {
   std::vector<RuleFile> files;
   std::error_code error;
   for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
-    if (!it->is_regular_file() || it->path().extension() != ".json") continue;
+    if (!it->is_regular_file() || (it->path().extension() != ".json" && it->path().extension() != ".tsv")) continue;
     std::ifstream in(it->path(), std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();

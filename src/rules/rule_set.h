@@ -49,7 +49,8 @@ struct RuleFile {
   std::string name;
   std::string text;
 };
-// Throws RuleError naming the file and line of the first problem.
+// Throws RuleError naming the file and line of the first problem. (The
+// built-in set reads its product table at first use: see ChipTable.)
 RuleSet load_rule_files(const std::vector<RuleFile>& files);
 
 }  // namespace gd

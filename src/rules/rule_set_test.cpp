@@ -121,10 +121,12 @@ TEST_CASE("a malformed table row is refused at load, naming the file and the row
       R"({"table": "forward-compat", "source": "t", "packages": [{"cuda": "12.9", "hosts": [535, "570"]}], "unsupported_brands": []})"}});
   CHECK(forward.find("packages row 1") != std::string::npos);
 
-  const auto chips = error_of_files({{"tables/pci-chips.json",
-      R"({"table": "pci-chips", "source": "t", "rows": [], "products": [{"id": "2330", "name": "H100", "brand": "Tesla!", "class": "datacenter"}]})"}});
-  CHECK(chips.find("products row 1") != std::string::npos);
-  CHECK(chips.find("Tesla!") != std::string::npos);
+  const auto products = error_of_files({{"tables/pci-products.tsv", "# comment\n2330\ttesla\tdatacenter\tH100\n2331\tTesla!\tdatacenter\tH100 PCIe\n"}});
+  CHECK(products.find("tables/pci-products.tsv") != std::string::npos);
+  CHECK(products.find("line 3") != std::string::npos);
+  CHECK(products.find("Tesla!") != std::string::npos);
+  CHECK(error_of_files({{"tables/pci-products.tsv", "2331\ttesla\tdatacenter\tB\n2330\ttesla\tdatacenter\tA\n"}})
+            .find("ascend") != std::string::npos);
 
   CHECK(error_of_files({{"tables/error-codes.json", R"({"table": "error-codes", "source": "t", "codes": [{"code": "x"}]})"}})
             .find("codes row 1") != std::string::npos);

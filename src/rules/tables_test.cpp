@@ -3,6 +3,7 @@
 // forward-compatibility matrix names known to the branch table.
 
 #include "rules/cuda_tables.h"
+#include "rules/embedded_rules.h"
 #include "rules/rule_set.h"
 #include "util/json_fields.h"
 #include "util/version.h"
@@ -85,4 +86,11 @@ TEST_CASE("the CUDA tables answer the questions the rules ask") {
   CHECK_FALSE(tables.mvc_minimum(10));
   CHECK(tables.min_compute_capability(13)->text() == "7.5");
   CHECK(tables.forward_compat_hosts(v("12.9")) == std::vector<int>{535, 570});
+}
+
+TEST_CASE("the built-in product table passes the checks a --rules table must pass") {
+  std::vector<gd::RuleFile> files;
+  for (const auto& embedded : gd::embedded_rule_files()) files.push_back({std::string(embedded.name), std::string(embedded.text)});
+  const auto rules = gd::load_rule_files(files);  // as a --rules table: a bad line throws here
+  CHECK(rules.chips.product(0x2335)->name == "GH100 [H200 SXM 141GB]");
 }
