@@ -24,7 +24,7 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
   std::string error;
   try {
     auto probed = probe(context);
-    report.layers.push_back({to_layer_facts(id, probed), Status::unknown, {}});
+    report.layers.push_back({to_layer_facts(id, probed), Status::unknown, {}, {}});
     return std::move(probed.facts);
   } catch (const std::exception& caught) {
     error = caught.what();
@@ -39,8 +39,8 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
                       printable(error, 200),
                   {{std::string(id) + ".probe_error", facts.facts["probe_error"], ""}},
                   "This is a bug in gpudoctor: please report it with `gpudoctor snapshot --output DIR` attached.",
-                  "gpudoctor", ""};
-  report.layers.push_back({std::move(facts), Status::unknown, {std::move(finding)}});
+                  "gpudoctor", "", {}, ""};
+  report.layers.push_back({std::move(facts), Status::unknown, {std::move(finding)}, {}});
   return Facts{};
 }
 
@@ -61,6 +61,7 @@ Report run_check(Host& host, const RuleSet& rules) {
   // Not probed yet, but present as unknown, so the report's shape never changes under its readers.
   report.layers.push_back({{"application", Status::unknown, "not examined by this version of gpudoctor", {}, {}},
                            Status::unknown,
+                           {},
                            {}});
   report.system = to_fact_object(context.system);
   apply_rules(rules, report);

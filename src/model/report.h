@@ -28,10 +28,18 @@ struct Finding {
   std::string fix;
   std::string reference;  // where the rule's knowledge comes from
   std::string about;      // for_each rules: the item it is about ("/dev/nvidia-uvm"); else empty
+  // A consequence: the root-cause finding that explains it (its rule names
+  // that rule in explained_by), and the layer the cause is in. A consequence
+  // is listed under its cause and never becomes the headline.
+  std::optional<std::string> caused_by;
+  std::string cause_layer;
 };
 
-// Findings of one layer grouped by rule, in order of first appearance: the
-// first of each rule in full, the others only by what they are about.
+// Root causes first, then consequences, each in their own order.
+std::vector<const Finding*> causes_first(const std::vector<Finding>& findings);
+
+// Findings of one layer grouped by rule, causes first, then in order of first
+// appearance: the first of each rule in full, the others by what they are about.
 struct FindingGroup {
   const Finding* first;
   std::vector<const Finding*> repeats;
@@ -45,6 +53,9 @@ struct LayerReport {
   LayerFacts facts;
   Status status = Status::unknown;
   std::vector<Finding> findings;
+  // Every warn/fail finding here is a consequence of a cause in this layer
+  // ("blocked by container"): fixing that layer fixes this one.
+  std::optional<std::string> blocked_by;
 };
 
 struct Report {
@@ -57,7 +68,12 @@ struct Report {
   std::optional<std::string> failing_layer;
 };
 
-// Sets each layer's status from its findings, then the verdict and failing layer.
+// Sets each layer's status from its findings, then the verdict and the
+// failing layer: the lowest layer holding a failure that is a root cause.
 void settle_verdict(Report& report);
+
+// What the closing line names: the first root-cause finding of the failing
+// layer (or, in a report that only warns, of the lowest warning layer).
+const Finding* headline_finding(const Report& report);
 
 }  // namespace gd

@@ -6,11 +6,11 @@ namespace {
 
 gd::Report two_layers(gd::Severity kernel_finding) {
   gd::Report report;
-  report.layers.push_back({{"hardware", gd::Status::ok, "1 GPU", {}, {}}, gd::Status::unknown, {}});
-  report.layers.push_back({{"kernel-module", gd::Status::ok, "", {}, {}}, gd::Status::unknown, {}});
-  report.layers.push_back({{"container", gd::Status::skip, "", {}, {}}, gd::Status::unknown, {}});
-  report.layers[1].findings.push_back({"r", "kernel-module", kernel_finding, "m", {}, "f", "s", ""});
-  report.layers[2].findings.push_back({"r2", "container", gd::Severity::fail, "m", {}, "f", "s", ""});
+  report.layers.push_back({{"hardware", gd::Status::ok, "1 GPU", {}, {}}, gd::Status::unknown, {}, {}});
+  report.layers.push_back({{"kernel-module", gd::Status::ok, "", {}, {}}, gd::Status::unknown, {}, {}});
+  report.layers.push_back({{"container", gd::Status::skip, "", {}, {}}, gd::Status::unknown, {}, {}});
+  report.layers[1].findings.push_back({"r", "kernel-module", kernel_finding, "m", {}, "f", "s", "", {}, ""});
+  report.layers[2].findings.push_back({"r2", "container", gd::Severity::fail, "m", {}, "f", "s", "", {}, ""});
   gd::settle_verdict(report);
   return report;
 }

@@ -14,9 +14,12 @@ json::object finding_to_json(const Finding& finding) {
     if (!item.source.empty()) entry["source"] = item.source;
     evidence.push_back(std::move(entry));
   }
-  return {{"rule", finding.rule},       {"severity", severity_name(finding.severity)},
-          {"message", finding.message}, {"evidence", std::move(evidence)},
-          {"fix", finding.fix},         {"reference", finding.reference}, {"about", finding.about}};
+  json::object object{{"rule", finding.rule},       {"severity", severity_name(finding.severity)},
+                      {"message", finding.message}, {"evidence", std::move(evidence)},
+                      {"fix", finding.fix},         {"reference", finding.reference}, {"about", finding.about}};
+  object["caused_by"] = finding.caused_by ? json::value(json::object{{"rule", *finding.caused_by}, {"layer", finding.cause_layer}})
+                                          : json::value(nullptr);
+  return object;
 }
 
 }  // namespace
@@ -33,7 +36,8 @@ json::object report_to_json(const Report& report) {
                                   {"summary", layer.facts.summary},
                                   {"facts", layer.facts.facts},
                                   {"sources", std::move(sources)},
-                                  {"findings", std::move(findings)}});
+                                  {"findings", std::move(findings)},
+                                  {"blocked_by", layer.blocked_by ? json::value(*layer.blocked_by) : json::value(nullptr)}});
   }
   json::object top{{"schema", k_report_schema},
                    {"gpudoctor", json::object{{"version", report.gpudoctor_version}}},

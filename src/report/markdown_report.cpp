@@ -39,7 +39,7 @@ std::string render_markdown(const Report& report) {
   out += "\n\n| | Layer | Status | Summary |\n|---|---|---|---|\n";
   for (const auto& layer : report.layers)
     out += std::string("| ") + badge(layer.status) + " | `" + layer.facts.id + "` | " + status_name(layer.status) + " | " +
-           cell(layer.facts.summary) + " |\n";
+           cell(layer.facts.summary) + (layer.blocked_by ? " (blocked by " + *layer.blocked_by + ")" : "") + " |\n";
   bool any = false;
   for (const auto& layer : report.layers) {
     for (const auto& group : group_by_rule(layer.findings)) {
@@ -48,6 +48,8 @@ std::string render_markdown(const Report& report) {
       any = true;
       out += "- **" + std::string(severity_name(finding.severity)) + "** `" + finding.rule + "` (" + layer.facts.id +
              "): " + finding.message + "\n";
+      if (finding.caused_by)
+        out += "  - a consequence of `" + *finding.caused_by + "` (" + finding.cause_layer + "): fixed with its cause\n";
       for (const auto& evidence : finding.evidence)
         out += "  - evidence: `" + evidence.fact + "` = " + cell(format_fact(evidence.value)) +
                (evidence.source.empty() ? "" : " (`" + evidence.source + "`)") + "\n";

@@ -20,7 +20,7 @@ gd::Report sample_report() {
     report.layers.push_back(layer);
   }
   report.layers[1].findings.push_back({"nvidia-module-not-loaded", "kernel-module", gd::Severity::fail, "It is not loaded.",
-                                       {{"kernel-module.loaded", false, "/proc/modules"}}, "modprobe it", "test", ""});
+                                       {{"kernel-module.loaded", false, "/proc/modules"}}, "modprobe it", "test", "", {}, ""});
   gd::settle_verdict(report);
   return report;
 }
@@ -73,10 +73,10 @@ TEST_CASE("markdown escapes table cells and lists findings") {
 
 TEST_CASE("repeats of one rule are shown once, then named, in text and markdown") {
   gd::Report report;
-  report.layers.push_back({{"device-nodes", gd::Status::ok, "3 nodes", {}, {}}, gd::Status::unknown, {}});
+  report.layers.push_back({{"device-nodes", gd::Status::ok, "3 nodes", {}, {}}, gd::Status::unknown, {}, {}});
   for (const char* node : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia0"})
     report.layers[0].findings.push_back({"device-open-denied", "device-nodes", gd::Severity::fail,
-                                         std::string("Opening ") + node + " was refused.", {}, "Restart it.", "src", node});
+                                         std::string("Opening ") + node + " was refused.", {}, "Restart it.", "src", node, {}, ""});
   gd::settle_verdict(report);
   const auto text = gd::render_text(report, {false, false}, gd::Verbosity::normal);
   CHECK(text.find("Opening /dev/nvidiactl was refused.") != std::string::npos);

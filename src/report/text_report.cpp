@@ -41,6 +41,9 @@ struct Painter {
 
 void render_finding(std::string& out, const Finding& finding, const Painter& painter) {
   out += "      " + painter.severity(finding.severity) + " " + finding.message + "  [" + finding.rule + "]\n";
+  if (finding.caused_by)
+    out += "        " + painter.bold("because of " + *finding.caused_by + " (" + finding.cause_layer + ")") +
+           ": a consequence, fixed with its cause\n";
   for (const auto& evidence : finding.evidence) {
     out += "        evidence: " + evidence.fact + " = " + format_fact(evidence.value);
     if (!evidence.source.empty()) out += "  (" + evidence.source + ")";
@@ -62,9 +65,10 @@ std::string render_text(const Report& report, TerminalStyle style, Verbosity ver
   for (const auto& layer : report.layers) width = std::max(width, layer.facts.id.size());
   for (const auto& layer : report.layers) {
     out += "  " + painter.mark(layer.status) + " " + layer.facts.id +
-           std::string(width - layer.facts.id.size() + 2, ' ') + layer.facts.summary + "\n";
+           std::string(width - layer.facts.id.size() + 2, ' ') + layer.facts.summary +
+           (layer.blocked_by ? "  (blocked by " + *layer.blocked_by + ")" : "") + "\n";
     if (verbosity == Verbosity::verbose) {
-      for (const auto& finding : layer.findings) render_finding(out, finding, painter);
+      for (const auto* finding : causes_first(layer.findings)) render_finding(out, *finding, painter);
     } else {
       // One rule firing for several nodes or libraries is one problem: shown once, then named.
       for (const auto& group : group_by_rule(layer.findings)) {

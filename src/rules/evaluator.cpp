@@ -10,12 +10,44 @@ namespace {
 
 Finding make_finding(const Rule& rule, const FactView& view, const json::value* item = nullptr) {
   Finding finding{rule.id, rule.layer, rule.severity, render_template(rule.message, view), {},
-                  render_template(rule.fix, view), rule.source, item ? format_fact(*item) : std::string()};
+                  render_template(rule.fix, view), rule.source, item ? format_fact(*item) : std::string(), {}, ""};
   for (const auto& path : rule.evidence) {
     const auto* value = view.find(path);
     finding.evidence.push_back({path, value ? *value : json::value(nullptr), view.source_of(path)});
   }
   return finding;
+}
+
+// Marks each finding that a present finding explains, with the root of the
+// chain (a consequence of a consequence names the first cause).
+void mark_consequences(const RuleSet& rules, Report& report) {
+  std::map<std::string, const Finding*> present;  // rule id -> its first finding
+  for (const auto& layer : report.layers)
+    for (const auto& finding : layer.findings) present.emplace(finding.rule, &finding);
+  std::map<std::string, const Finding*> cause_of;  // rule id -> the finding that explains it
+  for (const auto& [id, finding] : present) {
+    const Rule* rule = rules.find(id);
+    if (!rule) continue;
+    for (const auto& cause : rule->explained_by)
+      if (const auto found = present.find(cause); found != present.end()) {
+        cause_of.emplace(id, found->second);
+        break;
+      }
+  }
+  for (auto& layer : report.layers)
+    for (auto& finding : layer.findings) {
+      const Finding* cause = nullptr;
+      std::string id = finding.rule;
+      for (int depth = 0; depth < 16; ++depth) {  // bounded: rules may (wrongly) explain each other in a circle
+        const auto next = cause_of.find(id);
+        if (next == cause_of.end()) break;
+        cause = next->second;
+        id = cause->rule;
+      }
+      if (!cause || cause->rule == finding.rule) continue;
+      finding.caused_by = cause->rule;
+      finding.cause_layer = cause->layer;
+    }
 }
 
 }  // namespace
@@ -43,6 +75,7 @@ void apply_rules(const RuleSet& rules, Report& report) {
       if (evaluate_condition(rule.when, item_view)) target->second->findings.push_back(make_finding(rule, item_view, &item));
     }
   }
+  mark_consequences(rules, report);
   settle_verdict(report);
 }
 

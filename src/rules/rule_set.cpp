@@ -83,6 +83,13 @@ Rule parse_rule(const RuleFile& file, const json::value& value) {
     if (!for_each->is_string()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"for_each\" names a list fact");
     rule.for_each = std::string(for_each->get_string());
   }
+  if (const auto* explained_by = object.if_contains("explained_by")) {
+    if (!explained_by->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"explained_by\" is a list of rule ids");
+    for (const auto& cause : explained_by->get_array()) {
+      if (!cause.is_string()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"explained_by\" holds rule ids");
+      rule.explained_by.emplace_back(cause.get_string());
+    }
+  }
   if (const auto* evidence = object.if_contains("evidence")) {
     if (!evidence->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"evidence\" is a list of facts");
     for (const auto& path : evidence->get_array()) {
@@ -134,6 +141,11 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
     }
   }
   if (!have_chips) throw RuleError("rules: no tables/pci-chips.json table");
+  for (const auto& rule : set.rules)
+    for (const auto& cause : rule.explained_by)
+      if (!ids.count(cause) || cause == rule.id)
+        throw RuleError(rule.file + ": rule \"" + rule.id + "\" is explained by \"" + cause + "\", which is " +
+                        (cause == rule.id ? "itself" : "no rule"));
   for (const auto& missing : set.cuda.missing_tables()) throw RuleError("rules: no \"" + missing + "\" table");
   return set;
 }

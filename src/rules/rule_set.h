@@ -22,6 +22,9 @@ struct Rule {
   Severity severity = Severity::fail;
   boost::json::value when;
   std::string for_each;  // a list fact; empty for a rule about the layer as a whole
+  // Rules whose findings explain this one's: when one of them fires, this
+  // finding is a consequence, listed under that cause, never the headline.
+  std::vector<std::string> explained_by;
   std::string message;
   std::vector<std::string> evidence;
   std::string fix;
