@@ -26,6 +26,68 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
                      "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n")
 
 
+# The root cause each failing or warning scenario must name in its closing
+# line: the rule of the headline finding (a consequence can never be it).
+HEADLINES = {
+    "container-bad-capability": "container-driver-capability-invalid",
+    "container-baked-driver-libs": "driver-library-version-mismatch",
+    "container-capabilities-compute-only": "container-capability-utility-missing",
+    "container-capabilities-utility-only": "container-capability-compute-missing",
+    "container-cgroup-denied": "device-open-denied",
+    "container-compat-branch-not-accepted": "compat-host-branch-not-accepted",
+    "container-compat-branch-unsupported": "compat-host-branch-unsupported",
+    "container-compat-older-than-host": "compat-older-than-host-driver",
+    "container-compat-on-geforce": "compat-on-unsupported-gpu",
+    "container-libcuda-off-loader-path": "libcuda-off-loader-path",
+    "container-no-gpu-access": "container-gpu-not-requested",
+    "container-not-injected": "container-gpu-not-injected",
+    "container-require-minor-compatible": "require-unsatisfied-but-minor-compatible",
+    "container-require-unsatisfied": "require-unsatisfied",
+    "container-uvm-missing": "nvidia-uvm-not-loaded",
+    "container-visible-none": "container-gpu-none",
+    "container-visible-void": "container-gpu-void",
+    "dev-vm-capture": "no-nvidia-gpu",
+    "garbage-input": "nvidia-uvm-not-loaded",
+    "host-cuda-visible-devices-out-of-range": "cuda-visible-devices-selects-nothing",
+    "host-cuda-visible-devices-partly-ignored": "cuda-visible-devices-partly-ignored",
+    "host-cuda-visible-devices-two-mig": "cuda-visible-devices-several-mig",
+    "host-cuda-visible-devices-unknown-uuid": "cuda-visible-devices-selects-nothing",
+    "host-cuda13-on-pascal": "runtime-cannot-target-gpu",
+    "host-gpu-dropped-by-driver": "gpu-dropped-by-driver",
+    "host-gpu-excluded": "gpu-excluded-by-driver",
+    "host-gpu-fell-off-bus": "device-open-failed",
+    "host-gpu-newer-than-driver": "gpu-newer-than-driver",
+    "host-gpu-node-missing": "gpu-device-node-missing",
+    "host-gpu-not-claimed": "gpu-not-claimed",
+    "host-ioctl-version-mismatch": "driver-version-ioctl-mismatch",
+    "host-libcuda-stub": "libcuda-is-stub",
+    "host-module-not-built": "nvidia-module-not-built-for-kernel",
+    "host-module-versions-disagree": "kernel-module-versions-disagree",
+    "host-no-gpu": "no-nvidia-gpu",
+    "host-node-permissions": "device-node-permission-denied",
+    "host-node-wrong-kind": "device-node-wrong-kind",
+    "host-node-wrong-number": "device-node-wrong-number",
+    "host-nouveau-also-loaded": "competing-driver-loaded",
+    "host-nouveau-bound": "gpu-bound-to-other-driver",
+    "host-nova-core-bound": "gpu-bound-to-other-driver",
+    "host-nvjitlink-shadowed": "cuda-library-shadowed",
+    "host-open-module-pascal": "open-module-on-pre-turing-gpu",
+    "host-pci-unreadable": "pci-bus-unreadable",
+    "host-pcie-degraded": "pcie-link-width-degraded",
+    "host-ptxjit-missing": "ptxjit-compiler-missing",
+    "host-runtime-below-mvc-minimum": "runtime-minor-newer-without-compatibility",
+    "host-runtime-minor-compatible": "runtime-relies-on-minor-version-compatibility",
+    "host-runtime-newer-major": "driver-too-old-for-runtime",
+    "host-secure-boot": "nvidia-module-blocked-by-secure-boot",
+    "host-truncated-proc-version": "kernel-module-input-unreadable",
+    "host-upgraded-without-reboot": "driver-library-version-mismatch",
+    "host-vfio-passthrough": "gpu-bound-to-vfio",
+    "wsl1-no-gpu": "wsl1-has-no-gpu",
+    "wsl2-linux-driver-installed": "wsl-linux-driver-shadows-wsl",
+    "wsl2-no-dxg": "wsl-dxg-missing",
+}
+
+
 def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=None):
     """A minimal 64-bit little-endian shared object: a header, PT_LOAD over
     the whole file and PT_DYNAMIC with SONAME, NEEDED and RPATH/RUNPATH --
@@ -219,7 +281,8 @@ class Snapshot:
 
     def expect(self, verdict, failing_layer, findings, absent=(), info=()):
         self.expected = {"description": self.description, "verdict": verdict, "failing_layer": failing_layer,
-                         "findings": sorted(findings), "absent": sorted(absent), "info": sorted(info)}
+                         "headline": HEADLINES.get(self.name), "findings": sorted(findings), "absent": sorted(absent),
+                         "info": sorted(info)}
         return self
 
     # --- output ----------------------------------------------------------
@@ -428,6 +491,39 @@ def scenarios():
     wsl_libraries(s)
     yield s.expect("ok", None, [], info=["wsl-libcuda-not-a-symlink-is-harmless"])
 
+    # Docker Desktop's WSL2 backend with --gpus all. nvidia-container-cli on
+    # WSL2 (libnvidia-container src/nvc_info.c select_wsl_libraries,
+    # src/nvc_mount.c nvc_driver_mount) skips the procfs mount, mounts
+    # /dev/dxg, and bind-mounts the driver-store files into the container's
+    # library directory under their own names (libcuda.so.1.1), linking the
+    # SONAMEs to them; the in-container ldconfig then caches them.
+    s = Snapshot("wsl2-docker-desktop-healthy", "A Docker Desktop (WSL2) container with --gpus all: WSL's libraries mounted into /usr/lib/x86_64-linux-gnu.")
+    s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
+    s.pci("0000:00:00.0", "1414", "008e", "030200", subsystem=("1414", "0000"))
+    s.device("/dev/dxg", 10, 125)
+    s.file("/.dockerenv", "").env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    store = "/usr/lib/wsl/drivers/nv_dispi.inf_amd64_7f1f7e5bd0b5a2c3"
+    lib = "/usr/lib/x86_64-linux-gnu"
+    mounts = ["1071 1000 0:62 / / rw,relatime master:1 - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A",
+              "1102 1071 0:88 /dxg /dev/dxg rw,nosuid - devtmpfs none rw"]
+    for index, (name, soname) in enumerate((("libcuda.so.1.1", "libcuda.so.1"), ("libcuda_loader.so", None),
+                                            ("libnvidia-ml.so.1", None), ("libnvidia-ml_loader.so", None),
+                                            ("libnvidia-ptxjitcompiler.so.1", None), ("libdxcore.so", None))):
+        s.file(f"{lib}/{name}", tiny_elf(soname or name))
+        mounts.append(f"{1110 + index} 1071 0:90 {store}/{name} {lib}/{name} ro,nosuid,nodev,relatime master:2 - 9p drivers ro")
+        if soname:
+            s.link(f"{lib}/{soname}", name)
+    s.file("/usr/bin/nvidia-smi", "")
+    mounts.append(f"1120 1071 0:90 {store}/nvidia-smi /usr/bin/nvidia-smi ro,nosuid,nodev,relatime master:2 - 9p drivers ro")
+    s.env.setdefault("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+    s.file("/proc/self/mountinfo", "\n".join(mounts) + "\n")
+    s.file("/proc/self/cgroup", "0::/\n")
+    s.file(f"{lib}/libc.so.6", tiny_elf("libc.so.6"))
+    s.directory("/lib/x86_64-linux-gnu")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", f"{lib}/libcuda.so.1"), ("libnvidia-ml.so.1", f"{lib}/libnvidia-ml.so.1"),
+                                         ("libnvidia-ptxjitcompiler.so.1", f"{lib}/libnvidia-ptxjitcompiler.so.1")]))
+    yield s.expect("ok", None, [], absent=["wsl-linux-driver-shadows-wsl"])
+
     s = Snapshot("gvisor-healthy", "A gVisor (runsc --nvproxy) container with a working GPU.")
     s.uname["release"] = "4.19.0-gvisor"
     s.modules = []
@@ -571,7 +667,7 @@ def scenarios():
         s.files.pop(path)
     for path in [p for p in list(s.links) if "libcuda" in p or "ptxjit" in p or "nvvm" in p]:
         s.links.pop(path)
-    yield s.expect("fail", "driver-libs", ["container-capability-compute-missing"], absent=["libcuda-not-found"])
+    yield s.expect("fail", "container", ["container-capability-compute-missing"], absent=["libcuda-not-found"])
 
     s = h100_host("container-capabilities-compute-only", "NVIDIA_DRIVER_CAPABILITIES=compute: CUDA works, NVML and nvidia-smi missing (FC-10).")
     s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute"})

@@ -24,6 +24,7 @@ namespace {
 struct Expected {
   std::string verdict;
   std::string failing_layer;  // empty for null
+  std::string headline;       // the rule the closing line must name; empty for an ok scenario
   std::set<std::string> findings, absent, info;
 };
 
@@ -41,6 +42,8 @@ Expected read_expected(const fs::path& dir) {
   Expected expected;
   expected.verdict = std::string(document.at("verdict").as_string());
   if (document.at("failing_layer").is_string()) expected.failing_layer = std::string(document.at("failing_layer").as_string());
+  if (const auto* headline = document.if_contains("headline"); headline && headline->is_string())
+    expected.headline = std::string(headline->as_string());
   expected.findings = string_set(document.at("findings"));
   expected.absent = string_set(document.at("absent"));
   expected.info = string_set(document.at("info"));
@@ -50,11 +53,13 @@ Expected read_expected(const fs::path& dir) {
 struct Outcome {
   std::string verdict;
   std::string failing_layer;
+  std::string headline;
   std::set<std::string> findings, info;
 };
 
 Outcome outcome_of(const gd::Report& report) {
-  Outcome outcome{gd::status_name(report.verdict), report.failing_layer.value_or(""), {}, {}};
+  const auto* headline = gd::headline_finding(report);
+  Outcome outcome{gd::status_name(report.verdict), report.failing_layer.value_or(""), headline ? headline->rule : "", {}, {}};
   for (const auto& layer : report.layers)
     for (const auto& finding : layer.findings) {
       (finding.severity == gd::Severity::info ? outcome.info : outcome.findings).insert(finding.rule);
@@ -84,6 +89,9 @@ TEST_CASE("every scenario snapshot replays to its expected diagnosis") {
     const Outcome got = outcome_of(gd::run_check(host, rules));
     CHECK(got.verdict == expected.verdict);
     CHECK(got.failing_layer == expected.failing_layer);
+    // The closing line names the root cause, stated by every scenario that is not ok.
+    CHECK_MESSAGE(expected.headline.empty() == (expected.verdict == "ok"), "state the headline rule in tools/make_snapshots.py");
+    CHECK(got.headline == expected.headline);
     CHECK(got.findings == expected.findings);
     for (const auto& rule : expected.info) CHECK_MESSAGE(got.info.count(rule) == 1, rule);
     for (const auto& rule : expected.absent) CHECK_MESSAGE(got.findings.count(rule) == 0, rule);
@@ -118,4 +126,21 @@ TEST_CASE("every rule is triggered by at least one scenario") {
     covered.insert(expected.info.begin(), expected.info.end());
   }
   for (const auto& rule : rules.rules) CHECK_MESSAGE(covered.count(rule.id) == 1, "no scenario triggers " << rule.id);
+}
+
+TEST_CASE("a rule that can fail has a healthy scenario in which it stays quiet") {
+  const gd::RuleSet rules = gd::load_embedded_rules();
+  std::set<std::string> quiet_somewhere_healthy;
+  std::size_t healthy = 0;
+  for (const auto& dir : scenarios()) {
+    const Expected expected = read_expected(dir);
+    if (expected.verdict != "ok") continue;
+    ++healthy;
+    for (const auto& rule : rules.rules)
+      if (!expected.findings.count(rule.id)) quiet_somewhere_healthy.insert(rule.id);
+  }
+  REQUIRE(healthy >= 3);
+  for (const auto& rule : rules.rules)
+    if (rule.severity == gd::Severity::fail)
+      CHECK_MESSAGE(quiet_somewhere_healthy.count(rule.id) == 1, rule.id << " fires in every healthy scenario");
 }

@@ -47,6 +47,7 @@ struct DriverLibraryFacts : ResolutionFacts {
   bool found = false;
   std::optional<std::string> real_path, kind, version;
   std::optional<bool> injected;
+  std::optional<std::string> mount_source;
   std::optional<std::int64_t> branch;
   std::optional<std::string> cuda, note;
   std::optional<boost::json::array> accepts_host_branches;
@@ -61,6 +62,7 @@ struct DriverLibraryFacts : ResolutionFacts {
     f("kind", kind, "driver, compat (cuda-compat), stub (toolkit stubs/) or wsl");
     f("version", version, "driver version from the real file name, 550.54.15");
     f("injected", injected, "in a container: a bind mount of the toolkit's");
+    f("mount_source", mount_source, "in a container: what was mounted there (mountinfo's root field), e.g. a WSL driver-store file");
     f("branch", branch, "the version's major");
     f("cuda", cuda, "the CUDA version it provides (a compat library's own note, else the branch table)");
     f("accepts_host_branches", accepts_host_branches, "compat: host branches its .note.cuda.fwd_compatibility accepts");

@@ -62,6 +62,11 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
     if (fstype_of(*mountinfo, "/proc/driver/nvidia") == "tmpfs") {
       injection = "legacy";
       evidence.emplace_back("/proc/driver/nvidia is a tmpfs (nvidia-container-cli)");
+    } else if (contains(*mountinfo, " /usr/lib/wsl/drivers/")) {
+      // On WSL2 nvidia-container-cli skips the procfs mount and bind-mounts
+      // driver-store files instead.
+      injection = "legacy";
+      evidence.emplace_back("driver-store files from /usr/lib/wsl/drivers are mounted (nvidia-container-cli on WSL2)");
     }
   }
   if (auto dir = host.env("NVIDIA_CTK_LIBCUDA_DIR")) {

@@ -32,26 +32,36 @@ constexpr const char* k_driver_dirs[] = {"/usr/local/nvidia/lib64", "/usr/local/
                                          "/usr/lib/x86_64-linux-gnu/nvidia/current", "/usr/lib64", "/usr/lib/wsl/lib",
                                          "/usr/lib/aarch64-linux-gnu"};
 
-std::string kind_of(const std::string& path, const std::string& real) {
+// Mount point -> what was mounted there (mountinfo's fourth field, the path
+// inside its source file system): the container toolkit bind-mounts each
+// driver library it injects.
+using MountSources = std::map<std::string, std::string>;
+
+MountSources mount_sources(Host& host) {
+  MountSources mounts;
+  auto mountinfo = host.read_file("/proc/self/mountinfo", 1 << 20);
+  if (!mountinfo) return mounts;
+  for (auto line : lines(*mountinfo)) {
+    const auto fields = split(line, ' ');
+    if (fields.size() > 4) mounts.insert_or_assign(std::string(fields[4]), std::string(fields[3]));
+  }
+  return mounts;
+}
+
+// What a driver library is. Under WSL2 the toolkit mounts WSL's libraries
+// from the driver store (/usr/lib/wsl/drivers/...) into the container's own
+// library directory, named libcuda.so.1.1: those are WSL's, not a Linux
+// driver package's, which always carries its driver version in the name.
+std::string kind_of(const std::string& path, const std::string& real, const std::string& mount_source,
+                    bool wsl2, bool has_driver_version) {
   for (const auto* p : {&path, &real}) {
     if (contains(*p, "/stubs/")) return "stub";
     if (contains(*p, "/compat/")) return "compat";
     if (p->starts_with("/usr/lib/wsl/")) return "wsl";
   }
+  if (mount_source.starts_with("/usr/lib/wsl/") || contains(mount_source, "/lxss/lib/")) return "wsl";
+  if (wsl2 && !has_driver_version) return "wsl";
   return "driver";
-}
-
-// Driver libraries bind-mounted by the container toolkit are mount points
-// (mountinfo's fifth field).
-std::set<std::string> mount_points(Host& host) {
-  std::set<std::string> points;
-  auto mountinfo = host.read_file("/proc/self/mountinfo", 1 << 20);
-  if (!mountinfo) return points;
-  for (auto line : lines(*mountinfo)) {
-    const auto fields = split(line, ' ');
-    if (fields.size() > 4) points.emplace(fields[4]);
-  }
-  return points;
 }
 
 ResolutionFacts resolution_facts(const Resolution& resolution) {
@@ -95,18 +105,24 @@ void describe_driver_level(ProbeContext& context, DriverLibraryFacts& item, cons
 }
 
 DriverLibraryFacts describe(ProbeContext& context, const DriverLibrary& library, const Resolution& resolution,
-                            const std::optional<std::set<std::string>>& mounts) {
+                            const std::optional<MountSources>& mounts) {
   DriverLibraryFacts item;
   static_cast<ResolutionFacts&>(item) = resolution_facts(resolution);
   item.found = resolution.path.has_value();
   if (!resolution.path) return item;
   const std::string real = real_path(context.host, *resolution.path);
   item.real_path = real;
-  item.kind = kind_of(*resolution.path, real);
   // Only a driver-style version (550.54.15) counts: WSL's libcuda.so.1.1 says nothing.
   const auto version = version_from_file_name(real, library.stem);
   if (version && Version::parse(*version)->major() >= 100) item.version = *version;
-  if (mounts) item.injected = mounts->count(real) > 0 || mounts->count(*resolution.path) > 0;
+  if (mounts) {
+    auto found = mounts->find(real);
+    if (found == mounts->end()) found = mounts->find(*resolution.path);
+    item.injected = found != mounts->end();
+    if (found != mounts->end()) item.mount_source = printable(found->second, 300);
+  }
+  item.kind = kind_of(*resolution.path, real, item.mount_source.value_or(""),
+                      context.system.platform == Platform::wsl2, item.version.has_value());
   if (item.version) describe_driver_level(context, item, real);
   return item;
 }
@@ -160,8 +176,8 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   LoadSimulation simulation(context.host, detect_host_loader_config(context.host));
   simulation.load_plain_program();
   // Whether a library was injected only means something in a container.
-  std::optional<std::set<std::string>> mounts;
-  if (context.container.in_container) mounts = mount_points(context.host);
+  std::optional<MountSources> mounts;
+  if (context.container.in_container) mounts = mount_sources(context.host);
   for (const auto& library : k_libraries) {
     const auto resolution = simulation.dlopen(library.name, k_plain_program);
     facts.libraries.push_back(describe(context, library, resolution, mounts));
