@@ -133,9 +133,10 @@ def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=N
     return elf[:40] + struct.pack("<Q", shoff) + elf[48:58] + struct.pack("<HHH", 64, 3, 2) + elf[64:]
 
 
-def ld_cache(entries):
+def ld_cache(entries, flags=0x0303):
     """/etc/ld.so.cache in glibc's new format for (soname, path) pairs, all
-    x86-64 (flags 0x0303), in the given order."""
+    of one architecture (x86-64's flags 0x0303; aarch64's 0x0a03), in the
+    given order."""
     base = 48 + 24 * len(entries)
     strings = b""
     table = b""
@@ -144,7 +145,7 @@ def ld_cache(entries):
         strings += soname.encode() + b"\0"
         value = base + len(strings)
         strings += path.encode() + b"\0"
-        table += struct.pack("<iIIIQ", 0x0303, key, value, 0, 0)
+        table += struct.pack("<iIIIQ", flags, key, value, 0, 0)
     header = b"glibc-ld.so.cache1.1" + struct.pack("<IIB3xI12x", len(entries), len(strings), 2, 0)
     return header + table + strings
 
@@ -523,6 +524,103 @@ def scenarios():
     s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", f"{lib}/libcuda.so.1"), ("libnvidia-ml.so.1", f"{lib}/libnvidia-ml.so.1"),
                                          ("libnvidia-ptxjitcompiler.so.1", f"{lib}/libnvidia-ptxjitcompiler.so.1")]))
     yield s.expect("ok", None, [], absent=["wsl-linux-driver-shadows-wsl"])
+
+    # CDI (docker --device nvidia.com/gpu=all, podman, containerd): the spec
+    # that nvidia-ctk cdi generate writes (pkg/nvcdi) sets NVIDIA_VISIBLE_DEVICES
+    # =void on purpose, so that the legacy hook does not inject a second time,
+    # and NVIDIA_CTK_LIBCUDA_DIR; it bind-mounts the driver's libraries at their
+    # host paths, and its update-ldcache hook writes /etc/ld.so.conf.d/00-nvcr-*.conf.
+    s = h100_host("container-healthy-cdi", "A CDI container (--device nvidia.com/gpu=all): NVIDIA_VISIBLE_DEVICES=void by the spec, everything injected.")
+    s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "void", "NVIDIA_CTK_LIBCUDA_DIR": "/usr/lib/x86_64-linux-gnu",
+                                           "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    s.file("/etc/ld.so.conf.d/00-nvcr-2961453620.conf", "/usr/lib/x86_64-linux-gnu\n")
+    mounts = s.files["/proc/self/mountinfo"].rstrip("\n").split("\n")
+    for index, name in enumerate(("libcuda.so.550.54.15", "libnvidia-ml.so.550.54.15", "libnvidia-ptxjitcompiler.so.550.54.15")):
+        path = "/usr/lib/x86_64-linux-gnu/" + name
+        mounts.append(f"{1200 + index} 1071 259:2 {path} {path} ro,nosuid,nodev,relatime master:1 - ext4 /dev/nvme0n1p2 rw")
+    s.file("/proc/self/mountinfo", "\n".join(mounts) + "\n")
+    yield s.expect("ok", None, [], absent=["container-gpu-void", "container-gpu-not-injected"])
+
+    # Kubernetes with the device plugin's default envvar strategy: the plugin
+    # sets NVIDIA_VISIBLE_DEVICES to the allocated GPU's UUID, and the nvidia
+    # runtime's legacy hook injects it.
+    s = h100_host("k8s-device-plugin-healthy", "A pod given nvidia.com/gpu: 1 by the device plugin (envvar strategy, legacy hook).")
+    s.in_docker(legacy=True)
+    s.files.pop("/.dockerenv")
+    s.file("/proc/self/cgroup", "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod1234.slice/cri-containerd-abcd.scope\n")
+    s.env.update({"KUBERNETES_SERVICE_HOST": "10.96.0.1", "NVIDIA_VISIBLE_DEVICES": "GPU-00000000-0000-0000-0000-000000000000",
+                  "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    yield s.expect("ok", None, [])
+
+    # The device plugin's volume-mounts strategy (for clusters that refuse the
+    # variable from unprivileged pods): NVIDIA_VISIBLE_DEVICES names
+    # /var/run/nvidia-container-devices and each device is a /dev/null mounted below it.
+    s = h100_host("k8s-volume-mounts-healthy", "A pod under the device plugin's volume-mounts strategy: devices are mounts below /var/run/nvidia-container-devices.")
+    s.in_docker(legacy=True)
+    s.files.pop("/.dockerenv")
+    s.file("/proc/self/cgroup", "0::/kubepods.slice/kubepods-pod5678.slice/cri-containerd-ef01.scope\n")
+    s.env.update({"KUBERNETES_SERVICE_HOST": "10.96.0.1", "NVIDIA_VISIBLE_DEVICES": "/var/run/nvidia-container-devices"})
+    s.file("/var/run/nvidia-container-devices/GPU-00000000-0000-0000-0000-000000000000", "")
+    yield s.expect("ok", None, [], absent=["container-visible-devices-invalid"])
+
+    # RHEL 9 with NVIDIA's RPMs: 64-bit libraries in /usr/lib64, no multiarch
+    # directories, the cache pointing there.
+    s = Snapshot("host-healthy-rhel", "RHEL 9 with NVIDIA's driver RPMs: libraries in /usr/lib64.").plain_vm_pci()
+    s.uname["release"] = "5.14.0-427.13.1.el9_4.x86_64"
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", userspace=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], version="550.54.15")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+        s.file(f"/usr/lib64/{stem}.550.54.15", tiny_elf(soname, ["libc.so.6"]))
+        s.link(f"/usr/lib64/{soname}", f"{stem}.550.54.15")
+    s.file("/usr/lib64/libc.so.6", tiny_elf("libc.so.6"))
+    s.file("/usr/bin/nvidia-smi", "").env.setdefault("PATH", "/usr/local/bin:/usr/bin")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", "/usr/lib64/libcuda.so.1"), ("libnvidia-ml.so.1", "/usr/lib64/libnvidia-ml.so.1"),
+                                         ("libnvidia-ptxjitcompiler.so.1", "/usr/lib64/libnvidia-ptxjitcompiler.so.1"),
+                                         ("libnvidia-nvvm.so.4", "/usr/lib64/libnvidia-nvvm.so.4"), ("libc.so.6", "/usr/lib64/libc.so.6")]))
+    yield s.expect("ok", None, [])
+
+    # NixOS: no /etc/ld.so.cache and no driver in the default directories; the
+    # driver lives in /run/opengl-driver/lib, which nixpkgs puts in every
+    # program's RUNPATH (addDriverRunpath), and the module in the booted system.
+    s = Snapshot("host-healthy-nixos", "NixOS with hardware.nvidia: the driver reached through /run/opengl-driver/lib, no ld.so.cache.").plain_vm_pci()
+    s.uname["release"] = "6.6.30"
+    s.file("/etc/NIXOS", "")
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", userspace=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], version="550.54.15")
+    store = "/nix/store/6kq3q1r0wz1c7y0l1d9s2m5k4v8b3n2x-nvidia-x11-550.54.15-6.6.30/lib"
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+        s.file(f"{store}/{stem}.550.54.15", tiny_elf(soname))
+        s.link(f"{store}/{soname}", f"{stem}.550.54.15")
+    s.link("/run/opengl-driver", "/nix/store/0b3l5m8f2k1x9y7w6v4u3t2s1r0q9p8o-graphics-drivers")
+    s.link("/nix/store/0b3l5m8f2k1x9y7w6v4u3t2s1r0q9p8o-graphics-drivers/lib", store)
+    s.file("/run/current-system/sw/bin/nvidia-smi", "").env["PATH"] = "/run/wrappers/bin:/run/current-system/sw/bin"
+    s.directory("/usr/lib")
+    yield s.expect("ok", None, [], absent=["libcuda-not-found"])
+
+    # A Grace Hopper (GH200) server: aarch64, Ubuntu's multiarch layout.
+    s = Snapshot("host-healthy-gh200-aarch64", "A Grace Hopper GH200 server on aarch64 Ubuntu, driver 550.54.15.")
+    s.uname.update({"release": "6.8.0-1008-nvidia-64k", "machine": "aarch64"})
+    s.pci("0009:01:00.0", "10de", "2342", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", userspace=False).claimed("0009:01:00.0", "NVIDIA GH200 480GB", 0)
+    s.driver_nodes([0], version="550.54.15")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    lib = "/usr/lib/aarch64-linux-gnu"
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+        s.file(f"{lib}/{stem}.550.54.15", tiny_elf(soname, ["libc.so.6"], machine=183))
+        s.link(f"{lib}/{soname}", f"{stem}.550.54.15")
+    s.file(f"{lib}/libc.so.6", tiny_elf("libc.so.6", machine=183))
+    s.directory("/lib/aarch64-linux-gnu")
+    s.file("/usr/bin/nvidia-smi", "").env.setdefault("PATH", "/usr/local/bin:/usr/bin")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", f"{lib}/libcuda.so.1"), ("libnvidia-ml.so.1", f"{lib}/libnvidia-ml.so.1"),
+                                         ("libnvidia-ptxjitcompiler.so.1", f"{lib}/libnvidia-ptxjitcompiler.so.1"),
+                                         ("libnvidia-nvvm.so.4", f"{lib}/libnvidia-nvvm.so.4")], flags=0x0a03))
+    yield s.expect("ok", None, [])
 
     s = Snapshot("gvisor-healthy", "A gVisor (runsc --nvproxy) container with a working GPU.")
     s.uname["release"] = "4.19.0-gvisor"

@@ -29,8 +29,8 @@ struct ContainerFacts {
     f("expected_injection", expected_injection, "what NVIDIA_DRIVER_CAPABILITIES makes the toolkit inject");
     f("gpu_requested", gpu_requested, "NVIDIA_VISIBLE_DEVICES is all or a list");
     f("visible_devices", visible_devices,
-      "NVIDIA_VISIBLE_DEVICES: mode (unset, empty, void, none, all, list), entries[] (index, gpu-uuid, mig-uuid, "
-      "mig-index, bus-id, cdi), invalid[]");
+      "NVIDIA_VISIBLE_DEVICES: mode (unset, empty, void, none, all, list, volume-mounts; CDI specs set void on purpose), entries[] (index, gpu-uuid, mig-uuid, "
+      "mig-index, bus-id, cdi, volume-mount), invalid[]");
     f("driver_capabilities", driver_capabilities, "NVIDIA_DRIVER_CAPABILITIES: effective[], invalid[]; unset means utility,compute");
     f("require", require,
       "NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does: satisfied, failed, required_cuda, mvc_would_run");

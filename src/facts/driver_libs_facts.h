@@ -75,6 +75,7 @@ struct DriverLibsFacts {
   std::vector<DriverLibraryFacts> libraries;  // libcuda.so.1 first
   std::vector<std::string> libcuda_elsewhere, stubs;
   Nullable<std::string> nvidia_smi, ld_library_path;
+  std::optional<std::string> program_runpath;
   std::string ld_so_cache;
 
   template <class F>
@@ -84,6 +85,7 @@ struct DriverLibsFacts {
     f("stubs", stubs, "toolkit stub libcuda.so files under /usr/local/cuda*");
     f("nvidia_smi", nvidia_smi, "nvidia-smi on PATH");
     f("ld_library_path", ld_library_path, "LD_LIBRARY_PATH, escaped");
+    f("program_runpath", program_runpath, "the RUNPATH the system's programs carry to reach the driver (NixOS: /run/opengl-driver/lib)");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
   }
 };

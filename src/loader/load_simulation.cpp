@@ -297,10 +297,11 @@ std::optional<ElfError> LoadSimulation::load_main(const std::string& path) {
   return std::nullopt;
 }
 
-void LoadSimulation::load_plain_program() {
+void LoadSimulation::load_plain_program(const std::optional<std::string>& runpath) {
   ElfInfo plain;
   plain.machine = m_config.machine;
   plain.bits = m_config.bits;
+  plain.runpath = runpath;
   m_main_origin = "/";
   add_object(k_plain_program, "(program)", std::move(plain), -1);
 }

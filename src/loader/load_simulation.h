@@ -57,7 +57,9 @@ class LoadSimulation {
   // A program with no RPATH or RUNPATH of its own: the context in which a
   // library with no particular caller is found (LD_LIBRARY_PATH, the cache,
   // the default directories).
-  void load_plain_program();
+  // With a runpath, the program carries that RUNPATH (NixOS builds every
+  // program with /run/opengl-driver/lib in it).
+  void load_plain_program(const std::optional<std::string>& runpath = std::nullopt);
   // dlopen(name) from an object loaded earlier; also loads what it needs.
   Resolution dlopen(const std::string& name, const std::string& caller_path);
 

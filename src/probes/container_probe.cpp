@@ -90,6 +90,18 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   layer.source("gpu_nodes_present", "/dev");
 }
 
+// The device plugin's volume-mounts strategy (accept-nvidia-visible-devices-
+// as-volume-mounts): NVIDIA_VISIBLE_DEVICES names the directory, and each
+// requested device is an entry mounted below it.
+void read_volume_mount_devices(Host& host, json::object& visible) {
+  if (visible.at("mode").as_string() != "volume-mounts") return;
+  json::array entries;
+  if (auto names = host.list_dir(k_volume_mount_devices))
+    for (const auto& name : *names)
+      if (entries.size() < 1024) entries.push_back(json::object{{"value", printable(name, 60)}, {"kind", "volume-mount"}});
+  visible["entries"] = std::move(entries);
+}
+
 // NVIDIA_REQUIRE_* against this host's driver and GPUs; and whether the
 // runtime that fails the check would still run through minor-version
 // compatibility (the toolkit's strict >= ignores it).
@@ -122,10 +134,11 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   // The variables are read on a host too: a Dockerfile check (--root) or a
   // mistaken export are worth showing, but only a container acts on them.
   facts.visible_devices = parse_visible_devices(context.host.env("NVIDIA_VISIBLE_DEVICES"));
+  read_volume_mount_devices(context.host, facts.visible_devices);
   facts.driver_capabilities = parse_driver_capabilities(context.host.env("NVIDIA_DRIVER_CAPABILITIES"));
   facts.expected_injection = expected_injection(facts.driver_capabilities.at("effective").as_array());
   const std::string mode(facts.visible_devices.at("mode").as_string());
-  facts.gpu_requested = mode == "all" || mode == "list";
+  facts.gpu_requested = mode == "all" || mode == "list" || mode == "volume-mounts";
   facts.require = check_requirements(context);
   layer.source("gpu_requested", "env NVIDIA_VISIBLE_DEVICES");
   layer.source("visible_devices", "env NVIDIA_VISIBLE_DEVICES");

@@ -28,9 +28,13 @@ constexpr DriverLibrary k_libraries[] = {
 };
 
 // Where driver libraries are put by drivers, distributions and the toolkit.
+// Debian's alternatives (nvidia/current), RHEL and Fedora (/usr/lib64, and
+// /usr/lib64/nvidia for negativo17's packages), NixOS (/run/opengl-driver),
+// WSL, aarch64 servers.
 constexpr const char* k_driver_dirs[] = {"/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", "/usr/lib/x86_64-linux-gnu",
-                                         "/usr/lib/x86_64-linux-gnu/nvidia/current", "/usr/lib64", "/usr/lib/wsl/lib",
-                                         "/usr/lib/aarch64-linux-gnu"};
+                                         "/usr/lib/x86_64-linux-gnu/nvidia/current", "/usr/lib64", "/usr/lib64/nvidia",
+                                         "/run/opengl-driver/lib", "/usr/lib/wsl/lib", "/usr/lib/aarch64-linux-gnu",
+                                         "/usr/lib/aarch64-linux-gnu/nvidia/current"};
 
 // Mount point -> what was mounted there (mountinfo's fourth field, the path
 // inside its source file system): the container toolkit bind-mounts each
@@ -174,7 +178,8 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   Probed<DriverLibsFacts> layer;
   auto& facts = layer.facts;
   LoadSimulation simulation(context.host, detect_host_loader_config(context.host));
-  simulation.load_plain_program();
+  facts.program_runpath = driver_runpath_of_programs(context.host);
+  simulation.load_plain_program(facts.program_runpath);
   // Whether a library was injected only means something in a container.
   std::optional<MountSources> mounts;
   if (context.container.in_container) mounts = mount_sources(context.host);

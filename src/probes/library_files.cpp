@@ -78,4 +78,9 @@ std::optional<PackageVersion> package_version(Host& host, const std::string& lib
   return std::nullopt;
 }
 
+std::optional<std::string> driver_runpath_of_programs(Host& host) {
+  if (host.exists("/etc/NIXOS")) return std::string("/run/opengl-driver/lib");
+  return std::nullopt;
+}
+
 }  // namespace gd

@@ -18,6 +18,11 @@ namespace gd {
 // nullopt when the name carries only a major ("libcudart.so.13").
 std::optional<std::string> version_from_file_name(const std::string& path, const std::string& stem);
 
+// The RUNPATH the system's programs carry to reach the driver: NixOS
+// (marked by /etc/NIXOS) has no driver in the loader's default paths or
+// cache; nixpkgs' addDriverRunpath gives every program /run/opengl-driver/lib.
+std::optional<std::string> driver_runpath_of_programs(Host& host);
+
 struct PackageVersion {
   std::string version;
   std::string source;  // the dist-info or version.json that said so

@@ -58,6 +58,10 @@ json::object parse_visible_devices(const std::optional<std::string>& value) {
     result["mode"] = "empty";
     return result;
   }
+  if (text == k_volume_mount_devices) {  // the devices are the entries mounted below it
+    result["mode"] = "volume-mounts";
+    return result;
+  }
   json::array entries, invalid;
   std::string mode = "list";
   for (auto raw : split(text, ',')) {

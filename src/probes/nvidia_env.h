@@ -4,10 +4,16 @@
 
 #include <boost/json.hpp>
 
+#include <string_view>
+
 #include <optional>
 #include <string>
 
 namespace gd {
+
+// What the device plugin's volume-mounts strategy puts in NVIDIA_VISIBLE_DEVICES
+// (nvidia-container-toolkit internal/config/image: volumeMountDevicePrefix).
+inline constexpr std::string_view k_volume_mount_devices = "/var/run/nvidia-container-devices";
 
 // NVIDIA_VISIBLE_DEVICES: {"set", "value", "mode": unset|empty|void|none|all|list,
 // "entries": [{"value", "kind": index|gpu-uuid|mig-uuid|mig-index|bus-id|cdi|unknown}],
