@@ -38,6 +38,7 @@ HEADLINES = {
     "container-compat-branch-unsupported": "compat-host-branch-unsupported",
     "container-compat-older-than-host": "compat-older-than-host-driver",
     "container-compat-on-geforce": "compat-on-unsupported-gpu",
+    "container-compat-mounted-over-driver": "compat-on-unsupported-gpu",
     "container-libcuda-off-loader-path": "libcuda-off-loader-path",
     "container-no-gpu-access": "container-gpu-not-requested",
     "container-not-injected": "container-gpu-not-injected",
@@ -61,6 +62,7 @@ HEADLINES = {
     "host-gpu-not-claimed": "gpu-not-claimed",
     "host-ioctl-version-mismatch": "driver-version-ioctl-mismatch",
     "host-libcuda-stub": "libcuda-is-stub",
+    "host-libcuda-unversioned-stub": "libcuda-unversioned-is-stub",
     "host-module-not-built": "nvidia-module-not-built-for-kernel",
     "host-module-versions-disagree": "kernel-module-versions-disagree",
     "host-no-gpu": "no-nvidia-gpu",
@@ -366,7 +368,7 @@ def scenarios():
            .plain_vm_pci().expect("fail", "hardware", ["no-nvidia-gpu"]))
 
     yield (h100_host("host-healthy-h100", "A host with one H100, driver 550.54.15 loaded, every node in place.")
-           .expect("ok", None, []))
+           .expect("ok", None, [], info=["libcuda-unversioned-missing"]))
 
     s = h100_host("host-pcie-degraded", "The healthy H100 host, but the link trained at x8 of x16.")
     s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia", width=8, speed="16.0 GT/s PCIe")
@@ -723,7 +725,15 @@ def scenarios():
     s.file(stubs + "/libcuda.so", tiny_elf("libcuda.so.1"))
     s.link(stubs + "/libcuda.so.1", "libcuda.so")
     s.env["LD_LIBRARY_PATH"] = stubs
-    yield s.expect("fail", "driver-libs", ["libcuda-is-stub"])
+    yield s.expect("fail", "driver-libs", ["libcuda-is-stub", "libcuda-unversioned-is-stub"])
+
+    # CUDA 12's stubs directory holds only libcuda.so: with it on
+    # LD_LIBRARY_PATH, libcuda.so.1 programs work and dlopen("libcuda.so") ones get the stub.
+    s = h100_host("host-libcuda-unversioned-stub", "LD_LIBRARY_PATH holds the toolkit's stubs/ (only libcuda.so): numba-style dlopen(\"libcuda.so\") gets the stub.")
+    stubs = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs"
+    s.file(stubs + "/libcuda.so", tiny_elf("libcuda.so.1"))
+    s.env["LD_LIBRARY_PATH"] = stubs
+    yield s.expect("warn", None, ["libcuda-unversioned-is-stub"], absent=["libcuda-is-stub"])
 
     s = h100_host("container-libcuda-off-loader-path", "Injected into /usr/local/nvidia/lib64, but LD_LIBRARY_PATH was overridden and no ldconfig ran.")
     s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "LD_LIBRARY_PATH": "/opt/app/lib"})
@@ -812,6 +822,21 @@ def scenarios():
     yield compat_container("container-compat-on-geforce", "The same CUDA 12.6 image with cuda-compat on an RTX 4090 (FC-26).",
                            "535.183.01", gpu=("2684", "GeForce RTX 4090", "030000")).expect(
         "fail", "driver-libs", ["compat-on-unsupported-gpu"])
+
+    # cuda-compat's libcuda bind-mounted over the standard directory (a
+    # `-v .../compat/libcuda.so.560.35.03:/usr/lib/x86_64-linux-gnu/libcuda.so.1`
+    # workaround): only the mount source tells it from a driver upgrade.
+    s = compat_container("container-compat-mounted-over-driver", "cuda-compat's libcuda mounted over /usr/lib/x86_64-linux-gnu/libcuda.so.1 on an RTX 4090: error 804, not a reboot.",
+                         "535.183.01", gpu=("2684", "GeForce RTX 4090", "030000"))
+    s.files.pop("/etc/ld.so.conf.d/00-compat-1234.conf")
+    s.file("/usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03", tiny_elf("libcuda.so.1", ["libc.so.6"]))
+    s.link("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.560.35.03")
+    s.files.pop("/usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"),
+                                         ("libcudart.so.12", "/usr/local/cuda-12.6/lib64/libcudart.so.12")]))
+    s.file("/proc/self/mountinfo", s.files["/proc/self/mountinfo"] +
+           "1210 1071 0:62 /usr/local/cuda-12.6/compat/libcuda.so.560.35.03 /usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03 ro,relatime - overlay overlay rw\n")
+    yield s.expect("fail", "driver-libs", ["compat-on-unsupported-gpu"], absent=["driver-library-version-mismatch"])
 
     yield compat_container("container-compat-older-than-host", "A CUDA 12.4 image's cuda-compat 550.54.15 registered on a 580 host (FC-28).",
                            "580.95.05", compat="550.54.15", compat_cuda="12.4", runtime="12.4.127").expect(

@@ -73,6 +73,7 @@ struct DriverLibraryFacts : ResolutionFacts {
 
 struct DriverLibsFacts {
   std::vector<DriverLibraryFacts> libraries;  // libcuda.so.1 first
+  DriverLibraryFacts unversioned_libcuda;     // dlopen("libcuda.so"), as numba and cuda-python do
   std::vector<std::string> libcuda_elsewhere, stubs;
   Nullable<std::string> nvidia_smi, ld_library_path;
   std::optional<std::string> program_runpath;
@@ -81,6 +82,8 @@ struct DriverLibsFacts {
   template <class F>
   void fields(F& f) const {
     f("libraries", libraries, "libcuda.so.1, libnvidia-ml.so.1, libnvidia-ptxjitcompiler.so.1, libnvidia-nvvm.so.4");
+    f("unversioned_libcuda", unversioned_libcuda,
+      "dlopen(\"libcuda.so\") as numba, cuda-python, warp and bitsandbytes do; the toolkit's stubs/ holds exactly that name");
     f("libcuda_elsewhere", libcuda_elsewhere, "libcuda.so.* files in driver directories that the loader does not pick");
     f("stubs", stubs, "toolkit stub libcuda.so files under /usr/local/cuda*");
     f("nvidia_smi", nvidia_smi, "nvidia-smi on PATH");

@@ -63,6 +63,10 @@ std::string kind_of(const std::string& path, const std::string& real, const std:
     if (contains(*p, "/compat/")) return "compat";
     if (p->starts_with("/usr/lib/wsl/")) return "wsl";
   }
+  // A cuda-compat libcuda mounted or copied over a standard directory keeps
+  // its origin in the mount source: it is forward compatibility (errors
+  // 803/804), not a driver upgrade awaiting a reboot.
+  if (contains(mount_source, "/compat/") || contains(mount_source, "cuda-compat")) return "compat";
   if (mount_source.starts_with("/usr/lib/wsl/") || contains(mount_source, "/lxss/lib/")) return "wsl";
   if (wsl2 && !has_driver_version) return "wsl";
   return "driver";
@@ -187,6 +191,10 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     const auto resolution = simulation.dlopen(library.name, k_plain_program);
     facts.libraries.push_back(describe(context, library, resolution, mounts));
   }
+  // Some programs ask for the unversioned name, which only the driver's
+  // development link or the toolkit's stub carries.
+  facts.unversioned_libcuda = describe(context, {"libcuda.so", "libcuda.so"}, simulation.dlopen("libcuda.so", k_plain_program), mounts);
+  layer.source("unversioned_libcuda", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   const auto& libcuda = facts.libraries.front();
   layer.source("libraries", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda.real_path.value_or(""));
