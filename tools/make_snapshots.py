@@ -62,6 +62,10 @@ HEADLINES = {
     "host-gpu-not-claimed": "gpu-not-claimed",
     "host-ioctl-version-mismatch": "driver-version-ioctl-mismatch",
     "host-libcuda-stub": "libcuda-is-stub",
+    "host-nvidia-blacklisted": "nvidia-blacklisted",
+    "host-installed-module-wrong-kernel": "installed-module-wrong-kernel",
+    "host-pascal-installed-590": "gpu-dropped-by-installed-driver",
+    "host-open-module-geforce-535": "open-module-unsupported-gpu",
     "host-libcuda-unversioned-stub": "libcuda-unversioned-is-stub",
     "host-module-not-built": "nvidia-module-not-built-for-kernel",
     "host-module-versions-disagree": "kernel-module-versions-disagree",
@@ -133,6 +137,24 @@ def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=N
     elf = elf + bytes(shoff - len(elf)) + sections
     # e_shoff, e_shentsize, e_shnum, e_shstrndx
     return elf[:40] + struct.pack("<Q", shoff) + elf[48:58] + struct.pack("<HHH", 64, 3, 2) + elf[64:]
+
+
+def tiny_module(modinfo):
+    """A minimal kernel module (ET_REL) with a .modinfo section of NUL-ended
+    key=value strings, as modinfo(8) and gpudoctor read it."""
+    info = b"".join(f"{k}={v}".encode() + b"\0" for k, v in modinfo.items())
+    shstrtab = b"\0.modinfo\0.shstrtab\0"
+    info_offset = 64
+    shstr_offset = info_offset + len(info)
+    shoff = (shstr_offset + len(shstrtab) + 7) & ~7
+    header = (b"\x7fELF" + bytes([2, 1, 1, 0]) + b"\0" * 8 +
+              struct.pack("<HHIQQQIHHHHHH", 1, 62, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 3, 2))
+    body = header + info + shstrtab
+    body += b"\0" * (shoff - len(body))
+    null = b"\0" * 64
+    modinfo_header = struct.pack("<IIQQQQIIQQ", 1, 1, 2, 0, info_offset, len(info), 0, 0, 1, 0)
+    shstr_header = struct.pack("<IIQQQQIIQQ", 10, 3, 0, 0, shstr_offset, len(shstrtab), 0, 0, 1, 0)
+    return body + null + modinfo_header + shstr_header
 
 
 def ld_cache(entries, flags=0x0303):
@@ -391,6 +413,58 @@ def scenarios():
     s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\nkernel/lib/crc16.ko:\n")
     s.driver_userspace("535.183.01")
     yield s.expect("fail", "kernel-module", ["nvidia-module-not-built-for-kernel"], absent=["nvidia-module-not-loaded"])
+
+    def installed_module(s, version, vermagic_release, license="NVIDIA", where="updates/dkms"):
+        s.file(f"/lib/modules/{s.uname['release']}/{where}/nvidia.ko",
+               tiny_module({"version": version, "license": license, "srcversion": "A1B2C3D4E5F6A7B8C9D0E1F",
+                            "vermagic": f"{vermagic_release} SMP preempt mod_unload modversions "}))
+
+    # modprobe.d keeps nvidia out (left from a VFIO or nouveau setup); the
+    # module itself is installed and fine.
+    s = Snapshot("host-nvidia-blacklisted", "An H100 host whose /etc/modprobe.d blacklists nvidia: the module never loads at boot.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", f"updates/dkms/nvidia.ko: kernel/drivers/video/video.ko\n")
+    installed_module(s, "550.54.15", KERNEL)
+    s.file("/etc/modprobe.d/blacklist-gpu-passthrough.conf", "# for the VM\nblacklist nvidia\nblacklist nouveau\noptions vfio-pci ids=10de:2330\n")
+    yield s.expect("fail", "kernel-module", ["nvidia-blacklisted", "nvidia-module-not-loaded"])
+
+    # A kernel update with DKMS's module of the old kernel copied along (or a
+    # module package for another kernel): vermagic names another release.
+    s = Snapshot("host-installed-module-wrong-kernel", "nvidia.ko under this kernel's modules, but built for 6.1.0-17: the kernel refuses it.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "updates/dkms/nvidia.ko:\n")
+    installed_module(s, "550.54.15", "6.1.0-17-amd64")
+    yield s.expect("fail", "kernel-module", ["installed-module-wrong-kernel", "nvidia-module-not-loaded"])
+
+    # A GTX 1080 with the 590 driver installed: Pascal's last branch is 580, so
+    # the module finds no GPU and does not load.
+    s = Snapshot("host-pascal-installed-590", "A GTX 1080 host with driver 590 installed: no GPU it supports, so nvidia does not load.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "1b80", "030000", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.driver_userspace("590.44.01")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "updates/dkms/nvidia.ko:\n")
+    installed_module(s, "590.44.01", KERNEL)
+    yield s.expect("fail", "kernel-module", ["gpu-dropped-by-installed-driver", "nvidia-module-not-loaded"])
+
+    # The open module before 545 on a GeForce, without the parameter: it
+    # loads, claims the GPU, and fails its first open.
+    s = Snapshot("host-open-module-geforce-535", "An RTX 4090 under the open module 535 without NVreg_OpenRmEnableUnsupportedGpus=1.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.nvidia_driver("535.129.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
+    s.file("/proc/driver/nvidia/params", "ResmanDebugLevel: 4294967295\nModifyDeviceFiles: 1\nOpenRmEnableUnsupportedGpus: 0\n")
+    s.driver_nodes([0], version="535.129.03")
+    s.devices["/dev/nvidia0"]["open"] = "EIO"
+    s.file("/usr/bin/nvidia-modprobe", "")
+    yield s.expect("fail", "kernel-module", ["open-module-unsupported-gpu", "device-open-failed"])
+
+    s = Snapshot("host-healthy-geforce-open", "An RTX 4090 under the open module 560 (which drives GeForce GPUs by default).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.nvidia_driver("560.35.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
+    s.file("/proc/driver/nvidia/params", "ResmanDebugLevel: 4294967295\nModifyDeviceFiles: 1\nOpenRmEnableUnsupportedGpus: 1\n")
+    s.driver_nodes([0], version="560.35.03")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    yield s.expect("ok", None, [])
 
     s = Snapshot("host-secure-boot", "The DKMS module exists but Secure Boot refused it (FC-16).")
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")

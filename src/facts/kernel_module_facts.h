@@ -4,6 +4,8 @@
 #include "facts/hardware_facts.h"
 #include "model/fact_fields.h"
 
+#include <boost/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +48,59 @@ struct ClaimedGpu {
   }
 };
 
+// A modprobe.d line that keeps a module from loading.
+struct ModuleBlock {
+  std::string module, how, source;  // how: "blacklist" or "install /bin/false"
+
+  template <class F>
+  void fields(F& f) const {
+    f("module", module, "the module");
+    f("how", how, "blacklist (no loading by alias, as at boot) or install /bin/false|true (no loading at all)");
+    f("source", source, "the modprobe.d file");
+  }
+};
+
+struct ModuleOptions {
+  std::string module, options, source;
+
+  template <class F>
+  void fields(F& f) const {
+    f("module", module, "the module");
+    f("options", options, "its options, e.g. NVreg_OpenRmEnableUnsupportedGpus=1");
+    f("source", source, "the modprobe.d file");
+  }
+};
+
+struct ModprobeFacts {
+  std::vector<ModuleBlock> blacklisted;
+  std::vector<ModuleOptions> options;
+
+  template <class F>
+  void fields(F& f) const {
+    f("blacklisted", blacklisted, "modules that modprobe's configuration keeps from loading");
+    f("options", options, "options lines for the NVIDIA and competing modules");
+  }
+};
+
+// An nvidia.ko installed for the running kernel, with its .modinfo.
+struct InstalledModule {
+  std::string path;
+  bool compressed = false;  // .ko.xz / .ko.zst: not read
+  std::optional<std::string> version, license, flavour, vermagic;
+  std::optional<bool> matches_kernel;
+
+  template <class F>
+  void fields(F& f) const {
+    f("path", path, "the module file under /lib/modules/RELEASE");
+    f("compressed", compressed, "compressed (.ko.xz, .ko.zst): its .modinfo was not read");
+    f("version", version, ".modinfo version: the driver version it would load");
+    f("license", license, ".modinfo license");
+    f("flavour", flavour, "open (Dual MIT/GPL) or proprietary (NVIDIA)");
+    f("vermagic", vermagic, ".modinfo vermagic: the kernel it was built for");
+    f("matches_kernel", matches_kernel, "vermagic names the running kernel");
+  }
+};
+
 struct KernelModuleFacts {
   std::string proc_modules;  // "ok" or the errno of reading /proc/modules
   Nullable<bool> loaded;
@@ -57,6 +112,11 @@ struct KernelModuleFacts {
   bool nvidia_modprobe = false;
   std::optional<bool> built_for_running_kernel, secure_boot;
   std::optional<std::string> module_file;
+  boost::json::object params;  // /proc/driver/nvidia/params
+  ModprobeFacts modprobe;
+  std::optional<std::vector<InstalledModule>> installed_modules;
+  std::optional<std::int64_t> installed_branch;  // of the first installed module whose version is known
+  std::optional<std::string> installed_flavour;
 
   template <class F>
   void fields(F& f) const {
@@ -76,6 +136,11 @@ struct KernelModuleFacts {
     f("built_for_running_kernel", built_for_running_kernel, "not loaded: modules.dep of uname -r lists nvidia.ko");
     f("module_file", module_file, "not loaded: the nvidia.ko that modules.dep lists");
     f("secure_boot", secure_boot, "not loaded: the SecureBoot EFI variable");
+    f("params", params, "/proc/driver/nvidia/params: the loaded module's NVreg parameters (OpenRmEnableUnsupportedGpus, ...)");
+    f("modprobe", modprobe, "/etc/modprobe.d and friends: blacklists and options");
+    f("installed_modules", installed_modules, "not loaded: nvidia.ko files installed for the running kernel");
+    f("installed_branch", installed_branch, "not loaded: the branch of the installed module (its .modinfo version's major)");
+    f("installed_flavour", installed_flavour, "not loaded: open or proprietary, from the installed module's license");
   }
 };
 

@@ -3,6 +3,8 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include "probes/module_config.h"
+
 #include <set>
 #include <unordered_set>
 
@@ -191,9 +193,25 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
   layer.source("unclaimed_gpus", k_proc_gpus);
   facts.nvidia_modprobe = context.host.exists("/usr/bin/nvidia-modprobe");
   layer.source("nvidia_modprobe", "/usr/bin/nvidia-modprobe");
+  if (auto text = context.host.read_file("/proc/driver/nvidia/params", k_small_file)) {
+    for (const auto& [key, value] : parse_colon_fields(*text))
+      if (facts.params.size() < 128) facts.params[printable(key, 64)] = printable(value, 200);
+    layer.source("params", "/proc/driver/nvidia/params");
+  }
+  facts.modprobe = read_modprobe_config(context.host);
+  layer.source("modprobe", "/etc/modprobe.d");
   if (!(facts.loaded && *facts.loaded) && context.system.platform == Platform::native_linux) {
     check_built_for_kernel(context, layer);
     check_secure_boot(context, layer);
+    facts.installed_modules = find_installed_modules(context.host, context.host.uname().release);
+    for (const auto& module : *facts.installed_modules) {
+      const auto version = module.version ? Version::parse(*module.version) : std::nullopt;
+      if (!version) continue;
+      facts.installed_branch = version->major();
+      facts.installed_flavour = module.flavour;
+      break;
+    }
+    layer.source("installed_modules", "/lib/modules/" + printable(context.host.uname().release, 100));
   }
   summarise(context, layer);
   return layer;

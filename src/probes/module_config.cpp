@@ -1,0 +1,89 @@
+#include "probes/module_config.h"
+
+#include "formats/modinfo.h"
+#include "util/text.h"
+
+#include <algorithm>
+
+namespace gd {
+namespace {
+
+// man 5 modprobe.d: later directories are shadowed by earlier ones with the
+// same file name; all are read here, each line kept with its file.
+constexpr const char* k_modprobe_dirs[] = {"/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d",
+                                          "/usr/lib/modprobe.d", "/lib/modprobe.d"};
+constexpr const char* k_watched[] = {"nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nouveau", "nova_core", "nova_drm"};
+constexpr std::size_t k_max_config_files = 256;
+constexpr std::size_t k_max_entries = 64;
+
+bool watched(std::string_view module) {
+  std::string name(module);
+  std::replace(name.begin(), name.end(), '-', '_');  // modprobe treats - and _ alike
+  return std::find(std::begin(k_watched), std::end(k_watched), name) != std::end(k_watched);
+}
+
+// Module directories that hold vendor and DKMS builds of nvidia.ko.
+constexpr const char* k_module_subdirs[] = {"updates/dkms", "updates", "extra", "kernel/drivers/video",
+                                           "kernel/drivers/gpu/drm/nvidia", "misc", "video", "kernel/nvidia"};
+
+}  // namespace
+
+ModprobeFacts read_modprobe_config(Host& host) {
+  ModprobeFacts facts;
+  std::size_t files_read = 0;
+  for (const char* dir : k_modprobe_dirs) {
+    auto names = host.list_dir(dir);
+    if (!names) continue;
+    for (const auto& name : *names) {
+      if (!name.ends_with(".conf") || ++files_read > k_max_config_files) continue;
+      const std::string path = std::string(dir) + "/" + name;
+      auto text = host.read_file(path, 64 * 1024);
+      if (!text) continue;
+      for (auto raw : lines(*text)) {
+        const auto line = trim(raw.substr(0, raw.find('#')));
+        const auto words = split(line, ' ');
+        if (words.size() < 2 || !watched(words[1])) continue;
+        const std::string module = printable(words[1], 40);
+        if (words[0] == "blacklist" && facts.blacklisted.size() < k_max_entries) {
+          facts.blacklisted.push_back({module, "blacklist", path});
+        } else if (words[0] == "install" && words.size() >= 3 && facts.blacklisted.size() < k_max_entries &&
+                   (words[2] == "/bin/false" || words[2] == "/bin/true" || words[2] == "/usr/bin/false" ||
+                    words[2] == "/usr/bin/true")) {
+          facts.blacklisted.push_back({module, "install " + std::string(words[2]), path});
+        } else if (words[0] == "options" && facts.options.size() < k_max_entries) {
+          facts.options.push_back({module, printable(trim(line.substr(line.find(words[1]) + words[1].size())), 200), path});
+        }
+      }
+    }
+  }
+  return facts;
+}
+
+std::vector<InstalledModule> find_installed_modules(Host& host, const std::string& release) {
+  std::vector<InstalledModule> found;
+  if (release.empty() || release.find('/') != std::string::npos) return found;
+  const std::string base = "/lib/modules/" + release + "/";
+  for (const char* sub : k_module_subdirs) {
+    auto names = host.list_dir(base + sub);
+    if (!names) continue;
+    for (const auto& name : *names) {
+      if (name != "nvidia.ko" && !name.starts_with("nvidia.ko.")) continue;
+      InstalledModule module;
+      module.path = base + sub + "/" + name;
+      module.compressed = name != "nvidia.ko";
+      if (!module.compressed)
+        if (auto info = read_modinfo(host, module.path)) {
+          module.version = info->version;
+          module.license = info->license;
+          module.vermagic = info->vermagic;
+          // The open modules are dual-licensed; the proprietary one says "NVIDIA".
+          if (info->license) module.flavour = contains(*info->license, "MIT") || contains(*info->license, "GPL") ? "open" : "proprietary";
+          if (info->vermagic) module.matches_kernel = info->vermagic->starts_with(release + " ");
+        }
+      if (found.size() < 16) found.push_back(std::move(module));
+    }
+  }
+  return found;
+}
+
+}  // namespace gd

@@ -1,0 +1,33 @@
+#include "probes/module_config.h"
+
+#include "test_support/fake_host.h"
+
+#include <doctest/doctest.h>
+
+TEST_CASE("modprobe.d: blacklists, install overrides and options of the watched modules, with their files") {
+  gd::FakeHost host;
+  host.file("/etc/modprobe.d/nvidia.conf", "# comment\noptions nvidia NVreg_OpenRmEnableUnsupportedGpus=1  # trailing\n");
+  host.file("/etc/modprobe.d/blacklist.conf", "blacklist nouveau\nblacklist snd_hda_intel\ninstall nvidia-drm /bin/false\n");
+  host.file("/usr/lib/modprobe.d/other.txt", "blacklist nvidia\n");  // not a .conf: ignored
+  const auto facts = gd::read_modprobe_config(host);
+  REQUIRE(facts.blacklisted.size() == 2);
+  CHECK(facts.blacklisted[0].module == "nouveau");
+  CHECK(facts.blacklisted[0].source == "/etc/modprobe.d/blacklist.conf");
+  CHECK(facts.blacklisted[1].module == "nvidia-drm");
+  CHECK(facts.blacklisted[1].how == "install /bin/false");
+  REQUIRE(facts.options.size() == 1);
+  CHECK(facts.options[0].options == "NVreg_OpenRmEnableUnsupportedGpus=1");
+}
+
+TEST_CASE("installed modules: found in DKMS's directory; a compressed one is listed, not read") {
+  gd::FakeHost host;
+  host.file("/lib/modules/6.1.0-18-amd64/updates/dkms/nvidia.ko.xz", "compressed bytes");
+  host.file("/lib/modules/6.1.0-18-amd64/kernel/drivers/video/nvidia.ko", "not an ELF file");
+  const auto found = gd::find_installed_modules(host, "6.1.0-18-amd64");
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].compressed);
+  CHECK_FALSE(found[0].version);
+  CHECK_FALSE(found[1].compressed);
+  CHECK_FALSE(found[1].version);  // unreadable: no claim about it
+  CHECK(gd::find_installed_modules(host, "../../etc").empty());
+}
