@@ -62,6 +62,7 @@ HEADLINES = {
     "host-gpu-not-claimed": "gpu-not-claimed",
     "host-ioctl-version-mismatch": "driver-version-ioctl-mismatch",
     "host-libcuda-stub": "libcuda-is-stub",
+    "host-torch-bundled-runtime": "runtime-relies-on-minor-version-compatibility",
     "host-nvidia-blacklisted": "nvidia-blacklisted",
     "host-installed-module-wrong-kernel": "installed-module-wrong-kernel",
     "host-pascal-installed-590": "gpu-dropped-by-installed-driver",
@@ -918,6 +919,22 @@ def scenarios():
 
     yield compat_container("container-compat-branch-not-accepted", "cuda-compat 560.35.03 on a 545 host, a branch its note does not list.",
                            "545.23.08").expect("fail", "driver-libs", ["compat-host-branch-not-accepted"])
+
+    # torch wheels before CUDA 12 bundle their own runtime under a hashed
+    # name (torch/lib/libcudart-<hash>.so.11.0); torch/version.py says which
+    # CUDA. On driver 470 (CUDA 11.4) an 11.8 runtime relies on minor-version
+    # compatibility.
+    s = Snapshot("host-torch-bundled-runtime", "A cu118 torch wheel with its bundled libcudart-<hash>.so.11.0 on an A100 with driver 470 (CUDA 11.4).").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "20b0", "030200", driver="nvidia")
+    s.nvidia_driver("470.256.02").claimed("0000:1b:00.0", "NVIDIA A100-SXM4-40GB", 0)
+    s.driver_nodes([0], version="470.256.02")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    site = "/opt/venv/lib/python3.10/site-packages"
+    s.env["VIRTUAL_ENV"] = "/opt/venv"
+    s.directory("/opt/venv/lib/python3.10")
+    s.file(f"{site}/torch/lib/libcudart-d0da41ae.so.11.0", tiny_elf("libcudart-d0da41ae.so.11.0"))
+    s.file(f"{site}/torch/version.py", "__version__ = '2.0.1+cu118'\ndebug = False\ncuda = '11.8'\ngit_version = 'e9ebda29d87ce0916ab08c06ab26fd3766a870e5'\nhip = None\n")
+    yield s.expect("warn", None, ["runtime-relies-on-minor-version-compatibility"], info=["cuda-runtime-off-loader-path"])
 
     s = h100_host("host-runtime-newer-major", "A CUDA 13 wheel on driver 575 (CUDA 12.9): no compatibility across majors (FC-02).",
                   version="575.57.08")

@@ -53,7 +53,7 @@ struct RuntimeFacts : LibraryFileFacts {
   void fields(F& f) const {
     LibraryFileFacts::fields(f);
     f("name", name, "libcudart.so.12");
-    f("install", install, "toolkit, wheel, conda, system");
+    f("install", install, "toolkit, wheel, conda, system, or the framework that bundles it: framework (torch)");
     f("via", via, "how the loader reaches it, or \"not on the loader's path\"");
     f("loader_reaches", loader_reaches, "a program without RPATH or RUNPATH loads this one");
     f("libraries", libraries, "CUDA libraries beside it (wheels: in sibling nvidia/*/lib)");

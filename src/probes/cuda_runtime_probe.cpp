@@ -57,11 +57,36 @@ std::vector<std::pair<std::string, std::string>> candidate_dirs(Host& host) {
   add_python_lib("/usr/local/lib");
   site_dirs.push_back("/usr/lib/python3/dist-packages");
   for (const auto& site : site_dirs) {
+    // Frameworks that bundle their own runtime under a hashed name
+    // (torch/lib/libcudart-<hash>.so.<major> in wheels before CUDA 12).
+    if (host.list_dir(site + "/torch/lib")) dirs.emplace_back(site + "/torch/lib", "framework (torch)");
     auto packages = host.list_dir(site + "/nvidia");
     if (!packages) continue;
     for (const auto& package : *packages) dirs.emplace_back(site + "/nvidia/" + package + "/lib", "wheel");
   }
   return dirs;
+}
+
+// torch/version.py: "cuda = '11.8'" (or "cuda: Optional[str] = '11.8'"); None in CPU builds.
+std::optional<std::string> torch_cuda_version(Host& host, const std::string& path) {
+  auto text = host.read_file(path, 16 * 1024);
+  if (!text) return std::nullopt;
+  for (auto line : lines(*text)) {
+    if (!line.starts_with("cuda")) continue;
+    const auto quote = line.find('\'');
+    const auto end = quote == std::string_view::npos ? quote : line.find('\'', quote + 1);
+    if (end == std::string_view::npos) continue;
+    if (auto version = Version::parse(line.substr(quote + 1, end - quote - 1))) return version->text();
+  }
+  return std::nullopt;
+}
+
+// A framework's bundled runtime: "libcudart-d0da41ae.so.11.0" (auditwheel
+// renames bundled libraries with a hash).
+std::optional<std::string> hashed_runtime_file(const std::vector<std::string>& names) {
+  for (const auto& name : names)
+    if (name.starts_with("libcudart-") && name.find(".so.") != std::string::npos) return name;
+  return std::nullopt;
 }
 
 // The SONAME-style file of a library in a directory: libcudnn.so.9 rather
@@ -116,7 +141,8 @@ class RuntimeSurvey {
   void add_dir(const std::string& dir, const std::string& origin) {
     auto names = m_host.list_dir(dir);
     if (!names) return;
-    const auto file = soname_file(*names, "libcudart.so");
+    auto file = soname_file(*names, "libcudart.so");
+    if (!file) file = hashed_runtime_file(*names);
     if (!file) return;
     const std::string path = dir + "/" + *file;
     const std::string real = real_path(m_host, path);
@@ -124,6 +150,14 @@ class RuntimeSurvey {
     auto runtime = describe_library<RuntimeFacts>(m_host, path, "libcudart.so", "nvidia_cuda_runtime", "cuda_cudart");
     runtime.name = *file;
     runtime.install = origin == "loader" ? guess_install(dir) : origin;
+    if (!runtime.version && runtime.install == "framework (torch)") {
+      // A bundled runtime's name carries only its major; torch records the
+      // CUDA it was built with in torch/version.py (cuda = '11.8').
+      if (auto cuda = torch_cuda_version(m_host, dirname_of(dir) + "/version.py")) {
+        runtime.version = *cuda;
+        runtime.version_source = dirname_of(dir) + "/version.py";
+      }
+    }
     const auto hit = m_loader_hits.find(real);
     runtime.via = hit == m_loader_hits.end() ? "not on the loader's path" : hit->second;
     runtime.loader_reaches = hit != m_loader_hits.end();
@@ -212,7 +246,9 @@ std::string summary_of(const std::vector<RuntimeFacts>& runtimes) {
 void add_driver_levels(ProbeContext& context, RuntimeFacts& runtime) {
   const CudaTables& tables = context.rules.cuda;
   const auto parsed = runtime.version ? Version::parse(*runtime.version) : std::nullopt;
-  const auto soname_major = Version::parse(runtime.name.substr(std::string("libcudart.so.").size()));
+  // The major from the name: libcudart.so.12, or a bundled libcudart-<hash>.so.11.0.
+  const auto so = runtime.name.find(".so.");
+  const auto soname_major = so == std::string::npos ? std::nullopt : Version::parse(runtime.name.substr(so + 4));
   const int major = parsed ? static_cast<int>(parsed->major()) : soname_major ? static_cast<int>(soname_major->major()) : 0;
   if (major == 0) return;
   runtime.cuda_major = major;
