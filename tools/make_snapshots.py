@@ -62,6 +62,10 @@ HEADLINES = {
     "host-gpu-not-claimed": "gpu-not-claimed",
     "host-ioctl-version-mismatch": "driver-version-ioctl-mismatch",
     "host-libcuda-stub": "libcuda-is-stub",
+    "host-secure-boot-key-rejected": "kernel-log-module-key-rejected",
+    "host-xid-79-in-log": "kernel-log-gpu-fell-off-bus",
+    "host-xid-48-in-log": "gpu-xid-reported",
+    "host-upgraded-api-mismatch-in-log": "driver-library-version-mismatch",
     "host-torch-bundled-runtime": "runtime-relies-on-minor-version-compatibility",
     "host-nvidia-blacklisted": "nvidia-blacklisted",
     "host-installed-module-wrong-kernel": "installed-module-wrong-kernel",
@@ -184,6 +188,7 @@ class Snapshot:
         self.uname = {"sysname": "Linux", "release": KERNEL, "version": "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1",
                       "machine": "x86_64"}
         self.user = {"uid": 0, "gid": 0, "groups": []}
+        self.children = []
         self.modules = ["ext4 1007616 1 - Live 0x0000000000000000", "virtio_net 65536 0 - Live 0x0000000000000000"]
         self.expected = None
 
@@ -225,6 +230,12 @@ class Snapshot:
         self.pci("0000:00:00.0", "8086", "1237", "060000", subsystem=("1af4", "1100"))
         self.pci("0000:00:01.0", "1af4", "1000", "020000", driver="virtio-pci", subsystem=("1af4", "0001"))
         self.pci("0000:00:02.0", "1af4", "1001", "010000", driver="virtio-pci", subsystem=("1af4", "0002"))
+        return self
+
+    def kernel_log(self, text):
+        """What `dmesg` printed, recorded as child evidence."""
+        self.children.append({"kind": "command", "args": ["dmesg"], "exit": 0, "stdout": text, "stderr": "",
+                              "timed_out": False})
         return self
 
     def loaded(self, *names):
@@ -327,7 +338,7 @@ class Snapshot:
             os.symlink(link_target, root + path)
         snapshot = {"format": "gpudoctor-snapshot/1", "gpudoctor": "fixture (tools/make_snapshots.py)",
                     "env": self.env, "uname": self.uname, "user": self.user, "devices": self.devices,
-                    "commands": [], "probe": {}}
+                    "children": self.children}
         if self.errors:
             snapshot["errors"] = self.errors
         if self.dirs:
@@ -391,6 +402,10 @@ def scenarios():
            .plain_vm_pci().expect("fail", "hardware", ["no-nvidia-gpu"]))
 
     yield (h100_host("host-healthy-h100", "A host with one H100, driver 550.54.15 loaded, every node in place.")
+           .kernel_log("[    4.211839] nvidia: loading out-of-tree module taints kernel.\n"
+                       "[    4.289532] nvidia-nvlink: Nvlink Core is being initialized, major device number 236\n"
+                       "[    4.292718] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
+                       "[    4.401219] nvidia_uvm: module uses symbols nvUvmInterfaceDisableAccessCntr from proprietary module nvidia, inheriting taint.\n")
            .expect("ok", None, [], info=["libcuda-unversioned-missing"]))
 
     s = h100_host("host-pcie-degraded", "The healthy H100 host, but the link trained at x8 of x16.")
@@ -446,7 +461,11 @@ def scenarios():
     s.driver_userspace("590.44.01")
     s.file(f"/lib/modules/{KERNEL}/modules.dep", "updates/dkms/nvidia.ko:\n")
     installed_module(s, "590.44.01", KERNEL)
-    yield s.expect("fail", "kernel-module", ["gpu-dropped-by-installed-driver", "nvidia-module-not-loaded"])
+    s.kernel_log("[    6.300001] NVRM: The NVIDIA GeForce GTX 1080 GPU installed in this system is\n"
+                 "[    6.300002] NVRM:  supported through the NVIDIA 580.xx Legacy drivers.\n"
+                 "[    6.300003] NVRM: No NVIDIA GPU found.\n")
+    yield s.expect("fail", "kernel-module", ["gpu-dropped-by-installed-driver", "nvidia-module-not-loaded"],
+                   info=["kernel-log-no-gpu-found"])
 
     # The open module before 545 on a GeForce, without the parameter: it
     # loads, claims the GPU, and fails its first open.
@@ -457,7 +476,9 @@ def scenarios():
     s.driver_nodes([0], version="535.129.03")
     s.devices["/dev/nvidia0"]["open"] = "EIO"
     s.file("/usr/bin/nvidia-modprobe", "")
-    yield s.expect("fail", "kernel-module", ["open-module-unsupported-gpu", "device-open-failed"])
+    s.kernel_log("[   61.200001] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:762)\n"
+                 "[   61.200002] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0\n")
+    yield s.expect("fail", "kernel-module", ["open-module-unsupported-gpu", "device-open-failed", "kernel-log-rm-init-failed"])
 
     s = Snapshot("host-healthy-geforce-open", "An RTX 4090 under the open module 560 (which drives GeForce GPUs by default).").plain_vm_pci()
     s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
@@ -466,6 +487,14 @@ def scenarios():
     s.driver_nodes([0], version="560.35.03")
     s.file("/usr/bin/nvidia-modprobe", "")
     yield s.expect("ok", None, [])
+
+    s = Snapshot("host-secure-boot-key-rejected", "Secure Boot on and the kernel log shows the module's signature refused.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "updates/dkms/nvidia.ko:\n")
+    s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", b"\x06\x00\x00\x00\x01")
+    s.kernel_log("[    3.101010] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n")
+    yield s.expect("fail", "kernel-module", ["kernel-log-module-key-rejected", "nvidia-module-blocked-by-secure-boot"])
 
     s = Snapshot("host-secure-boot", "The DKMS module exists but Secure Boot refused it (FC-16).")
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
@@ -479,7 +508,10 @@ def scenarios():
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "1b80", "030000", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
     s.nvidia_driver("560.35.03", flavour="open").directory("/proc/driver/nvidia/gpus")
     s.driver_nodes([], version="560.35.03")
-    yield s.expect("fail", "kernel-module", ["open-module-on-pre-turing-gpu", "no-gpu-device-node"],
+    s.kernel_log("[    5.100001] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1b80)\n"
+                 "[    5.100002] NVRM: installed in this system is not supported by open nvidia.ko\n"
+                 "[    5.100003] NVRM: because it does not include the required GPU System Processor (GSP).\n")
+    yield s.expect("fail", "kernel-module", ["open-module-on-pre-turing-gpu", "no-gpu-device-node", "kernel-log-open-module-refused"],
                    absent=["gpu-not-claimed"])
 
     s = Snapshot("host-gpu-newer-than-driver", "An RTX 5090 next to driver 535: the module claimed nothing.")
@@ -810,6 +842,17 @@ def scenarios():
     s.env["LD_LIBRARY_PATH"] = stubs
     yield s.expect("warn", None, ["libcuda-unversioned-is-stub"], absent=["libcuda-is-stub"])
 
+    s = h100_host("host-xid-79-in-log", "The kernel log shows Xid 79 and the GPU's node no longer opens.")
+    s.devices["/dev/nvidia0"]["open"] = "ENXIO"
+    s.kernel_log("[ 8301.123456] NVRM: GPU at PCI:0000:1b:00: GPU-00000000-0000-0000-0000-000000000000\n"
+                 "[ 8301.123460] NVRM: Xid (PCI:0000:1b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+                 "[ 8301.123470] NVRM: GPU 0000:1b:00.0: GPU has fallen off the bus.\n")
+    yield s.expect("fail", "hardware", ["kernel-log-gpu-fell-off-bus", "device-open-failed"])
+
+    s = h100_host("host-xid-48-in-log", "A healthy-looking host whose kernel log shows a double-bit ECC error (Xid 48).")
+    s.kernel_log("[ 9120.000001] NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n")
+    yield s.expect("warn", None, ["gpu-xid-reported"])
+
     s = h100_host("container-libcuda-off-loader-path", "Injected into /usr/local/nvidia/lib64, but LD_LIBRARY_PATH was overridden and no ldconfig ran.")
     s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "LD_LIBRARY_PATH": "/opt/app/lib"})
     for path in [p for p in list(s.files) if p.startswith("/usr/lib/x86_64-linux-gnu/libnvidia") or p.startswith("/usr/lib/x86_64-linux-gnu/libcuda")]:
@@ -834,6 +877,15 @@ def scenarios():
         s.files.pop(f"/usr/lib/x86_64-linux-gnu/{stem}.550.54.14")
     s.driver_userspace("550.54.15")
     yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch"])
+
+    s = h100_host("host-upgraded-api-mismatch-in-log", "The same upgrade without reboot, with the NVRM API mismatch lines in the kernel log.",
+                  version="550.54.14")
+    for soname, stem in (("libcuda.so.1", "libcuda.so"), ("libnvidia-ml.so.1", "libnvidia-ml.so"),
+                         ("libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so"), ("libnvidia-nvvm.so.4", "libnvidia-nvvm.so")):
+        s.files.pop(f"/usr/lib/x86_64-linux-gnu/{stem}.550.54.14")
+    s.driver_userspace("550.54.15")
+    s.kernel_log("[ 7022.000001] NVRM: API mismatch: the client has the version 550.54.15, but\n[ 7022.000002] NVRM: this kernel module has the version 550.54.14.  Please\n")
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "kernel-log-api-mismatch"])
 
     s = Snapshot("wsl2-linux-driver-installed", "A Linux driver package installed inside WSL2 shadows /usr/lib/wsl/lib (FC-41).")
     s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"

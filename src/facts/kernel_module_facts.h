@@ -101,6 +101,42 @@ struct InstalledModule {
   }
 };
 
+struct XidEvent {
+  std::int64_t code = 0;
+  std::string bdf, line;
+  std::optional<std::string> meaning, action;  // from rules/tables/xid-codes.json
+
+  template <class F>
+  void fields(F& f) const {
+    f("code", code, "the Xid number");
+    f("bdf", bdf, "the GPU, as the log names it");
+    f("line", line, "the log line");
+    f("meaning", meaning, "what NVIDIA's Xid catalogue says it means");
+    f("action", action, "what to do about it");
+  }
+};
+
+// The kernel log's NVIDIA lines (dmesg, else journalctl -k).
+struct KernelLogFacts {
+  Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
+  std::vector<std::string> lines;
+  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected;
+  std::vector<XidEvent> xids;
+
+  template <class F>
+  void fields(F& f) const {
+    f("source", source, "dmesg or journalctl; null when neither could be read (no permission, or --root)");
+    f("lines", lines, "the NVRM and nvidia lines, the first 40");
+    f("api_mismatch", api_mismatch, "'NVRM: API mismatch': user space and module differ");
+    f("rm_init_failed", rm_init_failed, "'RmInitAdapter failed': a GPU failed to initialise");
+    f("open_module_refused", open_module_refused, "'not supported by open nvidia.ko'");
+    f("fallen_off_bus", fallen_off_bus, "'GPU has fallen off the bus'");
+    f("no_gpu_found", no_gpu_found, "'No NVIDIA GPU found': the module found no GPU it drives");
+    f("key_rejected", key_rejected, "'Key was rejected by service': Secure Boot refused the module's signature");
+    f("xids", xids, "Xid errors");
+  }
+};
+
 struct KernelModuleFacts {
   std::string proc_modules;  // "ok" or the errno of reading /proc/modules
   Nullable<bool> loaded;
@@ -117,6 +153,7 @@ struct KernelModuleFacts {
   std::optional<std::vector<InstalledModule>> installed_modules;
   std::optional<std::int64_t> installed_branch;  // of the first installed module whose version is known
   std::optional<std::string> installed_flavour;
+  std::optional<KernelLogFacts> kernel_log;
 
   template <class F>
   void fields(F& f) const {
@@ -141,6 +178,7 @@ struct KernelModuleFacts {
     f("installed_modules", installed_modules, "not loaded: nvidia.ko files installed for the running kernel");
     f("installed_branch", installed_branch, "not loaded: the branch of the installed module (its .modinfo version's major)");
     f("installed_flavour", installed_flavour, "not loaded: open or proprietary, from the installed module's license");
+    f("kernel_log", kernel_log, "where there is a GPU or a module: the kernel log's NVIDIA lines");
   }
 };
 

@@ -3,6 +3,7 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include "probes/kernel_log.h"
 #include "probes/module_config.h"
 
 #include <set>
@@ -212,6 +213,12 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
       break;
     }
     layer.source("installed_modules", "/lib/modules/" + printable(context.host.uname().release, 100));
+  }
+  // Only where there is something to ask about: no child on a machine
+  // without a GPU or module, and none under --root (the image's log is not this one).
+  if (context.system.platform == Platform::native_linux && (context.hardware.gpu_count > 0 || (facts.loaded && *facts.loaded))) {
+    facts.kernel_log = read_kernel_log(context.host, context.rules.cuda);
+    layer.source("kernel_log", facts.kernel_log->source ? *facts.kernel_log->source : "dmesg, journalctl -k");
   }
   summarise(context, layer);
   return layer;

@@ -79,7 +79,8 @@ std::optional<std::string> CudaTables::load(const json::object& table) {
   if (name == "cuda-drivers") return load_drivers(table);
   if (name == "forward-compat") return load_forward_compat(table);
   if (name == "error-codes") return load_error_codes(table);
-  return "unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes)";
+  if (name == "xid-codes") return load_xids(table);
+  return "unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes)";
 }
 
 std::vector<std::string> CudaTables::missing_tables() const {
@@ -167,6 +168,29 @@ std::optional<std::string> CudaTables::load_error_codes(const json::object& tabl
   m_error_codes_source = string_field(table, "source");
   m_have_error_codes = true;
   return std::nullopt;
+}
+
+std::optional<std::string> CudaTables::load_xids(const json::object& table) {
+  std::vector<XidRow> rows;
+  auto bad = RowReader(table, "codes").each([&](const json::object& row) -> std::optional<std::string> {
+    XidRow parsed;
+    const auto code = int_field(row, "code");
+    if (!code || *code < 0) return std::string("\"code\" must be a number");
+    parsed.code = *code;
+    if (auto problem = text_field(row, "meaning", parsed.meaning)) return problem;
+    if (auto problem = text_field(row, "action", parsed.action)) return problem;
+    rows.push_back(std::move(parsed));
+    return std::nullopt;
+  });
+  if (bad) return bad;
+  m_xids = std::move(rows);
+  return std::nullopt;
+}
+
+const XidRow* CudaTables::xid(std::int64_t code) const {
+  for (const auto& row : m_xids)
+    if (row.code == code) return &row;
+  return nullptr;
 }
 
 std::optional<Version> CudaTables::cuda_for_branch(int branch) const {

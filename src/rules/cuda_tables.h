@@ -31,6 +31,11 @@ struct ForwardCompatRow {
   Version cuda;
   std::vector<int> hosts;  // host branches the cuda-compat package supports
 };
+struct XidRow {
+  std::int64_t code = 0;
+  std::string meaning, action;
+};
+
 struct ErrorCodeRow {
   std::string api;  // cuda, nvml
   std::int64_t code = 0;
@@ -64,11 +69,13 @@ class CudaTables {
   const std::vector<ForwardCompatRow>& forward_compat() const { return m_forward_compat; }
   const std::vector<ErrorCodeRow>& error_codes() const { return m_error_codes; }
   const std::string& error_codes_source() const { return m_error_codes_source; }
+  const XidRow* xid(std::int64_t code) const;
 
  private:
   std::optional<std::string> load_drivers(const boost::json::object& table);
   std::optional<std::string> load_forward_compat(const boost::json::object& table);
   std::optional<std::string> load_error_codes(const boost::json::object& table);
+  std::optional<std::string> load_xids(const boost::json::object& table);
 
   bool m_have_drivers = false, m_have_forward_compat = false, m_have_error_codes = false;
   std::vector<ToolkitRow> m_toolkits;
@@ -78,6 +85,7 @@ class CudaTables {
   std::vector<ForwardCompatRow> m_forward_compat;
   std::vector<std::string> m_unsupported_brands;
   std::vector<ErrorCodeRow> m_error_codes;
+  std::vector<XidRow> m_xids;
   std::string m_error_codes_source;
 };
 

@@ -1,0 +1,84 @@
+#include "probes/kernel_log.h"
+
+#include "util/text.h"
+
+#include <chrono>
+
+namespace gd {
+namespace {
+
+constexpr std::size_t k_max_lines_kept = 40;
+constexpr std::size_t k_max_xids = 64;
+
+// "[   12.345678] NVRM: ..." -> "NVRM: ..."
+std::string_view without_timestamp(std::string_view line) {
+  if (line.starts_with("[")) {
+    const auto close = line.find("] ");
+    if (close != std::string_view::npos) return line.substr(close + 2);
+  }
+  return line;
+}
+
+bool has(std::string_view line, std::string_view needle) { return line.find(needle) != std::string_view::npos; }
+
+// "NVRM: Xid (PCI:0000:01:00): 79, pid=1234, GPU has fallen off the bus."
+std::optional<XidEvent> parse_xid(std::string_view line, const CudaTables& tables) {
+  const auto at = line.find("Xid (PCI:");
+  if (at == std::string_view::npos) return std::nullopt;
+  const auto close = line.find("): ", at);
+  if (close == std::string_view::npos) return std::nullopt;
+  const auto bdf = line.substr(at + 9, close - at - 9);
+  auto rest = line.substr(close + 3);
+  const auto comma = rest.find(',');
+  const auto code = parse_int(trim(rest.substr(0, comma)));
+  if (!code || *code < 0 || *code > 100000) return std::nullopt;
+  XidEvent event{*code, printable(bdf, 32), printable(trim(line), 200), {}, {}};
+  if (const auto* known = tables.xid(*code)) {
+    event.meaning = known->meaning;
+    event.action = known->action;
+  }
+  return event;
+}
+
+}  // namespace
+
+KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables) {
+  KernelLogFacts facts;
+  for (auto raw : lines(text)) {
+    const auto line = without_timestamp(raw);
+    const bool nvidia = has(line, "NVRM") || has(line, "nvidia");
+    const bool signature = has(line, "Lockdown:") || has(line, "module verification") || has(line, "trusted key");
+    if (!nvidia && !signature) continue;
+    if (facts.lines.size() < k_max_lines_kept) facts.lines.push_back(printable(trim(line), 200));
+    if (has(line, "API mismatch")) facts.api_mismatch = printable(trim(line), 200);
+    if (has(line, "RmInitAdapter failed")) facts.rm_init_failed = printable(trim(line), 200);
+    if (has(line, "not supported by open nvidia.ko")) facts.open_module_refused = printable(trim(line), 200);
+    if (has(line, "fallen off the bus")) facts.fallen_off_bus = printable(trim(line), 200);
+    if (has(line, "No NVIDIA GPU found") || has(line, "No NVIDIA devices probed")) facts.no_gpu_found = printable(trim(line), 200);
+    if (has(line, "Key was rejected by service") || has(line, "Required key not available") ||
+        has(line, "Loading of unsigned module is rejected") || has(line, "unsigned module loading is restricted") ||
+        has(line, "not signed with a trusted key"))
+      facts.key_rejected = printable(trim(line), 200);
+    if (auto xid = parse_xid(line, tables); xid && facts.xids.size() < k_max_xids) facts.xids.push_back(std::move(*xid));
+  }
+  return facts;
+}
+
+KernelLogFacts read_kernel_log(Host& host, const CudaTables& tables) {
+  using namespace std::chrono_literals;
+  // dmesg needs CAP_SYSLOG where dmesg_restrict=1; journald may still let
+  // members of adm or systemd-journal read the kernel's messages.
+  for (const auto& argv : {std::vector<std::string>{"dmesg"},
+                           std::vector<std::string>{"journalctl", "-k", "-b", "-o", "cat", "--no-pager", "-q"}}) {
+    const auto answer = host.ask({ChildKind::command, argv, 3000ms});
+    if (answer.exit != 0 || answer.output.empty()) continue;
+    KernelLogFacts facts = parse_kernel_log(answer.output, tables);
+    facts.source = argv[0];
+    return facts;
+  }
+  KernelLogFacts facts;
+  facts.source = std::nullopt;
+  return facts;
+}
+
+}  // namespace gd
