@@ -62,6 +62,8 @@ HEADLINES = {
     "host-gpu-not-claimed": "gpu-not-claimed",
     "host-ioctl-version-mismatch": "driver-version-ioctl-mismatch",
     "host-libcuda-stub": "libcuda-is-stub",
+    "host-open-module-installed-volta": "installed-open-module-on-pre-turing-gpu",
+    "host-gsp-firmware-error": "kernel-log-gsp-firmware-error",
     "host-secure-boot-key-rejected": "kernel-log-module-key-rejected",
     "host-xid-79-in-log": "kernel-log-gpu-fell-off-bus",
     "host-xid-48-in-log": "gpu-xid-reported",
@@ -495,6 +497,27 @@ def scenarios():
     s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", b"\x06\x00\x00\x00\x01")
     s.kernel_log("[    3.101010] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n")
     yield s.expect("fail", "kernel-module", ["kernel-log-module-key-rejected", "nvidia-module-blocked-by-secure-boot"])
+
+    # Ubuntu's signed module package (linux-modules-nvidia-550-server) puts the
+    # open module in kernel/nvidia-550srv/; on a Titan V (Volta) it cannot load.
+    s = Snapshot("host-open-module-installed-volta", "Ubuntu's signed open module 550 installed for a TITAN V (Volta): it never loads.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "1d81", "030000", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.driver_userspace("550.120")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/nvidia-550srv/nvidia.ko:\n")
+    installed_module(s, "550.120", KERNEL, license="Dual MIT/GPL", where="kernel/nvidia-550srv")
+    s.kernel_log("[    5.200001] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1d81)\n"
+                 "[    5.200002] NVRM: installed in this system is not supported by open nvidia.ko\n"
+                 "[    5.200003] NVRM: because it does not include the required GPU System Processor (GSP).\n")
+    yield s.expect("fail", "kernel-module", ["installed-open-module-on-pre-turing-gpu", "nvidia-module-not-loaded",
+                                             "kernel-log-open-module-refused"])
+
+    s = h100_host("host-gsp-firmware-error", "The H100's GSP firmware fails to boot; the adapter does not initialise and its node fails to open.")
+    s.devices["/dev/nvidia0"]["open"] = "EIO"
+    s.kernel_log("[   12.000001] NVRM: _kgspBootGspRm: unexpected WPR2 already up, cannot proceed with booting GSP\n"
+                 "[   12.000002] NVRM: kgspInitRm_IMPL: cannot bootstrap GSP-RM, failed with status 0x40\n"
+                 "[   12.000003] NVRM: RmInitAdapter: Cannot initialize GSP firmware RM\n"
+                 "[   12.000004] NVRM: GPU 0000:1b:00.0: RmInitAdapter failed! (0x62:0x40:1860)\n")
+    yield s.expect("fail", "kernel-module", ["kernel-log-gsp-firmware-error", "kernel-log-rm-init-failed", "device-open-failed"])
 
     s = Snapshot("host-secure-boot", "The DKMS module exists but Secure Boot refused it (FC-16).")
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")

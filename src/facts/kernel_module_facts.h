@@ -120,7 +120,7 @@ struct XidEvent {
 struct KernelLogFacts {
   Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
   std::vector<std::string> lines;
-  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected;
+  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected, gsp_error;
   std::vector<XidEvent> xids;
 
   template <class F>
@@ -133,6 +133,7 @@ struct KernelLogFacts {
     f("fallen_off_bus", fallen_off_bus, "'GPU has fallen off the bus'");
     f("no_gpu_found", no_gpu_found, "'No NVIDIA GPU found': the module found no GPU it drives");
     f("key_rejected", key_rejected, "'Key was rejected by service': Secure Boot refused the module's signature");
+    f("gsp_error", gsp_error, "the GPU System Processor's firmware failed to boot or answer");
     f("xids", xids, "Xid errors");
   }
 };

@@ -54,6 +54,10 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
     if (has(line, "RmInitAdapter failed")) facts.rm_init_failed = printable(trim(line), 200);
     if (has(line, "not supported by open nvidia.ko")) facts.open_module_refused = printable(trim(line), 200);
     if (has(line, "fallen off the bus")) facts.fallen_off_bus = printable(trim(line), 200);
+    // GSP firmware failing to boot or answer: "_kgspBootGspRm: ... failed", "GSP RPC timeout", "Failed to load GSP firmware".
+    if (has(line, "NVRM") && (has(line, "GSP") || has(line, "kgsp")) &&
+        (has(line, "failed") || has(line, "Failed") || has(line, "timeout") || has(line, "error")))
+      facts.gsp_error = printable(trim(line), 200);
     if (has(line, "No NVIDIA GPU found") || has(line, "No NVIDIA devices probed")) facts.no_gpu_found = printable(trim(line), 200);
     if (has(line, "Key was rejected by service") || has(line, "Required key not available") ||
         has(line, "Loading of unsigned module is rejected") || has(line, "unsigned module loading is restricted") ||

@@ -62,8 +62,14 @@ ModprobeFacts read_modprobe_config(Host& host) {
 std::vector<InstalledModule> find_installed_modules(Host& host, const std::string& release) {
   std::vector<InstalledModule> found;
   if (release.empty() || release.find('/') != std::string::npos) return found;
-  const std::string base = "/lib/modules/" + release + "/";
-  for (const char* sub : k_module_subdirs) {
+  // NixOS keeps the running kernel's modules in the booted system.
+  const std::string base = (host.exists("/etc/NIXOS") ? "/run/booted-system/kernel-modules/lib/modules/" : "/lib/modules/") + release + "/";
+  std::vector<std::string> subdirs(std::begin(k_module_subdirs), std::end(k_module_subdirs));
+  // Ubuntu's signed linux-modules-nvidia-<branch> packages: kernel/nvidia-550srv/.
+  if (auto kernel = host.list_dir(base + "kernel"))
+    for (const auto& name : *kernel)
+      if (name.starts_with("nvidia-") && subdirs.size() < 32) subdirs.push_back("kernel/" + name);
+  for (const auto& sub : subdirs) {
     auto names = host.list_dir(base + sub);
     if (!names) continue;
     for (const auto& name : *names) {
