@@ -66,6 +66,8 @@ Options parse_options(const std::vector<std::string>& args) {
   }
   if (options.root && options.replay) throw UsageError("--root and --replay cannot be used together");
   if (options.command == Command::snapshot && !options.output) throw UsageError("snapshot needs --output DIR");
+  // An empty DIR would make every path below it absolute: /snapshot.json, /root/...
+  if (options.output && options.output->empty()) throw UsageError("--output needs a directory, not an empty string");
   if (options.command == Command::snapshot && options.replay) throw UsageError("snapshot records a live system or --root, not a replay");
   if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");

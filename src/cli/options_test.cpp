@@ -23,3 +23,7 @@ TEST_CASE("bad usage is a UsageError") {
   CHECK_THROWS_AS(parse_options({"--bogus"}), gd::UsageError);
   CHECK_THROWS_AS(parse_options({"explain"}), gd::UsageError);
 }
+
+TEST_CASE("an empty --output is refused, never taken as the file system's root") {
+  CHECK_THROWS_AS(gd::parse_options({"snapshot", "--output", ""}), gd::UsageError);
+}
