@@ -893,20 +893,18 @@ def scenarios():
         s.links[f"/usr/lib/x86_64-linux-gnu/{soname}"] = f"{stem}.565.57.01"
     yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch"])
 
-    s = h100_host("host-upgraded-without-reboot", "Driver packages upgraded to 550.54.15 while 550.54.14 is still loaded (FC-11).",
-                  version="550.54.14")
-    for soname, stem in (("libcuda.so.1", "libcuda.so"), ("libnvidia-ml.so.1", "libnvidia-ml.so"),
-                         ("libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so"), ("libnvidia-nvvm.so.4", "libnvidia-nvvm.so")):
-        s.files.pop(f"/usr/lib/x86_64-linux-gnu/{stem}.550.54.14")
-    s.driver_userspace("550.54.15")
+    def upgraded_without_reboot(name, description):
+        """Driver packages moved to 550.54.15 while the 550.54.14 module stays loaded."""
+        s = h100_host(name, description, version="550.54.14")
+        for stem in ("libcuda.so", "libnvidia-ml.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so"):
+            s.files.pop(f"/usr/lib/x86_64-linux-gnu/{stem}.550.54.14")
+        s.driver_userspace("550.54.15")
+        return s
+
+    s = upgraded_without_reboot("host-upgraded-without-reboot", "Driver packages upgraded to 550.54.15 while 550.54.14 is still loaded (FC-11).")
     yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch"])
 
-    s = h100_host("host-upgraded-api-mismatch-in-log", "The same upgrade without reboot, with the NVRM API mismatch lines in the kernel log.",
-                  version="550.54.14")
-    for soname, stem in (("libcuda.so.1", "libcuda.so"), ("libnvidia-ml.so.1", "libnvidia-ml.so"),
-                         ("libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so"), ("libnvidia-nvvm.so.4", "libnvidia-nvvm.so")):
-        s.files.pop(f"/usr/lib/x86_64-linux-gnu/{stem}.550.54.14")
-    s.driver_userspace("550.54.15")
+    s = upgraded_without_reboot("host-upgraded-api-mismatch-in-log", "The same upgrade without reboot, with the NVRM API mismatch lines in the kernel log.")
     s.kernel_log("[ 7022.000001] NVRM: API mismatch: the client has the version 550.54.15, but\n[ 7022.000002] NVRM: this kernel module has the version 550.54.14.  Please\n")
     yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "kernel-log-api-mismatch"])
 
