@@ -62,6 +62,11 @@ HEADLINES = {
     "host-gpu-not-claimed": "gpu-not-claimed",
     "host-ioctl-version-mismatch": "driver-version-ioctl-mismatch",
     "host-libcuda-stub": "libcuda-is-stub",
+    "host-nvidia-smi-hangs": "nvidia-smi-timed-out",
+    "host-nvidia-smi-crashes": "nvidia-smi-crashed",
+    "host-nvidia-smi-disagrees": "nvidia-smi-driver-disagrees",
+    "host-nvidia-smi-gpus-disagree": "nvidia-smi-driver-versions-differ",
+    "host-compute-mode-prohibited": "gpu-compute-mode-prohibited",
     "host-open-module-installed-volta": "installed-open-module-on-pre-turing-gpu",
     "host-gsp-firmware-error": "kernel-log-gsp-firmware-error",
     "host-secure-boot-key-rejected": "kernel-log-module-key-rejected",
@@ -240,6 +245,17 @@ class Snapshot:
                               "timed_out": False})
         return self
 
+    def smi(self, stdout="", exit=0, stderr="", timed_out=False, signal=None, with_cc=True):
+        """What `nvidia-smi --query-gpu=...` answered, recorded as child evidence."""
+        fields = ("index,driver_version,name,uuid,pci.bus_id," + ("compute_cap," if with_cc else "") +
+                  "memory.total,memory.used,mig.mode.current,persistence_mode,compute_mode")
+        answer = {"kind": "command", "args": ["/usr/bin/nvidia-smi", "--query-gpu=" + fields, "--format=csv,noheader,nounits"],
+                  "exit": None if (timed_out or signal) else exit, "stdout": stdout, "stderr": stderr, "timed_out": timed_out}
+        if signal:
+            answer["signal"] = signal
+        self.children.append(answer)
+        return self
+
     def loaded(self, *names):
         sizes = {"nvidia": "56823808", "nvidia_uvm": "4927488", "nvidia_modeset": "1437696", "nvidia_drm": "118784",
                  "nouveau": "2904064", "nova_core": "81920"}
@@ -408,6 +424,7 @@ def scenarios():
                        "[    4.289532] nvidia-nvlink: Nvlink Core is being initialized, major device number 236\n"
                        "[    4.292718] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
                        "[    4.401219] nvidia_uvm: module uses symbols nvUvmInterfaceDisableAccessCntr from proprietary module nvidia, inheriting taint.\n")
+           .smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
            .expect("ok", None, [], info=["libcuda-unversioned-missing"]))
 
     s = h100_host("host-pcie-degraded", "The healthy H100 host, but the link trained at x8 of x16.")
@@ -517,7 +534,9 @@ def scenarios():
                  "[   12.000002] NVRM: kgspInitRm_IMPL: cannot bootstrap GSP-RM, failed with status 0x40\n"
                  "[   12.000003] NVRM: RmInitAdapter: Cannot initialize GSP firmware RM\n"
                  "[   12.000004] NVRM: GPU 0000:1b:00.0: RmInitAdapter failed! (0x62:0x40:1860)\n")
-    yield s.expect("fail", "kernel-module", ["kernel-log-gsp-firmware-error", "kernel-log-rm-init-failed", "device-open-failed"])
+    s.smi(exit=9, stdout="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n\n")
+    yield s.expect("fail", "kernel-module", ["kernel-log-gsp-firmware-error", "kernel-log-rm-init-failed", "device-open-failed",
+                                             "nvidia-smi-cannot-reach-driver"])
 
     s = Snapshot("host-secure-boot", "The DKMS module exists but Secure Boot refused it (FC-16).")
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
@@ -581,7 +600,8 @@ def scenarios():
     for node in s.devices.values():
         node["open"] = "EPERM"
         node.pop("driver_version", None)
-    yield s.expect("fail", "device-nodes", ["device-open-denied"])
+    s.smi(exit=255, stdout="Failed to initialize NVML: Unknown Error\n")
+    yield s.expect("fail", "device-nodes", ["device-open-denied", "nvidia-smi-failed"])
 
     s = h100_host("container-bad-capability", "NVIDIA_DRIVER_CAPABILITIES holds a word the toolkit rejects.")
     s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "0", "NVIDIA_DRIVER_CAPABILITIES": "compute,gpu"})
@@ -876,6 +896,39 @@ def scenarios():
     s.kernel_log("[ 9120.000001] NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n")
     yield s.expect("warn", None, ["gpu-xid-reported"])
 
+    s = h100_host("host-nvidia-smi-hangs", "nvidia-smi does not answer within 5 s: the driver is wedged.")
+    s.smi(timed_out=True)
+    yield s.expect("fail", "driver-libs", ["nvidia-smi-timed-out"])
+
+    s = h100_host("host-compute-mode-prohibited", "The H100 was left in compute mode Prohibited: no CUDA context can be created.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Prohibited\n")
+    yield s.expect("fail", "driver-libs", ["gpu-compute-mode-prohibited"])
+
+    s = Snapshot("host-nvidia-smi-old-driver-fields", "Driver 470's nvidia-smi lacks compute_cap: asked again without it, it answers; an A100, healthy.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "20b0", "030200", driver="nvidia")
+    s.nvidia_driver("470.256.02").claimed("0000:1b:00.0", "NVIDIA A100-SXM4-40GB", 0)
+    s.driver_nodes([0], version="470.256.02")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    s.smi(exit=2, stdout='Field "compute_cap" is not a valid field to query.\n\n')
+    s.smi("0, 470.256.02, NVIDIA A100-SXM4-40GB, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 40536, 0, [N/A], Enabled, Default\n", with_cc=False)
+    yield s.expect("ok", None, [])
+
+    s = h100_host("host-nvidia-smi-crashes", "nvidia-smi dies with SIGSEGV: the driver's user-space libraries do not belong together.")
+    s.smi(signal=11)
+    yield s.expect("fail", "driver-libs", ["nvidia-smi-crashed"])
+
+    s = h100_host("host-nvidia-smi-disagrees", "nvidia-smi reports 550.54.14 while /proc/driver/nvidia/version says 550.54.15.")
+    s.smi("0, 550.54.14, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+    yield s.expect("warn", None, ["nvidia-smi-driver-disagrees"])
+
+    s = h100_host("host-nvidia-smi-gpus-disagree", "Two GPU lines of nvidia-smi report different driver versions.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n1, 550.54.14, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+    yield s.expect("warn", None, ["nvidia-smi-driver-versions-differ"])
+
+    s = h100_host("host-compute-mode-exclusive", "The H100 runs in Exclusive_Process compute mode, as a scheduler sets it: fine, noted.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Exclusive_Process\n")
+    yield s.expect("ok", None, [], info=["gpu-compute-mode-exclusive"])
+
     s = h100_host("container-libcuda-off-loader-path", "Injected into /usr/local/nvidia/lib64, but LD_LIBRARY_PATH was overridden and no ldconfig ran.")
     s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "LD_LIBRARY_PATH": "/opt/app/lib"})
     for path in [p for p in list(s.files) if p.startswith("/usr/lib/x86_64-linux-gnu/libnvidia") or p.startswith("/usr/lib/x86_64-linux-gnu/libcuda")]:
@@ -906,7 +959,8 @@ def scenarios():
 
     s = upgraded_without_reboot("host-upgraded-api-mismatch-in-log", "The same upgrade without reboot, with the NVRM API mismatch lines in the kernel log.")
     s.kernel_log("[ 7022.000001] NVRM: API mismatch: the client has the version 550.54.15, but\n[ 7022.000002] NVRM: this kernel module has the version 550.54.14.  Please\n")
-    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "kernel-log-api-mismatch"])
+    s.smi(exit=18, stdout="Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.54.15\n")
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "kernel-log-api-mismatch", "nvidia-smi-version-mismatch"])
 
     s = Snapshot("wsl2-linux-driver-installed", "A Linux driver package installed inside WSL2 shadows /usr/lib/wsl/lib (FC-41).")
     s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"

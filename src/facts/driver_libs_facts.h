@@ -71,12 +71,56 @@ struct DriverLibraryFacts : ResolutionFacts {
   }
 };
 
+// One GPU as nvidia-smi --query-gpu reports it; absent fields were [N/A].
+struct SmiGpu {
+  std::optional<std::int64_t> index, memory_total_mib, memory_used_mib;
+  std::optional<std::string> driver_version, name, uuid, bus_id, compute_capability, mig_mode, persistence_mode, compute_mode;
+
+  template <class F>
+  void fields(F& f) const {
+    f("index", index, "nvidia-smi's index");
+    f("driver_version", driver_version, "the driver version it reports");
+    f("name", name, "the product name");
+    f("uuid", uuid, "GPU-...");
+    f("bus_id", bus_id, "00000000:1B:00.0");
+    f("compute_capability", compute_capability, "compute_cap (drivers from 510)");
+    f("memory_total_mib", memory_total_mib, "memory.total, MiB");
+    f("memory_used_mib", memory_used_mib, "memory.used, MiB");
+    f("mig_mode", mig_mode, "mig.mode.current: Enabled or Disabled");
+    f("persistence_mode", persistence_mode, "Enabled or Disabled");
+    f("compute_mode", compute_mode, "Default, Exclusive_Process or Prohibited");
+  }
+};
+
+// What running nvidia-smi showed (only where a driver should answer).
+struct NvidiaSmiFacts {
+  std::string status;  // ok, no-driver, version-mismatch, timed-out, crashed, failed, cannot-start, not-run, not-recorded
+  std::optional<std::string> message;
+  std::optional<std::int64_t> signal;
+  std::optional<std::string> driver_version;
+  bool driver_versions_agree = true;
+  std::vector<SmiGpu> gpus;
+
+  template <class F>
+  void fields(F& f) const {
+    f("status", status,
+      "ok; no-driver ('couldn't communicate with the NVIDIA driver'); version-mismatch; timed-out; crashed; failed; "
+      "cannot-start; not-run (under --root); not-recorded (a replay without its answer)");
+    f("message", message, "the first line it printed when it did not succeed");
+    f("signal", signal, "the signal that ended it, when it crashed");
+    f("driver_version", driver_version, "the driver version it reports (the first GPU's)");
+    f("driver_versions_agree", driver_versions_agree, "every GPU's line reports the same driver version");
+    f("gpus", gpus, "one entry per GPU line");
+  }
+};
+
 struct DriverLibsFacts {
   std::vector<DriverLibraryFacts> libraries;  // libcuda.so.1 first
   DriverLibraryFacts unversioned_libcuda;     // dlopen("libcuda.so"), as numba and cuda-python do
   std::vector<std::string> libcuda_elsewhere, stubs;
   Nullable<std::string> nvidia_smi, ld_library_path;
   std::optional<std::string> program_runpath;
+  std::optional<NvidiaSmiFacts> nvidia_smi_run;
   std::string ld_so_cache;
 
   template <class F>
@@ -88,6 +132,7 @@ struct DriverLibsFacts {
     f("stubs", stubs, "toolkit stub libcuda.so files under /usr/local/cuda*");
     f("nvidia_smi", nvidia_smi, "nvidia-smi on PATH");
     f("ld_library_path", ld_library_path, "LD_LIBRARY_PATH, escaped");
+    f("nvidia_smi_run", nvidia_smi_run, "live, where a driver should answer: what running nvidia-smi showed");
     f("program_runpath", program_runpath, "the RUNPATH the system's programs carry to reach the driver (NixOS: /run/opengl-driver/lib)");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
   }

@@ -3,6 +3,7 @@
 #include "loader/load_simulation.h"
 #include "loader/search_path.h"
 #include "probes/library_files.h"
+#include "probes/nvidia_smi.h"
 #include "rules/cuda_tables.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -199,8 +200,17 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   layer.source("libraries", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda.real_path.value_or(""));
   facts.stubs = stub_files(context.host);
-  if (const auto smi = find_on_path(context.host, "nvidia-smi")) facts.nvidia_smi = *smi;
+  const auto smi = find_on_path(context.host, "nvidia-smi");
+  if (smi) facts.nvidia_smi = *smi;
   layer.source("nvidia_smi", "PATH");
+  // After every file was read: ask the driver itself, where one should answer
+  // (a module loaded, or WSL2's /dev/dxg). A hang or crash is evidence too.
+  const bool driver_expected = (context.kernel_module.loaded && *context.kernel_module.loaded) ||
+                               (context.system.platform == Platform::wsl2 && context.device_nodes.dxg_present);
+  if (smi && driver_expected && context.host.mode() != HostMode::root) {
+    facts.nvidia_smi_run = run_nvidia_smi(context.host, *smi);
+    layer.source("nvidia_smi_run", *smi + " --query-gpu");
+  }
   const auto& config = simulation.config();
   if (config.ld_library_path) facts.ld_library_path = printable(*config.ld_library_path, 400);
   layer.source("ld_library_path", "env LD_LIBRARY_PATH");

@@ -1,0 +1,92 @@
+// nvidia-smi through the real child runner, with fake nvidia-smi scripts:
+// the answer always comes, within the deadline, and says what happened.
+
+#include "probes/nvidia_smi.h"
+
+#include "host/live_host.h"
+#include "test_support/temp_dir.h"
+
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string fake_smi(const gd::TempDir& dir, const std::string& name, const std::string& body) {
+  dir.write(name, "#!/bin/sh\n" + body + "\n");
+  const std::string path = dir / name;
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("nvidia-smi: four GPUs, [N/A] fields, and one driver version") {
+  gd::TempDir dir;
+  gd::LiveHost host;
+  const auto smi = fake_smi(dir, "four", R"(cat <<'CSV'
+0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-aaaa, 00000000:1B:00.0, 9.0, 81559, 10, Disabled, Enabled, Default
+1, 550.54.15, NVIDIA H100 80GB HBM3, GPU-bbbb, 00000000:43:00.0, 9.0, 81559, [N/A], [Not Supported], Enabled, Default
+2, 550.54.15, NVIDIA H100 80GB HBM3, GPU-cccc, 00000000:52:00.0, 9.0, 81559, 0, Enabled, Enabled, Exclusive_Process
+3, 550.54.15, NVIDIA H100 80GB HBM3, GPU-dddd, 00000000:61:00.0, 9.0, 81559, 0, Disabled, Disabled, Default
+CSV)");
+  const auto facts = gd::run_nvidia_smi(host, smi);
+  CHECK(facts.status == "ok");
+  REQUIRE(facts.gpus.size() == 4);
+  CHECK(facts.gpus[1].bus_id == "00000000:43:00.0");
+  CHECK_FALSE(facts.gpus[1].memory_used_mib);
+  CHECK_FALSE(facts.gpus[1].mig_mode);
+  CHECK(facts.gpus[2].compute_mode == "Exclusive_Process");
+  CHECK(facts.driver_version == "550.54.15");
+  CHECK(facts.driver_versions_agree);
+}
+
+TEST_CASE("nvidia-smi: lines that disagree about the driver") {
+  gd::TempDir dir;
+  gd::LiveHost host;
+  const auto smi = fake_smi(dir, "disagree", "echo '0, 550.54.15, A, GPU-a, 0:1:0.0, 9.0, 1, 0, Disabled, Enabled, Default'; "
+                                             "echo '1, 550.54.14, B, GPU-b, 0:2:0.0, 9.0, 1, 0, Disabled, Enabled, Default'");
+  CHECK_FALSE(gd::run_nvidia_smi(host, smi).driver_versions_agree);
+}
+
+TEST_CASE("nvidia-smi: a hang is stopped at the deadline, a crash names its signal, failures keep their message") {
+  gd::TempDir dir;
+  gd::LiveHost host;
+  const auto start = std::chrono::steady_clock::now();
+  const auto hung = gd::run_nvidia_smi(host, fake_smi(dir, "hang", "sleep 30"), 300ms);
+  CHECK(hung.status == "timed-out");
+  CHECK(std::chrono::steady_clock::now() - start < 5s);
+
+  const auto crashed = gd::run_nvidia_smi(host, fake_smi(dir, "crash", "kill -SEGV $$"));
+  CHECK(crashed.status == "crashed");
+  CHECK(crashed.signal == 11);
+
+  const auto no_driver = gd::run_nvidia_smi(
+      host, fake_smi(dir, "nodriver", "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+                                      "Make sure that the latest NVIDIA driver is installed and running.\"; exit 9"));
+  CHECK(no_driver.status == "no-driver");
+  CHECK(no_driver.message.value().starts_with("NVIDIA-SMI has failed"));
+
+  const auto mismatch = gd::run_nvidia_smi(
+      host, fake_smi(dir, "mismatch", "echo 'Failed to initialize NVML: Driver/library version mismatch'; exit 18"));
+  CHECK(mismatch.status == "version-mismatch");
+
+  CHECK(gd::run_nvidia_smi(host, dir / "missing").status == "cannot-start");
+}
+
+TEST_CASE("nvidia-smi: an old driver without compute_cap is asked again without it") {
+  gd::TempDir dir;
+  gd::LiveHost host;
+  const auto smi = fake_smi(dir, "old", R"(case "$1" in
+  *compute_cap*) echo 'Field "compute_cap" is not a valid field to query.'; exit 2;;
+  *) echo '0, 470.256.02, NVIDIA A100-SXM4-40GB, GPU-a, 00000000:1B:00.0, 40536, 0, [N/A], Enabled, Default';;
+esac)");
+  const auto facts = gd::run_nvidia_smi(host, smi);
+  CHECK(facts.status == "ok");
+  REQUIRE(facts.gpus.size() == 1);
+  CHECK_FALSE(facts.gpus[0].compute_capability);
+  CHECK(facts.gpus[0].memory_total_mib == 40536);
+  CHECK(facts.gpus[0].compute_mode == "Default");
+}
