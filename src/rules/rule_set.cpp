@@ -52,9 +52,11 @@ bool valid_id(const std::string& id) {
   });
 }
 
-Rule parse_rule(const RuleFile& file, const json::value& value) {
+// Takes the rule's condition out of value (moved, not copied: the rule set is
+// parsed on every run).
+Rule parse_rule(const RuleFile& file, json::value& value) {
   if (!value.is_object()) fail(file, 1, "each entry of \"rules\" must be an object");
-  const auto& object = value.get_object();
+  auto& object = value.get_object();
   const auto* id_value = object.if_contains("id");
   const std::string id = id_value && id_value->is_string() ? std::string(id_value->get_string()) : "";
   if (!valid_id(id)) fail(file, line_of_rule(file, id), "a rule needs an \"id\" of lower-case letters, digits and '-'");
@@ -75,10 +77,10 @@ Rule parse_rule(const RuleFile& file, const json::value& value) {
   rule.message = required_string(file, object, "message", id);
   rule.fix = required_string(file, object, "fix", id);
   rule.source = required_string(file, object, "source", id);
-  const auto* when = object.if_contains("when");
+  auto* when = object.if_contains("when");
   if (!when) fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a \"when\" condition");
   if (auto problem = validate_condition(*when)) fail(file, line_of_rule(file, id), "rule \"" + id + "\": " + *problem);
-  rule.when = *when;
+  rule.when = std::move(*when);
   if (const auto* for_each = object.if_contains("for_each")) {
     if (!for_each->is_string()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"for_each\" names a list fact");
     rule.for_each = std::string(for_each->get_string());
@@ -117,9 +119,9 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (auto problem = set.chips.load_products(file.text)) fail(file, 1, "pci-products " + *problem);
       continue;
     }
-    const json::value document = parse_with_line(file);
+    json::value document = parse_with_line(file);
     if (!document.is_object()) fail(file, 1, "the top level must be an object");
-    const auto& top = document.get_object();
+    auto& top = document.get_object();
     if (const auto* table = top.if_contains("table")) {
       if (!table->is_string()) fail(file, 1, "\"table\" names the table");
       if (!top.contains("source")) fail(file, 1, "a table must say where its data comes from (\"source\")");
@@ -132,9 +134,9 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       }
       continue;
     }
-    const auto* rules = top.if_contains("rules");
+    auto* rules = top.if_contains("rules");
     if (!rules || !rules->is_array()) fail(file, 1, "a rules file holds {\"rules\": [...]} (or a \"table\")");
-    for (const auto& value : rules->get_array()) {
+    for (auto& value : rules->get_array()) {
       Rule rule = parse_rule(file, value);
       if (!ids.insert(rule.id).second) fail(file, line_of_rule(file, rule.id), "rule id \"" + rule.id + "\" is used twice");
       set.rules.push_back(std::move(rule));
