@@ -68,3 +68,12 @@ TEST_CASE("each device node is opened at most once per run, and only an NVIDIA c
     }
   }
 }
+
+TEST_CASE("the fake host follows links at the root and reads a link itself without following it") {
+  gd::FakeHost host;
+  host.file("/real/version", "550\n").link("/alias", "real").link("/dir/link", "../real/version");
+  CHECK(host.read_file("/alias/version", 100).value() == "550\n");
+  CHECK(host.read_file("/dir/link", 100).value() == "550\n");
+  CHECK(host.read_link("/alias").value() == "real");
+  CHECK(host.read_link("/real/version").error().value() == EINVAL);
+}

@@ -1,6 +1,7 @@
 #include "test_support/fake_host.h"
 
 #include <cerrno>
+#include <vector>
 
 namespace gd {
 namespace {
@@ -8,6 +9,32 @@ namespace {
 std::string parent_of(std::string_view path) {
   const auto slash = path.rfind('/');
   return slash == 0 || slash == std::string_view::npos ? "/" : std::string(path.substr(0, slash));
+}
+
+// dir + "/" + name, without doubling the slash of "/".
+std::string joined(const std::string& dir, std::string_view name) {
+  return (dir == "/" ? std::string() : dir) + "/" + std::string(name);
+}
+
+std::string_view base_name(std::string_view path) { return path.substr(path.rfind('/') + 1); }
+
+// "/dir/../real/./x" -> "/real/x", lexically (link targets are joined first).
+std::string normalized(std::string_view path) {
+  std::vector<std::string_view> parts;
+  std::size_t at = 0;
+  while (at <= path.size()) {
+    const auto end = std::min(path.find('/', at), path.size());
+    const auto part = path.substr(at, end - at);
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    at = end + 1;
+  }
+  std::string out;
+  for (auto part : parts) out += "/" + std::string(part);
+  return out.empty() ? "/" : out;
 }
 
 }  // namespace
@@ -27,8 +54,8 @@ std::string FakeHost::resolve(std::string_view path) const {
       const std::string prefix = current.substr(0, end);
       const auto link = links.find(prefix);
       if (link == links.end()) continue;
-      std::string target = link->second.starts_with("/") ? link->second : parent_of(prefix) + "/" + link->second;
-      current = target + current.substr(end);
+      std::string target = link->second.starts_with("/") ? link->second : joined(parent_of(prefix), link->second);
+      current = normalized(target + current.substr(end));
       changed = true;
       break;
     }
@@ -72,7 +99,8 @@ Result<std::vector<std::string>> FakeHost::list_dir(std::string_view path) {
 
 Result<std::string> FakeHost::read_link(std::string_view path) {
   check_throw(path);
-  const auto found = links.find(resolve(parent_of(path)) + path.substr(path.rfind('/')).data());
+  // The final component is the link itself, not followed.
+  const auto found = links.find(joined(resolve(parent_of(path)), base_name(path)));
   if (found == links.end()) return errno_code(EINVAL);
   return found->second;
 }
