@@ -1,10 +1,13 @@
 #include "probes/container_probe.h"
 
+#include "probes/mountinfo.h"
 #include "probes/nvidia_env.h"
 #include "probes/nvidia_require.h"
 #include "rules/cuda_tables.h"
 #include "util/version.h"
 #include "util/text.h"
+
+#include <algorithm>
 
 namespace gd {
 namespace json = boost::json;
@@ -43,26 +46,17 @@ Detection detect_runtime(Host& host) {
   return found;
 }
 
-// mountinfo: "id parent maj:min root mountpoint options [optional...] - fstype source superopts"
-std::string fstype_of(std::string_view mountinfo, std::string_view mountpoint) {
-  for (auto line : lines(mountinfo)) {
-    const auto fields = split(line, ' ');
-    if (fields.size() < 7 || fields[4] != mountpoint) continue;
-    for (std::size_t i = 6; i + 1 < fields.size(); ++i)
-      if (fields[i] == "-") return std::string(fields[i + 1]);
-  }
-  return {};
-}
-
 void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   Host& host = context.host;
   std::vector<std::string> evidence;
   std::string injection;
   if (auto mountinfo = host.read_file(k_mountinfo, 1 << 20)) {
-    if (fstype_of(*mountinfo, "/proc/driver/nvidia") == "tmpfs") {
+    const auto mounts = parse_mountinfo(*mountinfo);
+    const auto any = [&mounts](auto test) { return std::any_of(mounts.begin(), mounts.end(), test); };
+    if (any([](const MountEntry& m) { return m.mount_point == "/proc/driver/nvidia" && m.fstype == "tmpfs"; })) {
       injection = "legacy";
       evidence.emplace_back("/proc/driver/nvidia is a tmpfs (nvidia-container-cli)");
-    } else if (contains(*mountinfo, " /usr/lib/wsl/drivers/")) {
+    } else if (any([](const MountEntry& m) { return m.root.starts_with("/usr/lib/wsl/drivers/"); })) {
       // On WSL2 nvidia-container-cli skips the procfs mount and bind-mounts
       // driver-store files instead.
       injection = "legacy";

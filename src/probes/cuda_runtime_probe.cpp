@@ -126,7 +126,7 @@ class RuntimeSurvey {
  public:
   explicit RuntimeSurvey(ProbeContext& context)
       : m_host(context.host), m_simulation(context.host, detect_host_loader_config(context.host)) {
-    m_simulation.load_plain_program(driver_runpath_of_programs(context.host));
+    m_simulation.load_plain_program(context.driver_libs.program_runpath);  // what the driver-libs probe found
   }
 
   void add_loader_runtimes() {

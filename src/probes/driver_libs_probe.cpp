@@ -3,6 +3,7 @@
 #include "loader/load_simulation.h"
 #include "loader/search_path.h"
 #include "probes/library_files.h"
+#include "probes/mountinfo.h"
 #include "probes/nvidia_smi.h"
 #include "rules/cuda_tables.h"
 #include "util/text.h"
@@ -46,10 +47,7 @@ MountSources mount_sources(Host& host) {
   MountSources mounts;
   auto mountinfo = host.read_file("/proc/self/mountinfo", 1 << 20);
   if (!mountinfo) return mounts;
-  for (auto line : lines(*mountinfo)) {
-    const auto fields = split(line, ' ');
-    if (fields.size() > 4) mounts.insert_or_assign(std::string(fields[4]), std::string(fields[3]));
-  }
+  for (auto& entry : parse_mountinfo(*mountinfo)) mounts.insert_or_assign(std::move(entry.mount_point), std::move(entry.root));
   return mounts;
 }
 
@@ -57,18 +55,16 @@ MountSources mount_sources(Host& host) {
 // from the driver store (/usr/lib/wsl/drivers/...) into the container's own
 // library directory, named libcuda.so.1.1: those are WSL's, not a Linux
 // driver package's, which always carries its driver version in the name.
+// A library mounted over a standard directory keeps its origin in the mount
+// source, so that is judged like the paths: a cuda-compat libcuda there is
+// forward compatibility (errors 803/804), not a driver upgrade awaiting a reboot.
 std::string kind_of(const std::string& path, const std::string& real, const std::string& mount_source,
                     bool wsl2, bool has_driver_version) {
-  for (const auto* p : {&path, &real}) {
+  for (const auto* p : {&path, &real, &mount_source}) {
     if (contains(*p, "/stubs/")) return "stub";
-    if (contains(*p, "/compat/")) return "compat";
-    if (p->starts_with("/usr/lib/wsl/")) return "wsl";
+    if (contains(*p, "/compat/") || contains(*p, "cuda-compat")) return "compat";
+    if (p->starts_with("/usr/lib/wsl/") || contains(*p, "/lxss/lib/")) return "wsl";
   }
-  // A cuda-compat libcuda mounted or copied over a standard directory keeps
-  // its origin in the mount source: it is forward compatibility (errors
-  // 803/804), not a driver upgrade awaiting a reboot.
-  if (contains(mount_source, "/compat/") || contains(mount_source, "cuda-compat")) return "compat";
-  if (mount_source.starts_with("/usr/lib/wsl/") || contains(mount_source, "/lxss/lib/")) return "wsl";
   if (wsl2 && !has_driver_version) return "wsl";
   return "driver";
 }
