@@ -29,6 +29,16 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "host-cuinit-999-uvm-not-loadable": "cuda-init-unknown-error-without-uvm",
+    "host-cuinit-999-after-resume": "cuda-init-unknown-error",
+    "host-cuinit-os-error": "cuda-init-failed",
+    "host-cuda-probe-crashes": "cuda-probe-crashed",
+    "host-cuda-probe-exits": "cuda-probe-exited",
+    "host-libcuda-not-loadable": "cuda-probe-library-not-loadable",
+    "host-smoke-test-fails": "smoke-test-failed",
+    "host-gpu-memory-repair-pending": "gpu-uncorrected-ecc-errors",
+    "host-gpu-rows-exhausted": "gpu-row-remapping-failed",
+    "host-hgx-fabric-manager-down": "cuda-init-system-not-ready",
     "container-bad-capability": "container-driver-capability-invalid",
     "container-baked-driver-libs": "driver-library-version-mismatch",
     "container-capabilities-compute-only": "container-capability-utility-missing",
@@ -256,6 +266,54 @@ class Snapshot:
         self.children.append(answer)
         return self
 
+    def cuda_probe(self, init=0, init_name=None, devices=(), mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15",
+                   version=12040, signal=None, timed_out=False, exit_code=None, smoke=None, dlerror=None, unavailable=None):
+        """What `gpudoctor __child driver-probe cuda` printed: one JSON object a
+        line, each risky call announced before it is made."""
+        args = ["cuda"] + (["smoke"] if smoke is not None else [])
+        out = []
+        if unavailable:
+            out.append({"unavailable": unavailable})
+        else:
+            out.append({"begin": "dlopen libcuda.so.1"})
+            out.append({"library": "libcuda.so.1", "loaded": dlerror is None, **({"error": dlerror} if dlerror else {})})
+            if dlerror is None:
+                out.append({"mapped": [mapped]})
+                out.append({"call": "cuDriverGetVersion", "result": 0, "value": version})
+                out.append({"begin": "cuInit"})
+                if not (signal or timed_out or exit_code):
+                    out.append({"call": "cuInit", "result": init, **({"name": init_name} if init else {})})
+                    if init == 0:
+                        out.append({"call": "cuDeviceGetCount", "result": 0, "value": len(devices)})
+                        out.extend(devices)
+                        for entry in smoke or []:
+                            out.append({"begin": f"smoke {entry['smoke']}"})
+                            out.append(entry)
+            if not (signal or timed_out or exit_code):
+                out.append({"done": True})
+        answer = {"kind": "driver-probe", "args": args, "stdout": "".join(json.dumps(line) + "\n" for line in out),
+                  "stderr": "", "timed_out": timed_out, "exit": None if (signal or timed_out) else (exit_code or 0)}
+        if signal:
+            answer["signal"] = signal
+        self.children.append(answer)
+        return self
+
+    def nvml_probe(self, init=0, init_name=None, driver="550.54.15", cuda=12040, devices=(), mapped=None):
+        """What `gpudoctor __child driver-probe nvml` printed."""
+        out = [{"begin": "dlopen libnvidia-ml.so.1"}, {"library": "libnvidia-ml.so.1", "loaded": True},
+               {"mapped": [mapped or f"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.{driver}"]},
+               {"begin": "nvmlInit_v2"}, {"call": "nvmlInit_v2", "result": init, **({"name": init_name} if init else {})}]
+        if init == 0:
+            out += [{"call": "nvmlSystemGetDriverVersion", "result": 0, "value": driver},
+                    {"call": "nvmlSystemGetCudaDriverVersion", "result": 0, "value": cuda},
+                    {"call": "nvmlDeviceGetCount", "result": 0, "value": len(devices)}]
+            for device in devices:
+                out += [{"begin": f"nvml device {device['nvml_device']}"}, device]
+        out.append({"done": True})
+        self.children.append({"kind": "driver-probe", "args": ["nvml"], "exit": 0, "timed_out": False, "stderr": "",
+                              "stdout": "".join(json.dumps(line) + "\n" for line in out)})
+        return self
+
     def loaded(self, *names):
         sizes = {"nvidia": "56823808", "nvidia_uvm": "4927488", "nvidia_modeset": "1437696", "nvidia_drm": "118784",
                  "nouveau": "2904064", "nova_core": "81920"}
@@ -415,6 +473,28 @@ def h100_host(name, description, version="550.54.15"):
     return s
 
 
+def cuda_device(index=0, bus="1B", name="NVIDIA H100 80GB HBM3"):
+    """One device line of the cuda probe."""
+    return {"device": index, "name": name, "uuid": f"GPU-00000000-0000-0000-0000-{index:012d}",
+            "bus_id": f"00000000:{bus}:00.0", "compute_capability": "9.0", "memory_total_mib": 81559}
+
+
+def nvml_device(index=0, bus="1B", name="NVIDIA H100 80GB HBM3", **changes):
+    """One device line of the nvml probe: a healthy, idle H100 unless changed."""
+    device = {"nvml_device": index, "name": name, "uuid": f"GPU-00000000-0000-0000-0000-{index:012d}",
+              "bus_id": f"00000000:{bus}:00.0", "compute_capability": "9.0", "memory_total_mib": 81559,
+              "memory_used_mib": 0, "utilization_percent": 0, "temperature_c": 31, "power_draw_w": 71.5,
+              "power_limit_w": 700.0, "persistence_mode": "Enabled", "compute_mode": "Default", "mig_mode": "Disabled",
+              "ecc_uncorrected_volatile": 0, "ecc_uncorrected_aggregate": 0, "retired_pages_pending": False,
+              "remapped_rows_pending": False, "remapped_rows_failed": False, "inforom_valid": True,
+              "throttle_reasons": [], "processes": 0, "fabric_state": "not-supported"}
+    device.update(changes)
+    return device
+
+
+SMOKE_PASSED = [{"smoke": 0, "passed": True, "ms": 41.7}]
+
+
 def scenarios():
     yield (Snapshot("host-no-gpu", "A VM without any NVIDIA GPU, like the development VM.")
            .plain_vm_pci().expect("fail", "hardware", ["no-nvidia-gpu"]))
@@ -425,6 +505,8 @@ def scenarios():
                        "[    4.292718] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
                        "[    4.401219] nvidia_uvm: module uses symbols nvUvmInterfaceDisableAccessCntr from proprietary module nvidia, inheriting taint.\n")
            .smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+           .cuda_probe(devices=[cuda_device()], smoke=SMOKE_PASSED)
+           .nvml_probe(devices=[nvml_device()])
            .expect("ok", None, [], info=["libcuda-unversioned-missing"]))
 
     s = h100_host("host-pcie-degraded", "The healthy H100 host, but the link trained at x8 of x16.")
@@ -447,7 +529,9 @@ def scenarios():
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
     s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\nkernel/lib/crc16.ko:\n")
     s.driver_userspace("535.183.01")
-    yield s.expect("fail", "kernel-module", ["nvidia-module-not-built-for-kernel"], absent=["nvidia-module-not-loaded"])
+    s.cuda_probe(init=35, init_name="CUDA_ERROR_INSUFFICIENT_DRIVER", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01")
+    yield s.expect("fail", "kernel-module", ["nvidia-module-not-built-for-kernel", "cuda-init-insufficient-driver"],
+                   absent=["nvidia-module-not-loaded"])
 
     def installed_module(s, version, vermagic_release, license="NVIDIA", where="updates/dkms"):
         s.file(f"/lib/modules/{s.uname['release']}/{where}/nvidia.ko",
@@ -566,7 +650,16 @@ def scenarios():
     s.plain_vm_pci().pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
     s.nvidia_driver("550.54.15", uvm=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
     s.driver_nodes([0], uvm=False, version="550.54.15").file("/usr/bin/nvidia-modprobe", "")
-    yield s.expect("ok", None, [], info=["nvidia-uvm-loads-on-demand"])
+    s.driver_userspace("550.54.15").cuda_probe(devices=[cuda_device()])
+    yield s.expect("ok", None, [], info=["nvidia-uvm-loads-on-demand", "libcuda-unversioned-missing"])
+
+    s = Snapshot("host-cuinit-999-uvm-not-loadable", "nvidia_uvm is not loaded and nvidia-modprobe could not load it: cuInit returns 999.")
+    s.plain_vm_pci().pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", uvm=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], uvm=False, version="550.54.15").file("/usr/bin/nvidia-modprobe", "")
+    s.cuda_probe(init=999, init_name="CUDA_ERROR_UNKNOWN")
+    yield s.expect("fail", "kernel-module", ["cuda-init-unknown-error-without-uvm", "cuda-init-unknown-error"],
+                   info=["nvidia-uvm-loads-on-demand", "libcuda-unversioned-missing"])
 
     s = Snapshot("container-uvm-missing", "Podman container with nvidiactl and nvidia0 but no nvidia-uvm (FC-19).")
     s.pci("0000:01:00.0", "10de", "1eb8", "030200", driver="nvidia", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
@@ -601,7 +694,8 @@ def scenarios():
         node["open"] = "EPERM"
         node.pop("driver_version", None)
     s.smi(exit=255, stdout="Failed to initialize NVML: Unknown Error\n")
-    yield s.expect("fail", "device-nodes", ["device-open-denied", "nvidia-smi-failed"])
+    s.nvml_probe(init=999, init_name="Unknown Error")
+    yield s.expect("fail", "device-nodes", ["device-open-denied", "nvidia-smi-failed", "nvml-init-failed"])
 
     s = h100_host("container-bad-capability", "NVIDIA_DRIVER_CAPABILITIES holds a word the toolkit rejects.")
     s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "0", "NVIDIA_DRIVER_CAPABILITIES": "compute,gpu"})
@@ -623,19 +717,32 @@ def scenarios():
     s.devices["/dev/nvidiactl"]["driver_version"] = "550.54.15"
     yield s.expect("fail", "device-nodes", ["driver-version-ioctl-mismatch"])
 
-    s = Snapshot("host-hgx-8gpu-nvswitch", "An HGX H100 server: 8 GPUs and 4 NVSwitches, all healthy.").plain_vm_pci()
-    s.nvidia_driver("550.90.07")
-    for index, bus in enumerate(["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]):
-        bdf = f"0000:{bus}:00.0"
-        s.pci(bdf, "10de", "2330", "030200", driver="nvidia", numa=str(index // 4))
-        s.claimed(bdf, "NVIDIA H100 80GB HBM3", index)
-    for index, bus in enumerate(["05", "06", "07", "08"]):
-        s.pci(f"0000:{bus}:00.0", "10de", "22a3", "068000", driver="nvidia-nvswitch", subsystem=("10de", "1796"))
-        s.device(f"/dev/nvidia-nvswitch{index}", 508, index)
-    s.device("/dev/nvidia-nvswitchctl", 508, 255)
-    s.driver_nodes(range(8), version="550.90.07")
-    s.file("/proc/devices", "Character devices:\n195 nvidia\n508 nvidia-nvswitch\n510 nvidia-uvm\n511 nvidia-caps\n")
+    buses = ["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]
+    def hgx_host(name, description):
+        s = Snapshot(name, description).plain_vm_pci()
+        s.nvidia_driver("550.90.07")
+        for index, bus in enumerate(buses):
+            bdf = f"0000:{bus}:00.0"
+            s.pci(bdf, "10de", "2330", "030200", driver="nvidia", numa=str(index // 4))
+            s.claimed(bdf, "NVIDIA H100 80GB HBM3", index)
+        for index, bus in enumerate(["05", "06", "07", "08"]):
+            s.pci(f"0000:{bus}:00.0", "10de", "22a3", "068000", driver="nvidia-nvswitch", subsystem=("10de", "1796"))
+            s.device(f"/dev/nvidia-nvswitch{index}", 508, index)
+        s.device("/dev/nvidia-nvswitchctl", 508, 255)
+        s.driver_nodes(range(8), version="550.90.07")
+        s.file("/proc/devices", "Character devices:\n195 nvidia\n508 nvidia-nvswitch\n510 nvidia-uvm\n511 nvidia-caps\n")
+        return s
+
+    s = hgx_host("host-hgx-8gpu-nvswitch", "An HGX H100 server: 8 GPUs and 4 NVSwitches, all healthy.")
+    s.cuda_probe(devices=[cuda_device(i, bus.upper()) for i, bus in enumerate(buses)],
+                 mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
     yield s.expect("ok", None, [])
+
+    s = hgx_host("host-hgx-fabric-manager-down", "The HGX server after a driver update: Fabric Manager is not running, so cuInit returns 802.")
+    s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="not-started") for i, bus in enumerate(buses)])
+    yield s.expect("fail", "driver-libs", ["cuda-init-system-not-ready", "gpu-fabric-not-ready"])
 
     s = Snapshot("wsl2-healthy", "WSL2 with a working GPU: /dev/dxg, no PCI GPU, no Linux module.")
     s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
@@ -875,7 +982,8 @@ def scenarios():
     s.file(stubs + "/libcuda.so", tiny_elf("libcuda.so.1"))
     s.link(stubs + "/libcuda.so.1", "libcuda.so")
     s.env["LD_LIBRARY_PATH"] = stubs
-    yield s.expect("fail", "driver-libs", ["libcuda-is-stub", "libcuda-unversioned-is-stub"])
+    s.cuda_probe(init=34, init_name="CUDA_ERROR_STUB_LIBRARY", mapped=stubs + "/libcuda.so")
+    yield s.expect("fail", "driver-libs", ["libcuda-is-stub", "libcuda-unversioned-is-stub", "cuda-init-stub-library"])
 
     # CUDA 12's stubs directory holds only libcuda.so: with it on
     # LD_LIBRARY_PATH, libcuda.so.1 programs work and dlopen("libcuda.so") ones get the stub.
@@ -898,11 +1006,13 @@ def scenarios():
 
     s = h100_host("host-nvidia-smi-hangs", "nvidia-smi does not answer within 5 s: the driver is wedged.")
     s.smi(timed_out=True)
-    yield s.expect("fail", "driver-libs", ["nvidia-smi-timed-out"])
+    s.cuda_probe(timed_out=True)
+    yield s.expect("fail", "driver-libs", ["nvidia-smi-timed-out", "cuda-probe-timed-out"])
 
     s = h100_host("host-compute-mode-prohibited", "The H100 was left in compute mode Prohibited: no CUDA context can be created.")
     s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Prohibited\n")
-    yield s.expect("fail", "driver-libs", ["gpu-compute-mode-prohibited"])
+    s.nvml_probe(devices=[nvml_device(compute_mode="Prohibited")])
+    yield s.expect("fail", "driver-libs", ["gpu-compute-mode-prohibited", "gpu-compute-mode-prohibited-nvml"])
 
     s = Snapshot("host-nvidia-smi-old-driver-fields", "Driver 470's nvidia-smi lacks compute_cap: asked again without it, it answers; an A100, healthy.").plain_vm_pci()
     s.pci("0000:1b:00.0", "10de", "20b0", "030200", driver="nvidia")
@@ -919,7 +1029,8 @@ def scenarios():
 
     s = h100_host("host-nvidia-smi-disagrees", "nvidia-smi reports 550.54.14 while /proc/driver/nvidia/version says 550.54.15.")
     s.smi("0, 550.54.14, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
-    yield s.expect("warn", None, ["nvidia-smi-driver-disagrees"])
+    s.nvml_probe(driver="550.54.14", devices=[nvml_device()])
+    yield s.expect("warn", None, ["nvidia-smi-driver-disagrees", "nvml-driver-disagrees"])
 
     s = h100_host("host-nvidia-smi-gpus-disagree", "Two GPU lines of nvidia-smi report different driver versions.")
     s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n1, 550.54.14, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
@@ -960,7 +1071,10 @@ def scenarios():
     s = upgraded_without_reboot("host-upgraded-api-mismatch-in-log", "The same upgrade without reboot, with the NVRM API mismatch lines in the kernel log.")
     s.kernel_log("[ 7022.000001] NVRM: API mismatch: the client has the version 550.54.15, but\n[ 7022.000002] NVRM: this kernel module has the version 550.54.14.  Please\n")
     s.smi(exit=18, stdout="Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.54.15\n")
-    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "kernel-log-api-mismatch", "nvidia-smi-version-mismatch"])
+    s.cuda_probe(init=803, init_name="CUDA_ERROR_SYSTEM_DRIVER_MISMATCH")
+    s.nvml_probe(init=18, init_name="Driver/library version mismatch")
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "kernel-log-api-mismatch", "nvidia-smi-version-mismatch",
+                                           "cuda-init-driver-mismatch", "nvml-version-mismatch"])
 
     s = Snapshot("wsl2-linux-driver-installed", "A Linux driver package installed inside WSL2 shadows /usr/lib/wsl/lib (FC-41).")
     s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
@@ -1015,15 +1129,18 @@ def scenarios():
 
     yield compat_container("container-cuda-compat-active",
                            "A CUDA 12.6 image on a 535 host: its cuda-compat libcuda 560.35.03 is registered first, as supported.",
-                           "535.183.01").expect("ok", None, [], info=["compat-in-use"], absent=["driver-library-version-mismatch"])
+                           "535.183.01").cuda_probe(devices=[cuda_device()], version=12060,
+                                                    mapped="/usr/local/cuda-12.6/compat/libcuda.so.560.35.03").expect(
+        "ok", None, [], info=["compat-in-use"], absent=["driver-library-version-mismatch"])
 
     yield compat_container("container-compat-branch-unsupported",
                            "cuda-compat 560.35.03 (CUDA 12.6) on a 550 host: its note accepts 550, NVIDIA's table supports only 535.",
                            "550.54.15").expect("warn", None, ["compat-host-branch-unsupported"], info=["compat-in-use"])
 
     yield compat_container("container-compat-on-geforce", "The same CUDA 12.6 image with cuda-compat on an RTX 4090 (FC-26).",
-                           "535.183.01", gpu=("2684", "GeForce RTX 4090", "030000")).expect(
-        "fail", "driver-libs", ["compat-on-unsupported-gpu"])
+                           "535.183.01", gpu=("2684", "GeForce RTX 4090", "030000")).cuda_probe(
+        init=804, init_name="CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", mapped="/usr/local/cuda-12.6/compat/libcuda.so.560.35.03").expect(
+        "fail", "driver-libs", ["compat-on-unsupported-gpu", "cuda-init-compat-refused"])
 
     # cuda-compat's libcuda bind-mounted over the standard directory (a
     # `-v .../compat/libcuda.so.560.35.03:/usr/lib/x86_64-linux-gnu/libcuda.so.1`
@@ -1109,7 +1226,8 @@ def scenarios():
 
     s = h100_host("host-cuda-visible-devices-out-of-range", "CUDA_VISIBLE_DEVICES=2 on a one-GPU host (FC-37).")
     s.env["CUDA_VISIBLE_DEVICES"] = "2"
-    yield s.expect("fail", "device-nodes", ["cuda-visible-devices-selects-nothing"])
+    s.cuda_probe(init=100, init_name="CUDA_ERROR_NO_DEVICE")
+    yield s.expect("fail", "device-nodes", ["cuda-visible-devices-selects-nothing", "cuda-init-no-device"])
 
     s = h100_host("host-cuda-visible-devices-partly-ignored", "CUDA_VISIBLE_DEVICES=0,5 on a one-GPU host: CUDA stops at 5.")
     s.env["CUDA_VISIBLE_DEVICES"] = "0,5"
@@ -1121,11 +1239,53 @@ def scenarios():
 
     s = h100_host("host-cuda-visible-devices-by-uuid", "CUDA_VISIBLE_DEVICES names the host's GPU by a UUID prefix: fine.")
     s.env["CUDA_VISIBLE_DEVICES"] = "GPU-00000000-0000"
+    s.cuda_probe(devices=[cuda_device()])
     yield s.expect("ok", None, [])
 
     s = h100_host("host-cuda-visible-devices-two-mig", "Two MIG devices in CUDA_VISIBLE_DEVICES: CUDA enumerates one (FC-38).")
     s.env["CUDA_VISIBLE_DEVICES"] = "MIG-4a8f-01,MIG-4a8f-02"
     yield s.expect("fail", "device-nodes", ["cuda-visible-devices-several-mig", "cuda-visible-devices-partly-ignored"])
+
+    # What the driver answers a program (the driver probe, in a child).
+    s = Snapshot("vm-pci-hidden-cuda-works", "A VM whose hypervisor hides the GPU's PCI function, while the driver's libcuda works.")
+    s.plain_vm_pci().driver_userspace("550.54.15")
+    s.cuda_probe(devices=[cuda_device()])
+    yield s.expect("ok", None, [], info=["gpu-hidden-from-pci-view", "libcuda-unversioned-missing"], absent=["no-nvidia-gpu"])
+
+    s = h100_host("host-cuinit-999-after-resume", "Every file looks right, yet cuInit returns 999 (as after a suspend and resume).")
+    yield s.cuda_probe(init=999, init_name="CUDA_ERROR_UNKNOWN").expect("fail", "driver-libs", ["cuda-init-unknown-error"])
+
+    s = h100_host("host-cuinit-os-error", "cuInit fails with CUDA_ERROR_OPERATING_SYSTEM (304).")
+    yield s.cuda_probe(init=304, init_name="CUDA_ERROR_OPERATING_SYSTEM").expect("fail", "driver-libs", ["cuda-init-failed"])
+
+    s = h100_host("host-cuda-probe-crashes", "Loading libcuda and calling cuInit kills the process with SIGSEGV.")
+    yield s.cuda_probe(signal=11).expect("fail", "driver-libs", ["cuda-probe-crashed"])
+
+    s = h100_host("host-cuda-probe-exits", "The libcuda found calls exit(1) inside cuInit.")
+    yield s.cuda_probe(exit_code=1).expect("fail", "driver-libs", ["cuda-probe-exited"])
+
+    s = h100_host("host-libcuda-not-loadable", "libcuda.so.1 resolves to a 32-bit file: dlopen refuses it.")
+    yield s.cuda_probe(dlerror="libcuda.so.1: wrong ELF class: ELFCLASS32").expect(
+        "fail", "driver-libs", ["cuda-probe-library-not-loadable"])
+
+    s = h100_host("host-smoke-test-fails", "gpudoctor check --smoke: the kernel launch fails on the GPU.")
+    yield s.cuda_probe(devices=[cuda_device()], smoke=[{"smoke": 0, "passed": False, "step": "cuLaunchKernel", "result": 719,
+                                                        "name": "CUDA_ERROR_LAUNCH_FAILED"}]).expect(
+        "fail", "driver-libs", ["smoke-test-failed"])
+
+    s = h100_host("host-static-build", "A healthy H100 host checked by the static gpudoctor, which cannot load libcuda.")
+    s.cuda_probe(unavailable="this gpudoctor is a static build, which cannot load the driver's libraries")
+    yield s.expect("ok", None, [], info=["cuda-probe-unavailable", "libcuda-unversioned-missing"])
+
+    s = h100_host("host-gpu-memory-repair-pending", "NVML: uncorrected ECC errors, with a row remapping and a page retirement pending.")
+    s.cuda_probe(devices=[cuda_device()])
+    s.nvml_probe(devices=[nvml_device(ecc_uncorrected_volatile=2, ecc_uncorrected_aggregate=2, remapped_rows_pending=True,
+                                      retired_pages_pending=True)])
+    yield s.expect("warn", None, ["gpu-uncorrected-ecc-errors", "gpu-row-remapping-pending", "gpu-retired-pages-pending"])
+
+    s = h100_host("host-gpu-rows-exhausted", "NVML: a row remapping failed (no spare rows left) and the InfoROM is corrupt.")
+    s.nvml_probe(devices=[nvml_device(remapped_rows_failed=True, ecc_uncorrected_aggregate=14, inforom_valid=False)])
+    yield s.expect("fail", "hardware", ["gpu-row-remapping-failed", "gpu-inforom-corrupt"])
 
 
 def main():

@@ -46,8 +46,8 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
 
 }  // namespace
 
-Report run_check(Host& host, const RuleSet& rules) {
-  ProbeContext context{host, rules, probe_system(host), {}, {}, {}, {}, {}};
+Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
+  ProbeContext context{host, rules, probe_system(host), {}, {}, {}, {}, {}, options};
   Report report;
   report.gpudoctor_version = GPUDOCTOR_VERSION;
   report.mode = host_mode_name(host.mode());

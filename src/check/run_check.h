@@ -4,10 +4,11 @@
 
 #include "host/host.h"
 #include "model/report.h"
+#include "probes/probe_context.h"
 #include "rules/rule_set.h"
 
 namespace gd {
 
-Report run_check(Host& host, const RuleSet& rules);
+Report run_check(Host& host, const RuleSet& rules, ProbeOptions options = {});
 
 }  // namespace gd

@@ -44,6 +44,8 @@ void print_report(const Report& report, const Options& options) {
   }
 }
 
+ProbeOptions probe_options(const Options& options) { return {options.driver_probe, options.smoke}; }
+
 int exit_status(const Report& report) { return report.verdict == Status::fail ? 1 : 0; }
 
 // The snapshot directory must be new or empty, so we never mix evidence or
@@ -62,7 +64,7 @@ void prepare_output_dir(const std::string& dir) {
 int run_check_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   auto host = make_host(options);
-  const Report report = run_check(*host, rules);
+  const Report report = run_check(*host, rules, probe_options(options));
   print_report(report, options);
   return exit_status(report);
 }
@@ -72,7 +74,7 @@ int run_snapshot_command(const Options& options) {
   auto inner = make_host(options);
   prepare_output_dir(*options.output);
   RecordingHost recorder(*inner, *options.output);
-  const Report report = run_check(recorder, rules);
+  const Report report = run_check(recorder, rules, probe_options(options));
   if (auto written = recorder.finish(GPUDOCTOR_VERSION); !written)
     throw std::runtime_error("cannot write " + *options.output + "/snapshot.json");
   std::ofstream(*options.output + "/report.json") << render_json(report);

@@ -54,6 +54,8 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--json") options.format = Format::json;
     else if (name == "--color" || name == "--colour") options.color = parse_color(take_value());
     else if (name == "-v" || name == "--verbose") options.verbose = true;
+    else if (name == "--no-probe") options.driver_probe = false;
+    else if (name == "--smoke") options.smoke = true;
     else if (name == "--root") options.root = take_value();
     else if (name == "--replay") options.replay = take_value();
     else if (name == "--output" || name == "-o") options.output = take_value();
@@ -64,6 +66,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (options.command == Command::resolve && options.file.empty()) options.file = arg;
     else throw UsageError("unexpected argument '" + arg + "'");
   }
+  if (options.smoke && !options.driver_probe) throw UsageError("--smoke runs in the driver probe, which --no-probe turns off");
   if (options.root && options.replay) throw UsageError("--root and --replay cannot be used together");
   if (options.command == Command::snapshot && !options.output) throw UsageError("snapshot needs --output DIR");
   // An empty DIR would make every path below it absolute: /snapshot.json, /root/...
@@ -93,6 +96,8 @@ options:
   --format text|json|markdown   report format (default text)
   --color auto|always|never     colour in the text report (NO_COLOR always wins)
   -v, --verbose                 show every fact
+  --no-probe                    do not load libcuda/NVML in a child process to ask the driver
+  --smoke                       also run a tiny kernel on every visible GPU (in that child)
   --root DIR                    check DIR as if it were / (an unpacked image)
   --replay DIR                  check a snapshot taken with `gpudoctor snapshot`
   --rules DIR                   use the rules in DIR instead of the built-in ones

@@ -23,6 +23,8 @@ struct Options {
   Format format = Format::text;
   ColorChoice color = ColorChoice::auto_detect;
   bool verbose = false;
+  bool driver_probe = true;  // --no-probe
+  bool smoke = false;        // --smoke
   std::optional<std::string> root;
   std::optional<std::string> replay;
   std::optional<std::string> output;

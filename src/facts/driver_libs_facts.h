@@ -2,6 +2,7 @@
 // Layer 5, driver-libs: the driver's userspace libraries as a program's
 // dlopen would find them.
 
+#include "facts/driver_probe_facts.h"
 #include "model/fact_fields.h"
 
 #include <boost/json.hpp>
@@ -97,6 +98,7 @@ struct NvidiaSmiFacts {
   std::string status;  // ok, no-driver, version-mismatch, timed-out, crashed, failed, cannot-start, not-run, not-recorded
   std::optional<std::string> message;
   std::optional<std::int64_t> signal;
+  std::optional<std::string> signal_name;
   std::optional<std::string> driver_version;
   bool driver_versions_agree = true;
   std::vector<SmiGpu> gpus;
@@ -108,6 +110,7 @@ struct NvidiaSmiFacts {
       "cannot-start; not-run (under --root); not-recorded (a replay without its answer)");
     f("message", message, "the first line it printed when it did not succeed");
     f("signal", signal, "the signal that ended it, when it crashed");
+    f("signal_name", signal_name, "its name, SIGSEGV");
     f("driver_version", driver_version, "the driver version it reports (the first GPU's)");
     f("driver_versions_agree", driver_versions_agree, "every GPU's line reports the same driver version");
     f("gpus", gpus, "one entry per GPU line");
@@ -121,6 +124,8 @@ struct DriverLibsFacts {
   Nullable<std::string> nvidia_smi, ld_library_path;
   std::optional<std::string> program_runpath;
   std::optional<NvidiaSmiFacts> nvidia_smi_run;
+  std::optional<CudaProbeFacts> cuda_probe;
+  std::optional<NvmlProbeFacts> nvml_probe;
   std::string ld_so_cache;
 
   template <class F>
@@ -133,6 +138,8 @@ struct DriverLibsFacts {
     f("nvidia_smi", nvidia_smi, "nvidia-smi on PATH");
     f("ld_library_path", ld_library_path, "LD_LIBRARY_PATH, escaped");
     f("nvidia_smi_run", nvidia_smi_run, "live, where a driver should answer: what running nvidia-smi showed");
+    f("cuda_probe", cuda_probe, "live, where libcuda.so.1 resolves (not with --no-probe): a child that loaded it and called cuInit");
+    f("nvml_probe", nvml_probe, "live, where libnvidia-ml.so.1 resolves (not with --no-probe): a child that asked NVML");
     f("program_runpath", program_runpath, "the RUNPATH the system's programs carry to reach the driver (NixOS: /run/opengl-driver/lib)");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
   }

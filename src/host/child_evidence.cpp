@@ -6,12 +6,13 @@ const char* child_kind_name(ChildKind kind) {
   switch (kind) {
     case ChildKind::command: return "command";
     case ChildKind::device_open: return "device-open";
+    case ChildKind::driver_probe: return "driver-probe";
   }
   return "command";
 }
 
 std::optional<ChildKind> parse_child_kind(std::string_view name) {
-  for (auto kind : {ChildKind::command, ChildKind::device_open})
+  for (auto kind : {ChildKind::command, ChildKind::device_open, ChildKind::driver_probe})
     if (name == child_kind_name(kind)) return kind;
   return std::nullopt;
 }

@@ -16,6 +16,7 @@ namespace gd {
 enum class ChildKind {
   command,      // args: argv of a program, run without a shell
   device_open,  // args: /dev paths; the child opens each, and asks /dev/nvidiactl its version
+  driver_probe, // args: cuda [smoke] | nvml; the child loads the driver's library and asks it
 };
 
 struct ChildRequest {

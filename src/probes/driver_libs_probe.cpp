@@ -3,6 +3,7 @@
 #include "loader/load_simulation.h"
 #include "loader/search_path.h"
 #include "probes/library_files.h"
+#include "probes/driver_probe.h"
 #include "probes/mountinfo.h"
 #include "probes/nvidia_smi.h"
 #include "rules/cuda_tables.h"
@@ -207,6 +208,29 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     facts.nvidia_smi_run = run_nvidia_smi(context.host, *smi);
     layer.source("nvidia_smi_run", *smi + " --query-gpu");
   }
+  // The driver itself, in a child, wherever a program could load it — even
+  // when the layers below look broken: under WSL2, gVisor and some VMs the
+  // PCI and module view is missing while CUDA works. Files first: every file
+  // this layer and those below read was read before the driver could create
+  // nodes or load nvidia_uvm through nvidia-modprobe, as any CUDA program would.
+  if (context.options.driver_probe && context.host.mode() != HostMode::root) {
+    // A driver that already kept nvidia-smi waiting will keep these waiting too.
+    const bool wedged = facts.nvidia_smi_run && facts.nvidia_smi_run->status == "timed-out";
+    const auto cuda_deadline = wedged ? k_nvidia_smi_deadline : k_cuda_probe_deadline;
+    const auto nvml_deadline = wedged ? k_nvidia_smi_deadline : k_nvml_probe_deadline;
+    if (libcuda.found) {
+      facts.cuda_probe = run_cuda_probe(context.host, context.options.smoke, cuda_deadline);
+      // A replay gives the diagnosis of the run that took the snapshot,
+      // whether or not that run had --smoke.
+      if (facts.cuda_probe->status == "not-recorded" && context.host.mode() == HostMode::replay)
+        facts.cuda_probe = run_cuda_probe(context.host, !context.options.smoke, cuda_deadline);
+      layer.source("cuda_probe", "a child process: dlopen(libcuda.so.1), cuInit");
+    }
+    if (facts.libraries[1].found) {
+      facts.nvml_probe = run_nvml_probe(context.host, nvml_deadline);
+      layer.source("nvml_probe", "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
+    }
+  }
   const auto& config = simulation.config();
   if (config.ld_library_path) facts.ld_library_path = printable(*config.ld_library_path, 400);
   layer.source("ld_library_path", "env LD_LIBRARY_PATH");
@@ -219,6 +243,13 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
                     (libcuda.version ? " " + *libcuda.version : std::string()) + ", via " + *libcuda.via + ")";
   } else {
     layer.summary = "no libcuda.so.1 for a program to load";
+  }
+  if (const auto& probe = facts.cuda_probe; probe && probe->status == "ok" && probe->init_result) {
+    layer.summary += *probe->init_result == 0 ? "; cuInit: " + std::to_string(probe->devices.size()) + " device(s)" +
+                                                    (probe->cuda_version ? ", CUDA " + *probe->cuda_version : std::string())
+                                              : "; cuInit: " + probe->init_error.value_or("error " + std::to_string(*probe->init_result));
+  } else if (probe && probe->status != "ok" && probe->status != "not-recorded") {
+    layer.summary += "; driver probe: " + probe->status;
   }
   return layer;
 }

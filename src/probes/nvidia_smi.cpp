@@ -1,5 +1,6 @@
 #include "probes/nvidia_smi.h"
 
+#include "util/result.h"
 #include "util/text.h"
 
 #include <csignal>
@@ -72,6 +73,7 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
   } else if (answer.signal) {
     facts.status = "crashed";
     facts.signal = *answer.signal;
+    facts.signal_name = signal_name(*answer.signal);
   } else if (contains(text, "couldn't communicate with the NVIDIA driver")) {
     facts.status = "no-driver";
   } else if (contains(text, "Driver/library version mismatch")) {

@@ -16,6 +16,12 @@
 
 namespace gd {
 
+// What the user asked that changes what the driver is asked.
+struct ProbeOptions {
+  bool driver_probe = true;  // --no-probe turns it off
+  bool smoke = false;        // --smoke
+};
+
 struct ProbeContext {
   Host& host;
   const RuleSet& rules;
@@ -25,6 +31,7 @@ struct ProbeContext {
   ContainerFacts container;
   DeviceNodesFacts device_nodes;
   DriverLibsFacts driver_libs;
+  ProbeOptions options{};
 };
 
 // Bounded reads: /proc and /sys files are small, and hostile ones must not

@@ -14,7 +14,7 @@ struct ProbeFixture {
   RuleSet rules = load_embedded_rules();
   FakeHost host;
 
-  ProbeContext context() { return {host, rules, probe_system(host), {}, {}, {}, {}, {}}; }
+  ProbeContext context() { return {host, rules, probe_system(host), {}, {}, {}, {}, {}, {}}; }
 
   // An NVIDIA GPU function in sysfs, x8 in an x16 slot, bound to driver (or to nothing).
   void pci_gpu(const std::string& bdf, const std::string& device, const std::string& driver) {

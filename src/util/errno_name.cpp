@@ -1,6 +1,7 @@
 #include "util/result.h"
 
 #include <cerrno>
+#include <csignal>
 #include <utility>
 
 namespace gd {
@@ -30,6 +31,17 @@ int errno_from_name(const std::string& name) {
   for (const auto& [number, known] : k_names)
     if (name == known) return number;
   return 0;
+}
+
+// How a crashed child died, as a person reads it: "SIGSEGV".
+std::string signal_name(int signal_number) {
+  constexpr std::pair<int, const char*> k_signals[] = {
+      {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGILL, "SIGILL"}, {SIGFPE, "SIGFPE"},
+      {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"}, {SIGPIPE, "SIGPIPE"},
+  };
+  for (const auto& [number, name] : k_signals)
+    if (number == signal_number) return name;
+  return "signal " + std::to_string(signal_number);
 }
 
 }  // namespace gd

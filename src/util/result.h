@@ -20,6 +20,9 @@ inline std::error_code errno_code(int error_number) {
 std::string errno_name(int error_number);
 inline std::string errno_name(const std::error_code& error) { return errno_name(error.value()); }
 
+// "SIGSEGV" for 11; "signal N" for one without a name here.
+std::string signal_name(int signal_number);
+
 // Inverse of errno_name; 0 when the name is unknown.
 int errno_from_name(const std::string& name);
 

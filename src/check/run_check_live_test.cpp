@@ -1,0 +1,71 @@
+// The whole live check with the fake driver libraries of
+// test_support/fake_driver.h on LD_LIBRARY_PATH: the driver probe runs
+// wherever libcuda.so.1 resolves, even on this machine with no GPU and no
+// module, its answer reaches the rules, and --no-probe keeps it from running.
+
+#include "check/run_check.h"
+
+#include "host/live_host.h"
+#include "test_support/fake_driver.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace gd {
+namespace {
+
+const LayerReport& layer(const Report& report, std::string_view id) {
+  for (const auto& entry : report.layers)
+    if (entry.facts.id == id) return entry;
+  FAIL("no layer " << id);
+  throw;
+}
+
+bool has_finding(const Report& report, std::string_view rule) {
+  for (const auto& entry : report.layers)
+    for (const auto& finding : entry.findings)
+      if (finding.rule == rule) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a live check asks the driver in a child wherever libcuda.so.1 resolves, and --no-probe does not") {
+  TempDir dir;
+  build_fake_driver(dir);
+  ::setenv("LD_LIBRARY_PATH", (dir / "lib").c_str(), 1);
+  ::setenv("FAKE_CUDA", "999", 1);
+  const RuleSet rules = load_embedded_rules();
+  LiveHost host("/");
+
+  const Report probed = run_check(host, rules);
+  const auto& facts = layer(probed, "driver-libs").facts.facts;
+  REQUIRE(facts.contains("cuda_probe"));
+  CHECK(facts.at("cuda_probe").at("init_result") == 999);
+  CHECK(facts.at("nvml_probe").at("status") == "ok");
+  CHECK(has_finding(probed, "cuda-init-unknown-error"));
+
+  const Report quiet = run_check(host, rules, ProbeOptions{false, false});
+  CHECK(!layer(quiet, "driver-libs").facts.facts.contains("cuda_probe"));
+  CHECK(!has_finding(quiet, "cuda-init-unknown-error"));
+
+  ::unsetenv("FAKE_CUDA");
+  ::unsetenv("LD_LIBRARY_PATH");
+}
+
+TEST_CASE("under --root the driver is never asked: the image's libraries are not this machine's") {
+  TempDir dir;
+  build_fake_driver(dir);
+  dir.mkdir("root/usr/lib64");
+  std::filesystem::copy_file(dir / "lib/libcuda.so.1", dir / "root/usr/lib64/libcuda.so.1");
+  const RuleSet rules = load_embedded_rules();
+  LiveHost host(dir / "root");
+  const Report report = run_check(host, rules);
+  const auto& facts = layer(report, "driver-libs").facts.facts;
+  REQUIRE(facts.at("libraries").at(0).at("found") == true);  // it resolves in the image...
+  CHECK(!facts.contains("cuda_probe"));                       // ...and is still not loaded
+}
+
+}  // namespace gd

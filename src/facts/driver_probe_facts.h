@@ -1,0 +1,147 @@
+#pragma once
+// What the driver said when a child process loaded it (driver-libs layer):
+// libcuda.so.1's cuInit and devices, libnvidia-ml.so.1's versions and
+// per-GPU health, and the smoke test. Every field comes from the child's
+// answer; a child that crashed or hung leaves `status` saying so and
+// `stopped_in` naming the call it was in.
+
+#include "model/fact_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+struct CudaDeviceFacts {
+  std::int64_t index = 0;
+  std::optional<std::string> name, uuid, bus_id, compute_capability;
+  std::optional<std::int64_t> memory_total_mib;
+
+  template <class F>
+  void fields(F& f) const {
+    f("index", index, "CUDA's device ordinal (after CUDA_VISIBLE_DEVICES)");
+    f("name", name, "cuDeviceGetName");
+    f("uuid", uuid, "cuDeviceGetUuid, GPU-...");
+    f("bus_id", bus_id, "cuDeviceGetPCIBusId, 0000:1B:00.0");
+    f("compute_capability", compute_capability, "major.minor from cuDeviceGetAttribute");
+    f("memory_total_mib", memory_total_mib, "cuDeviceTotalMem, MiB");
+  }
+};
+
+struct SmokeFacts {
+  std::int64_t index = 0;
+  bool passed = false;
+  std::optional<std::string> step, error, log;
+  std::optional<double> ms;
+
+  template <class F>
+  void fields(F& f) const {
+    f("index", index, "CUDA's device ordinal");
+    f("passed", passed, "the kernel ran and every element came back right");
+    f("step", step, "the call that failed: cuDevicePrimaryCtxRetain, cuModuleLoadDataEx, cuLaunchKernel, ...");
+    f("error", error, "its error name, or what was wrong with the result");
+    f("log", log, "the JIT compiler's error log, when loading the PTX failed");
+    f("ms", ms, "milliseconds from context to checked result");
+  }
+};
+
+struct NvmlDeviceFacts {
+  std::int64_t index = 0;
+  std::optional<std::string> name, uuid, bus_id, compute_capability, persistence_mode, compute_mode, mig_mode, fabric_state;
+  std::optional<std::int64_t> memory_total_mib, memory_used_mib, utilization_percent, temperature_c, processes;
+  std::optional<std::int64_t> ecc_uncorrected_volatile, ecc_uncorrected_aggregate;
+  std::optional<double> power_draw_w, power_limit_w;
+  std::optional<bool> retired_pages_pending, remapped_rows_pending, remapped_rows_failed, inforom_valid;
+  std::optional<std::vector<std::string>> throttle_reasons;
+
+  template <class F>
+  void fields(F& f) const {
+    f("index", index, "NVML's index (all GPUs, whatever CUDA_VISIBLE_DEVICES says)");
+    f("name", name, "nvmlDeviceGetName");
+    f("uuid", uuid, "nvmlDeviceGetUUID");
+    f("bus_id", bus_id, "nvmlDeviceGetPciInfo busId");
+    f("compute_capability", compute_capability, "nvmlDeviceGetCudaComputeCapability");
+    f("memory_total_mib", memory_total_mib, "memory total, MiB");
+    f("memory_used_mib", memory_used_mib, "memory used, MiB");
+    f("utilization_percent", utilization_percent, "GPU utilisation over the last sample period");
+    f("temperature_c", temperature_c, "GPU temperature, degrees C");
+    f("power_draw_w", power_draw_w, "power draw, W");
+    f("power_limit_w", power_limit_w, "enforced power limit, W");
+    f("persistence_mode", persistence_mode, "Enabled or Disabled");
+    f("compute_mode", compute_mode, "Default, Exclusive_Thread, Prohibited or Exclusive_Process");
+    f("mig_mode", mig_mode, "current MIG mode: Enabled or Disabled");
+    f("ecc_uncorrected_volatile", ecc_uncorrected_volatile, "uncorrected ECC errors since the driver loaded");
+    f("ecc_uncorrected_aggregate", ecc_uncorrected_aggregate, "uncorrected ECC errors over the GPU's life");
+    f("retired_pages_pending", retired_pages_pending, "a page retirement waits for the next driver reload (pre-Ampere)");
+    f("remapped_rows_pending", remapped_rows_pending, "a row remapping waits for a GPU reset (Ampere and newer)");
+    f("remapped_rows_failed", remapped_rows_failed, "a row remapping failed: the GPU has run out of spare rows");
+    f("inforom_valid", inforom_valid, "nvmlDeviceValidateInforom: false when the InfoROM is corrupt");
+    f("throttle_reasons", throttle_reasons, "active clock throttle reasons other than idle and application clocks");
+    f("processes", processes, "compute processes using the GPU");
+    f("fabric_state", fabric_state, "NVLink fabric registration (NVSwitch systems): not-supported, not-started, in-progress, completed");
+  }
+};
+
+// Common to both children: how the child ended and how far it got.
+struct ChildOutcomeFacts {
+  // ok (it finished), unavailable (a static build), crashed, timed-out,
+  // exited (in the middle), garbled (output that is not the protocol),
+  // cannot-start, not-run (under --root), not-recorded (a replay without its answer)
+  std::string status;
+  std::optional<std::string> reason, stopped_in, library_error, signal_name;
+  std::optional<std::int64_t> signal;
+  bool library_loaded = false;
+  std::vector<std::string> mapped;
+
+  template <class F>
+  void fields(F& f) const {
+    f("status", status, "ok, unavailable (static build), crashed, timed-out, exited (before finishing), garbled, cannot-start, not-run, not-recorded");
+    f("reason", reason, "why it is unavailable, or what was garbled");
+    f("stopped_in", stopped_in, "crashed, timed out or exited: the call it was in (dlopen, cuInit, nvmlInit_v2, smoke N)");
+    f("signal", signal, "the signal that ended it");
+    f("signal_name", signal_name, "its name, SIGSEGV");
+    f("library_loaded", library_loaded, "dlopen of the library by its plain name succeeded");
+    f("library_error", library_error, "dlopen's error when it did not");
+    f("mapped", mapped, "driver library files the child really mapped (/proc/self/maps)");
+  }
+};
+
+struct CudaProbeFacts : ChildOutcomeFacts {
+  std::optional<std::int64_t> driver_api_version, init_result, device_count;
+  std::optional<std::string> cuda_version, init_error;
+  std::vector<CudaDeviceFacts> devices;
+  std::optional<std::vector<SmokeFacts>> smoke;
+
+  template <class F>
+  void fields(F& f) const {
+    ChildOutcomeFacts::fields(f);
+    f("driver_api_version", driver_api_version, "cuDriverGetVersion: 12040 for CUDA 12.4");
+    f("cuda_version", cuda_version, "the same as major.minor: the newest CUDA the driver supports");
+    f("init_result", init_result, "cuInit(0)'s CUresult: 0 success, 100 no device, 999 unknown, ...");
+    f("init_error", init_error, "its name, CUDA_ERROR_NO_DEVICE");
+    f("device_count", device_count, "cuDeviceGetCount");
+    f("devices", devices, "the devices CUDA sees");
+    f("smoke", smoke, "--smoke: one entry per device");
+  }
+};
+
+struct NvmlProbeFacts : ChildOutcomeFacts {
+  std::optional<std::int64_t> init_result, device_count;
+  std::optional<std::string> init_error, driver_version, cuda_version;
+  std::vector<NvmlDeviceFacts> devices;
+
+  template <class F>
+  void fields(F& f) const {
+    ChildOutcomeFacts::fields(f);
+    f("init_result", init_result, "nvmlInit_v2's result: 0 success, 9 driver not loaded, 18 library/driver mismatch, ...");
+    f("init_error", init_error, "nvmlErrorString of it");
+    f("driver_version", driver_version, "nvmlSystemGetDriverVersion");
+    f("cuda_version", cuda_version, "nvmlSystemGetCudaDriverVersion as major.minor");
+    f("device_count", device_count, "nvmlDeviceGetCount");
+    f("devices", devices, "per GPU identity, state and health");
+  }
+};
+
+}  // namespace gd

@@ -1,0 +1,210 @@
+#include "probes/driver_probe.h"
+
+#include "util/result.h"
+#include "util/text.h"
+
+#include <boost/json.hpp>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::size_t k_max_lines = 20000;  // 1024 devices, a few lines each, fit easily
+constexpr std::size_t k_max_items = 1024;
+
+std::optional<std::string> text_of(const json::object& line, std::string_view key, std::size_t max = 200) {
+  const auto* value = line.if_contains(key);
+  if (!value || !value->is_string()) return std::nullopt;
+  return printable(value->get_string(), max);
+}
+
+std::optional<std::int64_t> int_of(const json::object& line, std::string_view key) {
+  const auto* value = line.if_contains(key);
+  if (value && value->is_int64()) return value->get_int64();
+  if (value && value->is_uint64() && value->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
+    return static_cast<std::int64_t>(value->get_uint64());
+  return std::nullopt;
+}
+
+std::optional<double> number_of(const json::object& line, std::string_view key) {
+  const auto* value = line.if_contains(key);
+  if (value && value->is_number()) return value->to_number<double>();
+  return std::nullopt;
+}
+
+std::optional<bool> bool_of(const json::object& line, std::string_view key) {
+  const auto* value = line.if_contains(key);
+  if (value && value->is_bool()) return value->get_bool();
+  return std::nullopt;
+}
+
+// Walks the child's lines: the outcome fields common to both children are
+// filled here, each other line goes to on_line. Returns whether "done" came.
+template <class OnLine>
+void read_answer(const ChildAnswer& answer, ChildOutcomeFacts& facts, OnLine on_line) {
+  if (answer.error) {
+    facts.status = *answer.error == "ENOSYS" ? "not-run" : *answer.error == "not-recorded" ? "not-recorded" : "cannot-start";
+    if (facts.status == "cannot-start") facts.reason = printable(*answer.error, 80);
+    return;
+  }
+  bool done = false;
+  std::optional<std::string> garbled, unavailable;
+  std::size_t count = 0;
+  for (auto raw : lines(answer.output)) {
+    // Libraries may print to stdout too; only lines that look like ours must parse.
+    if (trim(raw).empty() || trim(raw).front() != '{') continue;
+    if (++count > k_max_lines) {
+      garbled = "more than " + std::to_string(k_max_lines) + " lines";
+      break;
+    }
+    boost::system::error_code error;
+    auto parsed = json::parse(raw, error);
+    if (error || !parsed.is_object()) {
+      garbled = "line " + std::to_string(count) + " is not the probe's: '" + printable(raw, 80) + "'";
+      break;
+    }
+    const auto& line = parsed.as_object();
+    if (auto step = text_of(line, "begin", 80)) facts.stopped_in = *step;
+    else if (line.contains("done")) done = true;
+    else if (auto why = text_of(line, "unavailable", 300)) unavailable = *why;
+    else if (line.contains("library")) {
+      facts.library_loaded = bool_of(line, "loaded").value_or(false);
+      facts.library_error = text_of(line, "error", 400);
+    } else if (const auto* mapped = line.if_contains("mapped"); mapped && mapped->is_array()) {
+      for (const auto& path : mapped->get_array())
+        if (path.is_string() && facts.mapped.size() < 64) facts.mapped.push_back(printable(path.get_string(), 300));
+    } else {
+      on_line(line);
+    }
+  }
+  if (unavailable) {
+    facts.status = "unavailable";
+    facts.reason = *unavailable;
+    facts.stopped_in.reset();
+  } else if (answer.timed_out) {
+    facts.status = "timed-out";
+  } else if (answer.signal) {
+    facts.status = "crashed";
+    facts.signal = *answer.signal;
+    facts.signal_name = signal_name(*answer.signal);
+  } else if (garbled) {
+    facts.status = "garbled";
+    facts.reason = *garbled;
+  } else if (!done) {
+    // Some libraries call exit() from inside an initialiser.
+    facts.status = "exited";
+    facts.reason = "it exited with status " + std::to_string(answer.exit.value_or(-1)) + " before finishing";
+  } else {
+    facts.status = "ok";
+    facts.stopped_in.reset();
+  }
+}
+
+std::string cuda_version_text(std::int64_t version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+}  // namespace
+
+CudaProbeFacts parse_cuda_probe(const ChildAnswer& answer) {
+  CudaProbeFacts facts;
+  read_answer(answer, facts, [&](const json::object& line) {
+    if (auto call = text_of(line, "call", 80)) {
+      const auto result = int_of(line, "result");
+      if (*call == "cuDriverGetVersion" && result == 0) {
+        facts.driver_api_version = int_of(line, "value");
+        if (facts.driver_api_version && *facts.driver_api_version > 0) facts.cuda_version = cuda_version_text(*facts.driver_api_version);
+      } else if (*call == "cuInit") {
+        facts.init_result = result;
+        facts.init_error = text_of(line, "name", 80);
+        if (result == 0) facts.init_error = "CUDA_SUCCESS";
+      } else if (*call == "cuDeviceGetCount" && result == 0) {
+        facts.device_count = int_of(line, "value");
+      }
+    } else if (auto index = int_of(line, "device"); index && facts.devices.size() < k_max_items) {
+      CudaDeviceFacts device;
+      device.index = *index;
+      device.name = text_of(line, "name", 120);
+      device.uuid = text_of(line, "uuid", 80);
+      device.bus_id = text_of(line, "bus_id", 40);
+      device.compute_capability = text_of(line, "compute_capability", 12);
+      device.memory_total_mib = int_of(line, "memory_total_mib");
+      facts.devices.push_back(std::move(device));
+    } else if (auto smoked = int_of(line, "smoke")) {
+      if (!facts.smoke) facts.smoke.emplace();
+      if (facts.smoke->size() >= k_max_items) return;
+      SmokeFacts smoke;
+      smoke.index = *smoked;
+      smoke.passed = bool_of(line, "passed").value_or(false);
+      smoke.step = text_of(line, "step", 80);
+      smoke.error = text_of(line, "name", 200);
+      smoke.log = text_of(line, "log", 1000);
+      smoke.ms = number_of(line, "ms");
+      facts.smoke->push_back(std::move(smoke));
+    }
+  });
+  return facts;
+}
+
+NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
+  NvmlProbeFacts facts;
+  read_answer(answer, facts, [&](const json::object& line) {
+    if (auto call = text_of(line, "call", 80)) {
+      const auto result = int_of(line, "result");
+      if (*call == "nvmlInit_v2") {
+        facts.init_result = result;
+        facts.init_error = result == 0 ? std::optional<std::string>("Success") : text_of(line, "name", 200);
+      } else if (*call == "nvmlSystemGetDriverVersion" && result == 0) {
+        facts.driver_version = text_of(line, "value", 40);
+      } else if (*call == "nvmlSystemGetCudaDriverVersion" && result == 0) {
+        if (auto version = int_of(line, "value"); version && *version > 0) facts.cuda_version = cuda_version_text(*version);
+      } else if (*call == "nvmlDeviceGetCount" && result == 0) {
+        facts.device_count = int_of(line, "value");
+      }
+    } else if (auto index = int_of(line, "nvml_device"); index && facts.devices.size() < k_max_items) {
+      NvmlDeviceFacts device;
+      device.index = *index;
+      device.name = text_of(line, "name", 120);
+      device.uuid = text_of(line, "uuid", 80);
+      device.bus_id = text_of(line, "bus_id", 40);
+      device.compute_capability = text_of(line, "compute_capability", 12);
+      device.memory_total_mib = int_of(line, "memory_total_mib");
+      device.memory_used_mib = int_of(line, "memory_used_mib");
+      device.utilization_percent = int_of(line, "utilization_percent");
+      device.temperature_c = int_of(line, "temperature_c");
+      device.power_draw_w = number_of(line, "power_draw_w");
+      device.power_limit_w = number_of(line, "power_limit_w");
+      device.persistence_mode = text_of(line, "persistence_mode", 20);
+      device.compute_mode = text_of(line, "compute_mode", 40);
+      device.mig_mode = text_of(line, "mig_mode", 20);
+      device.ecc_uncorrected_volatile = int_of(line, "ecc_uncorrected_volatile");
+      device.ecc_uncorrected_aggregate = int_of(line, "ecc_uncorrected_aggregate");
+      device.retired_pages_pending = bool_of(line, "retired_pages_pending");
+      device.remapped_rows_pending = bool_of(line, "remapped_rows_pending");
+      device.remapped_rows_failed = bool_of(line, "remapped_rows_failed");
+      device.inforom_valid = bool_of(line, "inforom_valid");
+      device.processes = int_of(line, "processes");
+      device.fabric_state = text_of(line, "fabric_state", 40);
+      if (const auto* reasons = line.if_contains("throttle_reasons"); reasons && reasons->is_array()) {
+        device.throttle_reasons.emplace();
+        for (const auto& reason : reasons->get_array())
+          if (reason.is_string() && device.throttle_reasons->size() < 16) device.throttle_reasons->push_back(printable(reason.get_string(), 40));
+      }
+      facts.devices.push_back(std::move(device));
+    }
+  });
+  return facts;
+}
+
+CudaProbeFacts run_cuda_probe(ChildEvidence& children, bool smoke, std::chrono::milliseconds deadline) {
+  std::vector<std::string> args{"cuda"};
+  if (smoke) args.emplace_back("smoke");
+  return parse_cuda_probe(children.ask({ChildKind::driver_probe, args, deadline}));
+}
+
+NvmlProbeFacts run_nvml_probe(ChildEvidence& children, std::chrono::milliseconds deadline) {
+  return parse_nvml_probe(children.ask({ChildKind::driver_probe, {"nvml"}, deadline}));
+}
+
+}  // namespace gd

@@ -1,0 +1,183 @@
+// The driver probe end to end: this test binary re-executes itself as the
+// child (doctest_main.cpp), which loads the fake libraries of
+// test_support/fake_driver.h through LD_LIBRARY_PATH, as a program would.
+
+#include "probes/driver_probe.h"
+
+#include "host/live_host.h"
+#include "test_support/fake_driver.h"
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <cstdlib>
+
+namespace gd {
+namespace {
+
+// The child inherits the environment: the fake libraries and their mode.
+struct FakeDriverEnvironment {
+  TempDir dir;
+  FakeDriverEnvironment() {
+    build_fake_driver(dir);
+    ::setenv("LD_LIBRARY_PATH", (dir / "lib").c_str(), 1);
+  }
+  ~FakeDriverEnvironment() {
+    ::unsetenv("LD_LIBRARY_PATH");
+    ::unsetenv("FAKE_CUDA");
+    ::unsetenv("FAKE_NVML");
+  }
+  static void cuda(const char* mode) { ::setenv("FAKE_CUDA", mode, 1); }
+  static void nvml(const char* mode) { ::setenv("FAKE_NVML", mode, 1); }
+};
+
+FakeDriverEnvironment& fake() {
+  static FakeDriverEnvironment environment;
+  return environment;
+}
+
+}  // namespace
+
+TEST_CASE("the cuda probe reports the driver's version, cuInit and every device") {
+  fake().cuda("ok4");
+  LiveHost host("/");
+  const auto facts = run_cuda_probe(host, false);
+  CHECK(facts.status == "ok");
+  CHECK(facts.library_loaded);
+  CHECK(facts.cuda_version == "12.4");
+  CHECK(facts.init_result == 0);
+  CHECK(facts.device_count == 4);
+  REQUIRE(facts.devices.size() == 4);
+  CHECK(facts.devices[2].name == "NVIDIA H100 80GB HBM3 #2");
+  CHECK(facts.devices[2].bus_id == "00000000:1A:00.0");
+  CHECK(facts.devices[2].uuid == "GPU-abababab-abab-abab-abab-ababababab02");
+  CHECK(facts.devices[0].compute_capability == "9.0");
+  CHECK(facts.devices[0].memory_total_mib == 81559);
+  CHECK(!facts.smoke);
+  // The child reports the file it really mapped: the fake, not a system libcuda.
+  REQUIRE(facts.mapped.size() == 1);
+  CHECK(facts.mapped[0] == fake().dir / "lib/libcuda.so.1");
+}
+
+TEST_CASE("cuInit's error is reported by number and name") {
+  fake().cuda("999");
+  LiveHost host("/");
+  const auto facts = run_cuda_probe(host, false);
+  CHECK(facts.status == "ok");
+  CHECK(facts.init_result == 999);
+  CHECK(facts.init_error == "CUDA_ERROR_UNKNOWN");
+  CHECK(facts.devices.empty());
+}
+
+TEST_CASE("a probe that crashes in cuInit names the signal and the call") {
+  fake().cuda("crash");
+  LiveHost host("/");
+  const auto facts = run_cuda_probe(host, false);
+  CHECK(facts.status == "crashed");
+  CHECK(facts.signal == SIGSEGV);
+  CHECK(facts.signal_name == "SIGSEGV");
+  CHECK(facts.stopped_in == "cuInit");
+  CHECK(facts.cuda_version == "12.4");  // what it said before the crash is kept
+}
+
+TEST_CASE("a probe that hangs in cuInit is stopped at the deadline") {
+  fake().cuda("hang");
+  LiveHost host("/");
+  const auto facts = run_cuda_probe(host, false, std::chrono::milliseconds(800));
+  CHECK(facts.status == "timed-out");
+  CHECK(facts.stopped_in == "cuInit");
+}
+
+TEST_CASE("a library that exits inside cuInit is reported as such") {
+  fake().cuda("exit");
+  LiveHost host("/");
+  const auto facts = run_cuda_probe(host, false);
+  CHECK(facts.status == "exited");
+  CHECK(facts.stopped_in == "cuInit");
+  CHECK(facts.reason == "it exited with status 3 before finishing");
+}
+
+TEST_CASE("the smoke test runs the embedded kernel on every device and checks the result") {
+  fake().cuda("ok4");
+  LiveHost host("/");
+  auto facts = run_cuda_probe(host, true);
+  REQUIRE(facts.smoke);
+  REQUIRE(facts.smoke->size() == 4);
+  for (const auto& gpu : *facts.smoke) {
+    CHECK(gpu.passed);
+    CHECK(gpu.ms);
+  }
+  fake().cuda("wrong");
+  facts = run_cuda_probe(host, true);
+  REQUIRE(facts.smoke);
+  CHECK(!facts.smoke->front().passed);
+  CHECK(facts.smoke->front().step == "check");
+  CHECK(facts.smoke->front().error == "element 5 is 23, not 22");
+}
+
+TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the library has") {
+  fake().nvml("ok");
+  LiveHost host("/");
+  const auto facts = run_nvml_probe(host);
+  CHECK(facts.status == "ok");
+  CHECK(facts.init_result == 0);
+  CHECK(facts.driver_version == "550.54.15");
+  CHECK(facts.cuda_version == "12.4");
+  REQUIRE(facts.devices.size() == 2);
+  CHECK(facts.devices[0].remapped_rows_pending == false);
+  CHECK(facts.devices[0].inforom_valid == true);
+  CHECK(facts.devices[1].remapped_rows_pending == true);
+  CHECK(facts.devices[1].inforom_valid == false);
+  CHECK(facts.devices[1].memory_used_mib == 559);
+  CHECK(facts.devices[1].compute_mode == "Default");
+  // The fake has no power or ECC functions: those facts are absent, not zero.
+  CHECK(!facts.devices[1].power_draw_w);
+  CHECK(!facts.devices[1].ecc_uncorrected_volatile);
+}
+
+TEST_CASE("NVML's library/driver mismatch is its init result") {
+  fake().nvml("mismatch");
+  LiveHost host("/");
+  const auto facts = run_nvml_probe(host);
+  CHECK(facts.status == "ok");
+  CHECK(facts.init_result == 18);
+  CHECK(facts.init_error == "Driver/library version mismatch");
+  CHECK(facts.devices.empty());
+}
+
+TEST_CASE("no driver library: the probe says dlopen's error") {
+  ::setenv("LD_LIBRARY_PATH", "/nonexistent", 1);
+  LiveHost host("/");
+  const auto facts = run_cuda_probe(host, false);
+  ::setenv("LD_LIBRARY_PATH", (fake().dir / "lib").c_str(), 1);
+  // This machine may have a real libcuda; only where it has none is the error checked.
+  if (!facts.library_loaded) {
+    CHECK(facts.status == "ok");
+    REQUIRE(facts.library_error);
+    CHECK(facts.library_error->find("libcuda.so.1") != std::string::npos);
+  }
+}
+
+TEST_CASE("an answer that is not the protocol is garbled, and a replay without one is not-recorded") {
+  ChildAnswer answer;
+  answer.exit = 0;
+  answer.output = "{\"begin\":\"cuInit\"}\nlibrary chatter\n{\"call\":\"cuInit\",\"result\":0}\n{\"done\":true}\n";
+  auto facts = parse_cuda_probe(answer);
+  CHECK(facts.status == "ok");  // a library printing to stdout is not garbage
+  CHECK(facts.init_result == 0);
+  answer.output = "{\"begin\":\"cuInit\"}\n{\"call\":\"cuInit\",\"res\n{\"done\":true}\n";
+  facts = parse_cuda_probe(answer);
+  CHECK(facts.status == "garbled");
+  CHECK(facts.reason == "line 2 is not the probe's: '{\"call\":\"cuInit\",\"res'");
+  ChildAnswer missing;
+  missing.error = "not-recorded";
+  CHECK(parse_nvml_probe(missing).status == "not-recorded");
+  ChildAnswer static_build;
+  static_build.exit = 0;
+  static_build.output = "{\"unavailable\":\"this gpudoctor is a static build\"}\n";
+  facts = parse_cuda_probe(static_build);
+  CHECK(facts.status == "unavailable");
+  CHECK(facts.reason == "this gpudoctor is a static build");
+}
+
+}  // namespace gd

@@ -1,0 +1,112 @@
+#pragma once
+// Fake libcuda.so.1 and libnvidia-ml.so.1, compiled with the system's C
+// compiler at test time, whose behaviour the variables FAKE_CUDA and
+// FAKE_NVML choose in the child that loads them:
+//   FAKE_CUDA: ok4 (four H100s), 999, 802, 34, crash (SIGSEGV in cuInit),
+//              hang (cuInit never returns), exit (exit(3) in cuInit),
+//              wrong (the smoke kernel's result comes back wrong)
+//   FAKE_NVML: ok (two GPUs, the second with pending row remapping and a
+//              corrupt InfoROM), mismatch (nvmlInit_v2: 18)
+
+#include "test_support/elf_builder.h"
+
+namespace gd {
+
+inline constexpr const char* k_fake_libcuda_source = R"(
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <stdio.h>
+static const char* mode(void) { const char* m = getenv("FAKE_CUDA"); return m ? m : "ok4"; }
+static int is(const char* m) { return strcmp(mode(), m) == 0; }
+int cuGetErrorName(int r, const char** name) {
+  switch (r) {
+    case 34: *name = "CUDA_ERROR_STUB_LIBRARY"; return 0;
+    case 802: *name = "CUDA_ERROR_SYSTEM_NOT_READY"; return 0;
+    case 999: *name = "CUDA_ERROR_UNKNOWN"; return 0;
+    default: return 1;
+  }
+}
+int cuDriverGetVersion(int* v) { *v = 12040; return 0; }
+int cuInit(unsigned flags) {
+  (void)flags;
+  if (is("crash")) raise(SIGSEGV);
+  if (is("hang")) for (;;) pause();
+  if (is("exit")) exit(3);
+  if (is("999")) return 999;
+  if (is("802")) return 802;
+  if (is("34")) return 34;
+  return 0;
+}
+int cuDeviceGetCount(int* n) { *n = 4; return 0; }
+int cuDeviceGet(int* d, int i) { *d = i; return 0; }
+int cuDeviceGetName(char* s, int len, int d) { snprintf(s, len, "NVIDIA H100 80GB HBM3 #%d", d); return 0; }
+int cuDeviceGetUuid(unsigned char* u, int d) { memset(u, 0xab, 16); u[15] = (unsigned char)d; return 0; }
+int cuDeviceGetPCIBusId(char* s, int len, int d) { snprintf(s, len, "00000000:%02X:00.0", 0x18 + d); return 0; }
+int cuDeviceGetAttribute(int* v, int a, int d) { (void)d; *v = a == 75 ? 9 : 0; return 0; }
+int cuDeviceTotalMem_v2(size_t* b, int d) { (void)d; *b = (size_t)81559 << 20; return 0; }
+static int context;
+int cuDevicePrimaryCtxRetain(void** c, int d) { (void)d; *c = &context; return 0; }
+int cuDevicePrimaryCtxRelease_v2(int d) { (void)d; return 0; }
+int cuCtxSetCurrent(void* c) { (void)c; return 0; }
+int cuModuleLoadDataEx(void** m, const void* ptx, unsigned n, int* k, void** v) {
+  (void)k; (void)v; (void)n;
+  *m = strstr((const char*)ptx, ".entry gpudoctor_smoke") ? &context : 0;
+  return *m ? 0 : 218;
+}
+int cuModuleUnload(void* m) { (void)m; return 0; }
+int cuModuleGetFunction(void** f, void* m, const char* name) { (void)m; *f = &context; return strcmp(name, "gpudoctor_smoke") ? 500 : 0; }
+static unsigned* memory;
+int cuMemAlloc_v2(unsigned long long* p, size_t bytes) { memory = malloc(bytes); *p = (unsigned long long)(size_t)memory; return 0; }
+int cuMemFree_v2(unsigned long long p) { free((void*)(size_t)p); return 0; }
+int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                   void* stream, void** params, void** extra) {
+  (void)f; (void)gy; (void)gz; (void)by; (void)bz; (void)shared; (void)stream; (void)extra;
+  unsigned* out = (unsigned*)(size_t)*(unsigned long long*)params[0];
+  unsigned n = *(unsigned*)params[1];
+  for (unsigned i = 0; i < gx * bx && i < n; ++i) out[i] = 3 * i + 7 + (is("wrong") && i == 5);
+  return 0;
+}
+int cuCtxSynchronize(void) { return 0; }
+int cuMemcpyDtoH_v2(void* dst, unsigned long long src, size_t bytes) { memcpy(dst, (void*)(size_t)src, bytes); return 0; }
+)";
+
+inline constexpr const char* k_fake_nvml_source = R"(
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+static int is(const char* m) { const char* v = getenv("FAKE_NVML"); return strcmp(v ? v : "ok", m) == 0; }
+const char* nvmlErrorString(int r) { return r == 18 ? "Driver/library version mismatch" : "Unknown Error"; }
+int nvmlInit_v2(void) { return is("mismatch") ? 18 : 0; }
+int nvmlShutdown(void) { return 0; }
+int nvmlSystemGetDriverVersion(char* s, unsigned n) { snprintf(s, n, "550.54.15"); return 0; }
+int nvmlSystemGetCudaDriverVersion_v2(int* v) { *v = 12040; return 0; }
+int nvmlDeviceGetCount_v2(unsigned* n) { *n = 2; return 0; }
+int nvmlDeviceGetHandleByIndex_v2(unsigned i, void** d) { *d = (void*)(size_t)(i + 1); return 0; }
+static unsigned index_of(void* d) { return (unsigned)(size_t)d - 1; }
+int nvmlDeviceGetName(void* d, char* s, unsigned n) { snprintf(s, n, "NVIDIA H100 80GB HBM3"); (void)d; return 0; }
+int nvmlDeviceGetUUID(void* d, char* s, unsigned n) { snprintf(s, n, "GPU-abababab-abab-abab-abab-ababababab%02x", index_of(d)); return 0; }
+int nvmlDeviceGetMemoryInfo(void* d, unsigned long long* m) { (void)d; m[0] = 81559ull << 20; m[1] = 81000ull << 20; m[2] = 559ull << 20; return 0; }
+int nvmlDeviceGetTemperature(void* d, int sensor, unsigned* t) { (void)d; (void)sensor; *t = 34; return 0; }
+int nvmlDeviceGetComputeMode(void* d, int* m) { (void)d; *m = 0; return 0; }
+int nvmlDeviceGetRemappedRows(void* d, unsigned* c, unsigned* u, unsigned* p, unsigned* f) {
+  *c = 0; *u = index_of(d); *p = index_of(d) == 1; *f = 0; return 0;
+}
+int nvmlDeviceValidateInforom(void* d) { return index_of(d) == 1 ? 14 : 0; }
+)";
+
+// Builds both into dir/lib: libcuda.so.1 and libnvidia-ml.so.1.
+inline void build_fake_driver(const TempDir& dir) {
+  dir.write("libcuda.c", k_fake_libcuda_source);
+  dir.write("libnvml.c", k_fake_nvml_source);
+  dir.mkdir("lib");
+  for (const auto& [source, name] : {std::pair{"libcuda.c", "libcuda.so.1"}, std::pair{"libnvml.c", "libnvidia-ml.so.1"}}) {
+    const auto result = run_child({"cc", "-shared", "-fPIC", "-o", dir / ("lib/" + std::string(name)), dir / source,
+                                   "-Wl,-soname," + std::string(name)},
+                                  std::chrono::seconds(60));
+    REQUIRE_MESSAGE(result.exit == 0, "cc failed: " << result.error_output);
+  }
+}
+
+}  // namespace gd
