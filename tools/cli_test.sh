@@ -35,6 +35,13 @@ check "bad usage exits 2" exit_is 2 "$gpudoctor" check --format yaml
 check "missing snapshot exits 2" exit_is 2 "$gpudoctor" check --replay "$work/nothing-here"
 check "unknown rule exits 2" exit_is 2 "$gpudoctor" explain no-such-rule
 
+"$gpudoctor" gpus --replay "$testdata/snapshots/host-hgx-8gpu-nvswitch" --format csv >"$work/gpus.csv" 2>"$work/err"
+check "gpus csv: a header and eight rows" test "$(wc -l <"$work/gpus.csv")" = 9
+check "gpus csv rows say their source" test "$(cut -d, -f14 "$work/gpus.csv" | sort -u | tr '\n' ' ')" = "nvml source "
+check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
+check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
+check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe
+
 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --format json >"$work/report.json" 2>"$work/err"
 check "json stdout is only the report" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/report.json"
 check "json names the failing layer" test "$(json_field "$work/report.json" failing_layer)" = hardware

@@ -489,7 +489,7 @@ def nvml_device(index=0, bus="1B", name="NVIDIA H100 80GB HBM3", **changes):
               "remapped_rows_pending": False, "remapped_rows_failed": False, "inforom_valid": True,
               "throttle_reasons": [], "processes": 0, "fabric_state": "not-supported"}
     device.update(changes)
-    return device
+    return {key: value for key, value in device.items() if value is not None}
 
 
 SMOKE_PASSED = [{"smoke": 0, "passed": True, "ms": 41.7}]
@@ -749,6 +749,14 @@ def scenarios():
     s.pci("0000:00:00.0", "1414", "008e", "030200", subsystem=("1414", "0000"))
     s.device("/dev/dxg", 10, 125)
     wsl_libraries(s)
+    # What WSL's libraries answer (an RTX 4070 on the Windows side; NVML has no PCI info there).
+    rtx = {"name": "NVIDIA GeForce RTX 4070", "bus": "01"}
+    s.cuda_probe(devices=[dict(cuda_device(0, rtx["bus"], rtx["name"]), compute_capability="8.9", memory_total_mib=12282)],
+                 mapped="/usr/lib/wsl/lib/libcuda.so.1.1", version=12080)
+    s.nvml_probe(driver="572.16", cuda=12080, mapped="/usr/lib/wsl/lib/libnvidia-ml.so.1",
+                 devices=[nvml_device(0, rtx["bus"], rtx["name"], compute_capability="8.9", memory_total_mib=12282,
+                                      memory_used_mib=1210, power_limit_w=200.0, persistence_mode="Enabled",
+                                      ecc_uncorrected_volatile=None, ecc_uncorrected_aggregate=None)])
     yield s.expect("ok", None, [], info=["wsl-libcuda-not-a-symlink-is-harmless"])
 
     # Docker Desktop's WSL2 backend with --gpus all. nvidia-container-cli on
@@ -1035,6 +1043,12 @@ def scenarios():
     s = h100_host("host-nvidia-smi-gpus-disagree", "Two GPU lines of nvidia-smi report different driver versions.")
     s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n1, 550.54.14, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
     yield s.expect("warn", None, ["nvidia-smi-driver-versions-differ"])
+
+    s = h100_host("host-mig-enabled", "An H100 in MIG mode with two GPU instances; nvidia-smi and NVML both say so.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 11, Enabled, Enabled, Default\n")
+    s.device("/dev/nvidia-caps/nvidia-cap1", 511, 1, mode="0400").device("/dev/nvidia-caps/nvidia-cap2", 511, 2, mode="0444")
+    s.nvml_probe(devices=[nvml_device(mig_mode="Enabled", memory_used_mib=11)])
+    yield s.expect("ok", None, [])
 
     s = h100_host("host-compute-mode-exclusive", "The H100 runs in Exclusive_Process compute mode, as a scheduler sets it: fine, noted.")
     s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Exclusive_Process\n")

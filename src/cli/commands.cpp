@@ -6,6 +6,7 @@
 #include "host/recording_host.h"
 #include "host/replay_host.h"
 #include "loader/load_simulation.h"
+#include "report/gpu_table.h"
 #include "report/renderers.h"
 #include "model/layers.h"
 #include "cli/resolve_output.h"
@@ -38,6 +39,7 @@ void print_report(const Report& report, const Options& options) {
     case Format::json: std::cout << render_json(report); break;
     case Format::markdown: std::cout << render_markdown(report); break;
     case Format::text:
+    case Format::csv:  // refused for check by parse_options
       std::cout << render_text(report, decide_terminal_style(options.color),
                                options.verbose ? Verbosity::verbose : Verbosity::normal);
       break;
@@ -67,6 +69,19 @@ int run_check_command(const Options& options) {
   const Report report = run_check(*host, rules, probe_options(options));
   print_report(report, options);
   return exit_status(report);
+}
+
+// The same walk as check (so --replay and --root work), then the GPU table.
+int run_gpus_command(const Options& options) {
+  const RuleSet rules = load_rules(options);
+  auto host = make_host(options);
+  const auto rows = gpu_rows(run_check(*host, rules, probe_options(options)));
+  switch (options.format) {
+    case Format::json: std::cout << render_gpus_json(rows); break;
+    case Format::csv: std::cout << render_gpus_csv(rows); break;
+    default: std::cout << render_gpus_text(rows); break;
+  }
+  return 0;
 }
 
 int run_snapshot_command(const Options& options) {

@@ -8,7 +8,8 @@ Format parse_format(const std::string& value) {
   if (value == "text") return Format::text;
   if (value == "json") return Format::json;
   if (value == "markdown" || value == "md") return Format::markdown;
-  throw UsageError("--format must be text, json or markdown, not '" + value + "'");
+  if (value == "csv") return Format::csv;
+  throw UsageError("--format must be text, json, markdown or (for gpus) csv, not '" + value + "'");
 }
 
 ColorChoice parse_color(const std::string& value) {
@@ -21,6 +22,7 @@ ColorChoice parse_color(const std::string& value) {
 Command parse_command(const std::string& word) {
   if (word == "check") return Command::check;
   if (word == "snapshot") return Command::snapshot;
+  if (word == "gpus") return Command::gpus;
   if (word == "rules") return Command::rules;
   if (word == "facts") return Command::facts;
   if (word == "explain") return Command::explain;
@@ -75,6 +77,8 @@ Options parse_options(const std::vector<std::string>& args) {
   if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
   if (options.command == Command::resolve && options.format == Format::markdown) throw UsageError("resolve prints text or json");
+  if (options.format == Format::csv && options.command != Command::gpus) throw UsageError("--format csv is for gpus only");
+  if (options.command == Command::gpus && options.format == Format::markdown) throw UsageError("gpus prints text, json or csv");
   return options;
 }
 
@@ -87,13 +91,14 @@ layer that fails, the evidence, and the fix.
 commands:
   check                 diagnose this machine or container (the default)
   snapshot --output DIR capture everything the checks read, to attach to a ticket
+  gpus                  list the GPUs (from NVML, else nvidia-smi, else libcuda, else the files); --format csv|json
   rules                 list every rule
   facts                 print the fact reference (markdown) that rules can address
   explain RULE-ID|CODE  print one rule in full, or what a CUDA/NVML error code means
   resolve FILE          the libraries FILE would load, and how each is found (ldd without running it)
 
 options:
-  --format text|json|markdown   report format (default text)
+  --format text|json|markdown   report format (default text; gpus: text, json or csv)
   --color auto|always|never     colour in the text report (NO_COLOR always wins)
   -v, --verbose                 show every fact
   --no-probe                    do not load libcuda/NVML in a child process to ask the driver

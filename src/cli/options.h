@@ -15,8 +15,8 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { check, snapshot, rules, facts, explain, resolve, help, version };
-enum class Format { text, json, markdown };
+enum class Command { check, snapshot, gpus, rules, facts, explain, resolve, help, version };
+enum class Format { text, json, markdown, csv };
 
 struct Options {
   Command command = Command::check;

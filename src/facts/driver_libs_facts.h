@@ -99,7 +99,7 @@ struct NvidiaSmiFacts {
   std::optional<std::string> message;
   std::optional<std::int64_t> signal;
   std::optional<std::string> signal_name;
-  std::optional<std::string> driver_version;
+  std::optional<std::string> driver_version, cuda_version;
   bool driver_versions_agree = true;
   std::vector<SmiGpu> gpus;
 
@@ -112,6 +112,7 @@ struct NvidiaSmiFacts {
     f("signal", signal, "the signal that ended it, when it crashed");
     f("signal_name", signal_name, "its name, SIGSEGV");
     f("driver_version", driver_version, "the driver version it reports (the first GPU's)");
+    f("cuda_version", cuda_version, "the CUDA version in plain nvidia-smi's banner: the newest the driver supports");
     f("driver_versions_agree", driver_versions_agree, "every GPU's line reports the same driver version");
     f("gpus", gpus, "one entry per GPU line");
   }

@@ -3,6 +3,7 @@
 #include "util/result.h"
 #include "util/text.h"
 
+#include <cctype>
 #include <csignal>
 
 namespace gd {
@@ -36,6 +37,17 @@ std::vector<std::string> query_argv(const std::string& program, bool with_cc) {
 }
 
 }  // namespace
+
+std::optional<std::string> cuda_version_in_header(std::string_view text) {
+  constexpr std::string_view k_label = "CUDA Version:";
+  const auto at = text.find(k_label);
+  if (at == std::string_view::npos) return std::nullopt;
+  auto rest = trim(text.substr(at + k_label.size(), 16));
+  std::size_t length = 0;
+  while (length < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[length])) || rest[length] == '.')) ++length;
+  if (length == 0) return std::nullopt;
+  return std::string(rest.substr(0, length));
+}
 
 SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap) {
   const auto fields = split(line, ',');
@@ -90,6 +102,10 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
       if (trim(line).empty() || facts.gpus.size() >= k_max_gpus) continue;
       facts.gpus.push_back(parse_smi_gpu_line(line, with_cc));
     }
+    // The header of plain `nvidia-smi` is where it prints the CUDA version
+    // (drivers from 410 on); the query interface has no field for it.
+    const ChildAnswer header = children.ask({ChildKind::command, {program}, deadline});
+    if (header.exit == 0) facts.cuda_version = cuda_version_in_header(header.output);
     for (const auto& gpu : facts.gpus) {
       if (!gpu.driver_version) continue;
       if (!facts.driver_version) facts.driver_version = gpu.driver_version;

@@ -18,6 +18,9 @@ inline constexpr std::chrono::milliseconds k_nvidia_smi_deadline{5000};
 NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program,
                               std::chrono::milliseconds deadline = k_nvidia_smi_deadline);
 
+// "12.4" from the banner of plain `nvidia-smi` ("... CUDA Version: 12.4 |").
+std::optional<std::string> cuda_version_in_header(std::string_view text);
+
 // One CSV line of the query below: "[N/A]" and "[Not Supported]" become empty.
 SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap);
 

@@ -26,7 +26,12 @@ std::string fake_smi(const gd::TempDir& dir, const std::string& name, const std:
 TEST_CASE("nvidia-smi: four GPUs, [N/A] fields, and one driver version") {
   gd::TempDir dir;
   gd::LiveHost host;
-  const auto smi = fake_smi(dir, "four", R"(cat <<'CSV'
+  const auto smi = fake_smi(dir, "four", R"(if [ $# -eq 0 ]; then
+  echo '+-----------------------------------------------------------------------------------------+'
+  echo '| NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4     |'
+  exit 0
+fi
+cat <<'CSV'
 0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-aaaa, 00000000:1B:00.0, 9.0, 81559, 10, Disabled, Enabled, Default
 1, 550.54.15, NVIDIA H100 80GB HBM3, GPU-bbbb, 00000000:43:00.0, 9.0, 81559, [N/A], [Not Supported], Enabled, Default
 2, 550.54.15, NVIDIA H100 80GB HBM3, GPU-cccc, 00000000:52:00.0, 9.0, 81559, 0, Enabled, Enabled, Exclusive_Process
@@ -40,7 +45,15 @@ CSV)");
   CHECK_FALSE(facts.gpus[1].mig_mode);
   CHECK(facts.gpus[2].compute_mode == "Exclusive_Process");
   CHECK(facts.driver_version == "550.54.15");
+  CHECK(facts.cuda_version == "12.4");  // from the banner of plain nvidia-smi
   CHECK(facts.driver_versions_agree);
+}
+
+TEST_CASE("nvidia-smi's banner: the CUDA version in old and new layouts, and none where there is none") {
+  CHECK(gd::cuda_version_in_header("| NVIDIA-SMI 580.65.06   Driver Version: 580.65.06   CUDA Version: 13.0     |") == "13.0");
+  CHECK(gd::cuda_version_in_header("| NVIDIA-SMI 410.48                 Driver Version: 410.48       CUDA Version: 10.0     |") == "10.0");
+  CHECK_FALSE(gd::cuda_version_in_header("| NVIDIA-SMI 396.26                 Driver Version: 396.26                    |"));
+  CHECK_FALSE(gd::cuda_version_in_header("CUDA Version: N/A"));
 }
 
 TEST_CASE("nvidia-smi: lines that disagree about the driver") {

@@ -1,0 +1,244 @@
+#include "report/gpu_table.h"
+
+#include "util/json_pretty.h"
+#include "util/text.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+const json::object* layer_facts(const Report& report, std::string_view id) {
+  for (const auto& layer : report.layers)
+    if (layer.facts.id == id) return &layer.facts.facts;
+  return nullptr;
+}
+
+const json::value* at(const json::object* object, std::string_view key) {
+  return object ? object->if_contains(key) : nullptr;
+}
+
+const json::object* object_at(const json::object* object, std::string_view key) {
+  const auto* value = at(object, key);
+  return value && value->is_object() ? &value->get_object() : nullptr;
+}
+
+const json::array* array_at(const json::object* object, std::string_view key) {
+  const auto* value = at(object, key);
+  return value && value->is_array() ? &value->get_array() : nullptr;
+}
+
+// Every value came from the diagnosed system: escaped, and cut to a width.
+std::string text_at(const json::object& object, std::string_view key, std::size_t max = 60) {
+  const auto* value = object.if_contains(key);
+  return value && value->is_string() ? printable(value->get_string(), max) : std::string();
+}
+
+std::optional<std::int64_t> int_at(const json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  if (value && value->is_int64()) return value->get_int64();
+  return std::nullopt;
+}
+
+std::optional<double> number_at(const json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  if (value && value->is_number()) return value->to_number<double>();
+  return std::nullopt;
+}
+
+bool answered(const json::object* probe) {
+  const auto* status = at(probe, "status");
+  const auto* init = at(probe, "init_result");
+  return status && status->is_string() && status->get_string() == "ok" && init && init->is_int64() && init->get_int64() == 0;
+}
+
+std::vector<GpuRow> from_nvml(const json::array& devices, const std::string& driver) {
+  std::vector<GpuRow> rows;
+  for (const auto& entry : devices) {
+    if (!entry.is_object()) continue;
+    const auto& device = entry.get_object();
+    GpuRow row{int_at(device, "index"), int_at(device, "memory_used_mib"), int_at(device, "memory_total_mib"),
+               int_at(device, "utilization_percent"), int_at(device, "temperature_c"), number_at(device, "power_draw_w"),
+               number_at(device, "power_limit_w"), text_at(device, "name"), text_at(device, "bus_id"),
+               text_at(device, "uuid"), text_at(device, "compute_capability"), driver, text_at(device, "mig_mode"), "nvml"};
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<GpuRow> from_smi(const json::array& gpus) {
+  std::vector<GpuRow> rows;
+  for (const auto& entry : gpus) {
+    if (!entry.is_object()) continue;
+    const auto& gpu = entry.get_object();
+    GpuRow row;
+    row.index = int_at(gpu, "index");
+    row.name = text_at(gpu, "name");
+    row.bus_id = text_at(gpu, "bus_id");
+    row.uuid = text_at(gpu, "uuid");
+    row.compute_capability = text_at(gpu, "compute_capability");
+    row.driver = text_at(gpu, "driver_version");
+    row.memory_used_mib = int_at(gpu, "memory_used_mib");
+    row.memory_total_mib = int_at(gpu, "memory_total_mib");
+    row.mig = text_at(gpu, "mig_mode");
+    row.source = "nvidia-smi";
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<GpuRow> from_cuda(const json::array& devices, const std::string& driver) {
+  std::vector<GpuRow> rows;
+  for (const auto& entry : devices) {
+    if (!entry.is_object()) continue;
+    const auto& device = entry.get_object();
+    GpuRow row;
+    row.index = int_at(device, "index");
+    row.name = text_at(device, "name");
+    row.bus_id = text_at(device, "bus_id");
+    row.uuid = text_at(device, "uuid");
+    row.compute_capability = text_at(device, "compute_capability");
+    row.memory_total_mib = int_at(device, "memory_total_mib");
+    row.driver = driver;
+    row.source = "cuda";
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// The files: every NVIDIA GPU on the PCI bus, with what the driver's
+// /proc/driver/nvidia/gpus says about the ones it claimed.
+std::vector<GpuRow> from_files(const json::object* hardware, const json::object* module, const std::string& driver) {
+  std::vector<GpuRow> rows;
+  const auto* gpus = array_at(hardware, "gpus");
+  const auto* claimed = array_at(module, "claimed_gpus");
+  if (!gpus) return rows;
+  for (const auto& entry : *gpus) {
+    if (!entry.is_object()) continue;
+    const auto& gpu = entry.get_object();
+    GpuRow row;
+    row.name = text_at(gpu, "name");
+    row.bus_id = text_at(gpu, "bdf");
+    row.compute_capability = text_at(gpu, "compute_capability");
+    row.source = "files";
+    for (const auto& other : claimed ? *claimed : json::array{}) {
+      if (!other.is_object() || text_at(other.get_object(), "bdf") != row.bus_id) continue;
+      row.uuid = text_at(other.get_object(), "uuid");
+      row.index = int_at(other.get_object(), "minor");
+      row.driver = driver;
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
+std::string or_dash(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : "-"; }
+
+std::string watts(const std::optional<double>& value) {
+  if (!value) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", *value);
+  return text;
+}
+
+std::string memory(const GpuRow& row) {
+  if (!row.memory_total_mib) return "-";
+  return (row.memory_used_mib ? std::to_string(*row.memory_used_mib) : std::string("?")) + " / " +
+         std::to_string(*row.memory_total_mib) + " MiB";
+}
+
+// CSV and JSON carry values only as they were escaped above; CSV quotes
+// fields that hold its separators.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+std::vector<GpuRow> gpu_rows(const Report& report) {
+  const auto* libs = layer_facts(report, "driver-libs");
+  const auto* module = layer_facts(report, "kernel-module");
+  const auto* nvml = object_at(libs, "nvml_probe");
+  const auto* smi = object_at(libs, "nvidia_smi_run");
+  const auto* cuda = object_at(libs, "cuda_probe");
+  std::string driver;
+  if (const auto* version = at(module, "version"); version && version->is_string()) driver = printable(version->get_string(), 40);
+  if (nvml) {
+    if (const auto* version = at(nvml, "driver_version"); version && version->is_string()) driver = printable(version->get_string(), 40);
+  }
+  if (answered(nvml))
+    if (const auto* devices = array_at(nvml, "devices"); devices && !devices->empty()) return from_nvml(*devices, driver);
+  if (const auto* status = at(smi, "status"); status && status->is_string() && status->get_string() == "ok")
+    if (const auto* gpus = array_at(smi, "gpus"); gpus && !gpus->empty()) return from_smi(*gpus);
+  if (answered(cuda))
+    if (const auto* devices = array_at(cuda, "devices"); devices && !devices->empty()) return from_cuda(*devices, driver);
+  return from_files(layer_facts(report, "hardware"), module, driver);
+}
+
+std::string render_gpus_text(const std::vector<GpuRow>& rows) {
+  if (rows.empty()) return "No NVIDIA GPU found (gpudoctor check says why).\n";
+  const std::vector<std::string> header{"#", "name", "bus id", "uuid", "cc", "driver", "memory", "util", "temp", "power", "mig", "source"};
+  std::vector<std::vector<std::string>> table{header};
+  for (const auto& row : rows) {
+    const std::string power = row.power_draw_w ? watts(row.power_draw_w) + " / " + watts(row.power_limit_w) + " W" : "-";
+    table.push_back({or_dash(row.index), or_dash(row.name), or_dash(row.bus_id), or_dash(row.uuid),
+                     or_dash(row.compute_capability), or_dash(row.driver), memory(row),
+                     row.utilization_percent ? std::to_string(*row.utilization_percent) + "%" : "-",
+                     row.temperature_c ? std::to_string(*row.temperature_c) + "C" : "-", power, or_dash(row.mig), row.source});
+  }
+  std::vector<std::size_t> widths(header.size(), 0);
+  for (const auto& line : table)
+    for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
+  std::string out;
+  for (const auto& line : table) {
+    std::string text;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      text += line[i];
+      if (i + 1 < line.size()) text += std::string(widths[i] - line[i].size() + 2, ' ');
+    }
+    out += text + "\n";
+  }
+  return out;
+}
+
+std::string render_gpus_json(const std::vector<GpuRow>& rows) {
+  json::array list;
+  for (const auto& row : rows) {
+    json::object item{{"name", row.name},   {"bus_id", row.bus_id}, {"uuid", row.uuid},
+                      {"compute_capability", row.compute_capability}, {"driver", row.driver},
+                      {"mig", row.mig},     {"source", row.source}};
+    auto number = [&](const char* key, const auto& value) { item[key] = value ? json::value(*value) : json::value(nullptr); };
+    number("index", row.index);
+    number("memory_used_mib", row.memory_used_mib);
+    number("memory_total_mib", row.memory_total_mib);
+    number("utilization_percent", row.utilization_percent);
+    number("temperature_c", row.temperature_c);
+    number("power_draw_w", row.power_draw_w);
+    number("power_limit_w", row.power_limit_w);
+    list.push_back(std::move(item));
+  }
+  return pretty_json(json::object{{"format", "gpudoctor-gpus/1"}, {"gpus", std::move(list)}});
+}
+
+std::string render_gpus_csv(const std::vector<GpuRow>& rows) {
+  auto opt = [](const auto& value) { return value ? std::to_string(*value) : std::string(); };
+  std::string out = "index,name,bus_id,uuid,compute_capability,driver,memory_used_mib,memory_total_mib,utilization_percent,"
+                    "temperature_c,power_draw_w,power_limit_w,mig,source\n";
+  for (const auto& row : rows) {
+    out += opt(row.index) + "," + csv_field(row.name) + "," + csv_field(row.bus_id) + "," + csv_field(row.uuid) + "," +
+           csv_field(row.compute_capability) + "," + csv_field(row.driver) + "," + opt(row.memory_used_mib) + "," +
+           opt(row.memory_total_mib) + "," + opt(row.utilization_percent) + "," + opt(row.temperature_c) + "," +
+           (row.power_draw_w ? watts(row.power_draw_w) : "") + "," + (row.power_limit_w ? watts(row.power_limit_w) : "") +
+           "," + csv_field(row.mig) + "," + row.source + "\n";
+  }
+  return out;
+}
+
+}  // namespace gd
