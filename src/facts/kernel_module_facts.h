@@ -15,7 +15,7 @@ namespace gd {
 
 // Loaded (true), not loaded (false), or cannot tell (null: no /proc/modules, no /sys/module).
 struct ModuleStates {
-  Nullable<bool> nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau, nova_core, nova_drm;
+  Nullable<bool> nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau, nova_core, nova_drm, nvidia_peermem, nvidia_fs;
 
   template <class F>
   void fields(F& f) const {
@@ -26,6 +26,8 @@ struct ModuleStates {
     f("nouveau", nouveau, "the open-source driver, which must not hold the GPU");
     f("nova_core", nova_core, "the Rust nova driver's core");
     f("nova_drm", nova_drm, "the Rust nova driver's DRM part");
+    f("nvidia_peermem", nvidia_peermem, "GPUDirect RDMA with InfiniBand/RoCE NICs (a fact; only RDMA users need it)");
+    f("nvidia_fs", nvidia_fs, "GPUDirect Storage (a fact; only GDS users need it)");
   }
 };
 

@@ -18,7 +18,7 @@ constexpr const char* k_proc_version = "/proc/driver/nvidia/version";
 constexpr const char* k_proc_gpus = "/proc/driver/nvidia/gpus";
 constexpr const char* k_secure_boot_var = "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
 constexpr const char* k_watched_modules[] = {"nvidia", "nvidia_uvm", "nvidia_modeset", "nvidia_drm",
-                                             "nouveau", "nova_core", "nova_drm"};
+                                             "nouveau", "nova_core", "nova_drm", "nvidia_peermem", "nvidia_fs"};
 
 Nullable<bool>& state_of(ModuleStates& states, std::string_view name) {
   if (name == "nvidia_uvm") return states.nvidia_uvm;
@@ -27,6 +27,8 @@ Nullable<bool>& state_of(ModuleStates& states, std::string_view name) {
   if (name == "nouveau") return states.nouveau;
   if (name == "nova_core") return states.nova_core;
   if (name == "nova_drm") return states.nova_drm;
+  if (name == "nvidia_peermem") return states.nvidia_peermem;
+  if (name == "nvidia_fs") return states.nvidia_fs;
   return states.nvidia;
 }
 

@@ -9,7 +9,7 @@ TEST_CASE("kernel-module: loaded module, version, claimed and unclaimed GPUs") {
   gd::ProbeFixture f;
   f.pci_gpu("0000:01:00.0", "2330", "nvidia");
   f.pci_gpu("0000:02:00.0", "2330", "nouveau");
-  f.host.file("/proc/modules", "nvidia 1 0 - Live 0x0\nnouveau 1 0 - Live 0x0\n");
+  f.host.file("/proc/modules", "nvidia 1 0 - Live 0x0\nnouveau 1 0 - Live 0x0\nnvidia_peermem 1 0 - Live 0x0\n");
   f.host.file("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.15  Release Build\n");
   f.host.file("/proc/driver/nvidia/gpus/0000:01:00.0/information", "Model: \t\t NVIDIA H100\nDevice Minor: \t 0\nGPU UUID: \t GPU-1234\n");
   auto context = f.context();
@@ -18,6 +18,8 @@ TEST_CASE("kernel-module: loaded module, version, claimed and unclaimed GPUs") {
   CHECK(*layer.facts.loaded);
   CHECK(*layer.facts.modules.nouveau);
   CHECK_FALSE(*layer.facts.modules.nvidia_uvm);
+  CHECK(*layer.facts.modules.nvidia_peermem);  // GPUDirect modules are facts
+  CHECK_FALSE(*layer.facts.modules.nvidia_fs);
   CHECK(layer.facts.version == "550.54.15");
   CHECK(layer.facts.flavour == "open");
   CHECK(layer.facts.driver_cuda == "12.4");
