@@ -1047,7 +1047,7 @@ def scenarios():
     s = h100_host("host-mig-enabled", "An H100 in MIG mode with two GPU instances; nvidia-smi and NVML both say so.")
     s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 11, Enabled, Enabled, Default\n")
     s.device("/dev/nvidia-caps/nvidia-cap1", 511, 1, mode="0400").device("/dev/nvidia-caps/nvidia-cap2", 511, 2, mode="0444")
-    s.nvml_probe(devices=[nvml_device(mig_mode="Enabled", memory_used_mib=11)])
+    s.nvml_probe(devices=[nvml_device(mig_mode="Enabled", mig_devices=2, memory_used_mib=11)])
     yield s.expect("ok", None, [])
 
     s = h100_host("host-compute-mode-exclusive", "The H100 runs in Exclusive_Process compute mode, as a scheduler sets it: fine, noted.")

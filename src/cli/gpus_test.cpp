@@ -34,7 +34,7 @@ TEST_CASE("gpus: an HGX server's eight GPUs from NVML, with health and the drive
 TEST_CASE("gpus: MIG mode and WSL2, where PCI shows no NVIDIA GPU but the driver answers") {
   const auto mig = rows_of("host-mig-enabled");
   REQUIRE(mig.size() == 1);
-  CHECK(mig[0].mig == "Enabled");
+  CHECK(mig[0].mig == "Enabled (2 devices)");
   const auto wsl = rows_of("wsl2-healthy");
   REQUIRE(wsl.size() == 1);
   CHECK(wsl[0].name == "NVIDIA GeForce RTX 4070");

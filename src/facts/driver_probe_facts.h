@@ -50,7 +50,7 @@ struct SmokeFacts {
 struct NvmlDeviceFacts {
   std::int64_t index = 0;
   std::optional<std::string> name, uuid, bus_id, compute_capability, persistence_mode, compute_mode, mig_mode, fabric_state;
-  std::optional<std::int64_t> memory_total_mib, memory_used_mib, utilization_percent, temperature_c, processes;
+  std::optional<std::int64_t> memory_total_mib, memory_used_mib, utilization_percent, temperature_c, processes, mig_devices;
   std::optional<std::int64_t> ecc_uncorrected_volatile, ecc_uncorrected_aggregate;
   std::optional<double> power_draw_w, power_limit_w;
   std::optional<bool> retired_pages_pending, remapped_rows_pending, remapped_rows_failed, inforom_valid;
@@ -72,6 +72,7 @@ struct NvmlDeviceFacts {
     f("persistence_mode", persistence_mode, "Enabled or Disabled");
     f("compute_mode", compute_mode, "Default, Exclusive_Thread, Prohibited or Exclusive_Process");
     f("mig_mode", mig_mode, "current MIG mode: Enabled or Disabled");
+    f("mig_devices", mig_devices, "MIG mode: the MIG devices (compute instances) that exist");
     f("ecc_uncorrected_volatile", ecc_uncorrected_volatile, "uncorrected ECC errors since the driver loaded");
     f("ecc_uncorrected_aggregate", ecc_uncorrected_aggregate, "uncorrected ECC errors over the GPU's life");
     f("retired_pages_pending", retired_pages_pending, "a page retirement waits for the next driver reload (pre-Ampere)");

@@ -333,6 +333,15 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device) {
   if (nvml.ask("nvmlDeviceGetComputeMode", device, &state) && state >= 0 && state < 4) line["compute_mode"] = k_compute_modes[state];
   unsigned current = 0, pending = 0;
   if (nvml.ask("nvmlDeviceGetMigMode", device, &current, &pending)) line["mig_mode"] = current ? "Enabled" : "Disabled";
+  unsigned most = 0;
+  if (current && nvml.ask("nvmlDeviceGetMaxMigDeviceCount", device, &most)) {
+    unsigned instances = 0;
+    for (unsigned i = 0; i < most && i < 64; ++i) {
+      nvmlDevice instance = nullptr;
+      if (nvml.ask("nvmlDeviceGetMigDeviceHandleByIndex", device, i, &instance)) ++instances;
+    }
+    line["mig_devices"] = instances;
+  }
   unsigned long long errors = 0;
   if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 0, &errors)) line["ecc_uncorrected_volatile"] = errors;
   if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 1, &errors)) line["ecc_uncorrected_aggregate"] = errors;

@@ -178,6 +178,7 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
       device.persistence_mode = text_of(line, "persistence_mode", 20);
       device.compute_mode = text_of(line, "compute_mode", 40);
       device.mig_mode = text_of(line, "mig_mode", 20);
+      device.mig_devices = int_of(line, "mig_devices");
       device.ecc_uncorrected_volatile = int_of(line, "ecc_uncorrected_volatile");
       device.ecc_uncorrected_aggregate = int_of(line, "ecc_uncorrected_aggregate");
       device.retired_pages_pending = bool_of(line, "retired_pages_pending");

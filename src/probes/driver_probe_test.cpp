@@ -130,6 +130,10 @@ TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the
   CHECK(facts.devices[1].inforom_valid == false);
   CHECK(facts.devices[1].memory_used_mib == 559);
   CHECK(facts.devices[1].compute_mode == "Default");
+  CHECK(facts.devices[0].mig_mode == "Enabled");
+  CHECK(facts.devices[0].mig_devices == 3);  // handles 0-2 of at most 7 exist
+  CHECK(facts.devices[1].mig_mode == "Disabled");
+  CHECK(!facts.devices[1].mig_devices);
   // The fake has no power or ECC functions: those facts are absent, not zero.
   CHECK(!facts.devices[1].power_draw_w);
   CHECK(!facts.devices[1].ecc_uncorrected_volatile);

@@ -64,6 +64,8 @@ std::vector<GpuRow> from_nvml(const json::array& devices, const std::string& dri
                int_at(device, "utilization_percent"), int_at(device, "temperature_c"), number_at(device, "power_draw_w"),
                number_at(device, "power_limit_w"), text_at(device, "name"), text_at(device, "bus_id"),
                text_at(device, "uuid"), text_at(device, "compute_capability"), driver, text_at(device, "mig_mode"), "nvml"};
+    if (const auto instances = int_at(device, "mig_devices"); instances && row.mig == "Enabled")
+      row.mig += " (" + std::to_string(*instances) + " devices)";
     rows.push_back(std::move(row));
   }
   return rows;

@@ -94,6 +94,9 @@ int nvmlDeviceGetRemappedRows(void* d, unsigned* c, unsigned* u, unsigned* p, un
   *c = 0; *u = index_of(d); *p = index_of(d) == 1; *f = 0; return 0;
 }
 int nvmlDeviceValidateInforom(void* d) { return index_of(d) == 1 ? 14 : 0; }
+int nvmlDeviceGetMigMode(void* d, unsigned* current, unsigned* pending) { *current = index_of(d) == 0; *pending = *current; return 0; }
+int nvmlDeviceGetMaxMigDeviceCount(void* d, unsigned* n) { (void)d; *n = 7; return 0; }
+int nvmlDeviceGetMigDeviceHandleByIndex(void* d, unsigned i, void** h) { (void)d; *h = (void*)(size_t)(100 + i); return i < 3 ? 0 : 6; }
 )";
 
 // Builds both into dir/lib: libcuda.so.1 and libnvidia-ml.so.1.
