@@ -20,12 +20,18 @@ std::uint64_t read_le(std::string_view bytes, std::size_t at, std::size_t width)
 }
 
 // A NUL-terminated string at base + offset, inside the file.
+// No name or path in a real cache reaches PATH_MAX; bounding the scan keeps
+// a crafted cache (every entry pointing at one huge unterminated string)
+// linear in its size instead of quadratic.
+constexpr std::size_t k_max_string = 4096;
+
 std::optional<std::string_view> string_at(std::string_view bytes, std::size_t base, std::uint64_t offset) {
   if (offset > bytes.size() || base > bytes.size() - offset) return std::nullopt;
   const std::size_t start = base + static_cast<std::size_t>(offset);
-  const auto end = bytes.find('\0', start);
+  const auto window = bytes.substr(start, k_max_string);
+  const auto end = window.find('\0');
   if (end == std::string_view::npos) return std::nullopt;
-  return bytes.substr(start, end - start);
+  return window.substr(0, end);
 }
 
 constexpr std::uint32_t k_extension_magic = 0xEAA42174;
@@ -67,7 +73,8 @@ LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* la
     const std::size_t at = start + k_new_header + static_cast<std::size_t>(i) * k_new_entry;
     auto key = string_at(bytes, start, read_le(bytes, at + 4, 4));
     auto value = string_at(bytes, start, read_le(bytes, at + 8, 4));
-    if (!key || !value) return {std::nullopt, "entry " + std::to_string(i) + " points outside the file"};
+    if (!key || !value)
+      return {std::nullopt, "entry " + std::to_string(i) + " has no string: it points outside the file, or at one longer than 4096 bytes"};
     cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), read_le(bytes, at + 16, 8)});
   }
   cache.hwcaps_names = read_hwcaps_names(bytes, start);
@@ -90,7 +97,8 @@ LdCacheParse parse_old(std::string_view bytes) {
     const std::size_t at = k_old_header + static_cast<std::size_t>(i) * k_old_entry;
     auto key = string_at(bytes, table_end, read_le(bytes, at + 4, 4));
     auto value = string_at(bytes, table_end, read_le(bytes, at + 8, 4));
-    if (!key || !value) return {std::nullopt, "entry " + std::to_string(i) + " points outside the file"};
+    if (!key || !value)
+      return {std::nullopt, "entry " + std::to_string(i) + " has no string: it points outside the file, or at one longer than 4096 bytes"};
     cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), 0});
   }
   return {std::move(cache), {}};

@@ -149,6 +149,16 @@ TEST_CASE("damaged caches are refused with a reason") {
     put32(bad, 48 + 4, 0xfffffff0);
     CHECK_FALSE(gd::parse_ld_cache(bad).cache);
   }
+  SUBCASE("every entry pointing at one 20 MB string: refused at once, not scanned 100,000 times") {
+    std::string bad = new_cache(std::vector<std::tuple<std::string, std::string, std::uint32_t>>(
+        50000, {"libz.so.1", "/lib/libz.so.1", 0x0303}));
+    const auto huge = static_cast<std::uint32_t>(bad.size());
+    bad += std::string(20 << 20, 'x') + '\0';
+    for (std::size_t i = 0; i < 50000; ++i) put32(bad, 48 + 24 * i + 4, huge);
+    const auto parsed = gd::parse_ld_cache(bad);
+    CHECK_FALSE(parsed.cache);
+    CHECK(parsed.error.find("longer than 4096 bytes") != std::string::npos);
+  }
   SUBCASE("another byte order") {
     std::string bad = good;
     bad[28] = 3;
