@@ -11,6 +11,8 @@ constexpr std::size_t k_max_phnum = 4096;
 constexpr std::size_t k_max_dynamic = 1 << 20;   // bytes of dynamic section
 constexpr std::size_t k_max_strtab = 16 << 20;   // bytes of dynamic string table
 constexpr std::size_t k_max_notes = 1 << 20;     // bytes of one PT_NOTE
+constexpr std::size_t k_max_note_bytes = 4 << 20;  // PT_NOTE bytes read per file, all segments together
+constexpr std::size_t k_max_note_count = 256;      // notes kept per file
 constexpr std::size_t k_max_string = 64 * 1024;  // one RUNPATH or NEEDED string
 
 constexpr std::uint32_t k_pt_load = 1, k_pt_dynamic = 2, k_pt_interp = 3, k_pt_note = 4;
@@ -187,8 +189,10 @@ class Reader {
     for (const auto& [tag, value] : entries) {
       if (tag != k_dt_needed && tag != k_dt_soname && tag != k_dt_rpath && tag != k_dt_runpath) continue;
       if (value >= strsz) return fail(ElfErrorKind::corrupt, "a dynamic string offset lies outside DT_STRTAB");
-      auto text = read_string(*strtab_offset + value, strsz - value);
+      bool cut = false;
+      auto text = read_string(*strtab_offset + value, strsz - value, cut);
       if (!text) return fail(ElfErrorKind::corrupt, "a dynamic string is not terminated");
+      if (cut) elf.limits.push_back("a dynamic string longer than " + std::to_string(k_max_string) + " bytes was cut there");
       if (tag == k_dt_needed) elf.needed.push_back(std::move(*text));
       else if (tag == k_dt_soname) elf.soname = std::move(*text);
       else if (tag == k_dt_rpath) elf.rpath = std::move(*text);
@@ -199,24 +203,44 @@ class Reader {
   }
 
   // A NUL-terminated string at offset, at most limit bytes long, read in
-  // growing pieces.
-  std::optional<std::string> read_string(std::uint64_t offset, std::uint64_t limit) {
+  // growing pieces. One longer than k_max_string (a crafted RUNPATH of
+  // thousands of directories) is cut there, at its last ':', and `cut` says so.
+  std::optional<std::string> read_string(std::uint64_t offset, std::uint64_t limit, bool& cut) {
+    const bool capped = limit > k_max_string;
     limit = std::min<std::uint64_t>(limit, k_max_string);
     for (std::uint64_t chunk = 256;; chunk *= 4) {
       const auto want = static_cast<std::size_t>(std::min(chunk, limit));
       auto bytes = m_host.read_range(m_path, offset, want);
       if (!bytes) return std::nullopt;
       if (const auto end = bytes->find('\0'); end != std::string::npos) return bytes->substr(0, end);
+      if (want >= limit && capped && bytes->size() == want) {
+        cut = true;
+        const auto colon = bytes->rfind(':');
+        return bytes->substr(0, colon == std::string::npos ? bytes->size() : colon);
+      }
       if (want >= limit || bytes->size() < want) return std::nullopt;
     }
   }
 
+  // Bounded in total, not only per segment: thousands of program headers
+  // may all point at one large note.
   void read_notes(ElfInfo& elf) {
+    std::size_t total = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> read;
     for (const auto& segment : m_segments) {
       if (segment.type != k_pt_note || !inside(segment.offset, segment.filesz) || segment.filesz > k_max_notes) continue;
+      if (std::find(read.begin(), read.end(), std::pair{segment.offset, segment.filesz}) != read.end()) continue;
+      if (total + segment.filesz > k_max_note_bytes || elf.notes.size() >= k_max_note_count) {
+        elf.limits.push_back("PT_NOTE segments past " + std::to_string(k_max_note_bytes) + " bytes or " +
+                             std::to_string(k_max_note_count) + " notes were not read");
+        return;
+      }
+      total += static_cast<std::size_t>(segment.filesz);
+      read.emplace_back(segment.offset, segment.filesz);
       auto bytes = m_host.read_range(m_path, segment.offset, static_cast<std::size_t>(segment.filesz));
       if (!bytes) continue;
-      for (auto& note : parse_notes(*bytes, m_little)) elf.notes.push_back(std::move(note));
+      for (auto& note : parse_notes(*bytes, m_little))
+        if (elf.notes.size() < k_max_note_count) elf.notes.push_back(std::move(note));
     }
   }
 

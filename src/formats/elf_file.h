@@ -34,6 +34,7 @@ struct ElfInfo {
   std::optional<std::string> runpath;
   std::uint64_t flags_1 = 0;
   std::vector<ElfNote> notes;   // from PT_NOTE segments
+  std::vector<std::string> limits;  // gpudoctor's caps that this file reached, said in words
 
   bool nodeflib() const { return (flags_1 & 0x800) != 0; }
 };

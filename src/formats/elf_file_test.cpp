@@ -119,3 +119,53 @@ TEST_CASE("sections are listed by name with where their bytes lie") {
   CHECK(named(".nv_fatbin") == sections.end());
   CHECK(gd::read_sections(host, dir / "no-such-file").empty());
 }
+
+TEST_CASE("4,096 PT_NOTE headers over one 1 MiB note: read up to the per-file cap, and the cap is said") {
+  gd::TempDir dir;
+  constexpr std::size_t k_headers = 4096, k_note = 1 << 20;
+  const std::size_t notes_at = 64 + k_headers * 56;
+  std::string file(notes_at + k_note + 4 * k_headers, '\0');
+  auto put = [&](std::size_t at, std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) file[at + static_cast<std::size_t>(i)] = static_cast<char>(value >> (8 * i));
+  };
+  file.replace(0, 4, "\x7f" "ELF");
+  file[4] = 2;  // 64-bit
+  file[5] = 1;  // little-endian
+  file[6] = 1;
+  put(16, 3, 2);          // ET_DYN
+  put(18, 62, 2);         // x86-64
+  put(32, 64, 8);         // e_phoff
+  put(54, 56, 2);         // e_phentsize
+  put(56, k_headers, 2);  // e_phnum
+  for (std::size_t i = 0; i < k_headers; ++i) {
+    const std::size_t header = 64 + i * 56;
+    put(header, 4, 4);                        // PT_NOTE
+    put(header + 8, notes_at + 4 * i, 8);     // p_offset: each a little further into the same bytes
+    put(header + 32, k_note, 8);              // p_filesz
+  }
+  // One note filling the megabyte: namesz 4, descsz the rest, type 1, "GNU".
+  put(notes_at, 4, 4);
+  put(notes_at + 4, k_note - 16, 4);
+  put(notes_at + 8, 1, 4);
+  file.replace(notes_at + 12, 3, "GNU");
+  dir.write("notes.so", file);
+  const auto result = read(dir, "notes.so");
+  REQUIRE(result.info);
+  CHECK(result.info->notes.size() <= 256);
+  REQUIRE_FALSE(result.info->limits.empty());
+  CHECK(result.info->limits.front().find("PT_NOTE segments past") != std::string::npos);
+}
+
+TEST_CASE("a RUNPATH longer than 64 KiB is cut at a ':' and the cut is said") {
+  gd::TempDir dir;
+  std::string runpath;
+  for (int i = 0; runpath.size() < 100000; ++i) runpath += (i ? ":/opt/dir" : "/opt/dir") + std::to_string(i);
+  gd::build_elf(dir, {"libwide.so", "libwide.so.1", {}, runpath, true});
+  const auto result = read(dir, "libwide.so");
+  REQUIRE(result.info);
+  REQUIRE(result.info->runpath);
+  CHECK(result.info->runpath->size() < 65536);
+  CHECK(runpath.starts_with(*result.info->runpath + ":"));
+  REQUIRE(result.info->limits.size() == 1);
+  CHECK(result.info->limits[0].find("longer than 65536 bytes") != std::string::npos);
+}

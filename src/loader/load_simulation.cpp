@@ -62,11 +62,10 @@ bool LoadSimulation::legacy_subdirectories() {
 }
 
 bool LoadSimulation::directory_exists(const std::string& dir) {
-  for (const auto& [known, exists] : m_dir_cache)
-    if (known == dir) return exists;
+  if (const auto known = m_dir_cache.find(dir); known != m_dir_cache.end()) return known->second;
   auto info = m_host.stat(dir);
   const bool exists = info && info->type == FileType::directory;
-  m_dir_cache.emplace_back(dir, exists);
+  m_dir_cache.emplace(dir, exists);
   return exists;
 }
 
@@ -82,14 +81,17 @@ void LoadSimulation::add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, 
 
 std::vector<LoadSimulation::SearchDir> LoadSimulation::search_dirs(int requester, bool for_dlopen) const {
   std::vector<SearchDir> dirs;
-  std::vector<SearchDir> ld_library_path;
-  if (m_config.ld_library_path) {
-    const DstValues values{m_main_origin, m_config.lib_token, m_config.platform};
-    int index = 0;
-    for (const auto& element : parse_path_list(*m_config.ld_library_path, PathListKind::ld_library_path, values))
-      ld_library_path.push_back({element.dir, LoadVia::ld_library_path,
-                                 "LD_LIBRARY_PATH entry " + std::to_string(++index) + " (" + element.original + ")"});
+  if (!m_ld_library_path_dirs) {
+    m_ld_library_path_dirs.emplace();
+    if (m_config.ld_library_path) {
+      const DstValues values{m_main_origin, m_config.lib_token, m_config.platform};
+      int index = 0;
+      for (const auto& element : parse_path_list(*m_config.ld_library_path, PathListKind::ld_library_path, values))
+        m_ld_library_path_dirs->push_back({element.dir, LoadVia::ld_library_path,
+                                           "LD_LIBRARY_PATH entry " + std::to_string(++index) + " (" + element.original + ")"});
+    }
   }
+  const auto& ld_library_path = *m_ld_library_path_dirs;
   if (m_config.libc == Libc::musl) {
     // musl: LD_LIBRARY_PATH first; RPATH and RUNPATH alike, inherited from
     // every ancestor; dlopen searches as the main program does.
@@ -115,14 +117,9 @@ std::vector<LoadSimulation::SearchDir> LoadSimulation::search_dirs(int requester
 }
 
 std::optional<int> LoadSimulation::already_loaded(const std::string& name) const {
-  for (std::size_t i = 0; i < m_objects.size(); ++i) {
-    const auto& object = m_objects[i];
-    if (object.name == name || object.path == name || (m_config.libc == Libc::glibc && object.elf.soname == name))
-      return static_cast<int>(i);
-    // musl matches by the short name a search produced, never by SONAME.
-    if (m_config.libc == Libc::musl && object.path.substr(object.path.rfind('/') + 1) == name) return static_cast<int>(i);
-  }
-  return std::nullopt;
+  const auto found = m_loaded_names.find(name);
+  if (found == m_loaded_names.end()) return std::nullopt;
+  return found->second;
 }
 
 // glibc's open_verify: a missing file or one for another machine is passed
@@ -161,6 +158,12 @@ bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name
     in_cwd.dir = *m_config.cwd + (dir.dir.empty() ? "" : "/" + dir.dir);
     in_cwd.detail += ", the current directory";
     return try_directory(in_cwd, name, resolution, elf, fatal);
+  }
+  if (++m_search_steps > k_max_search_steps) {
+    if (m_search_steps == k_max_search_steps + 1 || resolution.tried.empty() || resolution.tried.back().path != "(search stopped)")
+      resolution.tried.push_back({"(search stopped)", "gpudoctor's cap of " + std::to_string(k_max_search_steps) +
+                                                          " directory lookups per run was reached: the rest were not searched"});
+    return false;
   }
   if (!directory_exists(dir.dir)) {
     resolution.tried.push_back({dir.dir + "/" + name, "missing (no such directory)"});
@@ -249,16 +252,33 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
   }
   if (resolution.path && m_objects.size() < k_max_objects) {
     // The same file opened under another name is the same object (glibc compares inodes).
-    bool same_file = false;
-    for (const auto& object : m_objects) same_file = same_file || object.path == *resolution.path;
-    if (!same_file) add_object(*resolution.path, name, std::move(elf), for_dlopen ? -1 : requester);
+    const auto same_file = m_loaded_names.find(*resolution.path);
+    if (same_file == m_loaded_names.end() || m_objects[static_cast<std::size_t>(same_file->second)].path != *resolution.path)
+      add_object(*resolution.path, name, std::move(elf), for_dlopen ? -1 : requester);
+  }
+  if (resolution.tried.size() > k_max_tried_listed) {
+    // The first paths and the last outcome (where it was found, or where the search stopped) stay.
+    auto last = std::move(resolution.tried.back());
+    const auto more = resolution.tried.size() - (k_max_tried_listed - 2);
+    resolution.tried.resize(k_max_tried_listed - 2);
+    resolution.tried.push_back({"(" + std::to_string(more) + " more)", "not listed: gpudoctor lists at most " +
+                                                                          std::to_string(k_max_tried_listed) + " paths per library"});
+    resolution.tried.push_back(std::move(last));
   }
   return resolution;
 }
 
 int LoadSimulation::add_object(const std::string& path, const std::string& name, ElfInfo elf, int loader) {
   m_objects.push_back({path, name, std::move(elf), loader});
-  return static_cast<int>(m_objects.size() - 1);
+  const int index = static_cast<int>(m_objects.size() - 1);
+  // The names already_loaded() answers to; the first object keeps a name.
+  const auto& object = m_objects.back();
+  m_loaded_names.emplace(object.name, index);
+  m_loaded_names.emplace(object.path, index);
+  // glibc matches a loaded object's SONAME; musl the short name a search produced.
+  if (m_config.libc == Libc::glibc && object.elf.soname) m_loaded_names.emplace(*object.elf.soname, index);
+  if (m_config.libc == Libc::musl) m_loaded_names.emplace(object.path.substr(object.path.rfind('/') + 1), index);
+  return index;
 }
 
 void LoadSimulation::load_needed_from(std::size_t first) {
@@ -273,6 +293,7 @@ std::optional<ElfError> LoadSimulation::load_main(const std::string& path) {
   if (main.error) return main.error;
   // The main program's $ORIGIN comes from /proc/self/exe: symlinks resolved.
   m_main_origin = dirname_of(real_path(m_host, path));
+  m_ld_library_path_dirs.reset();  // $ORIGIN in LD_LIBRARY_PATH is the main program's
   add_object(path, path, std::move(*main.info), -1);
   // The interpreter is mapped before anything else, under its PT_INTERP path.
   auto interpreter = m_objects[0].elf.interpreter;

@@ -12,6 +12,7 @@
 #include "host/host.h"
 
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct TriedPath {
 
 // The name under which load_plain_program's program asks for libraries.
 inline constexpr const char* k_plain_program = "(a program without RPATH or RUNPATH)";
+
+// Bounds on the work one simulation does, whatever its input.
+inline constexpr std::size_t k_max_search_steps = 50000;  // directories tried, in all
+inline constexpr std::size_t k_max_tried_listed = 256;    // paths listed per resolution
 
 // How the loader reached a library, as glibc's search order names its steps.
 enum class LoadVia { rpath, ld_library_path, runpath, ld_so_cache, default_dirs, already_loaded, direct };
@@ -95,7 +100,13 @@ class LoadSimulation {
   std::vector<LoadedObject> m_objects;
   std::vector<Resolution> m_resolutions;
   std::string m_main_origin;
-  std::vector<std::pair<std::string, bool>> m_dir_cache;
+  std::unordered_map<std::string, bool> m_dir_cache;
+  std::unordered_map<std::string, int> m_loaded_names;  // name, path, SONAME -> the first object with it
+  // LD_LIBRARY_PATH's directories, parsed once ($ORIGIN is the main program's).
+  mutable std::optional<std::vector<SearchDir>> m_ld_library_path_dirs;
+  // Directories searched in this run, all libraries together: a crafted
+  // RUNPATH of thousands of entries times many NEEDED names stops here.
+  std::size_t m_search_steps = 0;
   std::optional<bool> m_legacy_subdirectories;
 };
 

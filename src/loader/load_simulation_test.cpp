@@ -261,3 +261,28 @@ TEST_CASE("glibc before 2.37 still tries the legacy tls/ and platform subdirecto
   const auto simulated = simulate(tree.dir / "bin/app", "");
   CHECK(simulated.view == glibc_view(tree.dir / "bin/app", ""));  // whichever this system's glibc picks
 }
+
+TEST_CASE("a RUNPATH of 8,000 directories times 13 NEEDED names: each cap is reached and said") {
+  gd::TempDir dir;
+  dir.mkdir("d1");
+  dir.mkdir("bin");
+  std::vector<std::string> needed;
+  for (int i = 0; i < 13; ++i) {
+    const std::string name = "libn" + std::to_string(i) + ".so.1";
+    gd::build_elf(dir, {"d1/" + name, name, {}, "", false});
+    needed.push_back(dir / ("d1/" + name));
+  }
+  std::string runpath;
+  for (int i = 0; i < 8000; ++i) runpath += (i ? ":/n/" : "/n/") + std::to_string(i);
+  gd::build_elf(dir, {"bin/many", "", needed, runpath, true});
+  std::filesystem::remove_all(dir / "d1");  // nothing is found: every name searches every directory
+  const auto simulated = simulate(dir / "bin/many", "");
+  const auto& first = find(simulated, "libn0.so.1");
+  REQUIRE(first.tried.size() == gd::k_max_tried_listed);
+  CHECK(gd::contains(first.tried[gd::k_max_tried_listed - 2].outcome, "not listed"));
+  // 4,096 directories of the RUNPATH are used (the path-list cap), 13 times: past the search cap.
+  const auto& last = find(simulated, "libn12.so.1");
+  CHECK(last.tried.back().path == "(search stopped)");
+  CHECK(gd::contains(last.tried.back().outcome, "50000 directory lookups"));
+  CHECK_FALSE(last.path);
+}

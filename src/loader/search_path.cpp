@@ -1,6 +1,7 @@
 #include "loader/search_path.h"
 
 #include <cctype>
+#include <unordered_set>
 
 namespace gd {
 
@@ -44,17 +45,16 @@ std::optional<std::string> expand_dst(std::string_view text, const DstValues& va
 
 std::vector<PathElement> parse_path_list(std::string_view list, PathListKind kind, const DstValues& values) {
   std::vector<PathElement> elements;
+  std::unordered_set<std::string> seen;  // glibc drops repeats; hashed, so 30,000 elements stay linear
   std::size_t start = 0;
-  while (start <= list.size()) {
+  while (start <= list.size() && elements.size() < k_max_path_elements) {
     std::size_t end = start;
     while (end < list.size() && list[end] != ':' && !(kind == PathListKind::ld_library_path && list[end] == ';')) ++end;
     const auto raw = list.substr(start, end - start);
     if (auto expanded = expand_dst(raw, values)) {
       std::string dir = *expanded;
       while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-      bool duplicate = false;
-      for (const auto& known : elements) duplicate = duplicate || known.dir == dir;
-      if (!duplicate) elements.push_back({dir, std::string(raw)});
+      if (seen.insert(dir).second) elements.push_back({dir, std::string(raw.substr(0, 4096))});
     }
     start = end + 1;
   }

@@ -25,6 +25,9 @@ struct PathElement {
   std::string original;  // as written
 };
 
+// At most k_max_path_elements distinct elements: a list that long is a
+// mistake or an attack, and the caller reports that it was cut.
+inline constexpr std::size_t k_max_path_elements = 4096;
 std::vector<PathElement> parse_path_list(std::string_view list, PathListKind kind, const DstValues& values);
 
 // DST expansion of one string; nullopt when a token cannot be expanded.

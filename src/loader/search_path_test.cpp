@@ -40,3 +40,16 @@ TEST_CASE("path lists: separators, empty elements, duplicates") {
     CHECK(gd::parse_path_list("$ORIGIN/x:/b", PathListKind::dynamic_section, gd::DstValues{std::nullopt, "lib", "x"}).size() == 1);
   }
 }
+
+TEST_CASE("a path list of 30,000 elements: repeats dropped in linear time, distinct ones capped") {
+  std::string same, distinct;
+  for (int i = 0; i < 30000; ++i) {
+    same += "/usr/lib:";
+    distinct += "/d/" + std::to_string(i) + ":";
+  }
+  const auto one = gd::parse_path_list(same, gd::PathListKind::ld_library_path, k_values);
+  REQUIRE(one.size() == 2);  // /usr/lib and the trailing empty element
+  CHECK(one[0].dir == "/usr/lib");
+  CHECK(gd::parse_path_list(distinct, gd::PathListKind::ld_library_path, k_values).size() == gd::k_max_path_elements);
+}
+
