@@ -90,6 +90,27 @@ TEST_CASE("a directory that is not a snapshot is refused with a clear error") {
   }
 }
 
+TEST_CASE("snapshots beyond what a real system can hold are refused, before they cost memory") {
+  gd::TempDir dir;
+  SUBCASE("more variables than any environment") {
+    std::string env;
+    for (int i = 0; i < 70000; ++i) env += (i ? ",\"V" : "\"V") + std::to_string(i) + "\":\"\"";
+    write_snapshot(dir, R"({"format": "gpudoctor-snapshot/1", "env": {)" + env + "}}");
+    CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("70000 variables"), gd::SnapshotError);
+  }
+  SUBCASE("a variable longer than Linux allows") {
+    write_snapshot(dir, R"({"format": "gpudoctor-snapshot/1", "env": {"NVIDIA_VISIBLE_DEVICES": ")" +
+                            std::string(200 * 1024, ',') + "\"}}");
+    CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("128 KiB"), gd::SnapshotError);
+  }
+  SUBCASE("millions of values") {
+    std::string many = R"({"format": "gpudoctor-snapshot/1", "directories": [0)";
+    for (int i = 0; i < 1'100'000; ++i) many += ",0";
+    write_snapshot(dir, many + "]}");
+    CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("more than 1000000 values"), gd::SnapshotError);
+  }
+}
+
 TEST_CASE("mistyped snapshot fields fall back to defaults instead of throwing") {
   gd::TempDir dir;
   write_snapshot(dir, R"({"format": "gpudoctor-snapshot/1", "env": {"A": 5, "B": "b"}, "user": {"uid": "root"},

@@ -4,7 +4,9 @@
 #include "host/snapshot_json.h"
 #include "util/json_fields.h"
 #include "util/json_pretty.h"
+#include "util/text.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 
@@ -13,7 +15,12 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr std::size_t k_max_snapshot_json = 64 << 20;
+// A real snapshot.json is tens of kilobytes (files are stored beside it);
+// the caps keep a hostile one from costing more than a few tens of MB.
+constexpr std::size_t k_max_snapshot_json = 16 << 20;
+constexpr std::size_t k_max_json_values = 1'000'000;  // ',' and ':' counted before parsing
+constexpr std::size_t k_max_env = 65536;               // more than any real environment
+constexpr std::size_t k_max_env_value = 128 * 1024;    // Linux's MAX_ARG_STRLEN: no variable can be longer
 
 const json::object* object_field(const json::object& object, const char* key) {
   const auto* value = object.if_contains(key);
@@ -46,9 +53,16 @@ void read_pieces(const json::object& top, Snapshot& snapshot) {
 Snapshot snapshot_from_json(const json::object& top) {
   Snapshot snapshot;
   snapshot.gpudoctor_version = string_field(top, "gpudoctor");
-  if (const auto* env = object_field(top, "env"))
-    for (const auto& [name, value] : *env)
-      if (value.is_string()) snapshot.env.emplace(std::string(name), std::string(value.get_string()));
+  if (const auto* env = object_field(top, "env")) {
+    if (env->size() > k_max_env)
+      throw SnapshotError("env holds " + std::to_string(env->size()) + " variables, more than the " + std::to_string(k_max_env) + " gpudoctor accepts");
+    for (const auto& [name, value] : *env) {
+      if (!value.is_string()) continue;
+      if (value.get_string().size() > k_max_env_value)
+        throw SnapshotError("env " + printable(name, 60) + " is longer than Linux allows a variable to be (128 KiB)");
+      snapshot.env.emplace(std::string(name), std::string(value.get_string()));
+    }
+  }
   if (const auto* devices = object_field(top, "devices"))
     for (const auto& [path, node] : *devices)
       if (node.is_object()) snapshot.devices.emplace(std::string(path), device_from_json(node.get_object()));
@@ -104,6 +118,9 @@ Snapshot read_snapshot(const std::string& dir) {
   if (!text) throw SnapshotError(path + ": " + text.error().message());
   if (text->size() > k_max_snapshot_json)
     throw SnapshotError(path + ": larger than the " + std::to_string(k_max_snapshot_json >> 20) + " MB limit");
+  if (const auto separators = static_cast<std::size_t>(std::count_if(text->begin(), text->end(), [](char c) { return c == ',' || c == ':'; }));
+      separators > k_max_json_values)
+    throw SnapshotError(path + ": holds more than " + std::to_string(k_max_json_values) + " values, which no real snapshot does");
   boost::system::error_code error;
   json::value document = json::parse(*text, error);
   if (error) throw SnapshotError(path + ": not JSON (" + error.message() + ")");

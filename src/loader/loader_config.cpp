@@ -9,7 +9,8 @@ namespace gd {
 
 namespace {
 
-constexpr std::size_t k_max_cache = 64 << 20;
+// A cache of 30,000 libraries is about 2 MB.
+constexpr std::size_t k_max_cache = 8 << 20;
 
 void set_directories(Host& host, LoaderConfig& config) {
   if (config.libc == Libc::musl) {
@@ -44,9 +45,13 @@ void set_directories(Host& host, LoaderConfig& config) {
 
 void load_cache(Host& host, LoaderConfig& config) {
   if (config.libc == Libc::musl) return;
-  auto bytes = host.read_file("/etc/ld.so.cache", k_max_cache);
+  auto bytes = host.read_file("/etc/ld.so.cache", k_max_cache + 1);
   if (!bytes) {
     config.cache_problem = "/etc/ld.so.cache: " + bytes.error().message();
+    return;
+  }
+  if (bytes->size() > k_max_cache) {
+    config.cache_problem = "/etc/ld.so.cache: larger than the 8 MB gpudoctor reads (not searched)";
     return;
   }
   auto parsed = parse_ld_cache(std::move(*bytes));

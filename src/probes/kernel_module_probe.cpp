@@ -130,7 +130,7 @@ void check_built_for_kernel(ProbeContext& context, Probed<KernelModuleFacts>& la
   const std::string release = context.host.uname().release;
   if (release.empty() || release.find('/') != std::string::npos) return;
   const std::string path = "/lib/modules/" + release + "/modules.dep";
-  auto text = context.host.read_file(path, 32 << 20);
+  auto text = context.host.read_file(path, 8 << 20);  // a distribution's modules.dep is under 1 MB
   if (!text) return;
   std::string module_file;
   for (auto line : lines(*text)) {

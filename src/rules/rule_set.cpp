@@ -166,14 +166,25 @@ RuleSet load_embedded_rules() {
 
 RuleSet load_rules_dir(const std::string& dir) {
   namespace fs = std::filesystem;
+  constexpr std::size_t k_max_rule_file = 8 << 20, k_max_rules_total = 32 << 20;
+  std::size_t total = 0;
   std::vector<RuleFile> files;
   std::error_code error;
   for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
     if (!it->is_regular_file() || (it->path().extension() != ".json" && it->path().extension() != ".tsv")) continue;
+    // Bounded, like every input: the built-in rules and tables are 700 KB in all.
+    const auto size = it->file_size(error);
+    if (error) break;
+    if (size > k_max_rule_file)
+      throw RuleError(it->path().string() + ": larger than the " + std::to_string(k_max_rule_file >> 20) + " MB a rule file may be");
+    total += size;
+    if (total > k_max_rules_total || files.size() >= 1000)
+      throw RuleError(dir + ": more rules than gpudoctor accepts (" + std::to_string(k_max_rules_total >> 20) + " MB, 1000 files)");
     std::ifstream in(it->path(), std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    files.push_back({it->path().string(), text.str()});
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    files.push_back({it->path().string(), std::move(text)});
   }
   if (error) throw RuleError(dir + ": " + error.message());
   if (files.empty()) throw RuleError(dir + ": no .json rule files");

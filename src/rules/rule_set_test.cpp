@@ -2,10 +2,12 @@
 
 #include "model/layers.h"
 #include "rules/message_template.h"
+#include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 namespace {
@@ -157,4 +159,11 @@ TEST_CASE("every rule cites public documents a user can follow, not our research
     for (const char* private_reference : {"shared/reference", "failure-catalog", "FC-", ".md ", "Lessons"})
       CHECK(rule.source.find(private_reference) == std::string::npos);
   }
+}
+
+TEST_CASE("a --rules file larger than any rule file is refused without being read") {
+  gd::TempDir dir;
+  dir.write("huge.json", "");
+  std::filesystem::resize_file(dir / "huge.json", std::uintmax_t{1} << 30);  // sparse: a gigabyte of nothing
+  CHECK_THROWS_WITH_AS(gd::load_rules_dir(dir.path()), doctest::Contains("larger than the 8 MB"), gd::RuleError);
 }

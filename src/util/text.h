@@ -12,6 +12,10 @@
 namespace gd {
 
 std::string_view trim(std::string_view text);
+// Both stop at k_max_parts parts, the last one holding the rest of the
+// text: no input we read has a million fields or lines, and a hostile one
+// must not cost a gigabyte of views.
+inline constexpr std::size_t k_max_parts = 1 << 20;
 std::vector<std::string_view> split(std::string_view text, char separator);
 std::vector<std::string_view> lines(std::string_view text);
 // ASCII lower case (the identifiers we compare are ASCII).

@@ -36,3 +36,13 @@ TEST_CASE("split keeps empty fields; lines drops the final newline") {
   CHECK(gd::lines("a\nb\n").size() == 2);
   CHECK(gd::trim("  x \n") == "x");
 }
+
+TEST_CASE("split and lines stop at k_max_parts, the last part holding the rest") {
+  const std::string commas(3 * gd::k_max_parts, ',');
+  const auto parts = gd::split(commas, ',');
+  REQUIRE(parts.size() == gd::k_max_parts);
+  CHECK(parts.front().empty());
+  CHECK(parts.back().size() == commas.size() - (gd::k_max_parts - 1));
+  const std::string newlines(2 * gd::k_max_parts, '\n');
+  CHECK(gd::lines(newlines).size() == gd::k_max_parts);
+}
