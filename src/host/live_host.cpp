@@ -3,7 +3,8 @@
 #include "host/child_main.h"
 #include "host/child_runner.h"
 #include "host/local_fs.h"
-#include "host/path_chase.h"
+#include "host/root_dir.h"
+#include <fcntl.h>
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -31,28 +32,27 @@ FileType file_type_of(mode_t mode) {
 
 LiveHost::LiveHost(std::string root_dir) : m_root(std::move(root_dir)) {
   while (m_root.size() > 1 && m_root.back() == '/') m_root.pop_back();
-}
-
-Result<std::string> LiveHost::local_path(std::string_view path, bool follow_final) const {
-  if (m_root == "/") return std::string(path);
-  return chase(m_root, path, follow_final ? FollowFinal::yes : FollowFinal::no);
-}
-
-Result<std::string> LiveHost::read_file(std::string_view path, std::size_t max_bytes) {
-  auto local = local_path(path, true);
-  if (!local) return local.error();
-  return read_local_file(*local, max_bytes);
+  if (m_root == "/") return;
+  auto opened = RootDir::open(m_root, true);
+  if (opened) m_root_dir.emplace(std::move(*opened));
+  else m_root_error = opened.error();
 }
 
 LiveHost::~LiveHost() {
   if (m_open_fd >= 0) ::close(m_open_fd);
 }
 
+Result<std::string> LiveHost::read_file(std::string_view path, std::size_t max_bytes) {
+  if (m_root == "/") return read_local_file(std::string(path), max_bytes);
+  if (!m_root_dir) return m_root_error;
+  return m_root_dir->read_file(path, max_bytes);
+}
+
 Result<std::string> LiveHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
   if (m_open_fd < 0 || m_open_path != path) {
-    auto local = local_path(path, true);
-    if (!local) return local.error();
-    auto fd = open_local_regular(*local);
+    auto fd = m_root == "/"   ? open_local_regular(std::string(path))
+              : m_root_dir ? m_root_dir->open_regular(path)
+                           : Result<int>(m_root_error);
     if (!fd) return fd.error();
     if (m_open_fd >= 0) ::close(m_open_fd);
     m_open_fd = *fd;
@@ -62,28 +62,36 @@ Result<std::string> LiveHost::read_range(std::string_view path, std::uint64_t of
 }
 
 Result<std::vector<std::string>> LiveHost::list_dir(std::string_view path) {
-  auto local = local_path(path, true);
-  if (!local) return local.error();
-  return list_local_dir(*local);
+  if (m_root == "/") return list_local_dir(std::string(path));
+  if (!m_root_dir) return m_root_error;
+  return m_root_dir->list_dir(path);
 }
 
 Result<std::string> LiveHost::read_link(std::string_view path) {
-  auto local = local_path(path, false);
-  if (!local) return local.error();
-  return read_local_link(*local);
+  if (m_root == "/") return read_local_link(std::string(path));
+  if (!m_root_dir) return m_root_error;
+  return m_root_dir->read_link(path);
 }
 
 Result<FileStat> LiveHost::stat(std::string_view path) {
-  auto local = local_path(path, true);
-  if (!local) return local.error();
-  return stat_local(*local);
+  if (m_root == "/") return stat_local(std::string(path));
+  if (!m_root_dir) return m_root_error;
+  return m_root_dir->stat(path);
 }
 
 Result<DeviceNode> LiveHost::device(std::string_view path) {
-  auto local = local_path(path, true);
-  if (!local) return local.error();
   struct stat info {};
-  if (::stat(local->c_str(), &info) != 0) return errno_code(errno);
+  if (m_root == "/") {
+    if (::stat(std::string(path).c_str(), &info) != 0) return errno_code(errno);
+  } else {
+    if (!m_root_dir) return m_root_error;
+    auto fd = m_root_dir->open_at(path, O_PATH, FollowFinal::yes);
+    if (!fd) return fd.error();
+    const int result = ::fstat(*fd, &info);
+    const int error = errno;
+    ::close(*fd);
+    if (result != 0) return errno_code(error);
+  }
   DeviceNode node;
   node.type = file_type_of(info.st_mode);
   node.major = ::major(info.st_rdev);

@@ -5,6 +5,9 @@
 // The environment, kernel and user are always this process's own.
 
 #include "host/host.h"
+#include "host/root_dir.h"
+
+#include <optional>
 
 namespace gd {
 
@@ -29,9 +32,9 @@ class LiveHost final : public Host {
   ChildAnswer ask(const ChildRequest& request) override;
 
  private:
-  Result<std::string> local_path(std::string_view path, bool follow_final) const;
-
   std::string m_root;
+  std::optional<RootDir> m_root_dir;  // under --root: every path resolves inside it
+  std::error_code m_root_error;       // why the root could not be opened
   // The ELF reader reads one file in many pieces: keep it open between them.
   std::string m_open_path;
   int m_open_fd = -1;

@@ -22,10 +22,7 @@ FileType file_type(mode_t mode) {
 
 }  // namespace
 
-Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
-  auto opened = open_local_regular(path);
-  if (!opened) return opened.error();
-  const int fd = *opened;
+Result<std::string> read_fd(int fd, std::size_t max_bytes) {
   std::string content;
   char buffer[16384];
   while (content.size() < max_bytes) {
@@ -43,11 +40,13 @@ Result<std::string> read_local_file(const std::string& path, std::size_t max_byt
   return content;
 }
 
-// Opens a regular file for reading. O_NONBLOCK so that a FIFO planted where
-// a file should be cannot hang us; anything but a regular file is refused.
-Result<int> open_local_regular(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return errno_code(errno);
+Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
+  auto opened = open_local_regular(path);
+  if (!opened) return opened.error();
+  return read_fd(*opened, max_bytes);
+}
+
+Result<int> check_regular(int fd) {
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     const int error = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
@@ -55,6 +54,14 @@ Result<int> open_local_regular(const std::string& path) {
     return errno_code(error);
   }
   return fd;
+}
+
+// Opens a regular file for reading. O_NONBLOCK so that a FIFO planted where
+// a file should be cannot hang us; anything but a regular file is refused.
+Result<int> open_local_regular(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return errno_code(errno);
+  return check_regular(fd);
 }
 
 Result<std::string> pread_all(int fd, std::uint64_t offset, std::size_t size) {
@@ -79,17 +86,27 @@ Result<std::string> read_local_range(const std::string& path, std::uint64_t offs
   return content;
 }
 
-Result<std::vector<std::string>> list_local_dir(const std::string& path) {
-  DIR* dir = ::opendir(path.c_str());
-  if (!dir) return errno_code(errno);
+Result<std::vector<std::string>> list_fd_dir(int fd) {
+  DIR* dir = ::fdopendir(fd);
+  if (!dir) {
+    const int error = errno;
+    ::close(fd);
+    return errno_code(error);
+  }
   std::vector<std::string> names;
   while (const dirent* entry = ::readdir(dir)) {
     const std::string name = entry->d_name;
     if (name != "." && name != "..") names.push_back(name);
   }
-  ::closedir(dir);
+  ::closedir(dir);  // closes fd
   std::sort(names.begin(), names.end());
   return names;
+}
+
+Result<std::vector<std::string>> list_local_dir(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno_code(errno);
+  return list_fd_dir(fd);
 }
 
 Result<std::string> read_local_link(const std::string& path) {
@@ -98,6 +115,13 @@ Result<std::string> read_local_link(const std::string& path) {
   if (size < 0) return errno_code(errno);
   target.resize(static_cast<std::size_t>(size));
   return target;
+}
+
+Result<FileStat> stat_fd(int fd) {
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) return errno_code(errno);
+  return FileStat{file_type(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid,
+                  static_cast<std::uint64_t>(info.st_size)};
 }
 
 Result<FileStat> stat_local(const std::string& path) {

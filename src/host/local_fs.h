@@ -1,6 +1,6 @@
 #pragma once
 // Plain reads of files that sit on this machine: the building blocks of the
-// live, root and replay hosts and of path_chase. Bounded, and safe against
+// live, root and replay hosts and of RootDir. Bounded, and safe against
 // FIFOs and other special files planted where a file should be.
 
 #include "host/host.h"
@@ -11,6 +11,13 @@
 namespace gd {
 
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
+// The same from descriptors (RootDir's opens); each takes ownership and closes it.
+Result<std::string> read_fd(int fd, std::size_t max_bytes);
+Result<std::vector<std::string>> list_fd_dir(int fd);
+// Returns fd when it is a regular file, else closes it and fails (EISDIR, EINVAL).
+Result<int> check_regular(int fd);
+// fstat of a descriptor, not taking it.
+Result<FileStat> stat_fd(int fd);
 // Opens a regular file for reading (O_NONBLOCK: a FIFO cannot hang us).
 Result<int> open_local_regular(const std::string& path);
 // Up to size bytes from offset of an open file.

@@ -3,7 +3,8 @@
 // kernel does — symlinks followed (40 at most, then ELOOP), an absolute
 // target restarting at "/", ".." never climbing above "/" — while every
 // lookup is the caller's. That is how the same rules serve a directory on
-// this machine (chase), a Host (real_path) and a snapshot being written.
+// a Host (real_path) and a snapshot being written; RootDir resolves the same
+// way inside a root, in the kernel.
 
 #include "util/result.h"
 

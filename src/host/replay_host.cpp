@@ -1,7 +1,10 @@
 #include "host/replay_host.h"
 
 #include "host/local_fs.h"
-#include "host/path_chase.h"
+#include "host/root_dir.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,13 +13,21 @@
 namespace gd {
 namespace json = boost::json;
 
-ReplayHost::ReplayHost(const std::string& snapshot_dir)
-    : m_root(snapshot_dir + "/root"), m_snapshot(read_snapshot(snapshot_dir)) {
+ReplayHost::ReplayHost(const std::string& snapshot_dir) : m_snapshot(read_snapshot(snapshot_dir)) {
   for (const auto& child : m_snapshot.children) m_children.insert_or_assign(child.request.key(), child.answer);
-}
-
-Result<std::string> ReplayHost::local_path(std::string_view path, bool follow_final) const {
-  return chase(m_root, path, follow_final ? FollowFinal::yes : FollowFinal::no);
+  // The root must be a real directory: one that is a symlink (to /) would
+  // make the report describe this machine. No root at all: no files.
+  const std::string root = snapshot_dir + "/root";
+  struct stat info {};
+  if (::lstat(root.c_str(), &info) != 0) {
+    if (errno != ENOENT) throw SnapshotError(root + ": " + errno_code(errno).message());
+    m_root_error = errno_code(ENOENT);
+    return;
+  }
+  if (!S_ISDIR(info.st_mode)) throw SnapshotError(root + ": not a directory (a snapshot's root must be one, never a symlink)");
+  auto opened = RootDir::open(root, false);
+  if (!opened) throw SnapshotError(root + ": " + opened.error().message());
+  m_root_dir.emplace(std::move(*opened));
 }
 
 std::optional<std::error_code> ReplayHost::recorded_error(std::string_view path) const {
@@ -29,9 +40,8 @@ std::optional<std::error_code> ReplayHost::recorded_error(std::string_view path)
 Result<std::string> ReplayHost::read_file(std::string_view path, std::size_t max_bytes) {
   if (auto error = recorded_error(path)) return *error;
   if (m_snapshot.pieces.count(path)) return read_pieces(path, 0, max_bytes);
-  auto local = local_path(path, true);
-  if (!local) return local.error();
-  return read_local_file(*local, max_bytes);
+  if (!m_root_dir) return m_root_error;
+  return m_root_dir->read_file(path, max_bytes);
 }
 
 // A packed file: bytes outside the recorded pieces read as zeros, as they
@@ -41,34 +51,41 @@ Result<std::string> ReplayHost::read_pieces(std::string_view path, std::uint64_t
   const auto total = m_snapshot.file_sizes.count(path) ? m_snapshot.file_sizes.find(path)->second : 0;
   if (offset >= total) return std::string();
   std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(size, total - offset)), '\0');
-  auto local = local_path(path, true);
-  if (!local) return local.error();
+  if (!m_root_dir) return m_root_error;
+  auto fd = m_root_dir->open_regular(path);
+  if (!fd) return fd.error();
   std::uint64_t packed = 0;
   for (const auto& [start, length] : pieces) {
     const std::uint64_t from = std::max(start, offset), to = std::min(start + length, offset + out.size());
     if (from < to) {
-      auto bytes = read_local_range(*local, packed + (from - start), static_cast<std::size_t>(to - from));
-      if (!bytes) return bytes.error();
+      auto bytes = pread_all(*fd, packed + (from - start), static_cast<std::size_t>(to - from));
+      if (!bytes) {
+        ::close(*fd);
+        return bytes.error();
+      }
       out.replace(static_cast<std::size_t>(from - offset), bytes->size(), *bytes);
     }
     packed += length;
   }
+  ::close(*fd);
   return out;
 }
 
 Result<std::string> ReplayHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
   if (auto error = recorded_error(path)) return *error;
   if (m_snapshot.pieces.count(path)) return read_pieces(path, offset, size);
-  auto local = local_path(path, true);
-  if (!local) return local.error();
-  return read_local_range(*local, offset, size);
+  if (!m_root_dir) return m_root_error;
+  auto fd = m_root_dir->open_regular(path);
+  if (!fd) return fd.error();
+  auto bytes = pread_all(*fd, offset, size);
+  ::close(*fd);
+  return bytes;
 }
 
 Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
   if (auto error = recorded_error(path)) return *error;
   std::set<std::string> names;
-  auto local = local_path(path, true);
-  auto on_disk = local ? list_local_dir(*local) : Result<std::vector<std::string>>(local.error());
+  auto on_disk = m_root_dir ? m_root_dir->list_dir(path) : Result<std::vector<std::string>>(m_root_error);
   if (on_disk) names.insert(on_disk->begin(), on_disk->end());
   // Device nodes live in snapshot.json, so their directories are listed from there.
   std::string prefix = std::string(path) + (path.ends_with("/") ? "" : "/");
@@ -85,9 +102,8 @@ Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
 
 Result<std::string> ReplayHost::read_link(std::string_view path) {
   if (auto error = recorded_error(path)) return *error;
-  auto local = local_path(path, false);
-  if (!local) return local.error();
-  return read_local_link(*local);
+  if (!m_root_dir) return m_root_error;
+  return m_root_dir->read_link(path);
 }
 
 Result<FileStat> ReplayHost::stat(std::string_view path) {
@@ -99,8 +115,7 @@ Result<FileStat> ReplayHost::stat(std::string_view path) {
   }
   for (const auto& [device_path, node] : m_snapshot.devices)  // a directory that holds recorded nodes
     if (device_path.starts_with(std::string(path) + "/")) return FileStat{FileType::directory, 0755, 0, 0, 0};
-  auto local = local_path(path, true);
-  auto info = local ? stat_local(*local) : Result<FileStat>(local.error());
+  auto info = m_root_dir ? m_root_dir->stat(path) : Result<FileStat>(m_root_error);
   if (!info && m_snapshot.directories.count(path)) return FileStat{FileType::directory, 0755, 0, 0, 0};
   if (info)
     if (const auto size = m_snapshot.file_sizes.find(path); size != m_snapshot.file_sizes.end()) info->size = size->second;

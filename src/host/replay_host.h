@@ -3,11 +3,13 @@
 // files come from DIR/root, everything else from DIR/snapshot.json.
 
 #include "host/host.h"
+#include "host/root_dir.h"
 #include "host/snapshot.h"
 
 #include <boost/json.hpp>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -32,12 +34,12 @@ class ReplayHost final : public Host {
   ChildAnswer ask(const ChildRequest& request) override;
 
  private:
-  Result<std::string> local_path(std::string_view path, bool follow_final) const;
   std::optional<std::error_code> recorded_error(std::string_view path) const;
   Result<std::string> read_pieces(std::string_view path, std::uint64_t offset, std::size_t size);
   ChildAnswer legacy_device_open(const ChildRequest& request) const;
 
-  std::string m_root;
+  std::optional<RootDir> m_root_dir;  // DIR/root; absent when the snapshot has none
+  std::error_code m_root_error;
   Snapshot m_snapshot;
   std::map<std::string, ChildAnswer, std::less<>> m_children;  // by ChildRequest::key()
 };

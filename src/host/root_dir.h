@@ -1,0 +1,48 @@
+#pragma once
+// A directory that stands for "/" (--root DIR, a snapshot's root). Every
+// path is resolved inside it in the same step as it is opened — openat2
+// with RESOLVE_IN_ROOT where the kernel has it (5.6+), else a walk of
+// openat(O_NOFOLLOW) calls from a directory descriptor held all along — so
+// that no symlink, planted or swapped in while we read, leads out of it.
+// Absolute symlinks restart at the root and ".." stops there, as walk_path does.
+
+#include "host/host.h"
+#include "host/path_walk.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+enum class ResolveMethod { automatic, walk };  // walk: never openat2 (tests; kernels before 5.6)
+
+class RootDir {
+ public:
+  // dir_may_be_link: --root DIR may name a symlink (the user's choice); a
+  // snapshot's root may not, or a snapshot could make us read this machine.
+  static Result<RootDir> open(const std::string& dir, bool dir_may_be_link, ResolveMethod method = ResolveMethod::automatic);
+  RootDir(RootDir&& other) noexcept;
+  RootDir& operator=(RootDir&& other) noexcept;
+  RootDir(const RootDir&) = delete;
+  RootDir& operator=(const RootDir&) = delete;
+  ~RootDir();
+
+  // A descriptor for path inside the root; flags as for openat (O_PATH for stat and readlink).
+  Result<int> open_at(std::string_view path, int flags, FollowFinal follow) const;
+
+  Result<std::string> read_file(std::string_view path, std::size_t max_bytes) const;
+  Result<int> open_regular(std::string_view path) const;  // the caller closes it
+  Result<std::vector<std::string>> list_dir(std::string_view path) const;
+  Result<std::string> read_link(std::string_view path) const;
+  Result<FileStat> stat(std::string_view path) const;
+
+ private:
+  RootDir(int fd, ResolveMethod method) : m_fd(fd), m_method(method) {}
+  Result<int> walk(std::string_view path, int flags, FollowFinal follow) const;
+
+  int m_fd = -1;
+  ResolveMethod m_method = ResolveMethod::automatic;
+};
+
+}  // namespace gd
