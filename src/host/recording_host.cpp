@@ -1,5 +1,6 @@
 #include "host/recording_host.h"
 
+#include "host/write_root.h"
 #include "util/text.h"
 
 #include <fcntl.h>
@@ -17,39 +18,30 @@ namespace {
 // Only errors other than "not there" need recording: absence is the default.
 bool worth_recording(const std::error_code& error) { return error.value() != ENOENT; }
 
-bool write_whole_file(const std::string& path, std::string_view content) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  std::size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n <= 0) break;
-    written += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  return written == content.size();
-}
-
 }  // namespace
 
-RecordingHost::RecordingHost(Host& inner, std::string out_dir) : m_inner(inner), m_out(std::move(out_dir)) {}
+RecordingHost::RecordingHost(Host& inner, std::string out_dir) : m_inner(inner), m_out(std::move(out_dir)) {
+  auto root = WriteRoot::open(m_out + "/root");
+  if (root) m_root.emplace(std::move(*root));
+}
 
 std::optional<std::string> RecordingHost::prepare(std::string_view path, FollowFinal follow_final) {
   // Walked as the checked system sees it, asking the inner host about each
-  // component: a symlink there becomes the same symlink here and is followed
-  // inside out_dir/root, so the snapshot resolves exactly as the system did
-  // and nothing is written outside it.
-  const std::string root = m_out + "/root";
+  // component: a symlink there becomes a symlink here (stored so that it
+  // resolves inside the snapshot), so the snapshot resolves exactly as the
+  // system did. Every write goes through m_root, never through a symlink.
+  if (!m_root) return std::nullopt;
   auto walked = walk_path(path, follow_final, [&](const std::string& logical, bool is_final) -> Result<std::optional<std::string>> {
     if (auto target = m_inner.read_link(logical)) {
-      ::symlink(target->c_str(), (root + logical).c_str());  // EEXIST: mirrored before
+      if (m_root->make_link(logical, *target) && contained_link_target(logical, *target) != *target)
+        m_snapshot.links.insert_or_assign(logical, *target);
       return std::optional<std::string>(*target);
     }
-    if (!is_final) ::mkdir((root + logical).c_str(), 0755);
+    if (!is_final) m_root->make_dirs(logical);
     return std::optional<std::string>();
   });
-  if (!walked) return std::nullopt;
-  return root + *walked;
+  if (!walked || *walked == "/") return std::nullopt;
+  return *walked;
 }
 
 void RecordingHost::record_error(std::string_view path, const std::error_code& error) {
@@ -62,7 +54,7 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
     record_error(path, content.error());
     return content;
   }
-  if (auto local = prepare(path); local && write_whole_file(*local, *content)) ++m_files_written;
+  if (auto logical = prepare(path); logical && m_root->write_file(*logical, *content)) ++m_files_written;
   return content;
 }
 
@@ -89,7 +81,7 @@ Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) 
   if (path.starts_with("/dev")) return names;  // device nodes are recorded one by one
   // Git keeps no empty directories, so snapshot.json names every listed one.
   m_snapshot.directories.emplace(path);
-  if (auto local = prepare(path)) ::mkdir(local->c_str(), 0755);
+  if (auto logical = prepare(path)) m_root->make_dirs(*logical);
   return names;
 }
 
@@ -100,7 +92,10 @@ Result<std::string> RecordingHost::read_link(std::string_view path) {
     if (target.error().value() != EINVAL) record_error(path, target.error());
     return target;
   }
-  if (auto local = prepare(path, FollowFinal::no)) ::symlink(target->c_str(), local->c_str());
+  if (auto logical = prepare(path, FollowFinal::no)) {
+    if (m_root->make_link(*logical, *target) && contained_link_target(*logical, *target) != *target)
+      m_snapshot.links.insert_or_assign(*logical, *target);
+  }
   return target;
 }
 
@@ -112,15 +107,10 @@ Result<FileStat> RecordingHost::stat(std::string_view path) {
   }
   // Something that was only stat-ed still has to exist on replay.
   if (path.starts_with("/dev/")) return info;
-  auto local = prepare(path);
-  if (!local) return info;
-  struct stat existing {};
-  if (::lstat(local->c_str(), &existing) == 0) return info;
-  if (info->type == FileType::directory) {
-    ::mkdir(local->c_str(), 0755);
-  } else if (write_whole_file(*local, "")) {
-    ::chmod(local->c_str(), info->mode & 0777);
-  }
+  auto logical = prepare(path);
+  if (!logical || m_root->exists(*logical)) return info;
+  if (info->type == FileType::directory) m_root->make_dirs(*logical);
+  else m_root->write_file(*logical, "", info->mode & 0777);
   return info;
 }
 
@@ -176,8 +166,8 @@ void RecordingHost::pack_pieces() {
         merged.emplace_back(offset, bytes);
       }
     }
-    const auto local = prepare(path);
-    if (!local) continue;
+    const auto logical = prepare(path);
+    if (!logical) continue;
     std::string packed;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> table;
     for (const auto& [offset, bytes] : merged) {
@@ -185,12 +175,11 @@ void RecordingHost::pack_pieces() {
       packed += bytes;
     }
     // A file also read whole (read_file) is already complete.
-    struct stat existing {};
     const auto size = m_snapshot.file_sizes.find(path);
-    if (::lstat(local->c_str(), &existing) == 0 && S_ISREG(existing.st_mode) && size != m_snapshot.file_sizes.end() &&
-        static_cast<std::uint64_t>(existing.st_size) == size->second)
+    if (const auto existing = m_root->regular_size(*logical);
+        existing && size != m_snapshot.file_sizes.end() && *existing == size->second)
       continue;
-    if (write_whole_file(*local, packed)) ++m_files_written;
+    if (m_root->write_file(*logical, packed)) ++m_files_written;
     m_snapshot.pieces[path] = std::move(table);
   }
 }

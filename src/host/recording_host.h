@@ -7,9 +7,11 @@
 #include "host/host.h"
 #include "host/path_walk.h"
 #include "host/snapshot.h"
+#include "host/write_root.h"
 
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace gd {
 
@@ -36,13 +38,16 @@ class RecordingHost final : public Host {
   ChildAnswer ask(const ChildRequest& request) override;
 
  private:
-  // Maps a checked path into out_dir/root, creating its parent directories.
+  // The checked path with every symlink resolved as the system resolves it,
+  // mirroring those symlinks and creating the parent directories below
+  // out_dir/root; nothing when it cannot be stored safely.
   std::optional<std::string> prepare(std::string_view path, FollowFinal follow_final = FollowFinal::yes);
   void record_error(std::string_view path, const std::error_code& error);
   void pack_pieces();
 
   Host& m_inner;
   std::string m_out;
+  std::optional<WriteRoot> m_root;  // out_dir/root, opened once
   std::size_t m_files_written = 0;
   Snapshot m_snapshot;
   // Piecewise reads, kept until finish() packs them: path -> offset -> bytes.

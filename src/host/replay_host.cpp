@@ -103,7 +103,10 @@ Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
 Result<std::string> ReplayHost::read_link(std::string_view path) {
   if (auto error = recorded_error(path)) return *error;
   if (!m_root_dir) return m_root_error;
-  return m_root_dir->read_link(path);
+  auto target = m_root_dir->read_link(path);
+  // What the recorded system said, where the stored link says it another way.
+  if (const auto original = m_snapshot.links.find(path); target && original != m_snapshot.links.end()) return original->second;
+  return target;
 }
 
 Result<FileStat> ReplayHost::stat(std::string_view path) {

@@ -66,6 +66,9 @@ Snapshot snapshot_from_json(const json::object& top) {
   if (const auto* devices = object_field(top, "devices"))
     for (const auto& [path, node] : *devices)
       if (node.is_object()) snapshot.devices.emplace(std::string(path), device_from_json(node.get_object()));
+  if (const auto* links = object_field(top, "links"))
+    for (const auto& [path, target] : *links)
+      if (target.is_string()) snapshot.links.emplace(std::string(path), std::string(target.get_string()));
   if (const auto* errors = object_field(top, "errors"))
     for (const auto& [path, name] : *errors)
       if (name.is_string()) snapshot.errors.emplace(std::string(path), std::string(name.get_string()));
@@ -86,7 +89,8 @@ Snapshot snapshot_from_json(const json::object& top) {
 }
 
 json::object snapshot_to_json(const Snapshot& snapshot) {
-  json::object env, devices, errors, sizes, pieces;
+  json::object env, devices, errors, sizes, pieces, links;
+  for (const auto& [path, target] : snapshot.links) links[path] = target;
   for (const auto& [name, value] : snapshot.env) env[name] = value;
   for (const auto& [path, node] : snapshot.devices) devices[path] = to_json(node);
   for (const auto& [path, name] : snapshot.errors) errors[path] = name;
@@ -104,6 +108,7 @@ json::object snapshot_to_json(const Snapshot& snapshot) {
   if (snapshot.uname) top["uname"] = to_json(*snapshot.uname);
   if (snapshot.user) top["user"] = to_json(*snapshot.user);
   if (!errors.empty()) top["errors"] = std::move(errors);
+  if (!links.empty()) top["links"] = std::move(links);
   if (!directories.empty()) top["directories"] = std::move(directories);
   if (!sizes.empty()) top["file_sizes"] = std::move(sizes);
   if (!pieces.empty()) top["pieces"] = std::move(pieces);

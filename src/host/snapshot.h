@@ -36,6 +36,9 @@ struct Snapshot {
   std::map<std::string, std::uint64_t, std::less<>> file_sizes;  // of files read piecewise
   // path -> (original offset, size) of each piece, stored back to back under root/
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>, std::less<>> pieces;
+  // symlink path -> its target on the recorded system, where the link under
+  // root/ stores another (an absolute target made relative, to stay inside)
+  std::map<std::string, std::string, std::less<>> links;
   std::vector<RecordedChild> children;
   std::optional<Uname> uname;
   std::optional<UserIds> user;

@@ -1,0 +1,162 @@
+#include "host/write_root.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <utility>
+#include <vector>
+
+namespace gd {
+namespace {
+
+std::vector<std::string_view> components(std::string_view path) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const auto slash = path.find('/', start);
+    const auto end = slash == std::string_view::npos ? path.size() : slash;
+    if (end > start) parts.push_back(path.substr(start, end - start));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+Result<WriteRoot> WriteRoot::open(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return errno_code(errno == ELOOP ? ENOTDIR : errno);
+  return WriteRoot(fd);
+}
+
+WriteRoot::WriteRoot(WriteRoot&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
+
+WriteRoot::~WriteRoot() {
+  if (m_fd >= 0) ::close(m_fd);
+}
+
+Result<int> WriteRoot::parent_of(std::string_view path, bool create, std::string& name) {
+  const auto parts = components(path);
+  for (const auto part : parts)
+    if (part == "." || part == "..") return errno_code(EINVAL);  // logical paths come resolved
+  if (parts.empty()) return errno_code(EINVAL);
+  int dir = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
+  if (dir < 0) return errno_code(errno);
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    const std::string part(parts[i]);
+    if (create) ::mkdirat(dir, part.c_str(), 0755);  // EEXIST is fine; what is there is checked next
+    const int next = ::openat(dir, part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int error = errno;
+    ::close(dir);
+    if (next < 0) return errno_code(error);  // ELOOP/ENOTDIR: a symlink or a file stands there
+    dir = next;
+  }
+  name = std::string(parts.back());
+  return dir;
+}
+
+bool WriteRoot::make_dirs(std::string_view path) {
+  std::string name;
+  auto parent = parent_of(path, true, name);
+  if (!parent) return false;
+  ::mkdirat(*parent, name.c_str(), 0755);
+  struct stat info {};
+  const bool ok = ::fstatat(*parent, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(info.st_mode);
+  ::close(*parent);
+  return ok;
+}
+
+bool WriteRoot::write_file(std::string_view path, std::string_view content, unsigned mode) {
+  std::string name;
+  auto parent = parent_of(path, true, name);
+  if (!parent) return false;
+  const int fd = ::openat(*parent, name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+  ::close(*parent);
+  if (fd < 0) return false;
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, mode);
+  ::close(fd);
+  return written == content.size();
+}
+
+bool WriteRoot::make_link(std::string_view path, std::string_view target) {
+  std::string name;
+  auto parent = parent_of(path, true, name);
+  if (!parent) return false;
+  const std::string stored = contained_link_target(path, target);
+  const bool ok = ::symlinkat(stored.c_str(), *parent, name.c_str()) == 0 || errno == EEXIST;
+  ::close(*parent);
+  return ok;
+}
+
+std::optional<std::uint64_t> WriteRoot::regular_size(std::string_view path) {
+  std::string name;
+  auto parent = parent_of(path, false, name);
+  if (!parent) return std::nullopt;
+  struct stat info {};
+  const bool ok = ::fstatat(*parent, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode);
+  ::close(*parent);
+  if (!ok) return std::nullopt;
+  return static_cast<std::uint64_t>(info.st_size);
+}
+
+bool WriteRoot::exists(std::string_view path) {
+  std::string name;
+  auto parent = parent_of(path, false, name);
+  if (!parent) return false;
+  struct stat info {};
+  const bool ok = ::fstatat(*parent, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0;
+  ::close(*parent);
+  return ok;
+}
+
+std::string contained_link_target(std::string_view link_path, std::string_view target) {
+  const auto link_parts = components(link_path);
+  const std::size_t depth = link_parts.empty() ? 0 : link_parts.size() - 1;  // directories above the link
+  // Does the target, taken from the link's directory, ever climb above the root?
+  const bool absolute = target.starts_with("/");
+  long level = absolute ? 0 : static_cast<long>(depth);
+  bool climbs_out = false;
+  for (const auto part : components(target)) {
+    if (part == "..") climbs_out = climbs_out || --level < 0;
+    else if (part != ".") ++level;
+  }
+  if (!absolute && !climbs_out) return std::string(target);
+  std::string up;
+  for (std::size_t i = 0; i < depth; ++i) up += "../";
+  if (absolute && !climbs_out) {
+    // The same path, reached from the link's directory: exact, symlinks on the way included.
+    std::string out = up + std::string(target.substr(target.find_first_not_of('/') == std::string_view::npos
+                                                          ? target.size()
+                                                          : target.find_first_not_of('/')));
+    while (out.size() > 1 && out.back() == '/') out.pop_back();
+    return out.empty() ? "." : out;
+  }
+  // Normalised from the root, ".." stopping there, then made relative.
+  std::vector<std::string_view> resolved;
+  if (!absolute)
+    for (std::size_t i = 0; i < depth; ++i) resolved.push_back(link_parts[i]);
+  for (const auto part : components(target)) {
+    if (part == "..") {
+      if (!resolved.empty()) resolved.pop_back();
+    } else if (part != ".") {
+      resolved.push_back(part);
+    }
+  }
+  std::string out = up;
+  for (const auto part : resolved) out += std::string(part) + "/";
+  if (out.empty()) return ".";
+  out.pop_back();
+  return out;
+}
+
+}  // namespace gd
