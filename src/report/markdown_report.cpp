@@ -18,13 +18,38 @@ const char* badge(Status status) {
   return "";
 }
 
-// Table cells: a "|" would split the cell and a newline would end the row.
-std::string cell(const std::string& text) {
+// Every text that can carry a value from the diagnosed system is escaped
+// for HTML: a device name or CUDA_VISIBLE_DEVICES holding "</details><script>"
+// must stay text on GitHub and GitLab. Rule text keeps its markdown (code spans).
+std::string prose(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '\n' || c == '\r') out += ' ';
     else out += c;
+  }
+  return out;
+}
+
+// Table cells: a "|" would split the cell.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : prose(text)) {
+    if (c == '|') out += "\\|";
+    else out += c;
+  }
+  return out;
+}
+
+// A value alone (evidence, what a repeat is about): no markdown of its own,
+// so none of its characters may act as markdown either.
+std::string value_text(std::string_view text) {
+  std::string out;
+  for (char c : prose(text)) {
+    if (std::string_view("\\`*_[]{}()#+!|~").find(c) != std::string_view::npos) out += '\\';
+    out += c;
   }
   return out;
 }
@@ -34,8 +59,8 @@ std::string cell(const std::string& text) {
 std::string render_markdown(const Report& report) {
   std::string out = "## gpudoctor report: " + std::string(badge(report.verdict)) + " " + cell(verdict_line(report)) + "\n\n";
   out += "gpudoctor " + report.gpudoctor_version + ", mode `" + report.mode + "`";
-  if (const auto* platform = report.system.if_contains("platform")) out += ", platform `" + format_fact(*platform) + "`";
-  if (const auto* kernel = report.system.if_contains("kernel_release")) out += ", kernel `" + format_fact(*kernel) + "`";
+  if (const auto* platform = report.system.if_contains("platform")) out += ", platform " + value_text(format_fact(*platform));
+  if (const auto* kernel = report.system.if_contains("kernel_release")) out += ", kernel " + value_text(format_fact(*kernel));
   out += "\n\n| | Layer | Status | Summary |\n|---|---|---|---|\n";
   for (const auto& layer : report.layers)
     out += std::string("| ") + badge(layer.status) + " | `" + layer.facts.id + "` | " + status_name(layer.status) + " | " +
@@ -47,16 +72,16 @@ std::string render_markdown(const Report& report) {
       if (!any) out += "\n### Findings\n\n";
       any = true;
       out += "- **" + std::string(severity_name(finding.severity)) + "** `" + finding.rule + "` (" + layer.facts.id +
-             "): " + finding.message + "\n";
+             "): " + prose(finding.message) + "\n";
       if (finding.caused_by)
         out += "  - a consequence of `" + *finding.caused_by + "` (" + finding.cause_layer + "): fixed with its cause\n";
       for (const auto& evidence : finding.evidence)
-        out += "  - evidence: `" + evidence.fact + "` = " + cell(format_fact(evidence.value)) +
-               (evidence.source.empty() ? "" : " (`" + evidence.source + "`)") + "\n";
-      out += "  - fix: " + finding.fix + "\n";
+        out += "  - evidence: `" + evidence.fact + "` = " + value_text(format_fact(evidence.value)) +
+               (evidence.source.empty() ? "" : " (source: " + value_text(evidence.source) + ")") + "\n";
+      out += "  - fix: " + prose(finding.fix) + "\n";
       if (!group.repeats.empty()) {
         std::vector<std::string> others;
-        for (const auto* repeat : group.repeats) others.push_back("`" + cell(repeat->about) + "`");
+        for (const auto* repeat : group.repeats) others.push_back(value_text(repeat->about));
         out += "  - the same for " + joined_list(others) + "\n";
       }
     }
@@ -64,7 +89,13 @@ std::string render_markdown(const Report& report) {
   out += "\n<details><summary>Facts per layer</summary>\n\n```json\n";
   boost::json::object facts;
   for (const auto& layer : report.layers) facts[layer.facts.id] = layer.facts.facts;
-  out += pretty_json(facts);
+  // "<" and ">" appear in JSON only inside strings: written as \u003c and
+  // \u003e, the block stays valid JSON and no "</details>" can close ours.
+  for (char c : pretty_json(facts)) {
+    if (c == '<') out += "\\u003c";
+    else if (c == '>') out += "\\u003e";
+    else out += c;
+  }
   out += "```\n\n</details>\n";
   return out;
 }

@@ -85,6 +85,24 @@ TEST_CASE("repeats of one rule are shown once, then named, in text and markdown"
   const auto verbose = gd::render_text(report, {false, false}, gd::Verbosity::verbose);
   CHECK(verbose.find("Opening /dev/nvidia0 was refused.") != std::string::npos);  // -v shows each in full
   const auto markdown = gd::render_markdown(report);
-  CHECK(markdown.find("the same for `/dev/nvidia-uvm` and `/dev/nvidia0`") != std::string::npos);
+  CHECK(markdown.find("the same for /dev/nvidia-uvm and /dev/nvidia0") != std::string::npos);
   CHECK(gd::report_to_json(report).at("layers").as_array()[0].at("findings").as_array().size() == 3);  // JSON keeps all
 }
+
+TEST_CASE("markdown: values from the diagnosed system cannot become HTML or markdown") {
+  gd::Report report = sample_report();
+  const std::string hostile = "0</details><script>alert(1)</script>*[x](http://e)";
+  report.layers[0].facts.summary = "GPU " + hostile;
+  report.layers[1].findings[0].message = "CUDA_VISIBLE_DEVICES='" + hostile + "' selects nothing.";
+  report.layers[1].findings[0].evidence.push_back({"device-nodes.cuda_visible_devices.value", boost::json::value(hostile), ""});
+  report.layers[1].facts.set("cuda_visible_devices", hostile);  // in the facts block too
+  const auto markdown = gd::render_markdown(report);
+  CHECK(markdown.find("<script>") == std::string::npos);
+  CHECK(markdown.find("</details><") == std::string::npos);
+  CHECK(markdown.find("CUDA_VISIBLE_DEVICES='0&lt;/details&gt;&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+  // The evidence value is inert markdown too: no emphasis, no link.
+  CHECK(markdown.find("= 0&lt;/details&gt;&lt;script&gt;alert\\(1\\)&lt;/script&gt;\\*\\[x\\]\\(http://e\\)") != std::string::npos);
+  // The one <details> block is ours, and closes once.
+  CHECK(markdown.find("</details>") == markdown.rfind("</details>"));
+}
+
