@@ -105,3 +105,21 @@ TEST_CASE("piecewise reads are packed: a large file keeps only the bytes read") 
   CHECK(replay.read_range("/lib/libbig.so", 500, 3).value() == std::string(3, '\0'));  // never read: zeros
   CHECK(replay.read_range("/lib/libbig.so", big.size() - 2, 10).value().size() == 2);
 }
+
+TEST_CASE("a snapshot keeps bytes that are not UTF-8 exactly, and replays them") {
+  gd::TempDir system;
+  system.write("etc/name", "x");
+  gd::LiveHost live(system.path());
+  gd::TempDir out;
+  std::filesystem::create_directories(out / "root");
+  ::setenv("GPUDOCTOR_TEST_BYTES", "/tmp/\xff\xfe", 1);
+  {
+    gd::RecordingHost recorder(live, out.path());
+    CHECK(recorder.env("GPUDOCTOR_TEST_BYTES") == "/tmp/\xff\xfe");
+    REQUIRE(recorder.finish("test").has_value());
+  }
+  ::unsetenv("GPUDOCTOR_TEST_BYTES");
+  gd::ReplayHost replay(out.path());
+  CHECK(replay.env("GPUDOCTOR_TEST_BYTES") == "/tmp/\xff\xfe");
+}
+

@@ -127,7 +127,11 @@ Snapshot read_snapshot(const std::string& dir) {
       separators > k_max_json_values)
     throw SnapshotError(path + ": holds more than " + std::to_string(k_max_json_values) + " values, which no real snapshot does");
   boost::system::error_code error;
-  json::value document = json::parse(*text, error);
+  // Our own snapshots keep the recorded bytes exactly, valid UTF-8 or not
+  // (a path or variable may hold any bytes).
+  json::parse_options options;
+  options.allow_invalid_utf8 = true;
+  json::value document = json::parse(*text, error, {}, options);
   if (error) throw SnapshotError(path + ": not JSON (" + error.message() + ")");
   if (!document.is_object()) throw SnapshotError(path + ": the top level is not a JSON object");
   const auto& top = document.get_object();

@@ -1,6 +1,10 @@
 #include "report/renderers.h"
 
 #include "util/json_pretty.h"
+#include "util/text.h"
+
+#include <utility>
+#include <vector>
 
 namespace gd {
 namespace json = boost::json;
@@ -50,6 +54,33 @@ json::object report_to_json(const Report& report) {
   return top;
 }
 
-std::string render_json(const Report& report) { return pretty_json(report_to_json(report)); }
+// Values read from the system may hold any bytes; a report is valid UTF-8.
+void make_valid_utf8(json::value& value) {
+  if (value.is_string()) {
+    auto& text = value.get_string();
+    const auto fixed = valid_utf8(text);
+    if (fixed.size() != text.size()) text = fixed;
+  } else if (value.is_array()) {
+    for (auto& element : value.get_array()) make_valid_utf8(element);
+  } else if (value.is_object()) {
+    auto& object = value.get_object();
+    std::vector<std::pair<std::string, json::value>> renamed;
+    for (auto& [key, element] : object) {
+      make_valid_utf8(element);
+      if (valid_utf8(key).size() != key.size()) renamed.emplace_back(std::string(key), json::value());
+    }
+    for (auto& [key, unused] : renamed) {
+      json::value moved = std::move(object.at(key));
+      object.erase(key);
+      object[valid_utf8(key)] = std::move(moved);
+    }
+  }
+}
+
+std::string render_json(const Report& report) {
+  json::value document = report_to_json(report);
+  make_valid_utf8(document);
+  return pretty_json(document);
+}
 
 }  // namespace gd

@@ -87,8 +87,9 @@ std::string render_markdown(const Report& report) {
     }
   }
   out += "\n<details><summary>Facts per layer</summary>\n\n```json\n";
-  boost::json::object facts;
-  for (const auto& layer : report.layers) facts[layer.facts.id] = layer.facts.facts;
+  boost::json::value facts = boost::json::object();
+  for (const auto& layer : report.layers) facts.as_object()[layer.facts.id] = layer.facts.facts;
+  make_valid_utf8(facts);
   // "<" and ">" appear in JSON only inside strings: written as \u003c and
   // \u003e, the block stays valid JSON and no "</details>" can close ours.
   for (char c : pretty_json(facts)) {

@@ -17,6 +17,8 @@ enum class Verbosity { normal, verbose };
 
 boost::json::object report_to_json(const Report& report);
 std::string render_json(const Report& report);
+// Every string of value made valid UTF-8 (invalid bytes as \xNN).
+void make_valid_utf8(boost::json::value& value);
 std::string render_text(const Report& report, TerminalStyle style, Verbosity verbosity);
 std::string render_markdown(const Report& report);
 

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "util/text.h"
+
 #include <cstdlib>
 
 namespace {
@@ -104,5 +106,15 @@ TEST_CASE("markdown: values from the diagnosed system cannot become HTML or mark
   CHECK(markdown.find("= 0&lt;/details&gt;&lt;script&gt;alert\\(1\\)&lt;/script&gt;\\*\\[x\\]\\(http://e\\)") != std::string::npos);
   // The one <details> block is ours, and closes once.
   CHECK(markdown.find("</details>") == markdown.rfind("</details>"));
+}
+
+TEST_CASE("the JSON report is valid UTF-8 whatever bytes the facts hold") {
+  gd::Report report = sample_report();
+  report.layers[0].facts.set("ld_library_path", "/tmp/\xff\xfe:/x");
+  report.layers[0].facts.facts["odd\xffkey"] = 1;
+  const auto json = gd::render_json(report);
+  CHECK(gd::valid_utf8(json) == json);
+  CHECK(json.find(R"("ld_library_path": "/tmp/\\xff\\xfe:/x")") != std::string::npos);
+  CHECK(json.find(R"("odd\\xffkey")") != std::string::npos);
 }
 

@@ -95,4 +95,45 @@ std::string to_lower(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// The length of the valid UTF-8 sequence at text[at], or 0 (RFC 3629:
+// no overlong forms, no surrogates, nothing above U+10FFFF).
+std::size_t utf8_sequence(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xbf;
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+  else if (lead >= 0xe0 && lead <= 0xef) length = 3, low = lead == 0xe0 ? 0xa0 : 0x80, high = lead == 0xed ? 0x9f : 0xbf;
+  else if (lead >= 0xf0 && lead <= 0xf4) length = 4, low = lead == 0xf0 ? 0x90 : 0x80, high = lead == 0xf4 ? 0x8f : 0xbf;
+  else return 0;
+  if (at + length > text.size()) return 0;
+  if (byte(at + 1) < low || byte(at + 1) > high) return 0;
+  for (std::size_t i = 2; i < length; ++i)
+    if (byte(at + i) < 0x80 || byte(at + i) > 0xbf) return 0;
+  return length;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    if (const auto length = utf8_sequence(text, at)) {
+      out.append(text.substr(at, length));
+      at += length;
+      continue;
+    }
+    static constexpr char k_hex[] = "0123456789abcdef";
+    const auto value = static_cast<unsigned char>(text[at++]);
+    out += "\\x";
+    out += k_hex[value >> 4];
+    out += k_hex[value & 15];
+  }
+  return out;
+}
+
 }  // namespace gd

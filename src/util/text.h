@@ -34,6 +34,10 @@ std::map<std::string, std::string> parse_colon_fields(std::string_view text);
 // \xNN escapes, and the result is cut at max_length with an ellipsis.
 std::string printable(std::string_view text, std::size_t max_length = 200);
 
+// The text with every byte that is not part of valid UTF-8 written as \xNN
+// (valid UTF-8, including non-ASCII, is kept): what a JSON report needs.
+std::string valid_utf8(std::string_view text);
+
 // True when the bytes are plain text (no NULs or control characters but
 // tab and newline); binary junk in a text file is evidence in itself.
 bool looks_like_text(std::string_view text);

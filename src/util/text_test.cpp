@@ -46,3 +46,13 @@ TEST_CASE("split and lines stop at k_max_parts, the last part holding the rest")
   const std::string newlines(2 * gd::k_max_parts, '\n');
   CHECK(gd::lines(newlines).size() == gd::k_max_parts);
 }
+
+TEST_CASE("valid_utf8 keeps valid UTF-8 and writes every other byte as \\xNN") {
+  CHECK(gd::valid_utf8("plain") == "plain");
+  CHECK(gd::valid_utf8("GeForce RTX\xe2\x84\xa2 4090 \xc3\xa9") == "GeForce RTX\xe2\x84\xa2 4090 \xc3\xa9");
+  CHECK(gd::valid_utf8("/tmp/\xff\xfe") == "/tmp/\\xff\\xfe");
+  CHECK(gd::valid_utf8("\xc3\x28") == "\\xc3(");              // a lead byte without its continuation
+  CHECK(gd::valid_utf8("\xc0\xaf") == "\\xc0\\xaf");           // overlong
+  CHECK(gd::valid_utf8("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a surrogate
+  CHECK(gd::valid_utf8("\xe2\x84") == "\\xe2\\x84");           // cut short
+}
