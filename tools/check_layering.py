@@ -24,6 +24,7 @@ ALLOWED = {
     'report': {'model', 'util'},
     'cli': {'check', 'report', 'probes', 'facts', 'rules', 'model', 'formats', 'loader', 'host', 'util'},
     'test_support': {'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
+    'fuzz': {'test_support', 'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -121,9 +121,13 @@ Snapshot read_snapshot(const std::string& dir) {
   const std::string path = dir + "/snapshot.json";
   auto text = read_local_file(path, k_max_snapshot_json + 1);
   if (!text) throw SnapshotError(path + ": " + text.error().message());
-  if (text->size() > k_max_snapshot_json)
+  return parse_snapshot(*text, path);
+}
+
+Snapshot parse_snapshot(std::string_view text, const std::string& path) {
+  if (text.size() > k_max_snapshot_json)
     throw SnapshotError(path + ": larger than the " + std::to_string(k_max_snapshot_json >> 20) + " MB limit");
-  if (const auto separators = static_cast<std::size_t>(std::count_if(text->begin(), text->end(), [](char c) { return c == ',' || c == ':'; }));
+  if (const auto separators = static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return c == ',' || c == ':'; }));
       separators > k_max_json_values)
     throw SnapshotError(path + ": holds more than " + std::to_string(k_max_json_values) + " values, which no real snapshot does");
   boost::system::error_code error;
@@ -131,7 +135,7 @@ Snapshot read_snapshot(const std::string& dir) {
   // (a path or variable may hold any bytes).
   json::parse_options options;
   options.allow_invalid_utf8 = true;
-  json::value document = json::parse(*text, error, {}, options);
+  json::value document = json::parse(text, error, {}, options);
   if (error) throw SnapshotError(path + ": not JSON (" + error.message() + ")");
   if (!document.is_object()) throw SnapshotError(path + ": the top level is not a JSON object");
   const auto& top = document.get_object();

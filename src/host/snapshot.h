@@ -47,6 +47,8 @@ struct Snapshot {
 // DIR/snapshot.json; throws SnapshotError, naming the file and the problem,
 // when it is not a gpudoctor snapshot. Mistyped fields take their defaults.
 Snapshot read_snapshot(const std::string& dir);
+// The same from the text of a snapshot.json; name is for error messages.
+Snapshot parse_snapshot(std::string_view text, const std::string& name);
 // Writes DIR/snapshot.json (DIR exists).
 Result<void> write_snapshot(const std::string& dir, const Snapshot& snapshot);
 

@@ -1,0 +1,16 @@
+// libFuzzer target: any bytes as an ELF file, read as the loader reads it,
+// with its sections and section notes.
+#include "formats/elf_file.h"
+#include "test_support/fake_host.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  gd::FakeHost host;
+  host.file("/lib/libfuzz.so", std::string(reinterpret_cast<const char*>(data), size));
+  gd::read_elf(host, "/lib/libfuzz.so");
+  gd::read_section_notes(host, "/lib/libfuzz.so", ".note.cuda.fwd_compatibility");
+  return 0;
+}
