@@ -33,11 +33,18 @@ check "warn scenario exits 0" exit_is 0 "$gpudoctor" check --replay "$testdata/s
 check "fail scenario exits 1" exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu"
 check "bad usage exits 2" exit_is 2 "$gpudoctor" check --format yaml
 check "missing snapshot exits 2" exit_is 2 "$gpudoctor" check --replay "$work/nothing-here"
-check "unknown rule exits 2" exit_is 2 "$gpudoctor" explain no-such-rule
+check "explain: neither a rule, a code nor known text exits 1" exit_is 1 "$gpudoctor" explain no-such-rule
 
 "$gpudoctor" gpus --replay "$testdata/snapshots/host-hgx-8gpu-nvswitch" --format csv >"$work/gpus.csv" 2>"$work/err"
 check "gpus csv: a header and eight rows" test "$(wc -l <"$work/gpus.csv")" = 9
 check "gpus csv rows say their source" test "$(cut -d, -f14 "$work/gpus.csv" | sort -u | tr '\n' ' ')" = "nvml source "
+"$gpudoctor" explain "CUDA error: Error 804: forward compatibility was attempted on non supported HW" \
+  --replay "$testdata/snapshots/container-compat-on-geforce" >"$work/explain.txt" 2>&1
+check "explain: pasted 804 names its signature" grep -q "^compat-not-supported (layer driver-libs)" "$work/explain.txt"
+check "explain: says which cause holds in the snapshot" grep -q "here:    compat-on-unsupported-gpu and cuda-init-compat-refused hold" "$work/explain.txt"
+echo "torch says: Found no NVIDIA driver on your system" | "$gpudoctor" explain - >"$work/explain2.txt"
+check "explain -: reads the text from stdin" grep -q "^torch-no-driver" "$work/explain2.txt"
+check "explain: unknown text exits 1" exit_is 1 "$gpudoctor" explain "all is well"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 
 namespace gd {
 
@@ -151,11 +152,54 @@ bool explain_error_code(const RuleSet& rules, const std::string& wanted) {
   return found;
 }
 
+// Pasted error text: what it means, where its cause lives, what to check;
+// with --replay, --root or --here, which of the candidate causes holds there.
+int explain_pasted_text(const Options& options, const RuleSet& rules) {
+  std::string text = options.rule_id;
+  if (text == "-") {  // a log on stdin, bounded like every input
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    text.resize(std::min<std::size_t>(text.size(), 1 << 20));
+  }
+  const auto matches = match_signatures(rules.signatures, text);
+  if (matches.empty()) {
+    std::cout << "gpudoctor knows no error message in that text. `gpudoctor check` diagnoses this machine; "
+                 "`gpudoctor explain CODE` explains a CUDA or NVML error number.\n";
+    return 1;
+  }
+  std::optional<Report> report;
+  if (options.replay || options.root || options.here) {
+    auto host = make_host(options);
+    report = run_check(*host, rules, probe_options(options));
+  }
+  std::set<std::string> fired;
+  if (report)
+    for (const auto& layer : report->layers)
+      for (const auto& finding : layer.findings) fired.insert(finding.rule);
+  for (const auto* signature : matches) {
+    std::cout << signature->id << " (layer " << signature->layer << ")\n  meaning: " << signature->meaning
+              << "\n  check:   " << signature->check << "\n";
+    if (!signature->rules.empty()) {
+      std::cout << "  causes:  ";
+      for (std::size_t i = 0; i < signature->rules.size(); ++i) std::cout << (i ? ", " : "") << signature->rules[i];
+      std::cout << "\n";
+    }
+    std::cout << "  source:  " << signature->source << "\n";
+    if (!report) continue;
+    std::vector<std::string> holding;
+    for (const auto& id : signature->rules)
+      if (fired.count(id)) holding.push_back(id);
+    if (holding.empty()) std::cout << "  here:    none of these causes holds\n";
+    else std::cout << "  here:    " << joined_list(holding) << (holding.size() == 1 ? " holds" : " hold") << "\n";
+  }
+  if (report) std::cout << "\ngpudoctor check here: " << verdict_line(*report) << "\n";
+  return 0;
+}
+
 int run_explain_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   const Rule* rule = rules.find(options.rule_id);
   if (!rule && explain_error_code(rules, options.rule_id)) return 0;
-  if (!rule) throw UsageError("no rule or error code '" + options.rule_id + "'; `gpudoctor rules` lists the rules");
+  if (!rule) return explain_pasted_text(options, rules);
   std::cout << rule->id << "\n  layer:    " << rule->layer << "\n  severity: " << severity_name(rule->severity)
             << "\n  message:  " << rule->message << "\n  fix:      " << rule->fix << "\n  source:   " << rule->source
             << "\n  defined:  rules/" << rule->file << "\n  when:     " << boost::json::serialize(rule->when) << "\n";

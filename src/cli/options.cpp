@@ -58,11 +58,12 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "-v" || name == "--verbose") options.verbose = true;
     else if (name == "--no-probe") options.driver_probe = false;
     else if (name == "--smoke") options.smoke = true;
+    else if (name == "--here") options.here = true;
     else if (name == "--root") options.root = take_value();
     else if (name == "--replay") options.replay = take_value();
     else if (name == "--output" || name == "-o") options.output = take_value();
     else if (name == "--rules") options.rules_dir = take_value();
-    else if (arg.starts_with("-")) throw UsageError("unknown option '" + arg + "'");
+    else if (arg.starts_with("-") && arg != "-") throw UsageError("unknown option '" + arg + "'");
     else if (!have_command) options.command = parse_command(arg), have_command = true;
     else if (options.command == Command::explain && options.rule_id.empty()) options.rule_id = arg;
     else if (options.command == Command::resolve && options.file.empty()) options.file = arg;
@@ -74,7 +75,9 @@ Options parse_options(const std::vector<std::string>& args) {
   // An empty DIR would make every path below it absolute: /snapshot.json, /root/...
   if (options.output && options.output->empty()) throw UsageError("--output needs a directory, not an empty string");
   if (options.command == Command::snapshot && options.replay) throw UsageError("snapshot records a live system or --root, not a replay");
-  if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID");
+  if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID, a code or error text");
+  if (options.here && options.command != Command::explain) throw UsageError("--here is for explain");
+  if (options.here && (options.root || options.replay)) throw UsageError("--here checks this machine; not with --root or --replay");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
   if (options.command == Command::resolve && options.format == Format::markdown) throw UsageError("resolve prints text or json");
   if (options.format == Format::csv && options.command != Command::gpus) throw UsageError("--format csv is for gpus only");
@@ -95,6 +98,8 @@ commands:
   rules                 list every rule
   facts                 print the fact reference (markdown) that rules can address
   explain RULE-ID|CODE  print one rule in full, or what a CUDA/NVML error code means
+  explain "ERROR TEXT"  what a pasted error message means and what to check ("-": read it from stdin);
+                        with --here, --replay DIR or --root DIR, which of its causes holds there
   resolve FILE          the libraries FILE would load, and how each is found (ldd without running it)
 
 options:

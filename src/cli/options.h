@@ -25,6 +25,7 @@ struct Options {
   bool verbose = false;
   bool driver_probe = true;  // --no-probe
   bool smoke = false;        // --smoke
+  bool here = false;         // explain --here: check this machine for the causes
   std::optional<std::string> root;
   std::optional<std::string> replay;
   std::optional<std::string> output;

@@ -21,6 +21,9 @@ namespace json = boost::json;
 namespace {
 
 void say(const json::object& line) { std::cout << json::serialize(line) << std::endl; }
+
+#if !GPUDOCTOR_STATIC
+
 void begin(const char* step) { say({{"begin", step}}); }
 
 std::string bounded(const char* text, std::size_t max) {
@@ -48,7 +51,6 @@ void say_mapped() {
   say({{"mapped", std::move(list)}});
 }
 
-#if !GPUDOCTOR_STATIC
 
 // Symbols are looked up by name; one the library lacks (an old driver) is
 // reported as missing, never called.

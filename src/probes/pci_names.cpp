@@ -20,7 +20,8 @@ namespace {
 // pci.ids only: udev's hwdb adds nothing for NVIDIA and leaks in libudev.
 std::jmp_buf g_pci_error_jump;
 
-[[noreturn]] void on_pci_error(char*, ...) { std::longjmp(g_pci_error_jump, 1); }
+// libpci declares the handler with GNU noreturn, which clang holds to be part of the type.
+__attribute__((noreturn)) void on_pci_error(char*, ...) { std::longjmp(g_pci_error_jump, 1); }
 void on_pci_warning(char*, ...) {}
 
 pci_access* names_access() {

@@ -113,7 +113,7 @@ const Rule* RuleSet::find(std::string_view id) const {
 RuleSet load_rule_files(const std::vector<RuleFile>& files) {
   RuleSet set;
   std::set<std::string> ids;
-  bool have_chips = false;
+  bool have_chips = false, have_signatures = false;
   for (const auto& file : files) {
     if (file.name.ends_with("pci-products.tsv")) {
       if (auto problem = set.chips.load_products(file.text)) fail(file, 1, "pci-products " + *problem);
@@ -129,6 +129,9 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (table->get_string() == "pci-chips") {
         if (auto problem = set.chips.load(top)) fail(file, 1, *problem);
         have_chips = true;
+      } else if (table->get_string() == "error-signatures") {
+        if (auto problem = load_error_signatures(top, set.signatures)) fail(file, 1, "table \"error-signatures\": " + *problem);
+        have_signatures = true;
       } else if (auto problem = set.cuda.load(top)) {
         fail(file, 1, "table \"" + std::string(table->get_string()) + "\": " + *problem);
       }
@@ -149,6 +152,11 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
         throw RuleError(rule.file + ": rule \"" + rule.id + "\" is explained by \"" + cause + "\", which is " +
                         (cause == rule.id ? "itself" : "no rule"));
   for (const auto& missing : set.cuda.missing_tables()) throw RuleError("rules: no \"" + missing + "\" table");
+  if (!have_signatures) throw RuleError("rules: no \"error-signatures\" table");
+  for (const auto& signature : set.signatures)
+    for (const auto& id : signature.rules)
+      if (!ids.count(id))
+        throw RuleError("tables/error-signatures.json: signature \"" + signature.id + "\" names \"" + id + "\", which is no rule");
   return set;
 }
 

@@ -4,6 +4,7 @@
 
 #include "model/status.h"
 #include "rules/cuda_tables.h"
+#include "rules/error_signatures.h"
 #include "rules/pci_chips.h"
 
 #include <boost/json.hpp>
@@ -36,6 +37,7 @@ struct RuleSet {
   std::vector<Rule> rules;
   ChipTable chips;
   CudaTables cuda;  // cuda-drivers, forward-compat, error-codes
+  std::vector<ErrorSignature> signatures;  // error-signatures: pasted error text -> causes
 
   const Rule* find(std::string_view id) const;
 };

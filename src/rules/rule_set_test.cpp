@@ -24,7 +24,8 @@ const char* k_errors = R"({"table": "error-codes", "source": "test", "codes": []
 
 std::vector<gd::RuleFile> with_tables(std::vector<gd::RuleFile> files) {
   for (auto [name, text] : {std::pair{"tables/pci-chips.json", k_chips}, {"tables/cuda-drivers.json", k_drivers},
-                            {"tables/forward-compat.json", k_forward}, {"tables/error-codes.json", k_errors}})
+                            {"tables/forward-compat.json", k_forward}, {"tables/error-codes.json", k_errors},
+                            {"tables/error-signatures.json", R"({"table": "error-signatures", "source": "t", "signatures": []})"}})
     if (std::none_of(files.begin(), files.end(), [&](const gd::RuleFile& file) { return file.name == name; }))
       files.push_back({name, text});
   return files;
@@ -167,3 +168,13 @@ TEST_CASE("a --rules file larger than any rule file is refused without being rea
   std::filesystem::resize_file(dir / "huge.json", std::uintmax_t{1} << 30);  // sparse: a gigabyte of nothing
   CHECK_THROWS_WITH_AS(gd::load_rules_dir(dir.path()), doctest::Contains("larger than the 8 MB"), gd::RuleError);
 }
+
+TEST_CASE("an error signature naming no rule, or without text to match, is refused") {
+  CHECK(error_of_files({{"tables/error-signatures.json", R"({"table": "error-signatures", "source": "t", "signatures": [
+    {"id": "s", "match": ["boom"], "layer": "hardware", "meaning": "m", "check": "c", "source": "s", "rules": ["no-such-rule"]}]})"}})
+            .find("names \"no-such-rule\", which is no rule") != std::string::npos);
+  CHECK(error_of_files({{"tables/error-signatures.json", R"({"table": "error-signatures", "source": "t", "signatures": [
+    {"id": "s", "match": [], "layer": "hardware", "meaning": "m", "check": "c", "source": "s", "rules": []}]})"}})
+            .find("signatures row 1: \"match\" is empty") != std::string::npos);
+}
+
