@@ -3,7 +3,8 @@
 #   tools/quickstart.sh check   install what is missing, build, run `gpudoctor check`
 #   tools/quickstart.sh test    install what is missing, build, run every test suite,
 #                               then again under AddressSanitizer and UBSan, and
-#                               the replay and cli suites of a build without libpci
+#                               the replay and cli suites of a build without libpci,
+#                               and the static build's replays against the plain one
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,9 +70,14 @@ case "${1:-check}" in
     # libpci (as the static build will be) every scenario must replay the same.
     configure build-nopci -Dtests=enabled -Dpci_names=disabled
     run_suites build-nopci "tests without libpci" --suite replay --suite cli || status=1
-    python3 - build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
+    # The single static file for images (-Dstatic=true): it must be static,
+    # and replay every scenario exactly as the plain build does.
+    configure build-static -Dstatic=true -Dtests=disabled
+    static_result=OK
+    tools/compare_builds.sh build/gpudoctor build-static/gpudoctor testdata --static || { static_result=FAIL; status=1; }
+    python3 - "$static_result" build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
 import json, sys
-results = [json.loads(line)["result"] for path in sys.argv[1:] for line in open(path) if line.strip()]
+results = [sys.argv[1]] + [json.loads(line)["result"] for path in sys.argv[2:] for line in open(path) if line.strip()]
 passed = sum(r == "OK" for r in results)
 print(f"{passed} passed, {len(results) - passed} failed")
 PY

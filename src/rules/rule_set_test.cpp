@@ -26,7 +26,7 @@ std::vector<gd::RuleFile> with_tables(std::vector<gd::RuleFile> files) {
   for (auto [name, text] : {std::pair{"tables/pci-chips.json", k_chips}, {"tables/cuda-drivers.json", k_drivers},
                             {"tables/forward-compat.json", k_forward}, {"tables/error-codes.json", k_errors},
                             {"tables/error-signatures.json", R"({"table": "error-signatures", "source": "t", "signatures": []})"}})
-    if (std::none_of(files.begin(), files.end(), [&](const gd::RuleFile& file) { return file.name == name; }))
+    if (std::none_of(files.begin(), files.end(), [wanted = name](const gd::RuleFile& file) { return file.name == wanted; }))
       files.push_back({name, text});
   return files;
 }
