@@ -45,6 +45,11 @@ check "explain: says which cause holds in the snapshot" grep -q "here:    compat
 echo "torch says: Found no NVIDIA driver on your system" | "$gpudoctor" explain - >"$work/explain2.txt"
 check "explain -: reads the text from stdin" grep -q "^torch-no-driver" "$work/explain2.txt"
 check "explain: unknown text exits 1" exit_is 1 "$gpudoctor" explain "all is well"
+check "diff: a snapshot against itself exits 0" exit_is 0 "$gpudoctor" diff "$testdata/snapshots/host-healthy-h100" "$testdata/snapshots/host-healthy-h100"
+"$gpudoctor" check --replay "$testdata/snapshots/host-healthy-h100" --format json >"$work/a.json"
+"$gpudoctor" diff "$work/a.json" "$testdata/snapshots/host-nvidia-smi-crashes" --format json >"$work/diff.json"
+check "diff: a saved report against a snapshot, as JSON" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["b"]["verdict"] == "fail" and any(l["id"] == "driver-libs" and l["status_b"] == "fail" for l in d["layers"])' "$work/diff.json"
+check "diff: a file that is no report exits 2" exit_is 2 "$gpudoctor" diff "$testdata/healthy-guards.json" "$work/a.json"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe

@@ -7,10 +7,13 @@
 #include "host/replay_host.h"
 #include "loader/load_simulation.h"
 #include "report/gpu_table.h"
+#include "report/report_diff.h"
 #include "report/renderers.h"
 #include "model/layers.h"
 #include "cli/resolve_output.h"
+#include "host/local_fs.h"
 #include "util/json_pretty.h"
+#include "util/text.h"
 
 #include <filesystem>
 #include <fstream>
@@ -83,6 +86,37 @@ int run_gpus_command(const Options& options) {
     default: std::cout << render_gpus_text(rows); break;
   }
   return 0;
+}
+
+// A snapshot directory is replayed with today's rules; a file must be a
+// saved JSON report.
+boost::json::object report_for_diff(const std::string& path, const RuleSet& rules, const Options& options) {
+  if (std::filesystem::is_directory(path)) {
+    ReplayHost host(path);
+    return report_to_json(run_check(host, rules, probe_options(options)));
+  }
+  auto text = read_local_file(path, 64 << 20);
+  if (!text) throw UsageError(path + ": " + text.error().message());
+  boost::system::error_code error;
+  auto document = boost::json::parse(*text, error);
+  const auto* schema = document.is_object() ? document.as_object().if_contains("schema") : nullptr;
+  if (error || !schema || !schema->is_string() || schema->get_string() != k_report_schema)
+    throw UsageError(path + ": neither a snapshot directory nor a " + std::string(k_report_schema) + " JSON report");
+  return document.as_object();
+}
+
+int run_diff_command(const Options& options) {
+  const RuleSet rules = load_rules(options);
+  const auto& [a, b] = std::pair{options.compared[0], options.compared[1]};
+  const auto diff = diff_reports(report_for_diff(a, rules, options), report_for_diff(b, rules, options));
+  if (options.format == Format::json) {
+    boost::json::value document = diff_to_json(diff, a, b);
+    make_valid_utf8(document);
+    std::cout << pretty_json(document);
+  } else {
+    std::cout << valid_utf8(render_diff_text(diff, a, b));
+  }
+  return diff.layers.empty() ? 0 : 1;
 }
 
 int run_snapshot_command(const Options& options) {

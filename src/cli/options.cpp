@@ -23,6 +23,7 @@ Command parse_command(const std::string& word) {
   if (word == "check") return Command::check;
   if (word == "snapshot") return Command::snapshot;
   if (word == "gpus") return Command::gpus;
+  if (word == "diff") return Command::diff;
   if (word == "rules") return Command::rules;
   if (word == "facts") return Command::facts;
   if (word == "explain") return Command::explain;
@@ -67,6 +68,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (!have_command) options.command = parse_command(arg), have_command = true;
     else if (options.command == Command::explain && options.rule_id.empty()) options.rule_id = arg;
     else if (options.command == Command::resolve && options.file.empty()) options.file = arg;
+    else if (options.command == Command::diff && options.compared.size() < 2) options.compared.push_back(arg);
     else throw UsageError("unexpected argument '" + arg + "'");
   }
   if (options.smoke && !options.driver_probe) throw UsageError("--smoke runs in the driver probe, which --no-probe turns off");
@@ -80,6 +82,9 @@ Options parse_options(const std::vector<std::string>& args) {
   if (options.here && (options.root || options.replay)) throw UsageError("--here checks this machine; not with --root or --replay");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
   if (options.command == Command::resolve && options.format == Format::markdown) throw UsageError("resolve prints text or json");
+  if (options.command == Command::diff && options.compared.size() != 2) throw UsageError("diff needs two snapshots or JSON reports: diff A B");
+  if (options.command == Command::diff && (options.format == Format::markdown || options.root || options.replay))
+    throw UsageError("diff prints text or json, of the two reports it is given");
   if (options.format == Format::csv && options.command != Command::gpus) throw UsageError("--format csv is for gpus only");
   if (options.command == Command::gpus && options.format == Format::markdown) throw UsageError("gpus prints text, json or csv");
   return options;
@@ -94,6 +99,7 @@ layer that fails, the evidence, and the fix.
 commands:
   check                 diagnose this machine or container (the default)
   snapshot --output DIR capture everything the checks read, to attach to a ticket
+  diff A B              what differs between two snapshots or JSON reports, layer by layer ("works on A, not on B")
   gpus                  list the GPUs (from NVML, else nvidia-smi, else libcuda, else the files); --format csv|json
   rules                 list every rule
   facts                 print the fact reference (markdown) that rules can address

@@ -15,7 +15,7 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { check, snapshot, gpus, rules, facts, explain, resolve, help, version };
+enum class Command { check, snapshot, gpus, diff, rules, facts, explain, resolve, help, version };
 enum class Format { text, json, markdown, csv };
 
 struct Options {
@@ -32,6 +32,7 @@ struct Options {
   std::optional<std::string> rules_dir;
   std::string rule_id;
   std::string file;  // for resolve
+  std::vector<std::string> compared;  // for diff: two snapshots or JSON reports
 };
 
 Options parse_options(const std::vector<std::string>& args);
