@@ -50,6 +50,11 @@ check "diff: a snapshot against itself exits 0" exit_is 0 "$gpudoctor" diff "$te
 "$gpudoctor" diff "$work/a.json" "$testdata/snapshots/host-nvidia-smi-crashes" --format json >"$work/diff.json"
 check "diff: a saved report against a snapshot, as JSON" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["b"]["verdict"] == "fail" and any(l["id"] == "driver-libs" and l["status_b"] == "fail" for l in d["layers"])' "$work/diff.json"
 check "diff: a file that is no report exits 2" exit_is 2 "$gpudoctor" diff "$testdata/healthy-guards.json" "$work/a.json"
+"$gpudoctor" check --replay "$testdata/snapshots/host-gpu-rows-exhausted" --format prometheus >"$work/metrics.prom"
+check "prometheus: gpudoctor_ok 0 on a failing node" grep -qx "gpudoctor_ok 0" "$work/metrics.prom"
+check "prometheus: the failing layer" grep -qx 'gpudoctor_failing_layer{layer="hardware"} 1' "$work/metrics.prom"
+check "line: the closing line alone, exit 1 on fail" exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-gpu-rows-exhausted" --format line
+check "line: one line" test "$(wc -l <"$work/out")" = 1
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe

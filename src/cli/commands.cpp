@@ -42,6 +42,8 @@ void print_report(const Report& report, const Options& options) {
   switch (options.format) {
     case Format::json: std::cout << render_json(report); break;
     case Format::markdown: std::cout << render_markdown(report); break;
+    case Format::prometheus: std::cout << render_prometheus(report); break;
+    case Format::line: std::cout << verdict_line(report) << "\n"; break;  // Kubernetes NPD's message, scripts
     case Format::text:
     case Format::csv:  // refused for check by parse_options
       std::cout << render_text(report, decide_terminal_style(options.color),

@@ -9,6 +9,8 @@ Format parse_format(const std::string& value) {
   if (value == "json") return Format::json;
   if (value == "markdown" || value == "md") return Format::markdown;
   if (value == "csv") return Format::csv;
+  if (value == "prometheus") return Format::prometheus;
+  if (value == "line") return Format::line;
   throw UsageError("--format must be text, json, markdown or (for gpus) csv, not '" + value + "'");
 }
 
@@ -85,6 +87,8 @@ Options parse_options(const std::vector<std::string>& args) {
   if (options.command == Command::diff && options.compared.size() != 2) throw UsageError("diff needs two snapshots or JSON reports: diff A B");
   if (options.command == Command::diff && (options.format == Format::markdown || options.root || options.replay))
     throw UsageError("diff prints text or json, of the two reports it is given");
+  if ((options.format == Format::prometheus || options.format == Format::line) && options.command != Command::check)
+    throw UsageError("--format prometheus and line are for check");
   if (options.format == Format::csv && options.command != Command::gpus) throw UsageError("--format csv is for gpus only");
   if (options.command == Command::gpus && options.format == Format::markdown) throw UsageError("gpus prints text, json or csv");
   return options;
@@ -109,7 +113,9 @@ commands:
   resolve FILE          the libraries FILE would load, and how each is found (ldd without running it)
 
 options:
-  --format text|json|markdown   report format (default text; gpus: text, json or csv)
+  --format text|json|markdown|prometheus|line
+                                report format (default text; gpus: text, json or csv; prometheus: for
+                                node_exporter's textfile collector; line: the closing line alone)
   --color auto|always|never     colour in the text report (NO_COLOR always wins)
   -v, --verbose                 show every fact
   --no-probe                    do not load libcuda/NVML in a child process to ask the driver

@@ -16,7 +16,7 @@ struct UsageError : std::runtime_error {
 };
 
 enum class Command { check, snapshot, gpus, diff, rules, facts, explain, resolve, help, version };
-enum class Format { text, json, markdown, csv };
+enum class Format { text, json, markdown, csv, prometheus, line };
 
 struct Options {
   Command command = Command::check;

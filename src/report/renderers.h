@@ -21,6 +21,8 @@ std::string render_json(const Report& report);
 void make_valid_utf8(boost::json::value& value);
 std::string render_text(const Report& report, TerminalStyle style, Verbosity verbosity);
 std::string render_markdown(const Report& report);
+// Prometheus text exposition, for node_exporter's textfile collector.
+std::string render_prometheus(const Report& report);
 
 // The one-line conclusion shared by the text and markdown forms.
 std::string verdict_line(const Report& report);

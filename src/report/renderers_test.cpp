@@ -5,6 +5,7 @@
 #include "util/text.h"
 
 #include <cstdlib>
+#include <regex>
 
 namespace {
 
@@ -116,5 +117,24 @@ TEST_CASE("the JSON report is valid UTF-8 whatever bytes the facts hold") {
   CHECK(gd::valid_utf8(json) == json);
   CHECK(json.find(R"("ld_library_path": "/tmp/\\xff\\xfe:/x")") != std::string::npos);
   CHECK(json.find(R"("odd\\xffkey")") != std::string::npos);
+}
+
+TEST_CASE("prometheus: every line is a comment or a well-formed sample, label values escaped") {
+  gd::Report report = sample_report();
+  report.layers[1].findings[0].about = "a \"quoted\" \\ value\nwith a newline";
+  const auto text = gd::render_prometheus(report);
+  const std::regex sample(R"re(^[a-z_]+(\{[a-z_]+="([^"\\\n]|\\.)*"(,[a-z_]+="([^"\\\n]|\\.)*")*\})? [01]$)re");
+  std::size_t samples = 0;
+  for (auto line : gd::lines(text)) {
+    if (line.starts_with("# HELP ") || line.starts_with("# TYPE ")) continue;
+    CAPTURE(line);
+    CHECK(std::regex_match(std::string(line), sample));
+    ++samples;
+  }
+  CHECK(samples > 10);
+  CHECK(text.find("gpudoctor_ok 0\n") != std::string::npos);
+  CHECK(text.find("gpudoctor_failing_layer{layer=\"kernel-module\"} 1") != std::string::npos);
+  // printable() wrote the newline as \x0a; its backslash is escaped like any other.
+  CHECK(text.find(R"(about="a \"quoted\" \\ value\\x0awith a newline")") != std::string::npos);
 }
 
