@@ -1,0 +1,89 @@
+// The fatbin reader on a library built at test time whose .nv_fatbin
+// section holds two containers in nvcc's layout: SASS for sm_80 and sm_90
+// (one compressed), PTX for compute_80 (ISA 8.0) and compute_90 (ISA 8.4).
+
+#include "formats/fatbin.h"
+
+#include "host/live_host.h"
+#include "test_support/elf_builder.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+void put(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t value, int width) {
+  for (int i = 0; i < width; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(value >> (8 * i));
+}
+
+struct Entry {
+  std::uint16_t kind;  // 1 PTX, 2 SASS
+  int arch, major, minor;
+  std::uint64_t flags;
+};
+
+std::vector<std::uint8_t> container(const std::vector<Entry>& entries) {
+  std::vector<std::uint8_t> bytes(16, 0);
+  for (const auto& entry : entries) {
+    const std::size_t at = bytes.size();
+    bytes.resize(at + 64 + 8, 0);
+    put(bytes, at, entry.kind, 2);
+    put(bytes, at + 2, 0x0101, 2);
+    put(bytes, at + 4, 64, 4);     // this header's size
+    put(bytes, at + 8, 8, 8);      // the payload after it
+    put(bytes, at + 16, 8, 4);
+    put(bytes, at + 24, static_cast<std::uint64_t>(entry.minor), 2);
+    put(bytes, at + 26, static_cast<std::uint64_t>(entry.major), 2);
+    put(bytes, at + 28, static_cast<std::uint64_t>(entry.arch), 4);
+    put(bytes, at + 40, entry.flags | 0x11, 8);  // 64-bit, Linux
+  }
+  put(bytes, 0, 0xBA55ED50, 4);
+  put(bytes, 4, 1, 2);
+  put(bytes, 6, 16, 2);
+  put(bytes, 8, bytes.size() - 16, 8);
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("a .nv_fatbin section: SASS and PTX architectures, PTX versions, compressed entries counted") {
+  auto bytes = container({{2, 80, 1, 7, 0}, {1, 80, 8, 0, 0}});
+  const auto second = container({{2, 90, 1, 7, 0x2000}, {1, 90, 8, 4, 0}});
+  bytes.insert(bytes.end(), second.begin(), second.end());
+  std::string initializer;
+  for (auto byte : bytes) initializer += std::to_string(byte) + ",";
+  gd::TempDir dir;
+  dir.write("gpu.c", "__attribute__((section(\".nv_fatbin\"), used)) const unsigned char fatbin[] = {" + initializer +
+                         "};\nint answer(void) { return 42; }\n");
+  const auto built = gd::run_child({"cc", "-shared", "-fPIC", "-o", dir / "libgpu.so", dir / "gpu.c"}, std::chrono::seconds(60));
+  REQUIRE_MESSAGE(built.exit == 0, built.error_output);
+  gd::LiveHost host;
+  const auto contents = gd::read_fatbin(host, dir / "libgpu.so");
+  CHECK(contents.has_fatbin);
+  CHECK(contents.containers == 2);
+  CHECK(contents.entries == 4);
+  CHECK(contents.compressed_entries == 1);
+  CHECK(contents.sass == std::set<int>{80, 90});
+  CHECK(contents.ptx == std::map<int, std::string>{{80, "8.0"}, {90, "8.4"}});
+  CHECK(contents.problems.empty());
+  CHECK(gd::compute_capability_of(120) == "12.0");
+}
+
+TEST_CASE("a library without GPU code, and a damaged fatbin, are said as such") {
+  gd::TempDir dir;
+  gd::build_elf(dir, {"libplain.so", "libplain.so.1", {}, "", false});
+  gd::LiveHost host;
+  CHECK_FALSE(gd::read_fatbin(host, dir / "libplain.so").has_fatbin);
+  dir.write("bad.c", "__attribute__((section(\".nv_fatbin\"), used)) const unsigned char fatbin[] = "
+                     "{0x50,0xed,0x55,0xba,1,0,16,0,255,255,255,255,0,0,0,0};\n");
+  const auto built = gd::run_child({"cc", "-shared", "-fPIC", "-o", dir / "libbad.so", dir / "bad.c"}, std::chrono::seconds(60));
+  REQUIRE(built.exit == 0);
+  const auto contents = gd::read_fatbin(host, dir / "libbad.so");
+  CHECK(contents.has_fatbin);
+  CHECK(contents.sass.empty());
+  REQUIRE(contents.problems.size() == 1);
+  CHECK(contents.problems[0] == "a fat binary runs past its section");
+}
