@@ -4,6 +4,7 @@
 #include "loader/load_simulation.h"
 #include "loader/search_path.h"
 #include "probes/library_files.h"
+#include "probes/python_envs.h"
 #include "rules/cuda_tables.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -38,24 +39,12 @@ std::vector<std::pair<std::string, std::string>> candidate_dirs(Host& host) {
       if (entry.starts_with("cuda"))
         for (const char* sub : {"/lib64", "/lib", "/targets/x86_64-linux/lib", "/targets/sbsa-linux/lib"})
           dirs.emplace_back("/usr/local/" + entry + sub, "toolkit");
-  std::vector<std::string> site_dirs;
-  auto add_python_lib = [&](const std::string& lib_dir) {
-    auto entries = host.list_dir(lib_dir);
-    if (!entries) return;
-    for (const auto& entry : *entries)
-      if (entry.starts_with("python3"))
-        for (const char* sub : {"/site-packages", "/dist-packages"}) site_dirs.push_back(lib_dir + "/" + entry + sub);
-  };
-  for (const char* variable : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+  for (const char* variable : {"CONDA_PREFIX"})
     if (auto prefix = host.env(variable); prefix && prefix->starts_with("/")) {
-      add_python_lib(*prefix + "/lib");
-      if (std::string_view(variable) == "CONDA_PREFIX") {
-        dirs.emplace_back(*prefix + "/lib", "conda");
-        dirs.emplace_back(*prefix + "/targets/x86_64-linux/lib", "conda");
-      }
+      dirs.emplace_back(*prefix + "/lib", "conda");
+      dirs.emplace_back(*prefix + "/targets/x86_64-linux/lib", "conda");
     }
-  add_python_lib("/usr/local/lib");
-  site_dirs.push_back("/usr/lib/python3/dist-packages");
+  const auto site_dirs = python_site_dirs(host);
   for (const auto& site : site_dirs) {
     // Frameworks that bundle their own runtime under a hashed name
     // (torch/lib/libcudart-<hash>.so.<major> in wheels before CUDA 12).
@@ -65,20 +54,6 @@ std::vector<std::pair<std::string, std::string>> candidate_dirs(Host& host) {
     for (const auto& package : *packages) dirs.emplace_back(site + "/nvidia/" + package + "/lib", "wheel");
   }
   return dirs;
-}
-
-// torch/version.py: "cuda = '11.8'" (or "cuda: Optional[str] = '11.8'"); None in CPU builds.
-std::optional<std::string> torch_cuda_version(Host& host, const std::string& path) {
-  auto text = host.read_file(path, 16 * 1024);
-  if (!text) return std::nullopt;
-  for (auto line : lines(*text)) {
-    if (!line.starts_with("cuda")) continue;
-    const auto quote = line.find('\'');
-    const auto end = quote == std::string_view::npos ? quote : line.find('\'', quote + 1);
-    if (end == std::string_view::npos) continue;
-    if (auto version = Version::parse(line.substr(quote + 1, end - quote - 1))) return version->text();
-  }
-  return std::nullopt;
 }
 
 // A framework's bundled runtime: "libcudart-d0da41ae.so.11.0" (auditwheel
@@ -153,7 +128,8 @@ class RuntimeSurvey {
     if (!runtime.version && runtime.install == "framework (torch)") {
       // A bundled runtime's name carries only its major; torch records the
       // CUDA it was built with in torch/version.py (cuda = '11.8').
-      if (auto cuda = torch_cuda_version(m_host, dirname_of(dir) + "/version.py")) {
+      if (auto torch = read_torch_version(m_host, dirname_of(dir) + "/version.py"); torch && torch->cuda) {
+        const auto cuda = torch->cuda;
         runtime.version = *cuda;
         runtime.version_source = dirname_of(dir) + "/version.py";
       }

@@ -1,0 +1,70 @@
+#include "probes/python_envs.h"
+
+#include "util/text.h"
+#include "util/version.h"
+
+namespace gd {
+namespace {
+
+// The quoted value of `name = '...'` or `name: Optional[str] = '...'`; "None" for None.
+std::optional<std::string> assigned(std::string_view line, std::string_view name) {
+  if (!line.starts_with(name)) return std::nullopt;
+  const auto rest = line.substr(name.size());
+  if (rest.empty() || (rest.front() != ' ' && rest.front() != ':' && rest.front() != '=')) return std::nullopt;
+  const auto equals = rest.find('=');
+  if (equals == std::string_view::npos) return std::nullopt;
+  const auto value = trim(rest.substr(equals + 1));
+  if (value == "None") return std::string("None");
+  if (value.size() < 2 || (value.front() != '\'' && value.front() != '"')) return std::nullopt;
+  const auto end = value.find(value.front(), 1);
+  if (end == std::string_view::npos) return std::nullopt;
+  return printable(value.substr(1, end - 1), 60);
+}
+
+}  // namespace
+
+std::vector<std::string> python_site_dirs(Host& host) {
+  std::vector<std::string> sites;
+  auto add_python_lib = [&](const std::string& lib_dir) {
+    auto entries = host.list_dir(lib_dir);
+    if (!entries) return;
+    for (const auto& entry : *entries)
+      if (entry.starts_with("python3"))
+        for (const char* sub : {"/site-packages", "/dist-packages"}) sites.push_back(lib_dir + "/" + entry + sub);
+  };
+  for (const char* variable : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+    if (auto prefix = host.env(variable); prefix && prefix->starts_with("/")) add_python_lib(*prefix + "/lib");
+  add_python_lib("/usr/local/lib");
+  sites.push_back("/usr/lib/python3/dist-packages");
+  return sites;
+}
+
+std::optional<TorchVersion> read_torch_version(Host& host, const std::string& version_py) {
+  auto text = host.read_file(version_py, 16 * 1024);
+  if (!text) return std::nullopt;
+  TorchVersion torch;
+  for (auto line : lines(*text)) {
+    if (auto version = assigned(line, "__version__"); version && *version != "None") torch.version = *version;
+    if (auto cuda = assigned(line, "cuda")) {
+      if (*cuda == "None") torch.cpu_only = true;
+      else if (Version::parse(*cuda)) torch.cuda = *cuda;
+    }
+  }
+  return torch;
+}
+
+std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, const std::string& site) {
+  std::vector<std::pair<std::string, std::string>> packages;
+  auto entries = host.list_dir(site);
+  if (!entries) return packages;
+  for (const auto& entry : *entries) {
+    if (!entry.ends_with(".dist-info") || packages.size() >= 4096) continue;
+    const auto stem = std::string_view(entry).substr(0, entry.size() - 10);
+    const auto dash = stem.find('-');
+    if (dash == std::string_view::npos) continue;
+    packages.emplace_back(printable(stem.substr(0, dash), 80), printable(stem.substr(dash + 1), 40));
+  }
+  return packages;
+}
+
+}  // namespace gd

@@ -1,0 +1,28 @@
+#pragma once
+// The Python environments an application here would run in, read from
+// files only (Python is never run or imported): the active venv and conda
+// prefix, the system's and /usr/local's site- and dist-packages, and what
+// their packages say about themselves (torch/version.py, *.dist-info names).
+
+#include "host/host.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+// site-packages and dist-packages directories, active environments first.
+std::vector<std::string> python_site_dirs(Host& host);
+
+// torch/version.py: __version__ ("2.5.1+cu124") and cuda ("12.4"; absent in CPU builds).
+struct TorchVersion {
+  std::optional<std::string> version, cuda;
+  bool cpu_only = false;  // cuda = None
+};
+std::optional<TorchVersion> read_torch_version(Host& host, const std::string& version_py);
+
+// "name-1.2.3.dist-info" directories of a site dir: (name, version), names as written.
+std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, const std::string& site);
+
+}  // namespace gd
