@@ -55,6 +55,9 @@ check "prometheus: gpudoctor_ok 0 on a failing node" grep -qx "gpudoctor_ok 0" "
 check "prometheus: the failing layer" grep -qx 'gpudoctor_failing_layer{layer="hardware"} 1' "$work/metrics.prom"
 check "line: the closing line alone, exit 1 on fail" exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-gpu-rows-exhausted" --format line
 check "line: one line" test "$(wc -l <"$work/out")" = 1
+check "--target: a library's GPU code against the GPU" exit_is 1 "$gpudoctor" check --format line \
+  --replay "$testdata/snapshots/host-rtx5090-torch-cu124" --target /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so
+check "--target: names the file" grep -q "^FAIL at application: libtorch_cuda.so carries GPU code for sm_50" "$work/out"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe

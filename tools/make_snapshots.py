@@ -29,6 +29,9 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "host-rtx5090-torch-cu124": "application-no-kernel-image",
+    "host-ptx-newer-than-driver": "application-ptx-needs-newer-driver",
+    "host-torch-cpu-build": "application-cpu-only-build",
     "host-cuinit-999-uvm-not-loadable": "cuda-init-unknown-error-without-uvm",
     "host-cuinit-999-after-resume": "cuda-init-unknown-error",
     "host-cuinit-os-error": "cuda-init-failed",
@@ -177,6 +180,38 @@ def tiny_module(modinfo):
     modinfo_header = struct.pack("<IIQQQQIIQQ", 1, 1, 2, 0, info_offset, len(info), 0, 0, 1, 0)
     shstr_header = struct.pack("<IIQQQQIIQQ", 10, 3, 0, 0, shstr_offset, len(shstrtab), 0, 0, 1, 0)
     return body + null + modinfo_header + shstr_header
+
+
+def fatbin_container(entries):
+    """nvcc's fat binary container: a 16-byte header, then per entry a 64-byte
+    header (kind 1 PTX / 2 SASS, PTX ISA or code version, architecture,
+    flags) and its payload (8 bytes here)."""
+    body = b""
+    for kind, arch, major, minor in entries:
+        header = struct.pack("<HHIQII", kind, 0x0101, 64, 8, 8, 0) + struct.pack("<HHI", minor, major, arch)
+        header += struct.pack("<IIQQQ", 0, 0, 0x11, 0, 8)
+        body += header + b"\0" * 8
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+
+
+def fatbin_elf(soname, entries, damaged=False):
+    """A shared library whose only content is a .nv_fatbin section (what the
+    application layer reads of libtorch_cuda.so: section headers and fatbin
+    headers, never code)."""
+    fatbin = fatbin_container(entries)
+    if damaged:  # the container claims more bytes than its section has
+        fatbin = fatbin[:8] + struct.pack("<Q", 1 << 40) + fatbin[16:]
+    names = b"\0.nv_fatbin\0.shstrtab\0"
+    data_at = 64
+    names_at = data_at + len(fatbin)
+    table_at = (names_at + len(names) + 7) & ~7
+    header = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)
+    header += struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, 0, table_at, 0, 64, 56, 0, 64, 3, 2)
+    sections = bytes(64)
+    sections += struct.pack("<IIQQQQIIQQ", 1, 1, 2, 0, data_at, len(fatbin), 0, 0, 8, 0)
+    sections += struct.pack("<IIQQQQIIQQ", 12, 3, 0, 0, names_at, len(names), 0, 0, 1, 0)
+    body = header + fatbin + names
+    return body + bytes(table_at - len(body)) + sections
 
 
 def ld_cache(entries, flags=0x0303):
@@ -390,6 +425,20 @@ class Snapshot:
         if cudnn:
             self.file(f"{site}/nvidia/cudnn/lib/libcudnn.so.9", tiny_elf("libcudnn.so.9"))
             self.file(f"{site}/nvidia_cudnn_cu{major}-{cudnn}.dist-info/RECORD", "nvidia/cudnn/lib/libcudnn.so.9,sha256=x,1\n")
+        return self
+
+    def torch_venv(self, version="2.5.1+cu124", cuda="12.4", fatbin=None, prefix="/opt/venv", damaged=False):
+        """A virtual environment with a PyTorch wheel: torch/version.py and, for a
+        CUDA build, torch/lib/libtorch_cuda.so carrying the given fatbin entries."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        cuda_text = f"'{cuda}'" if cuda else "None"
+        self.file(f"{site}/torch/version.py", f"from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
+                                              f"__version__ = '{version}'\ndebug = False\ncuda: Optional[str] = {cuda_text}\n"
+                                              f"git_version = 'a8d6afb511a69687bbb2b7e88a3cf67917e1697e'\nhip: Optional[str] = None\n")
+        self.file(f"{site}/torch-{version.split('+')[0]}.dist-info/RECORD", "torch/version.py,sha256=x,1\n")
+        if fatbin is not None:
+            self.file(f"{site}/torch/lib/libtorch_cuda.so", fatbin_elf("libtorch_cuda.so", fatbin, damaged))
+        self.env["VIRTUAL_ENV"] = prefix
         return self
 
     def expect(self, verdict, failing_layer, findings, absent=(), info=()):
@@ -1259,6 +1308,31 @@ def scenarios():
     s = h100_host("host-cuda-visible-devices-two-mig", "Two MIG devices in CUDA_VISIBLE_DEVICES: CUDA enumerates one (FC-38).")
     s.env["CUDA_VISIBLE_DEVICES"] = "MIG-4a8f-01,MIG-4a8f-02"
     yield s.expect("fail", "device-nodes", ["cuda-visible-devices-several-mig", "cuda-visible-devices-partly-ignored"])
+
+    # The application layer: frameworks' GPU code against the GPUs.
+    torch_cu124_archs = [(2, arch, 1, 7) for arch in (50, 60, 70, 75, 80, 86, 90)]
+    s = h100_host("host-torch-matches-gpu", "An H100 with a PyTorch cu124 wheel in a venv: SASS for sm_90 is there.")
+    yield s.torch_venv(fatbin=torch_cu124_archs).expect("ok", None, [])
+
+    s = Snapshot("host-rtx5090-torch-cu124", "An RTX 5090 (sm_120) on driver 570 with a torch cu124 wheel: no SASS or PTX for it (FC-34).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2b85", "030000", driver="nvidia", speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")
+    s.nvidia_driver("570.133.20").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
+    s.driver_nodes([0], version="570.133.20").file("/usr/bin/nvidia-modprobe", "")
+    yield s.torch_venv(fatbin=torch_cu124_archs).expect("fail", "application", ["application-no-kernel-image"])
+
+    s = h100_host("host-ptx-newer-than-driver", "An H100 on driver 550 (CUDA 12.4) with a build carrying only compute_90 PTX from CUDA 12.8 (PTX ISA 8.7).")
+    yield s.torch_venv(version="2.7.0+cu128", cuda="12.8", fatbin=[(1, 90, 8, 7)]).expect(
+        "fail", "application", ["application-ptx-needs-newer-driver"], absent=["application-no-kernel-image"])
+
+    s = h100_host("host-torch-ptx-jit", "An H100 with a build that has SASS only up to sm_86 and PTX compute_86 (ISA 8.4): it JIT-compiles.")
+    yield s.torch_venv(fatbin=[(2, 80, 1, 7), (2, 86, 1, 7), (1, 86, 8, 4)]).expect("ok", None, [], info=["application-runs-by-ptx-jit"])
+
+    s = h100_host("host-torch-fatbin-damaged", "An H100 whose libtorch_cuda.so has a damaged fatbin header: said, and no false 'no kernel image'.")
+    yield s.torch_venv(fatbin=torch_cu124_archs, damaged=True).expect(
+        "ok", None, [], info=["application-gpu-code-unreadable"], absent=["application-no-kernel-image"])
+
+    s = h100_host("host-torch-cpu-build", "An H100 whose venv holds torch 2.5.1+cpu: 'Torch not compiled with CUDA enabled' (FC-36).")
+    yield s.torch_venv(version="2.5.1+cpu", cuda=None).expect("warn", None, ["application-cpu-only-build"])
 
     # What the driver answers a program (the driver probe, in a child).
     s = Snapshot("vm-pci-hidden-cuda-works", "A VM whose hypervisor hides the GPU's PCI function, while the driver's libcuda works.")

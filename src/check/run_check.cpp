@@ -1,6 +1,7 @@
 #include "check/run_check.h"
 
 #include "gpudoctor_config.h"
+#include "probes/application_probe.h"
 #include "probes/container_probe.h"
 #include "probes/cuda_runtime_probe.h"
 #include "probes/device_nodes_probe.h"
@@ -58,11 +59,7 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   context.device_nodes = run_contained("device-nodes", probe_device_nodes, context, report);
   context.driver_libs = run_contained("driver-libs", probe_driver_libs, context, report);
   run_contained("cuda-runtime", probe_cuda_runtime, context, report);
-  // Not probed yet, but present as unknown, so the report's shape never changes under its readers.
-  report.layers.push_back({{"application", Status::unknown, "not examined by this version of gpudoctor", {}, {}},
-                           Status::unknown,
-                           {},
-                           {}});
+  run_contained("application", probe_application, context, report);
   report.system = to_fact_object(context.system);
   apply_rules(rules, report);
   return report;

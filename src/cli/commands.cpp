@@ -52,7 +52,7 @@ void print_report(const Report& report, const Options& options) {
   }
 }
 
-ProbeOptions probe_options(const Options& options) { return {options.driver_probe, options.smoke}; }
+ProbeOptions probe_options(const Options& options) { return {options.driver_probe, options.smoke, options.targets}; }
 
 int exit_status(const Report& report) { return report.verdict == Status::fail ? 1 : 0; }
 

@@ -62,6 +62,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--no-probe") options.driver_probe = false;
     else if (name == "--smoke") options.smoke = true;
     else if (name == "--here") options.here = true;
+    else if (name == "--target") options.targets.push_back(take_value());
     else if (name == "--root") options.root = take_value();
     else if (name == "--replay") options.replay = take_value();
     else if (name == "--output" || name == "-o") options.output = take_value();
@@ -118,6 +119,7 @@ options:
                                 node_exporter's textfile collector; line: the closing line alone)
   --color auto|always|never     colour in the text report (NO_COLOR always wins)
   -v, --verbose                 show every fact
+  --target FILE                 check the GPU code of FILE (a program or library) against the GPUs; repeatable
   --no-probe                    do not load libcuda/NVML in a child process to ask the driver
   --smoke                       also run a tiny kernel on every visible GPU (in that child)
   --root DIR                    check DIR as if it were / (an unpacked image)

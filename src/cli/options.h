@@ -32,7 +32,8 @@ struct Options {
   std::optional<std::string> rules_dir;
   std::string rule_id;
   std::string file;  // for resolve
-  std::vector<std::string> compared;  // for diff: two snapshots or JSON reports
+  std::vector<std::string> compared;
+  std::vector<std::string> targets;  // check --target PATH (repeatable)  // for diff: two snapshots or JSON reports
 };
 
 Options parse_options(const std::vector<std::string>& args);

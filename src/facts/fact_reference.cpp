@@ -1,5 +1,6 @@
 #include "facts/fact_reference.h"
 
+#include "facts/application_facts.h"
 #include "facts/container_facts.h"
 #include "facts/cuda_runtime_facts.h"
 #include "facts/device_nodes_facts.h"
@@ -29,6 +30,7 @@ std::string fact_reference_markdown() {
   table(out, "device-nodes", "device-nodes.", describe_facts<DeviceNodesFacts>());
   table(out, "driver-libs", "driver-libs.", describe_facts<DriverLibsFacts>());
   table(out, "cuda-runtime", "cuda-runtime.", describe_facts<CudaRuntimeFacts>());
+  table(out, "application", "application.", describe_facts<ApplicationFacts>());
   out += "### every layer\n\n| fact | type | meaning |\n|---|---|---|\n";
   for (const auto& doc : describe_facts<Unreadable>())
     out += "| `LAYER.unreadable[]." + doc.path + "` | " + doc.type + " | " + doc.doc + " |\n";

@@ -14,12 +14,16 @@
 #include "host/host.h"
 #include "rules/rule_set.h"
 
+#include <string>
+#include <vector>
+
 namespace gd {
 
 // What the user asked that changes what the driver is asked.
 struct ProbeOptions {
   bool driver_probe = true;  // --no-probe turns it off
   bool smoke = false;        // --smoke
+  std::vector<std::string> targets;  // --target: files whose GPU code the application layer reads
 };
 
 struct ProbeContext {

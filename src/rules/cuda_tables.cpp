@@ -112,12 +112,28 @@ std::optional<std::string> CudaTables::load_drivers(const json::object& table) {
       return std::nullopt;
     });
   if (!bad) bad = read_major_minimums(table, "architectures", "min_cc", architectures);
+  std::vector<PtxIsaRow> ptx_isa;
+  if (!bad && table.contains("ptx_isa"))
+    bad = RowReader(table, "ptx_isa").each([&](const json::object& row) -> std::optional<std::string> {
+      PtxIsaRow parsed;
+      if (auto problem = version_field(row, "isa", parsed.isa)) return problem;
+      if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+      ptx_isa.push_back(std::move(parsed));
+      return std::nullopt;
+    });
   if (bad) return bad;
+  m_ptx_isa = std::move(ptx_isa);
   m_toolkits = std::move(toolkits);
   m_mvc = std::move(mvc);
   m_branches = std::move(branches);
   m_architectures = std::move(architectures);
   m_have_drivers = true;
+  return std::nullopt;
+}
+
+std::optional<Version> CudaTables::cuda_for_ptx_isa(const Version& isa) const {
+  for (const auto& row : m_ptx_isa)
+    if (row.isa == isa) return row.cuda;
   return std::nullopt;
 }
 

@@ -27,6 +27,10 @@ struct BranchRow {
   int branch = 0;
   Version cuda;  // what the branch reports to cuDriverGetVersion
 };
+struct PtxIsaRow {
+  Version isa;   // 8.4
+  Version cuda;  // the CUDA release that introduced it, 12.4: a driver must support that CUDA to JIT it
+};
 struct ForwardCompatRow {
   Version cuda;
   std::vector<int> hosts;  // host branches the cuda-compat package supports
@@ -60,6 +64,9 @@ class CudaTables {
   std::optional<Version> mvc_minimum(int major) const;
   // The lowest compute capability a CUDA major can build for.
   std::optional<Version> min_compute_capability(int major) const;
+  // The CUDA release a PTX ISA version came with ("8.4" -> 12.4); a driver
+  // JIT-compiles PTX only up to the ISA of the CUDA version it supports.
+  std::optional<Version> cuda_for_ptx_isa(const Version& isa) const;
   // Host branches a cuda-compat package of this CUDA minor supports.
   std::vector<int> forward_compat_hosts(const Version& cuda) const;
   const std::vector<std::string>& forward_compat_unsupported_brands() const { return m_unsupported_brands; }
@@ -73,6 +80,7 @@ class CudaTables {
 
  private:
   std::optional<std::string> load_drivers(const boost::json::object& table);
+  std::vector<PtxIsaRow> m_ptx_isa;
   std::optional<std::string> load_forward_compat(const boost::json::object& table);
   std::optional<std::string> load_error_codes(const boost::json::object& table);
   std::optional<std::string> load_xids(const boost::json::object& table);

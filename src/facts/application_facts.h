@@ -1,0 +1,86 @@
+#pragma once
+// Layer 7, application: the frameworks and programs that would use the GPU,
+// and whether the GPU code they carry runs on this machine's GPUs.
+
+#include "model/fact_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+// One framework (or --target file) against one GPU.
+struct GpuCodeCheck {
+  std::string framework, gpu, compute_capability;
+  // sass (machine code for it), ptx-jit (PTX the driver compiles at first
+  // use), ptx-needs-newer-driver (PTX newer than the driver understands), none
+  std::string kernel_image;
+  std::string sass, ptx;  // what the framework carries, as a list for the message
+  std::optional<std::string> version, ptx_needs_cuda, driver_cuda;
+
+  template <class F>
+  void fields(F& f) const {
+    f("framework", framework, "torch 2.5.1+cu124, a --target file's name, ...");
+    f("version", version, "its version");
+    f("gpu", gpu, "the GPU: PCI address, or CUDA's bus id where PCI is hidden");
+    f("compute_capability", compute_capability, "the GPU's, 9.0");
+    f("kernel_image", kernel_image, "sass, ptx-jit, ptx-needs-newer-driver, none ('no kernel image is available'), or unknown (a damaged fatbin)");
+    f("sass", sass, "the SASS architectures it carries, sm_80 sm_90");
+    f("ptx", ptx, "the PTX it carries, compute_90 (PTX ISA 8.4)");
+    f("ptx_needs_cuda", ptx_needs_cuda, "ptx-needs-newer-driver: the CUDA version its PTX ISA came with");
+    f("driver_cuda", driver_cuda, "the CUDA version the driver supports");
+  }
+};
+
+struct FrameworkFacts {
+  std::string name;  // torch, or the file's name
+  std::optional<std::string> version, cuda, path, library;
+  bool cpu_only = false;
+  std::optional<std::vector<std::string>> sass, ptx;
+  std::optional<std::int64_t> compressed_entries;
+  std::vector<std::string> problems;
+
+  template <class F>
+  void fields(F& f) const {
+    f("name", name, "torch, or a --target file's name");
+    f("version", version, "torch.__version__ from torch/version.py");
+    f("cuda", cuda, "the CUDA version it was built for (torch.version.cuda)");
+    f("cpu_only", cpu_only, "a build without CUDA (torch.version.cuda is None)");
+    f("path", path, "where it is installed");
+    f("library", library, "the file whose GPU code was read (torch/lib/libtorch_cuda.so)");
+    f("sass", sass, "SASS architectures in its .nv_fatbin, as compute capabilities");
+    f("ptx", ptx, "PTX in its .nv_fatbin: compute capability and PTX ISA version");
+    f("compressed_entries", compressed_entries, "fatbin entries stored compressed (listed, not decompressed)");
+    f("problems", problems, "damaged or capped fatbin headers");
+  }
+};
+
+struct PackageFacts {
+  std::string name, version, site;
+
+  template <class F>
+  void fields(F& f) const {
+    f("name", name, "the distribution name, as in its .dist-info");
+    f("version", version, "its version");
+    f("site", site, "the site-packages directory");
+  }
+};
+
+struct ApplicationFacts {
+  std::vector<std::string> examined;  // site dirs and --target paths
+  std::vector<FrameworkFacts> frameworks;
+  std::vector<PackageFacts> gpu_packages;
+  std::vector<GpuCodeCheck> checks;
+
+  template <class F>
+  void fields(F& f) const {
+    f("examined", examined, "Python site directories and --target paths looked at");
+    f("frameworks", frameworks, "frameworks and programs with GPU code");
+    f("gpu_packages", gpu_packages, "installed GPU packages: NVIDIA wheels, jax plugins, CuPy, TensorFlow, vLLM, ONNX Runtime GPU, numba, cuda-python");
+    f("checks", checks, "each framework against each GPU: does it carry code that runs there");
+  }
+};
+
+}  // namespace gd

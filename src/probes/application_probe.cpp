@@ -1,0 +1,165 @@
+#include "probes/application_probe.h"
+
+#include "formats/fatbin.h"
+#include "probes/python_envs.h"
+#include "util/text.h"
+#include "util/version.h"
+
+namespace gd {
+
+namespace {
+
+// Packages whose presence and version a user asking "will it run" wants to see.
+constexpr const char* k_gpu_package_prefixes[] = {"nvidia_", "nvidia-", "jax_cuda", "jax-cuda", "jaxlib", "cupy",
+                                                  "tensorflow", "vllm", "onnxruntime_gpu", "onnxruntime-gpu",
+                                                  "numba", "cuda_python", "cuda-python", "cuda_bindings", "torch"};
+
+int arch_of(const std::string& compute_capability) {
+  const auto version = Version::parse(compute_capability);
+  return version ? static_cast<int>(version->major() * 10 + version->minor()) : 0;
+}
+
+std::string arch_list(const std::set<int>& archs, const char* prefix) {
+  std::string out;
+  for (int arch : archs) out += (out.empty() ? "" : " ") + std::string(prefix) + std::to_string(arch);
+  return out.empty() ? "none" : out;
+}
+
+std::string ptx_list(const std::map<int, std::string>& ptx) {
+  std::string out;
+  for (const auto& [arch, isa] : ptx) out += (out.empty() ? "" : ", ") + ("compute_" + std::to_string(arch)) + " (PTX ISA " + isa + ")";
+  return out.empty() ? "none" : out;
+}
+
+struct Gpu {
+  std::string name;  // its address
+  int arch = 0;      // 90 for 9.0
+};
+
+// The GPUs to judge against: PCI's view, or CUDA's where PCI is hidden (WSL2, some VMs).
+std::vector<Gpu> gpus_of(const ProbeContext& context) {
+  std::vector<Gpu> gpus;
+  for (const auto& gpu : context.hardware.gpus)
+    if (gpu.compute_capability) gpus.push_back({gpu.bdf, arch_of(*gpu.compute_capability)});
+  if (gpus.empty() && context.driver_libs.cuda_probe)
+    for (const auto& device : context.driver_libs.cuda_probe->devices)
+      if (device.compute_capability) gpus.push_back({device.bus_id.value_or(std::to_string(device.index)), arch_of(*device.compute_capability)});
+  return gpus;
+}
+
+std::optional<std::string> driver_cuda_of(const ProbeContext& context) {
+  if (context.kernel_module.driver_cuda) return context.kernel_module.driver_cuda;
+  if (context.driver_libs.cuda_probe && context.driver_libs.cuda_probe->cuda_version) return context.driver_libs.cuda_probe->cuda_version;
+  return std::nullopt;
+}
+
+void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::string& file, ApplicationFacts& facts) {
+  const auto contents = read_fatbin(context.host, file);
+  framework.library = file;
+  framework.problems = contents.problems;
+  if (!contents.has_fatbin) return;
+  std::vector<std::string> sass, ptx;
+  for (int arch : contents.sass) sass.push_back(compute_capability_of(arch));
+  for (const auto& [arch, isa] : contents.ptx) ptx.push_back(compute_capability_of(arch) + " (PTX ISA " + isa + ")");
+  framework.sass = sass;
+  framework.ptx = ptx;
+  framework.compressed_entries = static_cast<std::int64_t>(contents.compressed_entries);
+  const auto driver_cuda = driver_cuda_of(context);
+  for (const auto& gpu : gpus_of(context)) {
+    if (gpu.arch <= 0) continue;
+    auto check = check_gpu_code(framework, contents.sass, contents.ptx, gpu.name, gpu.arch, driver_cuda, context.rules.cuda);
+    // What a damaged fatbin hid may be the very code this GPU needs: never a false "none".
+    if (!contents.problems.empty() && check.kernel_image == "none") check.kernel_image = "unknown";
+    facts.checks.push_back(std::move(check));
+  }
+}
+
+}  // namespace
+
+GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const std::set<int>& sass, const std::map<int, std::string>& ptx,
+                            const std::string& gpu, int cc, const std::optional<std::string>& driver_cuda,
+                            const CudaTables& tables) {
+  GpuCodeCheck check;
+  check.framework = framework.name + (framework.version ? " " + *framework.version : std::string());
+  check.version = framework.version;
+  check.gpu = gpu;
+  check.compute_capability = compute_capability_of(cc);
+  check.sass = arch_list(sass, "sm_");
+  check.ptx = ptx_list(ptx);
+  check.driver_cuda = driver_cuda;
+  // SASS runs on its own major with an equal or higher minor (sm_86 on 8.9, not on 9.0).
+  for (int arch : sass)
+    if (arch / 10 == cc / 10 && arch % 10 <= cc % 10) {
+      check.kernel_image = "sass";
+      return check;
+    }
+  // PTX for an architecture at or below the GPU's is compiled by the driver,
+  // when the driver knows that PTX ISA: the newest such PTX is the one used.
+  for (auto it = ptx.rbegin(); it != ptx.rend(); ++it) {
+    if (it->first > cc) continue;
+    const auto isa = Version::parse(it->second);
+    const auto needs = isa ? tables.cuda_for_ptx_isa(*isa) : std::nullopt;
+    const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
+    if (needs && driver && *driver < *needs) {
+      check.kernel_image = "ptx-needs-newer-driver";
+      check.ptx_needs_cuda = needs->text();
+      return check;
+    }
+    check.kernel_image = "ptx-jit";
+    return check;
+  }
+  check.kernel_image = "none";
+  return check;
+}
+
+Probed<ApplicationFacts> probe_application(ProbeContext& context) {
+  Probed<ApplicationFacts> layer;
+  auto& facts = layer.facts;
+  // --target files: their own GPU code.
+  for (const auto& target : context.options.targets) {
+    facts.examined.push_back(printable(target, 300));
+    FrameworkFacts framework;
+    framework.name = printable(target.substr(target.rfind('/') + 1), 120);
+    framework.path = printable(target, 300);
+    read_gpu_code(context, framework, target, facts);
+    facts.frameworks.push_back(std::move(framework));
+  }
+  // The Python environments an application would run in.
+  if (context.options.targets.empty()) {
+    for (const auto& site : python_site_dirs(context.host)) {
+      if (!context.host.list_dir(site)) continue;
+      facts.examined.push_back(printable(site, 300));
+      for (const auto& [name, version] : installed_packages(context.host, site))
+        for (const char* prefix : k_gpu_package_prefixes)
+          if (to_lower(name).starts_with(prefix)) {
+            if (facts.gpu_packages.size() < 256) facts.gpu_packages.push_back({name, version, printable(site, 300)});
+            break;
+          }
+      const auto torch = read_torch_version(context.host, site + "/torch/version.py");
+      if (!torch) continue;
+      FrameworkFacts framework;
+      framework.name = "torch";
+      framework.version = torch->version;
+      framework.cuda = torch->cuda;
+      framework.cpu_only = torch->cpu_only;
+      framework.path = printable(site + "/torch", 300);
+      if (!torch->cpu_only) read_gpu_code(context, framework, site + "/torch/lib/libtorch_cuda.so", facts);
+      facts.frameworks.push_back(std::move(framework));
+    }
+  }
+  layer.source("frameworks", "torch/version.py, .nv_fatbin of torch/lib/libtorch_cuda.so and --target files");
+  layer.source("gpu_packages", "*.dist-info in Python site directories");
+  if (facts.frameworks.empty()) {
+    layer.summary = context.options.targets.empty() ? "no framework found in the Python environments (--target FILE checks a program)"
+                                                    : "no GPU code in the targets";
+    return layer;
+  }
+  layer.status = Status::ok;
+  const auto& first = facts.frameworks.front();
+  layer.summary = first.name + (first.version ? " " + *first.version : std::string()) +
+                  (first.cpu_only ? " (CPU-only build)" : first.sass ? ", GPU code for " + std::to_string(first.sass->size()) + " architecture(s)" : std::string());
+  if (facts.frameworks.size() > 1) layer.summary += " and " + std::to_string(facts.frameworks.size() - 1) + " more";
+  return layer;
+}
+
+}  // namespace gd

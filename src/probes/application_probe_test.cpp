@@ -1,0 +1,36 @@
+// The law of which GPU code runs where (CUDA C++ Programming Guide, Binary
+// and PTX Compatibility), checked case by case.
+
+#include "probes/application_probe.h"
+
+#include "rules/rule_set.h"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+std::string image(const std::set<int>& sass, const std::map<int, std::string>& ptx, int cc,
+                  std::optional<std::string> driver_cuda = std::string("12.4")) {
+  static const auto rules = gd::load_embedded_rules();
+  return gd::check_gpu_code({"torch"}, sass, ptx, "gpu", cc, driver_cuda, rules.cuda).kernel_image;
+}
+
+}  // namespace
+
+TEST_CASE("SASS runs on its own major with an equal or higher minor, never across majors") {
+  CHECK(image({86}, {}, 89) == "sass");
+  CHECK(image({86}, {}, 86) == "sass");
+  CHECK(image({86}, {}, 80) == "none");  // a higher minor than the GPU's
+  CHECK(image({86}, {}, 90) == "none");  // another major
+  CHECK(image({90}, {}, 120) == "none");
+}
+
+TEST_CASE("PTX JIT-compiles for the same or newer GPUs, when the driver knows its ISA") {
+  CHECK(image({}, {{90, "8.4"}}, 120) == "ptx-jit");
+  CHECK(image({}, {{90, "8.4"}}, 89) == "none");  // PTX for a newer architecture than the GPU
+  CHECK(image({}, {{90, "8.7"}}, 90) == "ptx-needs-newer-driver");  // ISA 8.7 came with CUDA 12.8
+  CHECK(image({}, {{90, "8.7"}}, 90, std::string("12.8")) == "ptx-jit");
+  CHECK(image({}, {{90, "8.7"}}, 90, std::nullopt) == "ptx-jit");  // driver unknown: no false failure
+  CHECK(image({80}, {{80, "8.0"}}, 90) == "ptx-jit");               // SASS for 8.0 does not run on 9.0; PTX does
+  CHECK(image({90}, {{80, "9.9"}}, 90) == "sass");                  // SASS first
+}
