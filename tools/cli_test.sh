@@ -58,6 +58,24 @@ check "line: one line" test "$(wc -l <"$work/out")" = 1
 check "--target: a library's GPU code against the GPU" exit_is 1 "$gpudoctor" check --format line \
   --replay "$testdata/snapshots/host-rtx5090-torch-cu124" --target /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so
 check "--target: names the file" grep -q "^FAIL at application: libtorch_cuda.so carries GPU code for sm_50" "$work/out"
+# The markdown report rendered by GitHub's own renderer (cmark-gfm), raw HTML
+# let through as the worst case: a hostile CUDA_VISIBLE_DEVICES stays text.
+if command -v cmark-gfm >/dev/null; then
+  CUDA_VISIBLE_DEVICES='0,</details><script>alert(1)</script><img src=x onerror=alert(2)>' \
+    "$gpudoctor" check --replay "$testdata/snapshots/host-healthy-h100" --format markdown >"$work/report.md"
+  CUDA_VISIBLE_DEVICES='0,</details><script>alert(1)</script><img src=x onerror=alert(2)>' \
+    "$gpudoctor" check --format markdown >"$work/live.md"
+  for report in "$work/report.md" "$work/live.md"; do
+    cmark-gfm --unsafe -e table "$report" >"$work/report.html"
+    check "markdown renders without script or img from the system ($(basename "$report"))" \
+      bash -c '! grep -q -e "<script" -e "<img" "$1"' _ "$work/report.html"
+    check "markdown renders one details block and the layer table ($(basename "$report"))" \
+      test "$(grep -o -e "<details>" -e "</details>" -e "<table>" "$work/report.html" | sort | uniq -c | tr -s " " | tr "\n" ";")" = " 1 </details>; 1 <details>; 1 <table>;"
+  done
+  check "markdown escapes it as text" grep -q "&lt;script&gt;alert(1)&lt;/script&gt;" "$work/report.html"
+else
+  echo "SKIP: markdown rendering (cmark-gfm is not installed)"
+fi
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe

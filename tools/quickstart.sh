@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev pciutils)
+# cmark-gfm: GitHub's markdown renderer, for the test that the markdown report renders safely.
+packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev pciutils cmark-gfm)
 
 install_missing() {
   local missing=()
