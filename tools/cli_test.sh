@@ -76,6 +76,13 @@ if command -v cmark-gfm >/dev/null; then
 else
   echo "SKIP: markdown rendering (cmark-gfm is not installed)"
 fi
+check "--image: --gpu needs --image" exit_is 2 "$gpudoctor" check --gpu 2330
+check "--image: a bad --gpu is exit 2" exit_is 2 "$gpudoctor" check --image --replay "$testdata/snapshots/image-healthy-on-its-host" --gpu H100
+check "--image: a CUDA 13 image on a 550 host fails" exit_is 1 "$gpudoctor" check --image --format line \
+  --replay "$testdata/snapshots/image-runtime-newer-than-host" --gpu 2330 --host-driver 550.54.15
+check "--image: ... and says so" grep -q "^FAIL at cuda-runtime" "$work/out"
+check "--image --strict: a warning fails" exit_is 1 "$gpudoctor" check --image --strict --replay "$testdata/snapshots/image-bakes-driver-libraries"
+check "--image: without --strict a warning passes" exit_is 0 "$gpudoctor" check --image --replay "$testdata/snapshots/image-bakes-driver-libraries"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe

@@ -29,6 +29,11 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "image-runtime-newer-than-host": "driver-too-old-for-runtime",
+    "image-compat-on-geforce": "compat-on-unsupported-gpu",
+    "image-bakes-driver-libraries": "image-carries-driver-libraries",
+    "image-baked-driver-on-other-host": "driver-library-version-mismatch",
+    "image-torch-for-rtx5090": "application-no-kernel-image",
     "host-rtx5090-torch-cu124": "application-no-kernel-image",
     "host-ptx-newer-than-driver": "application-ptx-needs-newer-driver",
     "host-torch-cpu-build": "application-cpu-only-build",
@@ -441,10 +446,12 @@ class Snapshot:
         self.env["VIRTUAL_ENV"] = prefix
         return self
 
-    def expect(self, verdict, failing_layer, findings, absent=(), info=()):
+    def expect(self, verdict, failing_layer, findings, absent=(), info=(), options=None):
         self.expected = {"description": self.description, "verdict": verdict, "failing_layer": failing_layer,
                          "headline": HEADLINES.get(self.name), "findings": sorted(findings), "absent": sorted(absent),
                          "info": sorted(info)}
+        if options:  # how `check` is run on it: {"image": true, "gpu": "2330", "host_driver": "550.54.15"}
+            self.expected["options"] = options
         return self
 
     # --- output ----------------------------------------------------------
@@ -1333,6 +1340,54 @@ def scenarios():
 
     s = h100_host("host-torch-cpu-build", "An H100 whose venv holds torch 2.5.1+cpu: 'Torch not compiled with CUDA enabled' (FC-36).")
     yield s.torch_venv(version="2.5.1+cpu", cuda=None).expect("warn", None, ["application-cpu-only-build"])
+
+    # Images, checked with --image against the host named by --gpu and --host-driver.
+    def image(name, description, runtime="12.4.131", major="12"):
+        s = Snapshot(name, description)
+        s.uname["release"] = "6.8.0-1015-aws"  # the build machine's, not the image's
+        toolkit = "/usr/local/cuda-" + ".".join(runtime.split(".")[:2])
+        s.file(f"{toolkit}/lib64/libcudart.so.{runtime}", tiny_elf(f"libcudart.so.{major}"))
+        s.link(f"{toolkit}/lib64/libcudart.so.{major}", f"libcudart.so.{runtime}")
+        s.link("/usr/local/cuda", toolkit.rsplit("/", 1)[1])
+        s.file("/etc/ld.so.conf.d/000_cuda.conf", toolkit + "/lib64\n")
+        s.file("/etc/ld.so.cache", ld_cache([(f"libcudart.so.{major}", f"{toolkit}/lib64/libcudart.so.{major}")]))
+        s.env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility",
+                      "CUDA_VERSION": runtime})
+        return s
+
+    host_550_h100 = {"image": True, "gpu": "2330", "host_driver": "550.54.15"}
+    yield image("image-healthy-on-its-host", "A CUDA 12.4 image judged for an H100 host with driver 550.54.15: it will run.").expect(
+        "ok", None, [], options=host_550_h100)
+
+    yield image("image-runtime-newer-than-host", "A CUDA 13.0 image judged for a host with driver 550 (CUDA 12.4): it will not run.",
+                runtime="13.0.48", major="13").expect(
+        "fail", "cuda-runtime", ["driver-too-old-for-runtime"], options=host_550_h100)
+
+    s = compat_container("image-compat-on-geforce", "A CUDA 12.6 image with cuda-compat, judged for an RTX 4090 host with driver 535.", "535.183.01")
+    # What the host and the toolkit would provide at run time is not in an image.
+    host_only = ("/proc", "/sys", "/usr/lib/x86_64-linux-gnu/libcuda", "/usr/lib/x86_64-linux-gnu/libnvidia", "/usr/bin/nvidia")
+    for path in [p for p in s.files if p.startswith(host_only)]:
+        s.files.pop(path)
+    s.links = {path: target for path, target in s.links.items() if not path.startswith(host_only)}
+    s.devices.clear()
+    yield s.expect("fail", "driver-libs", ["compat-on-unsupported-gpu"],
+                   options={"image": True, "gpu": "2684", "host_driver": "535.183.01"})
+
+    s = image("image-bakes-driver-libraries", "An image that installed libnvidia-compute-565: its own libcuda 565.57.01 is baked in.")
+    s.driver_userspace("565.57.01", smi=False)
+    yield s.expect("warn", None, ["image-carries-driver-libraries"], options={"image": True},
+                   absent=["libcuda-not-found", "nvidia-smi-not-on-path"])
+
+    s = image("image-baked-driver-on-other-host", "The same image judged for a host with driver 535.183.01: Driver/library version mismatch.")
+    s.driver_userspace("565.57.01", smi=False)
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "image-carries-driver-libraries",
+                                           "runtime-relies-on-minor-version-compatibility"],
+                   options={"image": True, "gpu": "2330", "host_driver": "535.183.01"})
+
+    s = image("image-torch-for-rtx5090", "An image with torch cu124, judged for an RTX 5090 host on driver 570: no kernel image.")
+    torch_archs = [(2, arch, 1, 7) for arch in (50, 60, 70, 75, 80, 86, 90)]
+    yield s.torch_venv(fatbin=torch_archs).expect("fail", "application", ["application-no-kernel-image"],
+                                                  options={"image": True, "gpu": "2b85", "host_driver": "570.133.20"})
 
     # What the driver answers a program (the driver probe, in a child).
     s = Snapshot("vm-pci-hidden-cuda-works", "A VM whose hypervisor hides the GPU's PCI function, while the driver's libcuda works.")

@@ -26,6 +26,7 @@ struct Expected {
   std::string failing_layer;  // empty for null
   std::string headline;       // the rule the closing line must name; empty for an ok scenario
   std::set<std::string> findings, absent, info;
+  gd::ProbeOptions options;  // "options": {"image", "gpu", "host_driver"}: how the scenario is checked
 };
 
 std::set<std::string> string_set(const json::value& value) {
@@ -47,6 +48,12 @@ Expected read_expected(const fs::path& dir) {
   expected.findings = string_set(document.at("findings"));
   expected.absent = string_set(document.at("absent"));
   expected.info = string_set(document.at("info"));
+  if (const auto* options = document.if_contains("options"); options && options->is_object()) {
+    const auto& object = options->as_object();
+    expected.options.image = object.contains("image") && object.at("image").as_bool();
+    if (object.contains("gpu")) expected.options.assumed_gpu = std::string(object.at("gpu").as_string());
+    if (object.contains("host_driver")) expected.options.assumed_driver = std::string(object.at("host_driver").as_string());
+  }
   return expected;
 }
 
@@ -86,7 +93,7 @@ TEST_CASE("every scenario snapshot replays to its expected diagnosis") {
     CAPTURE(dir.filename().string());
     const Expected expected = read_expected(dir);
     gd::ReplayHost host(dir.string());
-    const Outcome got = outcome_of(gd::run_check(host, rules));
+    const Outcome got = outcome_of(gd::run_check(host, rules, expected.options));
     CHECK(got.verdict == expected.verdict);
     CHECK(got.failing_layer == expected.failing_layer);
     // The closing line names the root cause, stated by every scenario that is not ok.
@@ -105,11 +112,12 @@ TEST_CASE("a snapshot recorded from a replay replays to the same diagnosis") {
     gd::ReplayHost original(dir.string());
     gd::TempDir out;
     fs::create_directories(out / "root");
+    const auto options = read_expected(dir).options;
     gd::RecordingHost recorder(original, out.path());
-    const Outcome first = outcome_of(gd::run_check(recorder, rules));
+    const Outcome first = outcome_of(gd::run_check(recorder, rules, options));
     REQUIRE(recorder.finish("test").has_value());
     gd::ReplayHost copy(out.path());
-    const Outcome second = outcome_of(gd::run_check(copy, rules));
+    const Outcome second = outcome_of(gd::run_check(copy, rules, options));
     CHECK(second.verdict == first.verdict);
     CHECK(second.failing_layer == first.failing_layer);
     CHECK(second.findings == first.findings);
@@ -141,9 +149,10 @@ TEST_CASE("every rule that can fail has a healthy scenario of its situation in w
     REQUIRE_MESSAGE(scenario, "name a healthy scenario for it in testdata/healthy-guards.json");
     const fs::path dir = fs::path(GPUDOCTOR_TESTDATA) / "snapshots" / std::string(scenario->as_string());
     REQUIRE(fs::exists(dir / "expected.json"));
-    CHECK(read_expected(dir).verdict == "ok");
+    const Expected expected = read_expected(dir);
+    CHECK(expected.verdict == "ok");
     gd::ReplayHost host(dir.string());
-    const Outcome got = outcome_of(gd::run_check(host, rules));
+    const Outcome got = outcome_of(gd::run_check(host, rules, expected.options));
     CHECK(got.findings.count(rule.id) == 0);
     CHECK(got.verdict == "ok");
   }

@@ -2,6 +2,7 @@
 
 #include "gpudoctor_config.h"
 #include "probes/application_probe.h"
+#include "probes/assumed_host.h"
 #include "probes/container_probe.h"
 #include "probes/cuda_runtime_probe.h"
 #include "probes/device_nodes_probe.h"
@@ -52,11 +53,21 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   Report report;
   report.gpudoctor_version = GPUDOCTOR_VERSION;
   report.mode = host_mode_name(host.mode());
+  context.system.image = options.image;
   // Bottom up, in k_layer_ids order: each probe reads the typed facts below it.
-  context.hardware = run_contained("hardware", probe_hardware, context, report);
-  context.kernel_module = run_contained("kernel-module", probe_kernel_module, context, report);
-  context.container = run_contained("container", probe_container, context, report);
-  context.device_nodes = run_contained("device-nodes", probe_device_nodes, context, report);
+  if (options.image) {
+    // An image: the host it will run on is the one the user names, and it
+    // has no devices and no container runtime of its own yet.
+    context.hardware = run_contained("hardware", probe_assumed_hardware, context, report);
+    context.kernel_module = run_contained("kernel-module", probe_assumed_kernel_module, context, report);
+    for (const char* id : {"container", "device-nodes"})
+      report.layers.push_back({{id, Status::skip, "an image: no container runtime or devices until it runs", {}, {}}, Status::skip, {}, {}});
+  } else {
+    context.hardware = run_contained("hardware", probe_hardware, context, report);
+    context.kernel_module = run_contained("kernel-module", probe_kernel_module, context, report);
+    context.container = run_contained("container", probe_container, context, report);
+    context.device_nodes = run_contained("device-nodes", probe_device_nodes, context, report);
+  }
   context.driver_libs = run_contained("driver-libs", probe_driver_libs, context, report);
   run_contained("cuda-runtime", probe_cuda_runtime, context, report);
   run_contained("application", probe_application, context, report);

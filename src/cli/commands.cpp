@@ -52,9 +52,13 @@ void print_report(const Report& report, const Options& options) {
   }
 }
 
-ProbeOptions probe_options(const Options& options) { return {options.driver_probe, options.smoke, options.targets}; }
+ProbeOptions probe_options(const Options& options) {
+  return {options.driver_probe, options.smoke, options.targets, options.image, options.assumed_gpu, options.assumed_driver};
+}
 
-int exit_status(const Report& report) { return report.verdict == Status::fail ? 1 : 0; }
+int exit_status(const Report& report, bool strict = false) {
+  return report.verdict == Status::fail || (strict && report.verdict == Status::warn) ? 1 : 0;
+}
 
 // The snapshot directory must be new or empty, so we never mix evidence or
 // overwrite anything the user did not hand us.
@@ -74,7 +78,7 @@ int run_check_command(const Options& options) {
   auto host = make_host(options);
   const Report report = run_check(*host, rules, probe_options(options));
   print_report(report, options);
-  return exit_status(report);
+  return exit_status(report, options.strict);
 }
 
 // The same walk as check (so --replay and --root work), then the GPU table.

@@ -1,5 +1,7 @@
 #include "cli/options.h"
 
+#include <algorithm>
+
 namespace gd {
 
 namespace {
@@ -63,6 +65,10 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--smoke") options.smoke = true;
     else if (name == "--here") options.here = true;
     else if (name == "--target") options.targets.push_back(take_value());
+    else if (name == "--image") options.image = true;
+    else if (name == "--strict") options.strict = true;
+    else if (name == "--gpu") options.assumed_gpu = take_value();
+    else if (name == "--host-driver") options.assumed_driver = take_value();
     else if (name == "--root") options.root = take_value();
     else if (name == "--replay") options.replay = take_value();
     else if (name == "--output" || name == "-o") options.output = take_value();
@@ -81,6 +87,23 @@ Options parse_options(const std::vector<std::string>& args) {
   if (options.output && options.output->empty()) throw UsageError("--output needs a directory, not an empty string");
   if (options.command == Command::snapshot && options.replay) throw UsageError("snapshot records a live system or --root, not a replay");
   if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID, a code or error text");
+  // Checked here, so that a typo is a usage error (exit 2), never a diagnosis.
+  if (options.assumed_gpu) {
+    const auto& gpu = *options.assumed_gpu;
+    const bool device_id = gpu.size() == 4 && gpu.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+    const bool capability = gpu.size() >= 3 && gpu.find_first_not_of("0123456789.") == std::string::npos &&
+                            std::count(gpu.begin(), gpu.end(), '.') == 1 && gpu.front() != '.' && gpu.back() != '.';
+    if (!device_id && !capability)
+      throw UsageError("--gpu takes a PCI device id (2330, see `lspci -nn`) or a compute capability (9.0), not '" + gpu + "'");
+  }
+  if (options.assumed_driver) {
+    const auto& driver = *options.assumed_driver;
+    const auto dot = driver.find('.');
+    if (dot == std::string::npos || dot < 3 || driver.find_first_not_of("0123456789.") != std::string::npos)
+      throw UsageError("--host-driver takes a driver version (550.54.15), not '" + driver + "'");
+  }
+  if ((options.assumed_gpu || options.assumed_driver) && !options.image)
+    throw UsageError("--gpu and --host-driver describe the host an image will run on: use them with --image");
   if (options.here && options.command != Command::explain) throw UsageError("--here is for explain");
   if (options.here && (options.root || options.replay)) throw UsageError("--here checks this machine; not with --root or --replay");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
@@ -119,6 +142,11 @@ options:
                                 node_exporter's textfile collector; line: the closing line alone)
   --color auto|always|never     colour in the text report (NO_COLOR always wins)
   -v, --verbose                 show every fact
+  --image                       judge an image (with --root DIR, --replay, or inside a RUN step): no devices
+                                expected, the host is the one --gpu and --host-driver name
+  --gpu DEVICE-ID|CC            with --image: the host's GPU, a PCI device id (2330) or compute capability (9.0)
+  --host-driver VERSION         with --image: the host's driver (550.54.15); the whole law applies as if it were there
+  --strict                      warnings fail too (exit 1)
   --target FILE                 check the GPU code of FILE (a program or library) against the GPUs; repeatable
   --no-probe                    do not load libcuda/NVML in a child process to ask the driver
   --smoke                       also run a tiny kernel on every visible GPU (in that child)

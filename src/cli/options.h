@@ -33,7 +33,9 @@ struct Options {
   std::string rule_id;
   std::string file;  // for resolve
   std::vector<std::string> compared;
-  std::vector<std::string> targets;  // check --target PATH (repeatable)  // for diff: two snapshots or JSON reports
+  std::vector<std::string> targets;  // check --target PATH (repeatable)
+  bool image = false, strict = false;               // check --image, --strict
+  std::optional<std::string> assumed_gpu, assumed_driver;  // --gpu, --host-driver  // for diff: two snapshots or JSON reports
 };
 
 Options parse_options(const std::vector<std::string>& args);

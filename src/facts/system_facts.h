@@ -21,6 +21,7 @@ struct SystemFacts {
   std::int64_t uid = 0;
   std::int64_t gid = 0;
   std::vector<std::int64_t> groups;
+  bool image = false;
 
   template <class F>
   void fields(F& f) const {
@@ -30,6 +31,7 @@ struct SystemFacts {
     f("uid", uid, "effective user id");
     f("gid", gid, "effective group id");
     f("groups", groups, "supplementary group ids");
+    f("image", image, "check --image: an image is judged, not a running system (no devices, no driver of its own)");
   }
 };
 

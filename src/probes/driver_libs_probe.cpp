@@ -204,7 +204,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   // (a module loaded, or WSL2's /dev/dxg). A hang or crash is evidence too.
   const bool driver_expected = (context.kernel_module.loaded && *context.kernel_module.loaded) ||
                                (context.system.platform == Platform::wsl2 && context.device_nodes.dxg_present);
-  if (smi && driver_expected && context.host.mode() != HostMode::root) {
+  if (smi && driver_expected && context.host.mode() != HostMode::root && !context.options.image) {
     facts.nvidia_smi_run = run_nvidia_smi(context.host, *smi);
     layer.source("nvidia_smi_run", *smi + " --query-gpu");
   }
@@ -213,7 +213,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   // PCI and module view is missing while CUDA works. Files first: every file
   // this layer and those below read was read before the driver could create
   // nodes or load nvidia_uvm through nvidia-modprobe, as any CUDA program would.
-  if (context.options.driver_probe && context.host.mode() != HostMode::root) {
+  if (context.options.driver_probe && context.host.mode() != HostMode::root && !context.options.image) {
     // A driver that already kept nvidia-smi waiting will keep these waiting too.
     const bool wedged = facts.nvidia_smi_run && facts.nvidia_smi_run->status == "timed-out";
     const auto cuda_deadline = wedged ? k_nvidia_smi_deadline : k_cuda_probe_deadline;

@@ -14,6 +14,7 @@
 #include "host/host.h"
 #include "rules/rule_set.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct ProbeOptions {
   bool driver_probe = true;  // --no-probe turns it off
   bool smoke = false;        // --smoke
   std::vector<std::string> targets;  // --target: files whose GPU code the application layer reads
+  bool image = false;                          // --image: an image, not a running system
+  std::optional<std::string> assumed_gpu;      // --gpu DEVICE-ID|CC: the host's GPU, in image mode
+  std::optional<std::string> assumed_driver;   // --host-driver VERSION: the host's driver, in image mode
 };
 
 struct ProbeContext {
