@@ -22,7 +22,8 @@ ALLOWED = {
     'probes': {'host', 'formats', 'loader', 'model', 'facts', 'rules', 'util'},
     'check': {'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
     'report': {'model', 'util'},
-    'cli': {'check', 'report', 'probes', 'facts', 'rules', 'model', 'formats', 'loader', 'host', 'util'},
+    'lint': {'rules', 'model', 'util'},
+    'cli': {'check', 'lint', 'report', 'probes', 'facts', 'rules', 'model', 'formats', 'loader', 'host', 'util'},
     'test_support': {'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
     'fuzz': {'test_support', 'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
 }

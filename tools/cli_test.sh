@@ -83,6 +83,12 @@ check "--image: a CUDA 13 image on a 550 host fails" exit_is 1 "$gpudoctor" chec
 check "--image: ... and says so" grep -q "^FAIL at cuda-runtime" "$work/out"
 check "--image --strict: a warning fails" exit_is 1 "$gpudoctor" check --image --strict --replay "$testdata/snapshots/image-bakes-driver-libraries"
 check "--image: without --strict a warning passes" exit_is 0 "$gpudoctor" check --image --replay "$testdata/snapshots/image-bakes-driver-libraries"
+check "lint: a Dockerfile with mistakes exits 1" exit_is 1 "$gpudoctor" lint "$testdata/dockerfiles/mistakes.Dockerfile"
+check "lint: file:line: severity id" grep -q "mistakes.Dockerfile:4: fail dockerfile-stubs-on-loader-path" "$work/out"
+check "lint: the corrected line" grep -q "  corrected: ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64$" "$work/out"
+check "lint: a healthy Dockerfile exits 0" exit_is 0 "$gpudoctor" lint "$testdata/dockerfiles/healthy.Dockerfile"
+check "lint: json" python3 -c 'import json,subprocess,sys; d=json.loads(subprocess.run([sys.argv[1],"lint",sys.argv[2],"--format","json"],capture_output=True).stdout); assert len(d["findings"]) == 7' "$gpudoctor" "$testdata/dockerfiles/mistakes.Dockerfile"
+check "lint: compose files are said to be unsupported" exit_is 2 "$gpudoctor" lint compose.yaml
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe

@@ -6,6 +6,7 @@
 #include "host/recording_host.h"
 #include "host/replay_host.h"
 #include "loader/load_simulation.h"
+#include "lint/dockerfile_lint.h"
 #include "report/gpu_table.h"
 #include "report/report_diff.h"
 #include "report/renderers.h"
@@ -123,6 +124,42 @@ int run_diff_command(const Options& options) {
     std::cout << valid_utf8(render_diff_text(diff, a, b));
   }
   return diff.layers.empty() ? 0 : 1;
+}
+
+int run_lint_command(const Options& options) {
+  const RuleSet rules = load_rules(options);
+  if (options.file.ends_with(".yml") || options.file.ends_with(".yaml"))
+    throw UsageError("compose files are not linted yet; `gpudoctor lint` reads Dockerfiles");
+  auto text = read_local_file(options.file, k_max_dockerfile + 1);
+  if (!text) throw UsageError(options.file + ": " + text.error().message());
+  const Dockerfile file = parse_dockerfile(*text);
+  const auto findings = lint_dockerfile(file, rules);
+  bool failed = false;
+  if (options.format == Format::json) {
+    boost::json::array list;
+    for (const auto& finding : findings) {
+      boost::json::object entry{{"rule", finding.rule}, {"severity", finding.severity}, {"file", options.file},
+                                {"line", finding.line},  {"message", finding.message},   {"fix", finding.fix},
+                                {"source", finding.source}};
+      entry["corrected"] = finding.corrected ? boost::json::value(*finding.corrected) : boost::json::value(nullptr);
+      list.push_back(std::move(entry));
+    }
+    boost::json::value document = boost::json::object{{"format", "gpudoctor-lint/1"}, {"findings", std::move(list)},
+                                                      {"problems", boost::json::array(file.problems.begin(), file.problems.end())}};
+    make_valid_utf8(document);
+    std::cout << pretty_json(document);
+  } else {
+    for (const auto& problem : file.problems) std::cout << options.file << ": " << problem << "\n";
+    for (const auto& finding : findings) {
+      std::cout << options.file << ":" << finding.line << ": " << finding.severity << " " << finding.rule << ": "
+                << finding.message << "\n  fix: " << finding.fix << "\n";
+      if (finding.corrected) std::cout << "  corrected: " << *finding.corrected << "\n";
+    }
+    if (findings.empty()) std::cout << options.file << ": no GPU mistakes found\n";
+  }
+  for (const auto& finding : findings)
+    failed = failed || finding.severity == "fail" || (options.strict && finding.severity == "warn");
+  return failed ? 1 : 0;
 }
 
 int run_snapshot_command(const Options& options) {

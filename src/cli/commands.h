@@ -12,6 +12,7 @@ int run_check_command(const Options& options);
 int run_snapshot_command(const Options& options);
 int run_gpus_command(const Options& options);
 int run_diff_command(const Options& options);
+int run_lint_command(const Options& options);
 int run_rules_command(const Options& options);
 int run_explain_command(const Options& options);
 int run_resolve_command(const Options& options);

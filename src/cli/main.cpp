@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
       case gd::Command::snapshot: return gd::run_snapshot_command(options);
       case gd::Command::gpus: return gd::run_gpus_command(options);
       case gd::Command::diff: return gd::run_diff_command(options);
+      case gd::Command::lint: return gd::run_lint_command(options);
       case gd::Command::rules: return gd::run_rules_command(options);
       case gd::Command::facts: std::cout << gd::fact_reference_markdown(); return 0;
       case gd::Command::explain: return gd::run_explain_command(options);

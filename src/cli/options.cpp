@@ -28,6 +28,7 @@ Command parse_command(const std::string& word) {
   if (word == "snapshot") return Command::snapshot;
   if (word == "gpus") return Command::gpus;
   if (word == "diff") return Command::diff;
+  if (word == "lint") return Command::lint;
   if (word == "rules") return Command::rules;
   if (word == "facts") return Command::facts;
   if (word == "explain") return Command::explain;
@@ -76,7 +77,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (arg.starts_with("-") && arg != "-") throw UsageError("unknown option '" + arg + "'");
     else if (!have_command) options.command = parse_command(arg), have_command = true;
     else if (options.command == Command::explain && options.rule_id.empty()) options.rule_id = arg;
-    else if (options.command == Command::resolve && options.file.empty()) options.file = arg;
+    else if ((options.command == Command::resolve || options.command == Command::lint) && options.file.empty()) options.file = arg;
     else if (options.command == Command::diff && options.compared.size() < 2) options.compared.push_back(arg);
     else throw UsageError("unexpected argument '" + arg + "'");
   }
@@ -107,6 +108,9 @@ Options parse_options(const std::vector<std::string>& args) {
   if (options.here && options.command != Command::explain) throw UsageError("--here is for explain");
   if (options.here && (options.root || options.replay)) throw UsageError("--here checks this machine; not with --root or --replay");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
+  if (options.command == Command::lint && options.file.empty()) throw UsageError("lint needs a Dockerfile");
+  if (options.command == Command::lint && (options.format == Format::markdown || options.root || options.replay))
+    throw UsageError("lint reads the file it is given and prints text or json");
   if (options.command == Command::resolve && options.format == Format::markdown) throw UsageError("resolve prints text or json");
   if (options.command == Command::diff && options.compared.size() != 2) throw UsageError("diff needs two snapshots or JSON reports: diff A B");
   if (options.command == Command::diff && (options.format == Format::markdown || options.root || options.replay))
@@ -127,6 +131,7 @@ layer that fails, the evidence, and the fix.
 commands:
   check                 diagnose this machine or container (the default)
   snapshot --output DIR capture everything the checks read, to attach to a ticket
+  lint Dockerfile       the image recipe's GPU mistakes, with file, line and a corrected line
   diff A B              what differs between two snapshots or JSON reports, layer by layer ("works on A, not on B")
   gpus                  list the GPUs (from NVML, else nvidia-smi, else libcuda, else the files); --format csv|json
   rules                 list every rule

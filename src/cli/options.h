@@ -15,7 +15,7 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { check, snapshot, gpus, diff, rules, facts, explain, resolve, help, version };
+enum class Command { check, snapshot, gpus, diff, lint, rules, facts, explain, resolve, help, version };
 enum class Format { text, json, markdown, csv, prometheus, line };
 
 struct Options {

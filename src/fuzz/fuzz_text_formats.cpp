@@ -1,7 +1,8 @@
 // libFuzzer target: the small text formats, one input for all of them —
 // modinfo, mountinfo, the kernel log, nvidia-smi's CSV and banner, the
-// container toolkit's variables, path lists, and the driver probe's lines.
+// container toolkit's variables, path lists, the driver probe's lines, and Dockerfiles.
 #include "formats/modinfo.h"
+#include "lint/dockerfile_lint.h"
 #include "loader/search_path.h"
 #include "probes/driver_probe.h"
 #include "probes/kernel_log.h"
@@ -32,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   answer.exit = 0;
   answer.output = text;
   gd::parse_cuda_probe(answer);
+  gd::lint_dockerfile(gd::parse_dockerfile(text), rules);
   gd::parse_nvml_probe(answer);
   return 0;
 }

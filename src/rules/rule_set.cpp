@@ -104,6 +104,12 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
 
 }  // namespace
 
+const LintRule* RuleSet::find_lint(std::string_view id) const {
+  for (const auto& rule : lint)
+    if (rule.id == id) return &rule;
+  return nullptr;
+}
+
 const Rule* RuleSet::find(std::string_view id) const {
   for (const auto& rule : rules)
     if (rule.id == id) return &rule;
@@ -137,8 +143,26 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       }
       continue;
     }
+    if (const auto* lint = top.if_contains("lint")) {
+      if (!lint->is_array()) fail(file, 1, "\"lint\" is a list of checks");
+      for (const auto& value : lint->get_array()) {
+        LintRule rule;
+        const auto* object = value.if_object();
+        for (auto [key, target] : {std::pair{"id", &rule.id}, {"severity", &rule.severity}, {"message", &rule.message},
+                                   {"fix", &rule.fix}, {"source", &rule.source}}) {
+          const auto* field = object ? object->if_contains(key) : nullptr;
+          if (!field || !field->is_string() || field->get_string().empty())
+            fail(file, 1, std::string("a lint check needs \"") + key + "\" (text)");
+          *target = std::string(field->get_string());
+        }
+        if (rule.severity != "fail" && rule.severity != "warn" && rule.severity != "info")
+          fail(file, line_of_rule(file, rule.id), "lint check \"" + rule.id + "\": severity is fail, warn or info");
+        set.lint.push_back(std::move(rule));
+      }
+      continue;
+    }
     auto* rules = top.if_contains("rules");
-    if (!rules || !rules->is_array()) fail(file, 1, "a rules file holds {\"rules\": [...]} (or a \"table\")");
+    if (!rules || !rules->is_array()) fail(file, 1, "a rules file holds {\"rules\": [...]} (or a \"table\", or \"lint\")");
     for (auto& value : rules->get_array()) {
       Rule rule = parse_rule(file, value);
       if (!ids.insert(rule.id).second) fail(file, line_of_rule(file, rule.id), "rule id \"" + rule.id + "\" is used twice");

@@ -33,13 +33,20 @@ struct Rule {
   std::string file;  // which rules/ file it came from
 };
 
+// The text of a lint check (rules/lint/*.json); its detection is in src/lint/.
+struct LintRule {
+  std::string id, severity, message, fix, source;
+};
+
 struct RuleSet {
   std::vector<Rule> rules;
   ChipTable chips;
   CudaTables cuda;  // cuda-drivers, forward-compat, error-codes
   std::vector<ErrorSignature> signatures;  // error-signatures: pasted error text -> causes
+  std::vector<LintRule> lint;              // rules/lint: Dockerfile checks
 
   const Rule* find(std::string_view id) const;
+  const LintRule* find_lint(std::string_view id) const;
 };
 
 // A rules file that cannot be used; what() reads "FILE:LINE: problem".

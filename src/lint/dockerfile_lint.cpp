@@ -1,0 +1,177 @@
+#include "lint/dockerfile_lint.h"
+
+#include "util/text.h"
+
+#include <map>
+#include <regex>
+
+namespace gd {
+namespace {
+
+using Values = std::map<std::string, std::string>;
+
+std::string fill(std::string text, const Values& values) {
+  for (const auto& [key, value] : values) {
+    const std::string placeholder = "{" + key + "}";
+    for (auto at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size()))
+      text.replace(at, placeholder.size(), value);
+  }
+  return text;
+}
+
+class Linter {
+ public:
+  explicit Linter(const RuleSet& rules) : m_rules(rules) {}
+
+  void raise(const char* id, const Instruction& instruction, const Values& values, std::optional<std::string> corrected = {}) {
+    const LintRule* rule = m_rules.find_lint(id);
+    if (!rule) return;  // a --rules set without it: the check is off
+    m_findings.push_back({id, rule->severity, instruction.line, fill(rule->message, values), fill(rule->fix, values), rule->source,
+                          std::move(corrected)});
+  }
+  std::vector<LintFinding> take() { return std::move(m_findings); }
+
+ private:
+  const RuleSet& m_rules;
+  std::vector<LintFinding> m_findings;
+};
+
+// ENV's key=value pairs (and the old "ENV key value" form), quotes removed.
+std::vector<std::pair<std::string, std::string>> env_pairs(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  const auto first_space = text.find_first_of(" \t");
+  const auto first_equals = text.find('=');
+  if (first_equals == std::string_view::npos || (first_space != std::string_view::npos && first_space < first_equals)) {
+    if (first_space != std::string_view::npos)
+      pairs.emplace_back(std::string(text.substr(0, first_space)), std::string(trim(text.substr(first_space))));
+    return pairs;
+  }
+  std::size_t at = 0;
+  while (at < text.size() && pairs.size() < 256) {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+    const auto equals = text.find('=', at);
+    if (equals == std::string_view::npos) break;
+    std::string key(text.substr(at, equals - at)), value;
+    at = equals + 1;
+    if (at < text.size() && (text[at] == '"' || text[at] == '\'')) {
+      const char quote = text[at++];
+      const auto end = text.find(quote, at);
+      value = std::string(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+      at = end == std::string_view::npos ? text.size() : end + 1;
+    } else {
+      const auto end = text.find_first_of(" \t", at);
+      value = std::string(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+      at = end == std::string_view::npos ? text.size() : end;
+    }
+    pairs.emplace_back(std::move(key), std::move(value));
+  }
+  return pairs;
+}
+
+bool is_stubs_dir(std::string_view dir) { return dir.ends_with("/stubs") || contains(dir, "/stubs/"); }
+
+// The CUDA version of a base image: nvidia/cuda:12.4.1-runtime-ubuntu22.04 -> 12.4.
+std::optional<std::string> base_cuda(std::string_view base) {
+  static const std::regex pattern(R"((^|/)cuda:(\d+)\.(\d+))");
+  std::cmatch match;
+  const std::string text(base);
+  if (!std::regex_search(text.c_str(), match, pattern)) return std::nullopt;
+  return match[2].str() + "." + match[3].str();
+}
+
+void check_env(Linter& lint, const Instruction& instruction) {
+  for (const auto& [key, value] : env_pairs(instruction.text)) {
+    if (key == "LD_LIBRARY_PATH") {
+      std::string kept;
+      std::string stubs;
+      for (auto dir : split(value, ':')) {
+        if (is_stubs_dir(dir)) stubs = std::string(dir);
+        else kept += (kept.empty() ? "" : ":") + std::string(dir);
+      }
+      if (!stubs.empty()) lint.raise("dockerfile-stubs-on-loader-path", instruction, {{"value", printable(stubs, 120)}}, "ENV LD_LIBRARY_PATH=" + kept);
+    } else if (key == "NVIDIA_DRIVER_CAPABILITIES") {
+      const auto lower = to_lower(value);
+      if (!contains(lower, "compute") && !contains(lower, "all"))
+        lint.raise("dockerfile-capabilities-without-compute", instruction, {{"value", printable(value, 80)}},
+                   "ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility");
+    } else if (key == "NVIDIA_VISIBLE_DEVICES") {
+      const auto lower = to_lower(value);
+      if (lower == "void" || lower == "none" || lower.empty())
+        lint.raise("dockerfile-visible-devices-none", instruction, {{"value", printable(value.empty() ? "\"\"" : value, 40)}});
+    }
+  }
+}
+
+void check_run(Linter& lint, const Instruction& instruction, const std::optional<std::string>& base) {
+  const std::string& text = instruction.text;
+  // stubs registered with the loader: an ld.so.conf.d file naming them, or ldconfig over them.
+  static const std::regex stubs_conf(R"(([^\s'"]*/stubs)[^\n]*(ld\.so\.conf|ldconfig))");
+  static const std::regex ldconfig_stubs(R"(ldconfig[^\n;&|]*\s([^\s;&|]*/stubs))");
+  std::smatch match;
+  if (std::regex_search(text, match, stubs_conf) || std::regex_search(text, match, ldconfig_stubs))
+    lint.raise("dockerfile-stubs-in-ld-cache", instruction, {{"value", printable(match[1].str(), 120)}});
+  // Driver packages, by the names distributions and NVIDIA's repositories use.
+  static const std::regex install(R"((apt-get|apt|yum|dnf|microdnf|zypper|apk)\s[^;&|]*install\s([^;&|]*))");
+  static const std::regex driver_package(
+      R"((^|\s)(nvidia-driver(-[\w.]+)?|libnvidia-compute-[\w.-]+|nvidia-utils-[\w.-]+|libnvidia-gl-[\w.-]+|cuda-drivers(-[\w.]+)?|nvidia-kernel-[\w.-]+|cuda)(?=\s|$))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), install); it != std::sregex_iterator(); ++it) {
+    const std::string packages = (*it)[2].str();
+    std::smatch package;
+    if (std::regex_search(packages, package, driver_package)) {
+      lint.raise("dockerfile-installs-driver", instruction, {{"value", printable(package[2].str(), 60)}});
+      break;
+    }
+  }
+  // torch for one CUDA major on a base image of another.
+  static const std::regex torch_index(R"(download\.pytorch\.org/whl/cu(\d+))");
+  if (base && contains(text, "torch") && std::regex_search(text, match, torch_index)) {
+    const std::string tag = match[1].str();  // 121, 124, 128, 130
+    const std::string wheel = tag.substr(0, tag.size() - 1) + "." + tag.substr(tag.size() - 1);
+    const std::string base_major = base->substr(0, base->find('.'));
+    if (wheel.substr(0, wheel.find('.')) != base_major) {
+      std::string base_tag = *base;
+      base_tag.erase(std::remove(base_tag.begin(), base_tag.end(), '.'), base_tag.end());
+      lint.raise("dockerfile-torch-cuda-major-differs", instruction,
+                 {{"value", "cu" + tag}, {"base", *base}, {"wheel", wheel}, {"wheel_major", wheel.substr(0, wheel.find('.'))},
+                  {"base_tag", base_tag}});
+    }
+  }
+}
+
+void check_copy(Linter& lint, const Instruction& instruction) {
+  static const std::regex driver_file(R"((libcuda\.so[\w.]*|libnvidia-ml\.so[\w.]*|libnvidia-ptxjitcompiler\.so[\w.]*))");
+  // The sources and destination only: a heredoc's body is file content, not a file copied.
+  const std::string line = instruction.text.substr(0, instruction.text.find('\n'));
+  std::smatch match;
+  if (std::regex_search(line, match, driver_file) && !contains(line, "/stubs/"))
+    lint.raise("dockerfile-copies-driver-library", instruction, {{"value", printable(match[1].str(), 80)}});
+}
+
+}  // namespace
+
+std::vector<std::string> dockerfile_lint_ids() {
+  return {"dockerfile-stubs-on-loader-path",         "dockerfile-stubs-in-ld-cache",     "dockerfile-copies-driver-library",
+          "dockerfile-installs-driver",              "dockerfile-capabilities-without-compute",
+          "dockerfile-visible-devices-none",         "dockerfile-torch-cuda-major-differs"};
+}
+
+std::vector<LintFinding> lint_dockerfile(const Dockerfile& file, const RuleSet& rules) {
+  Linter lint(rules);
+  // The CUDA of each stage's base, following FROM <earlier stage>.
+  std::vector<std::optional<std::string>> stage_cuda(file.stages.size() + 1);
+  for (std::size_t i = 0; i < file.stages.size(); ++i) {
+    const auto& base = file.stages[i].base;
+    stage_cuda[i + 1] = base_cuda(base);
+    for (std::size_t j = 0; j < i; ++j)
+      if (file.stages[j].name && *file.stages[j].name == base) stage_cuda[i + 1] = stage_cuda[j + 1];
+  }
+  for (const auto& instruction : file.instructions) {
+    const auto& base = instruction.stage < stage_cuda.size() ? stage_cuda[instruction.stage] : std::nullopt;
+    if (instruction.keyword == "ENV") check_env(lint, instruction);
+    else if (instruction.keyword == "RUN") check_run(lint, instruction, base);
+    else if (instruction.keyword == "COPY" || instruction.keyword == "ADD") check_copy(lint, instruction);
+  }
+  return lint.take();
+}
+
+}  // namespace gd

@@ -1,0 +1,94 @@
+// The Dockerfile reader and its checks, on the BuildKit constructs that
+// trip naive readers, and on the fixtures of testdata/dockerfiles.
+
+#include "lint/dockerfile.h"
+#include "lint/dockerfile_lint.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace {
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(GPUDOCTOR_SOURCE) + "/testdata/dockerfiles/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::set<std::string> ids_of(const std::vector<gd::LintFinding>& findings) {
+  std::set<std::string> ids;
+  for (const auto& finding : findings) ids.insert(finding.rule);
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("Dockerfile: continuations, comments inside them, heredocs, the escape directive, ARG in FROM, stages") {
+  const auto file = gd::parse_dockerfile(
+      "# escape=`\n"
+      "ARG BASE=nvidia/cuda\nARG TAG\n"
+      "FROM ${BASE}:${TAG:-12.4.1}-base AS one\n"
+      "RUN apt-get update && `\n"
+      "    # not part of it\n"
+      "    apt-get install -y x\n"
+      "RUN <<EOF bash\n"
+      "echo hello\n"
+      "EOF\n"
+      "from one\n"
+      "env A=1\n");
+  REQUIRE(file.stages.size() == 2);
+  CHECK(file.stages[0].base == "nvidia/cuda:12.4.1-base");
+  CHECK(file.stages[0].name == "one");
+  CHECK(file.stages[1].base == "one");
+  REQUIRE(file.instructions.size() == 7);
+  CHECK(file.instructions[3].keyword == "RUN");
+  CHECK(file.instructions[3].text == "apt-get update &&      apt-get install -y x");
+  CHECK(file.instructions[3].line == 5);
+  CHECK(file.instructions[4].text == "<<EOF bash\necho hello");
+  CHECK(file.instructions[5].keyword == "FROM");  // keywords are case-insensitive
+  CHECK(file.instructions[6].line == 12);
+  CHECK(file.instructions[6].stage == 2);
+}
+
+TEST_CASE("Dockerfile checks: every mistake of the fixture, with lines and corrected lines") {
+  const auto rules = gd::load_embedded_rules();
+  const auto findings = gd::lint_dockerfile(gd::parse_dockerfile(fixture("mistakes.Dockerfile")), rules);
+  CHECK(ids_of(findings) == std::set<std::string>{"dockerfile-stubs-on-loader-path", "dockerfile-capabilities-without-compute",
+                                                   "dockerfile-stubs-in-ld-cache", "dockerfile-installs-driver",
+                                                   "dockerfile-torch-cuda-major-differs", "dockerfile-copies-driver-library",
+                                                   "dockerfile-visible-devices-none"});
+  const auto stubs = std::find_if(findings.begin(), findings.end(), [](const auto& f) { return f.rule == "dockerfile-stubs-on-loader-path"; });
+  CHECK(stubs->line == 4);
+  CHECK(stubs->corrected == "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64");
+  const auto torch = std::find_if(findings.begin(), findings.end(), [](const auto& f) { return f.rule == "dockerfile-torch-cuda-major-differs"; });
+  CHECK(torch->message.find("CUDA 12.4 but PyTorch is installed for CUDA 13.0") != std::string::npos);
+}
+
+TEST_CASE("Dockerfile checks stay quiet on a healthy recipe") {
+  const auto rules = gd::load_embedded_rules();
+  const auto file = gd::parse_dockerfile(fixture("healthy.Dockerfile"));
+  CHECK(file.problems.empty());
+  CHECK(gd::lint_dockerfile(file, rules).empty());
+}
+
+TEST_CASE("every Dockerfile check has its text in rules/lint, and every text a check") {
+  const auto rules = gd::load_embedded_rules();
+  std::set<std::string> texts, checks;
+  for (const auto& rule : rules.lint) texts.insert(rule.id);
+  for (const auto& id : gd::dockerfile_lint_ids()) checks.insert(id);
+  CHECK(texts == checks);
+}
+
+TEST_CASE("hostile Dockerfiles: junk, an endless continuation, an unterminated heredoc") {
+  CHECK(gd::parse_dockerfile(std::string(100000, '\\')).instructions.size() == 1);
+  const auto heredoc = gd::parse_dockerfile("RUN <<EOF\nno end\n");
+  REQUIRE(heredoc.instructions.size() == 1);
+  CHECK(heredoc.instructions[0].text == "<<EOF\nno end");
+  CHECK(gd::parse_dockerfile(std::string("\0\xff\n\x01", 4)).instructions.size() <= 2);
+  CHECK(gd::substitute_args("${A:-x}${B}$C$", {{"B", "b"}, {"C", "c"}}) == "xbc$");
+}
