@@ -102,25 +102,51 @@ void check_env(Linter& lint, const Instruction& instruction) {
   }
 }
 
+// std::regex recurses per character: it is only ever given one shell
+// command of bounded length, never a whole instruction.
+constexpr std::size_t k_max_command = 2048;
+
+std::vector<std::string> shell_commands(std::string_view text) {
+  std::vector<std::string> commands;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size() && commands.size() < 4096; ++i) {
+    if (i < text.size() && text[i] != ';' && text[i] != '&' && text[i] != '|' && text[i] != '\n') continue;
+    const auto piece = trim(text.substr(start, i - start));
+    if (!piece.empty() && piece.size() <= k_max_command) commands.emplace_back(piece);
+    start = i + 1;
+  }
+  return commands;
+}
+
+void check_run_command(Linter& lint, const Instruction& instruction, const std::string& text, const std::optional<std::string>& base);
+
 void check_run(Linter& lint, const Instruction& instruction, const std::optional<std::string>& base) {
-  const std::string& text = instruction.text;
-  // stubs registered with the loader: an ld.so.conf.d file naming them, or ldconfig over them.
-  static const std::regex stubs_conf(R"(([^\s'"]*/stubs)[^\n]*(ld\.so\.conf|ldconfig))");
+  // Whole-instruction patterns first (an echo into ld.so.conf.d, then ldconfig), on bounded text.
+  if (instruction.text.size() <= k_max_command) {
+    static const std::regex stubs_conf(R"(([^\s'"]*/stubs)[^\n]*(ld\.so\.conf|ldconfig))");
+    std::smatch match;
+    if (std::regex_search(instruction.text, match, stubs_conf)) {
+      lint.raise("dockerfile-stubs-in-ld-cache", instruction, {{"value", printable(match[1].str(), 120)}});
+    }
+  }
+  for (const auto& command : shell_commands(instruction.text)) check_run_command(lint, instruction, command, base);
+}
+
+void check_run_command(Linter& lint, const Instruction& instruction, const std::string& text, const std::optional<std::string>& base) {
+  // ldconfig run over the stubs directory.
   static const std::regex ldconfig_stubs(R"(ldconfig[^\n;&|]*\s([^\s;&|]*/stubs))");
   std::smatch match;
-  if (std::regex_search(text, match, stubs_conf) || std::regex_search(text, match, ldconfig_stubs))
+  if (std::regex_search(text, match, ldconfig_stubs))
     lint.raise("dockerfile-stubs-in-ld-cache", instruction, {{"value", printable(match[1].str(), 120)}});
   // Driver packages, by the names distributions and NVIDIA's repositories use.
   static const std::regex install(R"((apt-get|apt|yum|dnf|microdnf|zypper|apk)\s[^;&|]*install\s([^;&|]*))");
   static const std::regex driver_package(
       R"((^|\s)(nvidia-driver(-[\w.]+)?|libnvidia-compute-[\w.-]+|nvidia-utils-[\w.-]+|libnvidia-gl-[\w.-]+|cuda-drivers(-[\w.]+)?|nvidia-kernel-[\w.-]+|cuda)(?=\s|$))");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), install); it != std::sregex_iterator(); ++it) {
-    const std::string packages = (*it)[2].str();
+  if (std::regex_search(text, match, install)) {
+    const std::string packages = match[2].str();
     std::smatch package;
-    if (std::regex_search(packages, package, driver_package)) {
+    if (std::regex_search(packages, package, driver_package))
       lint.raise("dockerfile-installs-driver", instruction, {{"value", printable(package[2].str(), 60)}});
-      break;
-    }
   }
   // torch for one CUDA major on a base image of another.
   static const std::regex torch_index(R"(download\.pytorch\.org/whl/cu(\d+))");
@@ -142,9 +168,15 @@ void check_copy(Linter& lint, const Instruction& instruction) {
   static const std::regex driver_file(R"((libcuda\.so[\w.]*|libnvidia-ml\.so[\w.]*|libnvidia-ptxjitcompiler\.so[\w.]*))");
   // The sources and destination only: a heredoc's body is file content, not a file copied.
   const std::string line = instruction.text.substr(0, instruction.text.find('\n'));
-  std::smatch match;
-  if (std::regex_search(line, match, driver_file) && !contains(line, "/stubs/"))
-    lint.raise("dockerfile-copies-driver-library", instruction, {{"value", printable(match[1].str(), 80)}});
+  for (auto word : split(line, ' ')) {
+    if (word.size() > k_max_command || contains(word, "/stubs/")) continue;
+    const std::string file(word);
+    std::smatch match;
+    if (std::regex_search(file, match, driver_file)) {
+      lint.raise("dockerfile-copies-driver-library", instruction, {{"value", printable(match[1].str(), 80)}});
+      return;
+    }
+  }
 }
 
 }  // namespace

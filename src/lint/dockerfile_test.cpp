@@ -91,4 +91,9 @@ TEST_CASE("hostile Dockerfiles: junk, an endless continuation, an unterminated h
   CHECK(heredoc.instructions[0].text == "<<EOF\nno end");
   CHECK(gd::parse_dockerfile(std::string("\0\xff\n\x01", 4)).instructions.size() <= 2);
   CHECK(gd::substitute_args("${A:-x}${B}$C$", {{"B", "b"}, {"C", "c"}}) == "xbc$");
+  // Long instructions once overflowed std::regex's recursion: checks see bounded commands only.
+  const auto rules = gd::load_embedded_rules();
+  const std::string long_run = "FROM nvidia/cuda:12.4.1-base\nRUN apt-get install " + std::string(300000, 'a') +
+                               "\nCOPY " + std::string(300000, 'b') + " /x\nRUN ldconfig " + std::string(100000, '/') + "\n";
+  CHECK(gd::lint_dockerfile(gd::parse_dockerfile(long_run), rules).empty());
 }
