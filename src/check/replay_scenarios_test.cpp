@@ -4,6 +4,7 @@
 // give the same diagnosis: the snapshot captures everything the checks read.
 
 #include "check/run_check.h"
+#include "host/live_host.h"
 #include "host/recording_host.h"
 #include "host/replay_host.h"
 #include "rules/rule_set.h"
@@ -155,5 +156,29 @@ TEST_CASE("every rule that can fail has a healthy scenario of its situation in w
     const Outcome got = outcome_of(gd::run_check(host, rules, expected.options));
     CHECK(got.findings.count(rule.id) == 0);
     CHECK(got.verdict == "ok");
+  }
+}
+
+// `check --root DIR` and a replay of `snapshot --root DIR` must agree, for
+// every scenario root: what was listed and never read is recorded too.
+TEST_CASE("a snapshot of --root replays to the verdict --root gives, for every scenario root") {
+  const gd::RuleSet rules = gd::load_embedded_rules();
+  for (const auto& dir : scenarios()) {
+    CAPTURE(dir.filename().string());
+    const auto options = read_expected(dir).options;
+    gd::LiveHost root((dir / "root").string());
+    const Outcome direct = outcome_of(gd::run_check(root, rules, options));
+    gd::TempDir out;
+    fs::create_directories(out / "root");
+    gd::LiveHost again((dir / "root").string());
+    gd::RecordingHost recorder(again, out.path());
+    gd::run_check(recorder, rules, options);
+    REQUIRE(recorder.finish("test").has_value());
+    gd::ReplayHost replay(out.path());
+    const Outcome replayed = outcome_of(gd::run_check(replay, rules, options));
+    CHECK(replayed.verdict == direct.verdict);
+    CHECK(replayed.failing_layer == direct.failing_layer);
+    CHECK(replayed.findings == direct.findings);
+    CHECK(replayed.info == direct.info);
   }
 }

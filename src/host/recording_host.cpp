@@ -79,8 +79,11 @@ Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) 
     return names;
   }
   if (path.starts_with("/dev")) return names;  // device nodes are recorded one by one
-  // Git keeps no empty directories, so snapshot.json names every listed one.
+  // Git keeps no empty directories, so snapshot.json names every listed one,
+  // with its entries: a replay lists what the live run listed, read or not.
   m_snapshot.directories.emplace(path);
+  auto& listing = m_snapshot.listings[std::string(path)];
+  listing.assign(names->begin(), names->begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(names->size(), 4096)));
   if (auto logical = prepare(path)) m_root->make_dirs(*logical);
   return names;
 }

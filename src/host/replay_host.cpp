@@ -87,6 +87,8 @@ Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
   std::set<std::string> names;
   auto on_disk = m_root_dir ? m_root_dir->list_dir(path) : Result<std::vector<std::string>>(m_root_error);
   if (on_disk) names.insert(on_disk->begin(), on_disk->end());
+  const auto listing = m_snapshot.listings.find(path);
+  if (listing != m_snapshot.listings.end()) names.insert(listing->second.begin(), listing->second.end());
   // Device nodes live in snapshot.json, so their directories are listed from there.
   std::string prefix = std::string(path) + (path.ends_with("/") ? "" : "/");
   bool any_device = false;
@@ -96,7 +98,7 @@ Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
     names.insert(rest.substr(0, rest.find('/')));
     any_device = true;
   }
-  if (!on_disk && !any_device && !m_snapshot.directories.count(path)) return on_disk.error();
+  if (!on_disk && !any_device && !m_snapshot.directories.count(path) && listing == m_snapshot.listings.end()) return on_disk.error();
   return std::vector<std::string>(names.begin(), names.end());
 }
 

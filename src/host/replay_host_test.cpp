@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <cerrno>
 
 namespace {
@@ -82,6 +84,18 @@ TEST_CASE("a directory that is not a snapshot is refused with a clear error") {
     gd::TempDir dir;
     write_snapshot(dir, "{ broken");
     CHECK_THROWS_AS(gd::ReplayHost(dir.path()), gd::SnapshotError);
+  }
+  SUBCASE("a FIFO where snapshot.json should be: said, never waited on") {
+    gd::TempDir dir;
+    REQUIRE(::mkfifo((dir / "snapshot.json").c_str(), 0600) == 0);
+    CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("not a regular file"), gd::SnapshotError);
+  }
+  SUBCASE("a JSON array, and a file over the limit") {
+    gd::TempDir dir;
+    write_snapshot(dir, "[]");
+    CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("the top level is not a JSON object"), gd::SnapshotError);
+    write_snapshot(dir, std::string(17 << 20, ' '));
+    CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("larger than the 16 MB limit"), gd::SnapshotError);
   }
   SUBCASE("another format") {
     gd::TempDir dir;

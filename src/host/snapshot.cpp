@@ -66,6 +66,13 @@ Snapshot snapshot_from_json(const json::object& top) {
   if (const auto* devices = object_field(top, "devices"))
     for (const auto& [path, node] : *devices)
       if (node.is_object()) snapshot.devices.emplace(std::string(path), device_from_json(node.get_object()));
+  if (const auto* listings = object_field(top, "listings"))
+    for (const auto& [path, names] : *listings) {
+      if (!names.is_array()) continue;
+      auto& list = snapshot.listings[std::string(path)];
+      for (const auto& name : names.get_array())
+        if (name.is_string() && list.size() < 4096) list.emplace_back(name.get_string());
+    }
   if (const auto* links = object_field(top, "links"))
     for (const auto& [path, target] : *links)
       if (target.is_string()) snapshot.links.emplace(std::string(path), std::string(target.get_string()));
@@ -89,7 +96,8 @@ Snapshot snapshot_from_json(const json::object& top) {
 }
 
 json::object snapshot_to_json(const Snapshot& snapshot) {
-  json::object env, devices, errors, sizes, pieces, links;
+  json::object env, devices, errors, sizes, pieces, links, listings;
+  for (const auto& [path, names] : snapshot.listings) listings[path] = json::array(names.begin(), names.end());
   for (const auto& [path, target] : snapshot.links) links[path] = target;
   for (const auto& [name, value] : snapshot.env) env[name] = value;
   for (const auto& [path, node] : snapshot.devices) devices[path] = to_json(node);
@@ -109,6 +117,7 @@ json::object snapshot_to_json(const Snapshot& snapshot) {
   if (snapshot.user) top["user"] = to_json(*snapshot.user);
   if (!errors.empty()) top["errors"] = std::move(errors);
   if (!links.empty()) top["links"] = std::move(links);
+  if (!listings.empty()) top["listings"] = std::move(listings);
   if (!directories.empty()) top["directories"] = std::move(directories);
   if (!sizes.empty()) top["file_sizes"] = std::move(sizes);
   if (!pieces.empty()) top["pieces"] = std::move(pieces);
@@ -120,6 +129,8 @@ json::object snapshot_to_json(const Snapshot& snapshot) {
 Snapshot read_snapshot(const std::string& dir) {
   const std::string path = dir + "/snapshot.json";
   auto text = read_local_file(path, k_max_snapshot_json + 1);
+  // read_local_file refuses anything but a regular file (a FIFO would hang us) with EINVAL.
+  if (!text && text.error().value() == EINVAL) throw SnapshotError(path + ": not a regular file");
   if (!text) throw SnapshotError(path + ": " + text.error().message());
   return parse_snapshot(*text, path);
 }

@@ -33,6 +33,9 @@ struct Snapshot {
   std::map<std::string, DeviceNode, std::less<>> devices;
   std::map<std::string, std::string, std::less<>> errors;  // path -> errno name (never ENOENT)
   std::set<std::string, std::less<>> directories;          // listed, so they exist even when empty
+  // What each listed directory held, whether or not its entries were read
+  // (a libcuda only listed, a PCI function only counted): at most 4096 names each.
+  std::map<std::string, std::vector<std::string>, std::less<>> listings;
   std::map<std::string, std::uint64_t, std::less<>> file_sizes;  // of files read piecewise
   // path -> (original offset, size) of each piece, stored back to back under root/
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>, std::less<>> pieces;
