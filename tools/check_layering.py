@@ -25,7 +25,7 @@ ALLOWED = {
     'lint': {'rules', 'model', 'util'},
     'cli': {'check', 'lint', 'report', 'probes', 'facts', 'rules', 'model', 'formats', 'loader', 'host', 'util'},
     'test_support': {'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
-    'fuzz': {'test_support', 'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
+    'fuzz': {'test_support', 'lint', 'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
