@@ -4,12 +4,14 @@
 #   tools/quickstart.sh test    install what is missing, build, run every test suite,
 #                               then again under AddressSanitizer and UBSan, and
 #                               the replay and cli suites of a build without libpci,
-#                               and the static build's replays against the plain one
+#                               the static build's replays against the plain one, and
+#                               the libFuzzer targets' build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # cmark-gfm: GitHub's markdown renderer, for the test that the markdown report renders safely.
-packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev pciutils cmark-gfm)
+# clang: the libFuzzer targets are built (not run at length) by the test command.
+packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev pciutils cmark-gfm clang)
 
 install_missing() {
   local missing=()
@@ -76,9 +78,24 @@ case "${1:-check}" in
     configure build-static -Dstatic=true -Dtests=disabled
     static_result=OK
     tools/compare_builds.sh build/gpudoctor build-static/gpudoctor testdata --static || { static_result=FAIL; status=1; }
-    python3 - "$static_result" build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
+    # The fuzz targets must keep building; each runs once over seeds from testdata.
+    fuzz_result=OK
+    CXX=clang++ configure build-fuzz -Dfuzz=true -Dtests=disabled -Dpci_names=disabled \
+      -Db_sanitize=address,undefined -Db_lundef=false || fuzz_result=FAIL
+    if [ "$fuzz_result" = OK ]; then
+      export ASAN_OPTIONS=detect_leaks=0
+      build-fuzz/fuzz_snapshot testdata/snapshots/host-healthy-h100/snapshot.json >/dev/null 2>&1 &&
+        build-fuzz/fuzz_elf testdata/snapshots/host-healthy-h100/root/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 >/dev/null 2>&1 &&
+        build-fuzz/fuzz_ld_cache testdata/snapshots/container-cuda-compat-active/root/etc/ld.so.cache >/dev/null 2>&1 &&
+        build-fuzz/fuzz_dockerfile testdata/dockerfiles/mistakes.Dockerfile >/dev/null 2>&1 &&
+        build-fuzz/fuzz_rules rules/layers/driver-libs.json >/dev/null 2>&1 || fuzz_result=FAIL
+      unset ASAN_OPTIONS
+    fi
+    [ "$fuzz_result" = OK ] || status=1
+    echo "fuzz targets: $fuzz_result"
+    python3 - "$static_result" "$fuzz_result" build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
 import json, sys
-results = [sys.argv[1]] + [json.loads(line)["result"] for path in sys.argv[2:] for line in open(path) if line.strip()]
+results = sys.argv[1:3] + [json.loads(line)["result"] for path in sys.argv[3:] for line in open(path) if line.strip()]
 passed = sum(r == "OK" for r in results)
 print(f"{passed} passed, {len(results) - passed} failed")
 PY

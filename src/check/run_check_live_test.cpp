@@ -6,11 +6,15 @@
 #include "check/run_check.h"
 
 #include "host/live_host.h"
+#include "host/recording_host.h"
+#include "host/replay_host.h"
 #include "test_support/fake_driver.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <set>
 #include <cstdlib>
 
 namespace gd {
@@ -68,4 +72,35 @@ TEST_CASE("under --root the driver is never asked: the image's libraries are not
   CHECK(!facts.contains("cuda_probe"));                       // ...and is still not loaded
 }
 
+TEST_CASE("a snapshot of a live run with the driver's answers replays to the same diagnosis") {
+  TempDir dir;
+  build_fake_driver(dir);
+  ::setenv("LD_LIBRARY_PATH", (dir / "lib").c_str(), 1);
+  ::setenv("FAKE_CUDA", "802", 1);
+  ::setenv("FAKE_NVML", "ok", 1);
+  const RuleSet rules = load_embedded_rules();
+  LiveHost live("/");
+  TempDir out;
+  std::filesystem::create_directories(out / "root");
+  RecordingHost recorder(live, out.path());
+  const Report recorded = run_check(recorder, rules, ProbeOptions{true, true, {}});  // with --smoke
+  REQUIRE(recorder.finish("test").has_value());
+  ::unsetenv("FAKE_CUDA");
+  ::unsetenv("FAKE_NVML");
+  ::unsetenv("LD_LIBRARY_PATH");
+  CHECK(has_finding(recorded, "cuda-init-system-not-ready"));
+  ReplayHost replay(out.path());
+  const Report replayed = run_check(replay, rules);  // a replay without --smoke takes the recorded smoke answer
+  CHECK(replayed.verdict == recorded.verdict);
+  CHECK(replayed.failing_layer == recorded.failing_layer);
+  std::set<std::string> a, b;
+  for (const auto& layer : recorded.layers)
+    for (const auto& finding : layer.findings) a.insert(finding.rule);
+  for (const auto& layer : replayed.layers)
+    for (const auto& finding : layer.findings) b.insert(finding.rule);
+  CHECK(a == b);
+  CHECK(layer(replayed, "driver-libs").facts.facts.at("nvml_probe").at("devices").as_array().size() == 2);
+}
+
 }  // namespace gd
+

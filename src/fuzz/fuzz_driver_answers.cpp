@@ -1,0 +1,23 @@
+// libFuzzer target: what children answer — nvidia-smi's CSV and banner, and
+// the driver probe's JSON lines (a library may print anything).
+#include "probes/driver_probe.h"
+#include "probes/nvidia_smi.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  gd::parse_smi_gpu_line(text, true);
+  gd::parse_smi_gpu_line(text, false);
+  gd::cuda_version_in_header(text);
+  gd::ChildAnswer answer;
+  answer.exit = 0;
+  answer.output = text;
+  gd::parse_cuda_probe(answer);
+  gd::parse_nvml_probe(answer);
+  answer.signal = 11;
+  gd::parse_cuda_probe(answer);
+  return 0;
+}
