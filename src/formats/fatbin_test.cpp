@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,4 +88,53 @@ TEST_CASE("a library without GPU code, and a damaged fatbin, are said as such") 
   CHECK(contents.sass.empty());
   REQUIRE(contents.problems.size() == 1);
   CHECK(contents.problems[0] == "a fat binary runs past its section");
+}
+
+namespace {
+
+// The CUDA toolkit's nvcc, where this machine has one (the development VM has CUDA 13.0).
+std::optional<std::string> find_nvcc() {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/usr/local", error))
+    if (entry.path().filename().string().starts_with("cuda") && std::filesystem::exists(entry.path() / "bin/nvcc"))
+      return (entry.path() / "bin/nvcc").string();
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("real nvcc output: exactly the -gencode targets asked for, compressed and not") {
+  const auto nvcc = find_nvcc();
+  if (!nvcc) {
+    MESSAGE("no nvcc under /usr/local/cuda*: skipped");
+    return;
+  }
+  gd::TempDir dir;
+  dir.write("k.cu", "__global__ void k(int* p) { p[threadIdx.x] = threadIdx.x; }\n"
+                    "extern \"C\" void launch(int* p) { k<<<1, 32>>>(p); }\n");
+  gd::LiveHost host;
+  {
+    const auto built = gd::run_child({*nvcc, "-shared", "-Xcompiler", "-fPIC", "-o", dir / "libdefault.so", dir / "k.cu",
+                                      "-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=compute_90"},
+                                     std::chrono::seconds(120));
+    REQUIRE_MESSAGE(built.exit == 0, built.error_output);
+    const auto contents = gd::read_fatbin(host, dir / "libdefault.so");
+    CHECK(contents.sass == std::set<int>{80});
+    REQUIRE(contents.ptx.size() == 1);
+    CHECK(contents.ptx.begin()->first == 90);
+    CHECK(contents.compressed_entries >= 1);  // nvcc compresses by default
+    CHECK(contents.problems.empty());
+  }
+  {
+    const auto built = gd::run_child({*nvcc, "-shared", "-Xcompiler", "-fPIC", "-o", dir / "libplain.so", dir / "k.cu",
+                                      "-gencode", "arch=compute_75,code=sm_75", "-gencode", "arch=compute_90,code=sm_90",
+                                      "-gencode", "arch=compute_100,code=compute_100", "--no-compress"},
+                                     std::chrono::seconds(120));
+    REQUIRE_MESSAGE(built.exit == 0, built.error_output);
+    const auto contents = gd::read_fatbin(host, dir / "libplain.so");
+    CHECK(contents.sass == std::set<int>{75, 90});
+    REQUIRE(contents.ptx.size() == 1);
+    CHECK(contents.ptx.begin()->first == 100);  // sm_100 entries have longer headers
+    CHECK(contents.compressed_entries == 0);
+  }
 }

@@ -41,7 +41,7 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   bp::async_pipe err(context);
   bp::group group;
   std::error_code launch_error;
-  bp::child child(program, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_in.close(),
+  bp::child child(program, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_in < bp::null,
                   bp::std_out > out, bp::std_err > err, group, launch_error);
   if (launch_error) {
     answer.error = errno_name(launch_error.value());

@@ -1,7 +1,8 @@
 #pragma once
 // The one way gpudoctor runs a child process: argv only, no shell, stdin
-// closed, output capped, and a deadline after which the whole process group
-// is killed. Device opens run through it too, as `gpudoctor __child ...`.
+// from /dev/null (a closed fd 0 would be taken by the child's first open),
+// output capped, and a deadline after which the whole process group is
+// killed. Device opens run through it too, as `gpudoctor __child ...`.
 
 #include "host/child_evidence.h"
 
