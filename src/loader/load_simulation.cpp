@@ -140,7 +140,8 @@ LoadSimulation::Verdict LoadSimulation::try_candidate(const std::string& path, R
                                           std::string(elf_machine_name(result.info->machine)) + ", not for this program"});
     return Verdict::skip;
   }
-  resolution.tried.push_back({path, "found"});
+  // A cap gpudoctor reached while reading it is said where the file is named, never turned into a verdict.
+  resolution.tried.push_back({path, result.info->limits.empty() ? std::string("found") : "found (" + result.info->limits.front() + ")"});
   elf = std::move(*result.info);
   return Verdict::found;
 }

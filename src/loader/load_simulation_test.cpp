@@ -286,3 +286,18 @@ TEST_CASE("a RUNPATH of 8,000 directories times 13 NEEDED names: each cap is rea
   CHECK(gd::contains(last.tried.back().outcome, "50000 directory lookups"));
   CHECK_FALSE(last.path);
 }
+
+TEST_CASE("a library whose RUNPATH passes gpudoctor's 64 KiB cap is found, and the cap is said, not called invalid") {
+  gd::TempDir dir;
+  dir.mkdir("lib");
+  dir.mkdir("bin");
+  std::string runpath;
+  for (int i = 0; runpath.size() < 100000; ++i) runpath += (i ? ":/opt/d" : "/opt/d") + std::to_string(i);
+  gd::build_elf(dir, {"lib/libwide.so.1", "libwide.so.1", {}, runpath, true});
+  gd::build_elf(dir, {"bin/app", "", {dir / "lib/libwide.so.1"}, dir / "lib", true});
+  const auto simulated = simulate(dir / "bin/app", "");
+  const auto& wide = find(simulated, "libwide.so.1");
+  REQUIRE(wide.path);
+  CHECK_FALSE(wide.fatal);
+  CHECK(wide.tried.back().outcome.starts_with("found (a dynamic string longer than 65536 bytes was cut there)"));
+}
