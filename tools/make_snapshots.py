@@ -29,6 +29,7 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "host-nvcc-13-torch-cu124": "extension-build-cuda-major-differs",
     "image-runtime-newer-than-host": "driver-too-old-for-runtime",
     "image-compat-on-geforce": "compat-on-unsupported-gpu",
     "image-bakes-driver-libraries": "image-carries-driver-libraries",
@@ -1337,6 +1338,19 @@ def scenarios():
     s = h100_host("host-torch-fatbin-damaged", "An H100 whose libtorch_cuda.so has a damaged fatbin header: said, and no false 'no kernel image'.")
     yield s.torch_venv(fatbin=torch_cu124_archs, damaged=True).expect(
         "ok", None, [], info=["application-gpu-code-unreadable"], absent=["application-no-kernel-image"])
+
+    s = h100_host("host-nvcc-13-torch-cu124", "torch cu124 in a venv and CUDA 13.0's nvcc first on PATH: extension builds fail.")
+    s.file("/usr/local/cuda-13.0/bin/nvcc", "").file("/usr/local/cuda-13.0/version.json",
+                                                    '{"cuda": {"name": "CUDA SDK", "version": "13.0.2"}, "cuda_nvcc": {"name": "CUDA NVCC", "version": "13.0.88"}}\n')
+    s.file("/usr/local/cuda-12.4/bin/nvcc", "").file("/usr/local/cuda-12.4/version.json", '{"cuda_nvcc": {"version": "12.4.131"}}\n')
+    s.env["PATH"] = "/usr/local/cuda-13.0/bin:/usr/local/cuda-12.4/bin:/usr/bin:/bin"
+    yield s.torch_venv(fatbin=torch_cu124_archs).expect("warn", None, ["extension-build-cuda-major-differs"])
+
+    s = h100_host("host-nvcc-126-torch-cu124", "torch cu124 with CUDA 12.6's nvcc on PATH (a pip-style toolkit, versions in dist-info): fine, noted.")
+    s.file("/usr/local/cuda-12.6/bin/nvcc", "").directory("/usr/local/cuda-12.6/dist-info/nvidia_cuda_nvcc-12.6.85.dist-info")
+    s.file("/usr/local/cuda-12.6/dist-info/nvidia_cuda_nvcc-12.6.85.dist-info/RECORD", "bin/nvcc,,\n")
+    s.env["PATH"] = "/usr/local/cuda-12.6/bin:/usr/bin:/bin"
+    yield s.torch_venv(fatbin=torch_cu124_archs).expect("ok", None, [], info=["extension-build-cuda-minor-differs"])
 
     s = h100_host("host-torch-cpu-build", "An H100 whose venv holds torch 2.5.1+cpu: 'Torch not compiled with CUDA enabled' (FC-36).")
     yield s.torch_venv(version="2.5.1+cpu", cuda=None).expect("warn", None, ["application-cpu-only-build"])

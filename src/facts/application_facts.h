@@ -57,6 +57,36 @@ struct FrameworkFacts {
   }
 };
 
+// A CUDA toolkit's compiler, for people who build CUDA code or framework extensions here.
+struct ToolchainFacts {
+  std::string nvcc;  // its path
+  std::optional<std::string> version, version_source;
+  bool on_path = false;  // the first nvcc on PATH: what a build runs
+
+  template <class F>
+  void fields(F& f) const {
+    f("nvcc", nvcc, "an nvcc: on PATH, under CUDA_HOME/CUDA_PATH, or /usr/local/cuda*/bin");
+    f("version", version, "its CUDA version, 12.4.131");
+    f("version_source", version_source, "version.json, or the toolkit's nvidia_cuda_nvcc dist-info");
+    f("on_path", on_path, "the first nvcc on PATH: the one a build runs");
+  }
+};
+
+// A framework against the nvcc a build here would use (torch.utils.cpp_extension's check).
+struct ExtensionBuild {
+  std::string framework, framework_cuda, nvcc, nvcc_version;
+  std::string relation;  // same, minor-differs, major-differs
+
+  template <class F>
+  void fields(F& f) const {
+    f("framework", framework, "torch 2.5.1+cu124");
+    f("framework_cuda", framework_cuda, "the CUDA it was built with");
+    f("nvcc", nvcc, "the nvcc first on PATH");
+    f("nvcc_version", nvcc_version, "its version");
+    f("relation", relation, "same, minor-differs (a warning from torch) or major-differs (extension builds fail)");
+  }
+};
+
 struct PackageFacts {
   std::string name, version, site;
 
@@ -73,6 +103,8 @@ struct ApplicationFacts {
   std::vector<FrameworkFacts> frameworks;
   std::vector<PackageFacts> gpu_packages;
   std::vector<GpuCodeCheck> checks;
+  std::vector<ToolchainFacts> toolchains;
+  std::vector<ExtensionBuild> extension_builds;
 
   template <class F>
   void fields(F& f) const {
@@ -80,6 +112,8 @@ struct ApplicationFacts {
     f("frameworks", frameworks, "frameworks and programs with GPU code");
     f("gpu_packages", gpu_packages, "installed GPU packages: NVIDIA wheels, jax plugins, CuPy, TensorFlow, vLLM, ONNX Runtime GPU, numba, cuda-python");
     f("checks", checks, "each framework against each GPU: does it carry code that runs there");
+    f("toolchains", toolchains, "CUDA compilers here: every nvcc on PATH, under CUDA_HOME/CUDA_PATH and /usr/local/cuda*");
+    f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
   }
 };
 

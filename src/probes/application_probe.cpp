@@ -1,9 +1,16 @@
 #include "probes/application_probe.h"
 
 #include "formats/fatbin.h"
+#include "host/host_paths.h"
+#include "loader/search_path.h"
+#include "probes/library_files.h"
 #include "probes/python_envs.h"
 #include "util/text.h"
 #include "util/version.h"
+
+#include <boost/json.hpp>
+
+#include <set>
 
 namespace gd {
 
@@ -71,6 +78,72 @@ void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::
     // What a damaged fatbin hid may be the very code this GPU needs: never a false "none".
     if (!contents.problems.empty() && check.kernel_image == "none") check.kernel_image = "unknown";
     facts.checks.push_back(std::move(check));
+  }
+}
+
+// nvcc's CUDA version from files: the toolkit's version.json, else its
+// nvidia_cuda_nvcc dist-info (pip-style toolkits, as on CUDA 13 installs).
+std::optional<std::pair<std::string, std::string>> nvcc_version(Host& host, const std::string& root) {
+  if (auto text = host.read_file(root + "/version.json", 64 * 1024)) {
+    boost::system::error_code error;
+    auto document = boost::json::parse(*text, error);
+    if (!error && document.is_object())
+      if (const auto* nvcc = document.as_object().if_contains("cuda_nvcc"); nvcc && nvcc->is_object())
+        if (const auto* version = nvcc->as_object().if_contains("version"); version && version->is_string())
+          if (Version::parse(version->as_string())) return std::pair{std::string(version->as_string()), root + "/version.json"};
+  }
+  for (const auto& [name, version] : installed_packages(host, root + "/dist-info"))
+    if (name == "nvidia_cuda_nvcc" && Version::parse(version)) return std::pair{version, root + "/dist-info"};
+  return std::nullopt;
+}
+
+void find_toolchains(Host& host, ApplicationFacts& facts) {
+  std::vector<std::pair<std::string, bool>> candidates;  // bin directory, is it PATH's first nvcc
+  bool first = true;
+  const std::string path = host.env("PATH").value_or("");
+  for (auto dir : split(path, ':')) {
+    if (dir.empty() || dir.front() != '/') continue;
+    const std::string nvcc = std::string(dir) + "/nvcc";
+    if (auto info = host.stat(nvcc); info && info->type == FileType::regular) {
+      candidates.emplace_back(std::string(dir), first);
+      first = false;
+    }
+  }
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (auto home = host.env(variable); home && home->starts_with("/")) candidates.emplace_back(*home + "/bin", false);
+  if (auto entries = host.list_dir("/usr/local"))
+    for (const auto& entry : *entries)
+      if (entry.starts_with("cuda")) candidates.emplace_back("/usr/local/" + entry + "/bin", false);
+  std::set<std::string> seen;
+  for (const auto& [bin, on_path] : candidates) {
+    const std::string nvcc = bin + "/nvcc";
+    const std::string real = real_path(host, nvcc);
+    if (facts.toolchains.size() >= 16 || !host.stat(nvcc) || !seen.insert(real).second) continue;
+    ToolchainFacts toolchain;
+    toolchain.nvcc = printable(nvcc, 300);
+    toolchain.on_path = on_path;
+    if (auto version = nvcc_version(host, dirname_of(dirname_of(real)))) {
+      toolchain.version = printable(version->first, 40);
+      toolchain.version_source = printable(version->second, 300);
+    }
+    facts.toolchains.push_back(std::move(toolchain));
+  }
+}
+
+void compare_extension_builds(ApplicationFacts& facts) {
+  const ToolchainFacts* build = nullptr;
+  for (const auto& toolchain : facts.toolchains)
+    if (toolchain.on_path && toolchain.version) build = &toolchain;
+  if (!build) return;
+  const auto nvcc = Version::parse(*build->version);
+  for (const auto& framework : facts.frameworks) {
+    const auto cuda = framework.cuda ? Version::parse(*framework.cuda) : std::nullopt;
+    if (!cuda || !nvcc) continue;
+    ExtensionBuild entry{framework.name + (framework.version ? " " + *framework.version : std::string()), *framework.cuda,
+                         build->nvcc, *build->version, "same"};
+    if (cuda->major() != nvcc->major()) entry.relation = "major-differs";
+    else if (cuda->minor() != nvcc->minor()) entry.relation = "minor-differs";
+    facts.extension_builds.push_back(std::move(entry));
   }
 }
 
@@ -147,6 +220,9 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
       facts.frameworks.push_back(std::move(framework));
     }
   }
+  find_toolchains(context.host, facts);
+  compare_extension_builds(facts);
+  layer.source("toolchains", "PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/bin; version.json or dist-info");
   layer.source("frameworks", "torch/version.py, .nv_fatbin of torch/lib/libtorch_cuda.so and --target files");
   layer.source("gpu_packages", "*.dist-info in Python site directories");
   if (facts.frameworks.empty()) {
