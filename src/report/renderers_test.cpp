@@ -138,3 +138,19 @@ TEST_CASE("prometheus: every line is a comment or a well-formed sample, label va
   CHECK(text.find(R"(about="a \"quoted\" \\ value\\x0awith a newline")") != std::string::npos);
 }
 
+TEST_CASE("text: long lines wrap at a terminal's width with a hanging indent, and never when not a terminal") {
+  gd::Report report = sample_report();
+  report.layers[1].findings[0].message = std::string("The loaded kernel module and the user-space libraries belong to different ") +
+                                         "releases, so every CUDA program fails at start with error 803 here.";
+  const auto wide = gd::render_text(report, {false, false, 0}, gd::Verbosity::normal);
+  CHECK(wide.find("different releases, so") != std::string::npos);  // one line
+  const auto narrow = gd::render_text(report, {false, false, 60}, gd::Verbosity::normal);
+  for (auto line : gd::lines(narrow)) {
+    CAPTURE(line);
+    CHECK(line.size() <= 60);
+  }
+  // The continuation sits under the message's first column (6 spaces, the glyph, a space).
+  CHECK(narrow.find("\n             ") != std::string::npos);
+  CHECK(gd::lines(narrow).size() > gd::lines(wide).size());
+}
+

@@ -3,6 +3,7 @@
 // output and environment, never at the diagnosed system's (so a replayed
 // snapshot renders for the person reading it).
 
+#include <cstddef>
 #include <string>
 
 namespace gd {
@@ -12,6 +13,7 @@ enum class ColorChoice { auto_detect, always, never };
 struct TerminalStyle {
   bool color = false;
   bool unicode = false;
+  std::size_t width = 0;  // wrap long lines at this many columns; 0: not a terminal, no wrapping
 };
 
 // NO_COLOR (set, whatever its value) always wins, then the choice; auto means

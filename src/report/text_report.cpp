@@ -1,6 +1,7 @@
 #include "report/renderers.h"
 
 #include "model/fact_text.h"
+#include "util/text.h"
 
 #include <algorithm>
 
@@ -39,17 +40,56 @@ struct Painter {
   std::string bold(const std::string& text) const { return paint(text, "1"); }
 };
 
-void render_finding(std::string& out, const Finding& finding, const Painter& painter) {
-  out += "      " + painter.severity(finding.severity) + " " + finding.message + "  [" + finding.rule + "]\n";
-  if (finding.caused_by)
-    out += "        " + painter.bold("because of " + *finding.caused_by + " (" + finding.cause_layer + ")") +
-           ": a consequence, fixed with its cause\n";
-  for (const auto& evidence : finding.evidence) {
-    out += "        evidence: " + evidence.fact + " = " + format_fact(evidence.value);
-    if (!evidence.source.empty()) out += "  (" + evidence.source + ")";
-    out += "\n";
+// Columns a text takes: UTF-8 continuation bytes and colour sequences take none.
+std::size_t columns(std::string_view text) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\033') {
+      while (i < text.size() && text[i] != 'm') ++i;
+      continue;
+    }
+    if ((static_cast<unsigned char>(text[i]) & 0xc0) != 0x80) ++count;
   }
-  out += "        fix: " + finding.fix + "\n";
+  return count;
+}
+
+// prefix + text as one line, or, at a terminal's width, broken between words
+// with every continuation indented under the text's first column.
+std::string wrapped(const std::string& prefix, std::string_view text, std::size_t width) {
+  const std::size_t indent = columns(prefix);
+  if (width == 0 || indent + columns(text) <= width || indent + 20 > width) return prefix + std::string(text) + "\n";
+  std::string out = prefix;
+  std::size_t used = indent;
+  bool line_empty = true;
+  for (auto word : split(text, ' ')) {
+    if (word.empty()) continue;
+    const std::size_t length = columns(word);
+    if (!line_empty && used + 1 + length > width) {
+      out += "\n" + std::string(indent, ' ');
+      used = indent;
+      line_empty = true;
+    }
+    if (!line_empty) {
+      out += ' ';
+      ++used;
+    }
+    out += std::string(word);
+    used += length;
+    line_empty = false;
+  }
+  return out + "\n";
+}
+
+void render_finding(std::string& out, const Finding& finding, const Painter& painter) {
+  const std::size_t width = painter.style.width;
+  out += wrapped("      " + painter.severity(finding.severity) + " ", finding.message + "  [" + finding.rule + "]", width);
+  if (finding.caused_by)
+    out += wrapped("        ", painter.bold("because of " + *finding.caused_by + " (" + finding.cause_layer + ")") +
+                                   ": a consequence, fixed with its cause", width);
+  for (const auto& evidence : finding.evidence)
+    out += wrapped("        evidence: ", evidence.fact + " = " + format_fact(evidence.value) +
+                                             (evidence.source.empty() ? "" : "  (" + evidence.source + ")"), width);
+  out += wrapped("        fix: ", finding.fix, width);
 }
 
 }  // namespace
@@ -82,9 +122,9 @@ std::string render_text(const Report& report, TerminalStyle style, Verbosity ver
       for (const auto& [key, value] : layer.facts.facts)
         out += "        " + std::string(key) + ": " + format_fact(value) + "\n";
   }
-  out += "\n" + painter.mark(report.verdict) + " " + painter.bold(verdict_line(report)) + "\n";
+  out += "\n" + wrapped(painter.mark(report.verdict) + " ", painter.bold(verdict_line(report)), painter.style.width);
   if (report.verdict != Status::ok && verbosity == Verbosity::normal)
-    out += "  -v shows every fact; --format markdown makes a report to attach to a ticket.\n";
+    out += wrapped("  ", "-v shows every fact; --format markdown makes a report to attach to a ticket.", painter.style.width);
   return out;
 }
 
