@@ -19,7 +19,9 @@ int main(int argc, char** argv) {
   try {
     const auto options = gd::parse_options(std::vector<std::string>(argv + 1, argv + argc));
     switch (options.command) {
-      case gd::Command::help: std::cout << gd::usage_text(); return 0;
+      case gd::Command::help:
+        std::cout << (options.help_about ? gd::command_usage(*options.help_about) : std::string(gd::usage_text()));
+        return 0;
       case gd::Command::version: std::cout << "gpudoctor " << GPUDOCTOR_VERSION << "\n"; return 0;
       case gd::Command::check: return gd::run_check_command(options);
       case gd::Command::snapshot: return gd::run_snapshot_command(options);

@@ -1,5 +1,7 @@
 #include "cli/options.h"
 
+#include "util/text.h"
+
 #include <algorithm>
 
 namespace gd {
@@ -56,7 +58,10 @@ Options parse_options(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError(name + " needs a value");
       return args[++i];
     };
-    if (name == "--help" || name == "-h") options.command = Command::help, have_command = true;
+    if (name == "--help" || name == "-h") {
+      if (have_command && options.command != Command::help) options.help_about = options.command;
+      options.command = Command::help, have_command = true;
+    }
     else if (name == "--version") options.command = Command::version, have_command = true;
     else if (name == "--format") options.format = parse_format(take_value());
     else if (name == "--json") options.format = Format::json;
@@ -76,6 +81,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--rules") options.rules_dir = take_value();
     else if (arg.starts_with("-") && arg != "-") throw UsageError("unknown option '" + arg + "'");
     else if (!have_command) options.command = parse_command(arg), have_command = true;
+    else if (options.command == Command::help && !options.help_about) options.help_about = parse_command(arg);
     else if (options.command == Command::explain && options.rule_id.empty()) options.rule_id = arg;
     else if ((options.command == Command::resolve || options.command == Command::lint) && options.file.empty()) options.file = arg;
     else if (options.command == Command::diff && options.compared.size() < 2) options.compared.push_back(arg);
@@ -122,6 +128,75 @@ Options parse_options(const std::vector<std::string>& args) {
   return options;
 }
 
+namespace {
+
+struct CommandHelp {
+  Command command;
+  const char* synopsis;
+  const char* description;
+  std::vector<const char*> options;  // the option lines of usage_text that apply
+};
+
+const std::vector<CommandHelp>& command_helps() {
+  static const std::vector<CommandHelp> helps = {
+      {Command::check, "gpudoctor check [OPTIONS]",
+       "Diagnoses this machine or container (or --root DIR, --replay DIR) layer by layer, bottom up,\n"
+       "and names the lowest layer that fails, the evidence, and the fix.",
+       {"--format", "--color", "-v,", "--image", "--gpu", "--host-driver", "--strict", "--target", "--no-probe", "--smoke",
+        "--root", "--replay", "--rules"}},
+      {Command::snapshot, "gpudoctor snapshot --output DIR [OPTIONS]",
+       "Records everything the checks read (files, variables, children's answers) into DIR, to attach to\n"
+       "a ticket; `gpudoctor check --replay DIR` gives the same diagnosis anywhere.",
+       {"--output", "--target", "--no-probe", "--smoke", "--root", "--rules"}},
+      {Command::gpus, "gpudoctor gpus [--format text|json|csv] [OPTIONS]",
+       "Lists the GPUs: from NVML when the driver answers, else nvidia-smi, else libcuda, else the files.",
+       {"--format", "--no-probe", "--root", "--replay", "--rules"}},
+      {Command::lint, "gpudoctor lint Dockerfile [--format json] [--strict]",
+       "The image recipe's GPU mistakes, each with file, line, the fix and where possible a corrected line.",
+       {"--format", "--strict", "--rules"}},
+      {Command::diff, "gpudoctor diff A B [--format json]",
+       "What differs between two snapshots or saved JSON reports, layer by layer, bottom up. Exit 1 when they differ.",
+       {"--format", "--rules"}},
+      {Command::explain, "gpudoctor explain RULE-ID | CODE | \"ERROR TEXT\" | - [--here | --replay DIR | --root DIR]",
+       "One rule in full, a CUDA or NVML error code, or a pasted error message: what it means, where its\n"
+       "cause lives, what to check; with --here, --replay or --root, which of its causes holds there.",
+       {"--here", "--root", "--replay", "--rules"}},
+      {Command::resolve, "gpudoctor resolve FILE [--format json] [-v]",
+       "The libraries FILE would load and how each is found, as the dynamic loader would (ldd without running it).",
+       {"--format", "-v,", "--root", "--replay"}},
+      {Command::rules, "gpudoctor rules [--format text|json|markdown]", "Lists every rule.", {"--format", "--rules"}},
+      {Command::facts, "gpudoctor facts", "Prints the reference of the facts rules can address (markdown).", {}},
+  };
+  return helps;
+}
+
+}  // namespace
+
+std::string command_usage(Command command) {
+  for (const auto& help : command_helps()) {
+    if (help.command != command) continue;
+    std::string out = std::string("usage: ") + help.synopsis + "\n\n" + help.description + "\n";
+    if (!help.options.empty()) out += "\noptions:\n";
+    // The option lines (and their continuation lines) of the general usage, for the options that apply.
+    const std::string all = usage_text();
+    const std::string option_lines = all.substr(all.find("options:\n") + 9);  // held: lines() returns views into it
+    bool taking = false;
+    for (auto line : lines(option_lines)) {
+      if (line.empty()) break;
+      if (line.starts_with("  -")) {
+        taking = false;
+        const auto option = trim(line).substr(0, trim(line).find(' '));
+        for (const char* wanted : help.options)
+          if (option.starts_with(wanted)) taking = true;
+      }
+      if (taking) out += std::string(line) + "\n";
+    }
+    if (command == Command::help || command == Command::version) break;
+    return out + "\nexit status: 0 ok or warnings, 1 a failure (diff: a difference), 2 gpudoctor could not run.\n";
+  }
+  return usage_text();
+}
+
 const char* usage_text() {
   return R"(usage: gpudoctor [COMMAND] [OPTIONS]
 
@@ -155,6 +230,8 @@ options:
   --target FILE                 check the GPU code of FILE (a program or library) against the GPUs; repeatable
   --no-probe                    do not load libcuda/NVML in a child process to ask the driver
   --smoke                       also run a tiny kernel on every visible GPU (in that child)
+  --output DIR                  snapshot: the new (or empty) directory to write
+  --here                        explain: check this machine for the causes of the error
   --root DIR                    check DIR as if it were / (an unpacked image)
   --replay DIR                  check a snapshot taken with `gpudoctor snapshot`
   --rules DIR                   use the rules in DIR instead of the built-in ones

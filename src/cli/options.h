@@ -23,6 +23,7 @@ struct Options {
   Format format = Format::text;
   ColorChoice color = ColorChoice::auto_detect;
   bool verbose = false;
+  std::optional<Command> help_about;  // `gpudoctor check --help`, `gpudoctor help check`
   bool driver_probe = true;  // --no-probe
   bool smoke = false;        // --smoke
   bool here = false;         // explain --here: check this machine for the causes
@@ -40,5 +41,7 @@ struct Options {
 
 Options parse_options(const std::vector<std::string>& args);
 const char* usage_text();
+// The usage of one command: what it does and the options it takes.
+std::string command_usage(Command command);
 
 }  // namespace gd

@@ -27,3 +27,17 @@ TEST_CASE("bad usage is a UsageError") {
 TEST_CASE("an empty --output is refused, never taken as the file system's root") {
   CHECK_THROWS_AS(gd::parse_options({"snapshot", "--output", ""}), gd::UsageError);
 }
+
+TEST_CASE("per-command help: `check --help` and `help lint` show that command's options only") {
+  CHECK(gd::parse_options({"check", "--help"}).help_about == gd::Command::check);
+  CHECK(gd::parse_options({"help", "lint"}).help_about == gd::Command::lint);
+  CHECK_FALSE(gd::parse_options({"--help"}).help_about);
+  const auto check = gd::command_usage(gd::Command::check);
+  CHECK(check.find("usage: gpudoctor check") != std::string::npos);
+  CHECK(check.find("--host-driver") != std::string::npos);
+  CHECK(check.find("--output") == std::string::npos);
+  const auto lint = gd::command_usage(gd::Command::lint);
+  CHECK(lint.find("--strict") != std::string::npos);
+  CHECK(lint.find("--smoke") == std::string::npos);
+  CHECK(gd::command_usage(gd::Command::snapshot).find("--output DIR") != std::string::npos);
+}
