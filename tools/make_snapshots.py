@@ -29,8 +29,11 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "image-require-contradicts-runtime": "image-require-contradicts-runtime",
+    "image-require-refused-by-host": "require-unsatisfied",
+    "image-stub-on-loader-path": "libcuda-is-stub",
     "host-nvcc-13-torch-cu124": "extension-build-cuda-major-differs",
-    "image-runtime-newer-than-host": "driver-too-old-for-runtime",
+    "image-runtime-newer-than-host": "require-unsatisfied",
     "image-compat-on-geforce": "compat-on-unsupported-gpu",
     "image-bakes-driver-libraries": "image-carries-driver-libraries",
     "image-baked-driver-on-other-host": "driver-library-version-mismatch",
@@ -1375,7 +1378,7 @@ def scenarios():
 
     yield image("image-runtime-newer-than-host", "A CUDA 13.0 image judged for a host with driver 550 (CUDA 12.4): it will not run.",
                 runtime="13.0.48", major="13").expect(
-        "fail", "cuda-runtime", ["driver-too-old-for-runtime"], options=host_550_h100)
+        "fail", "container", ["require-unsatisfied", "driver-too-old-for-runtime"], options=host_550_h100)
 
     s = compat_container("image-compat-on-geforce", "A CUDA 12.6 image with cuda-compat, judged for an RTX 4090 host with driver 535.", "535.183.01")
     # What the host and the toolkit would provide at run time is not in an image.
@@ -1395,8 +1398,23 @@ def scenarios():
     s = image("image-baked-driver-on-other-host", "The same image judged for a host with driver 535.183.01: Driver/library version mismatch.")
     s.driver_userspace("565.57.01", smi=False)
     yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "image-carries-driver-libraries",
-                                           "runtime-relies-on-minor-version-compatibility"],
+                                           "runtime-relies-on-minor-version-compatibility", "require-unsatisfied-but-minor-compatible"],
                    options={"image": True, "gpu": "2330", "host_driver": "535.183.01"})
+
+    s = image("image-require-contradicts-runtime", "A CUDA 12.4 image whose NVIDIA_REQUIRE_CUDA still says cuda>=11.8.")
+    s.env["NVIDIA_REQUIRE_CUDA"] = "cuda>=11.8"
+    yield s.expect("warn", None, ["image-require-contradicts-runtime"], options={"image": True})
+
+    s = image("image-require-refused-by-host", "A CUDA 12.4 image (cuda>=12.4) judged for a host with driver 470: refused at start.")
+    s.env["NVIDIA_REQUIRE_CUDA"] = "cuda>=12.4"
+    yield s.expect("fail", "container", ["require-unsatisfied", "driver-too-old-for-runtime"],
+                   options={"image": True, "gpu": "2330", "host_driver": "470.256.02"})
+
+    s = image("image-stub-on-loader-path", "A CUDA image whose ENV LD_LIBRARY_PATH holds the toolkit's stubs (with a libcuda.so.1).")
+    stubs = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs"
+    s.file(stubs + "/libcuda.so", tiny_elf("libcuda.so.1")).link(stubs + "/libcuda.so.1", "libcuda.so")
+    s.env["LD_LIBRARY_PATH"] = stubs
+    yield s.expect("fail", "driver-libs", ["libcuda-is-stub", "libcuda-unversioned-is-stub"], options={"image": True})
 
     s = image("image-torch-for-rtx5090", "An image with torch cu124, judged for an RTX 5090 host on driver 570: no kernel image.")
     torch_archs = [(2, arch, 1, 7) for arch in (50, 60, 70, 75, 80, 86, 90)]

@@ -60,8 +60,9 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
     // has no devices and no container runtime of its own yet.
     context.hardware = run_contained("hardware", probe_assumed_hardware, context, report);
     context.kernel_module = run_contained("kernel-module", probe_assumed_kernel_module, context, report);
-    for (const char* id : {"container", "device-nodes"})
-      report.layers.push_back({{id, Status::skip, "an image: no container runtime or devices until it runs", {}, {}}, Status::skip, {}, {}});
+    // The container layer reads the image's variables (NVIDIA_REQUIRE_*, capabilities) against that host.
+    context.container = run_contained("container", probe_container, context, report);
+    report.layers.push_back({{"device-nodes", Status::skip, "an image: no devices until it runs", {}, {}}, Status::skip, {}, {}});
   } else {
     context.hardware = run_contained("hardware", probe_hardware, context, report);
     context.kernel_module = run_contained("kernel-module", probe_kernel_module, context, report);

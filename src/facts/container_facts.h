@@ -33,7 +33,7 @@ struct ContainerFacts {
       "mig-index, bus-id, cdi, volume-mount), invalid[]");
     f("driver_capabilities", driver_capabilities, "NVIDIA_DRIVER_CAPABILITIES: effective[], invalid[]; unset means utility,compute");
     f("require", require,
-      "NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does: satisfied, failed, required_cuda, mvc_would_run");
+      "NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does: satisfied, failed, required_cuda (of a failed check), requested_cuda (what is asked, met or not), mvc_would_run");
     f("injection", injection, "legacy (a tmpfs /proc/driver/nvidia), cdi, unknown (nodes without toolkit traces) or none");
     f("injection_evidence", injection_evidence, "what the injection was recognised by");
     f("gpu_nodes_present", gpu_nodes_present, "/dev/nvidiactl or /dev/dxg exists");

@@ -127,6 +127,12 @@ json::object evaluate_requirements(const std::vector<std::pair<std::string, std:
   result["failed"] = std::move(failed);
   if (!invalid.empty()) result["invalid"] = std::move(invalid);
   if (needs) result["required_cuda"] = *needs;
+  // What the image asks for, met or not: the first cuda>= of the variables checked.
+  for (const auto& [name, value] : checked)
+    if (auto asked = required_cuda(value)) {
+      result["requested_cuda"] = *asked;
+      break;
+    }
   return result;
 }
 
