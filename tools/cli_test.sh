@@ -89,6 +89,15 @@ check "lint: the corrected line" grep -q "  corrected: ENV LD_LIBRARY_PATH=/usr/
 check "lint: a healthy Dockerfile exits 0" exit_is 0 "$gpudoctor" lint "$testdata/dockerfiles/healthy.Dockerfile"
 check "lint: json" python3 -c 'import json,subprocess,sys; d=json.loads(subprocess.run([sys.argv[1],"lint",sys.argv[2],"--format","json"],capture_output=True).stdout); assert len(d["findings"]) == 7' "$gpudoctor" "$testdata/dockerfiles/mistakes.Dockerfile"
 check "lint: compose files are said to be unsupported" exit_is 2 "$gpudoctor" lint compose.yaml
+# The Kubernetes files parse, and NPD's rule calls gpudoctor with the exit-status contract it expects.
+containers=$(dirname "$testdata")/containers/kubernetes
+check "kubernetes: the NPD config parses" python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); r=c["rules"][0]; assert c["plugin"] == "custom" and r["path"].endswith("/gpudoctor") and r["args"] == ["check", "--format", "line"]' "$containers/npd-gpudoctor-monitor.json"
+if python3 -c 'import yaml' 2>/dev/null; then
+  check "kubernetes: the DaemonSet parses and runs gpudoctor check --format prometheus" python3 -c 'import yaml,sys; d=yaml.safe_load(open(sys.argv[1])); c=d["spec"]["template"]["spec"]["containers"][0]; assert d["kind"] == "DaemonSet" and "gpudoctor check --format prometheus" in c["args"][0]' "$containers/gpudoctor-textfile-daemonset.yaml"
+fi
+check "NPD contract: OK is 0" exit_is 0 "$gpudoctor" check --format line --replay "$testdata/snapshots/host-healthy-h100"
+check "NPD contract: NonOK is 1" exit_is 1 "$gpudoctor" check --format line --replay "$testdata/snapshots/host-gpu-rows-exhausted"
+check "NPD contract: Unknown is 2" exit_is 2 "$gpudoctor" check --format line --replay "$work/no-such-snapshot"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe
