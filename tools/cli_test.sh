@@ -98,6 +98,10 @@ fi
 check "NPD contract: OK is 0" exit_is 0 "$gpudoctor" check --format line --replay "$testdata/snapshots/host-healthy-h100"
 check "NPD contract: NonOK is 1" exit_is 1 "$gpudoctor" check --format line --replay "$testdata/snapshots/host-gpu-rows-exhausted"
 check "NPD contract: Unknown is 2" exit_is 2 "$gpudoctor" check --format line --replay "$work/no-such-snapshot"
+# gpudoctor(1) and the completions are built from --help (docs/meson.build).
+build_dir=$(dirname "$gpudoctor")
+check "man page: built, with every command" bash -c 'for c in check snapshot lint diff gpus explain resolve; do grep -q "gpudoctor $c" "$1" || exit 1; done' _ "$build_dir/docs/gpudoctor.1"
+check "bash completion: offers check's options" bash -c 'source "$1"; COMP_WORDS=(gpudoctor check --ho); COMP_CWORD=2; _gpudoctor; [ "${COMPREPLY[*]}" = "--host-driver" ]' _ "$build_dir/docs/gpudoctor"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe
