@@ -1,6 +1,6 @@
 #include "probes/driver_probe.h"
 
-#include "util/result.h"
+#include "probes/child_ending.h"
 #include "util/text.h"
 
 #include <boost/json.hpp>
@@ -44,7 +44,7 @@ std::optional<bool> bool_of(const json::object& line, std::string_view key) {
 template <class OnLine>
 void read_answer(const ChildAnswer& answer, ChildOutcomeFacts& facts, OnLine on_line) {
   if (answer.error) {
-    facts.status = *answer.error == "ENOSYS" ? "not-run" : *answer.error == "not-recorded" ? "not-recorded" : "cannot-start";
+    facts.status = unasked_status(*answer.error);
     if (facts.status == "cannot-start") facts.reason = printable(*answer.error, 80);
     return;
   }
@@ -82,12 +82,7 @@ void read_answer(const ChildAnswer& answer, ChildOutcomeFacts& facts, OnLine on_
     facts.status = "unavailable";
     facts.reason = *unavailable;
     facts.stopped_in.reset();
-  } else if (answer.timed_out) {
-    facts.status = "timed-out";
-  } else if (answer.signal) {
-    facts.status = "crashed";
-    facts.signal = *answer.signal;
-    facts.signal_name = signal_name(*answer.signal);
+  } else if (note_abnormal_end(answer, facts)) {  // timed-out or crashed: set
   } else if (garbled) {
     facts.status = "garbled";
     facts.reason = *garbled;

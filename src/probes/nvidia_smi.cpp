@@ -1,6 +1,6 @@
 #include "probes/nvidia_smi.h"
 
-#include "util/result.h"
+#include "probes/child_ending.h"
 #include "util/text.h"
 
 #include <cctype>
@@ -79,13 +79,8 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
   }
   const std::string text = answer.output + "\n" + answer.error_output;
   if (answer.error) {
-    facts.status = *answer.error == "ENOSYS" ? "not-run" : *answer.error == "not-recorded" ? "not-recorded" : "cannot-start";
-  } else if (answer.timed_out) {
-    facts.status = "timed-out";
-  } else if (answer.signal) {
-    facts.status = "crashed";
-    facts.signal = *answer.signal;
-    facts.signal_name = signal_name(*answer.signal);
+    facts.status = unasked_status(*answer.error);
+  } else if (note_abnormal_end(answer, facts)) {  // timed-out or crashed: set
   } else if (contains(text, "couldn't communicate with the NVIDIA driver")) {
     facts.status = "no-driver";
   } else if (contains(text, "Driver/library version mismatch")) {
