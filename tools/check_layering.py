@@ -13,7 +13,9 @@ import sys
 
 ALLOWED = {
     'util': set(),
-    'host': {'util'},
+    'archive': {'util'},
+    'host': {'archive', 'util'},
+    'redact': {'host', 'util'},
     'formats': {'host', 'util'},
     'loader': {'formats', 'host', 'util'},
     'model': {'util'},
@@ -23,9 +25,9 @@ ALLOWED = {
     'check': {'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
     'report': {'model', 'util'},
     'lint': {'rules', 'model', 'util'},
-    'cli': {'check', 'lint', 'report', 'probes', 'facts', 'rules', 'model', 'formats', 'loader', 'host', 'util'},
+    'cli': {'check', 'redact', 'archive', 'lint', 'report', 'probes', 'facts', 'rules', 'model', 'formats', 'loader', 'host', 'util'},
     'test_support': {'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
-    'fuzz': {'test_support', 'lint', 'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
+    'fuzz': {'test_support', 'archive', 'redact', 'lint', 'probes', 'facts', 'rules', 'model', 'host', 'formats', 'loader', 'util'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -126,6 +126,18 @@ check "replay of this machine matches live verdict" \
   test "$(json_field "$work/live.json" verdict)/$(json_field "$work/live.json" failing_layer)" = \
        "$(json_field "$work/replayed.json" verdict)/$(json_field "$work/replayed.json" failing_layer)"
 check "snapshot refuses a non-empty output directory" exit_is 2 "$gpudoctor" snapshot --output "$work/snap"
+# One file to attach: a .tar.gz that tar unpacks into a snapshot directory, and that replays as it is.
+check "snapshot writes a .tar.gz" exit_is 0 "$gpudoctor" snapshot --output "$work/node.tar.gz"
+check "the archive unpacks with tar into node/" bash -c "cd '$work' && tar xzf node.tar.gz && test -f node/snapshot.json"
+"$gpudoctor" check --replay "$work/node.tar.gz" --format json >"$work/from-archive.json"
+check "replay of the archive matches live verdict" \
+  test "$(json_field "$work/live.json" verdict)/$(json_field "$work/live.json" failing_layer)" = \
+       "$(json_field "$work/from-archive.json" verdict)/$(json_field "$work/from-archive.json" failing_layer)"
+check "a redacted report says so" python3 -c 'import json,sys; assert "redacted" in json.load(open(sys.argv[1]))' "$work/from-archive.json"
+check "snapshot refuses to overwrite an archive" exit_is 2 "$gpudoctor" snapshot --output "$work/node.tar.gz"
+printf 'not an archive' >"$work/fake.tar.gz"
+check "a file that is no archive exits 2" exit_is 2 "$gpudoctor" check --replay "$work/fake.tar.gz"
+check "diff reads archives" exit_is 0 "$gpudoctor" diff "$work/node.tar.gz" "$work/node"
 
 mkdir -p "$work/rules/layers"
 cp -r "$testdata/../rules/tables" "$work/rules/"

@@ -381,9 +381,10 @@ class Snapshot:
         self.file("/proc/devices", majors)
         return self
 
-    def claimed(self, bdf, model, minor, excluded="No"):
+    def claimed(self, bdf, model, minor, excluded="No", uuid=None):
+        uuid = uuid or f"GPU-00000000-0000-0000-0000-{minor:012d}"
         self.file(f"/proc/driver/nvidia/gpus/{bdf}/information",
-                  f"Model: \t\t {model}\nIRQ:   \t\t 150\nGPU UUID: \t GPU-00000000-0000-0000-0000-{minor:012d}\n"
+                  f"Model: \t\t {model}\nIRQ:   \t\t 150\nGPU UUID: \t {uuid}\n"
                   f"Video BIOS: \t 96.00.99.00.01\nBus Type: \t PCIe\nDMA Size: \t 52 bits\n"
                   f"DMA Mask: \t 0xfffffffffffff\nBus Location: \t {bdf}\nDevice Minor: \t {minor}\n"
                   f"GPU Excluded:\t {excluded}\n")
@@ -1314,6 +1315,25 @@ def scenarios():
     s = h100_host("host-cuda-visible-devices-by-uuid", "CUDA_VISIBLE_DEVICES names the host's GPU by a UUID prefix: fine.")
     s.env["CUDA_VISIBLE_DEVICES"] = "GPU-00000000-0000"
     s.cuda_probe(devices=[cuda_device()])
+    yield s.expect("ok", None, [])
+
+    # Everything `gpudoctor snapshot` redacts, in the places a real machine
+    # has it; the replay tests check that a redacted snapshot keeps none of it
+    # and reaches this same diagnosis.
+    s = h100_host("host-identifying-values", "A healthy H100 host full of identifying values: host and user names, "
+                  "home paths, GPU UUIDs (one selected by prefix), a serial and part number, MAC and IP addresses.")
+    uuid = "GPU-8f3a1c2d-4b5e-6f70-8192-a3b4c5d6e7f8"
+    s.claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0, uuid=uuid)
+    s.file("/etc/hostname", "gpu-node-17\n")
+    s.env["CUDA_VISIBLE_DEVICES"] = "GPU-8f3a1c2d"
+    s.env["LD_LIBRARY_PATH"] = "/home/alice/.local/lib"
+    s.directory("/home/alice/.local/lib")
+    s.torch_venv(fatbin=[(2, arch, 1, 7) for arch in (80, 86, 90)], prefix="/home/alice/venv")
+    s.cuda_probe(devices=[dict(cuda_device(), uuid=uuid)])
+    s.nvml_probe(devices=[nvml_device(uuid=uuid, serial="1654922034781", board_part_number="900-21010-0000-000")])
+    s.kernel_log("[    2.104] virtio_net virtio1 eth0: renamed, address 52:54:00:12:34:56\n"
+                 "[    9.877] nfs: server 192.168.10.23 not responding, still trying\n"
+                 "[   12.001] gpu-node-17 NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15\n")
     yield s.expect("ok", None, [])
 
     s = h100_host("host-cuda-visible-devices-two-mig", "Two MIG devices in CUDA_VISIBLE_DEVICES: CUDA enumerates one (FC-38).")

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 # cmark-gfm: GitHub's markdown renderer, for the test that the markdown report renders safely.
 # clang: the libFuzzer targets are built (not run at length) by the test command.
-packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev pciutils cmark-gfm clang python3-yaml)
+packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev zlib1g-dev pciutils cmark-gfm clang python3-yaml)
 
 install_missing() {
   local missing=()
@@ -84,11 +84,15 @@ case "${1:-check}" in
       -Db_sanitize=address,undefined -Db_lundef=false || fuzz_result=FAIL
     if [ "$fuzz_result" = OK ]; then
       export ASAN_OPTIONS=detect_leaks=0
-      build-fuzz/fuzz_snapshot testdata/snapshots/host-healthy-h100/snapshot.json >/dev/null 2>&1 &&
+      seeds=$(mktemp -d)
+      build/gpudoctor snapshot --replay testdata/snapshots/host-identifying-values --output "$seeds/seed.tar.gz" 2>/dev/null &&
+        build-fuzz/fuzz_snapshot_archive "$seeds/seed.tar.gz" >/dev/null 2>&1 &&
+        build-fuzz/fuzz_snapshot testdata/snapshots/host-healthy-h100/snapshot.json >/dev/null 2>&1 &&
         build-fuzz/fuzz_elf testdata/snapshots/host-healthy-h100/root/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 >/dev/null 2>&1 &&
         build-fuzz/fuzz_ld_cache testdata/snapshots/container-cuda-compat-active/root/etc/ld.so.cache >/dev/null 2>&1 &&
         build-fuzz/fuzz_dockerfile testdata/dockerfiles/mistakes.Dockerfile >/dev/null 2>&1 &&
         build-fuzz/fuzz_rules rules/layers/driver-libs.json >/dev/null 2>&1 || fuzz_result=FAIL
+      rm -rf "$seeds"
       unset ASAN_OPTIONS
     fi
     [ "$fuzz_result" = OK ] || status=1

@@ -182,3 +182,4 @@ TEST_CASE("a snapshot of --root replays to the verdict --root gives, for every s
     CHECK(replayed.info == direct.info);
   }
 }
+

@@ -73,6 +73,7 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   run_contained("cuda-runtime", probe_cuda_runtime, context, report);
   run_contained("application", probe_application, context, report);
   report.system = to_fact_object(context.system);
+  report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   apply_rules(rules, report);
   return report;
 }

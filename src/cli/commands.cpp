@@ -5,6 +5,8 @@
 #include "host/live_host.h"
 #include "host/recording_host.h"
 #include "host/replay_host.h"
+#include "host/snapshot_archive.h"
+#include "redact/redacting_host.h"
 #include "loader/load_simulation.h"
 #include "lint/dockerfile_lint.h"
 #include "report/gpu_table.h"
@@ -16,6 +18,9 @@
 #include "util/json_pretty.h"
 #include "util/text.h"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -98,7 +103,7 @@ int run_gpus_command(const Options& options) {
 // A snapshot directory is replayed with today's rules; a file must be a
 // saved JSON report.
 boost::json::object report_for_diff(const std::string& path, const RuleSet& rules, const Options& options) {
-  if (std::filesystem::is_directory(path)) {
+  if (std::filesystem::is_directory(path) || is_archive_name(path)) {
     ReplayHost host(path);
     return report_to_json(run_check(host, rules, probe_options(options)));
   }
@@ -108,7 +113,7 @@ boost::json::object report_for_diff(const std::string& path, const RuleSet& rule
   auto document = boost::json::parse(*text, error);
   const auto* schema = document.is_object() ? document.as_object().if_contains("schema") : nullptr;
   if (error || !schema || !schema->is_string() || schema->get_string() != k_report_schema)
-    throw UsageError(path + ": neither a snapshot directory nor a " + std::string(k_report_schema) + " JSON report");
+    throw UsageError(path + ": neither a snapshot (a directory or .tar.gz) nor a " + std::string(k_report_schema) + " JSON report");
   return document.as_object();
 }
 
@@ -162,18 +167,60 @@ int run_lint_command(const Options& options) {
   return failed ? 1 : 0;
 }
 
+namespace {
+
+// Where an archive is assembled before it is packed: a new directory beside
+// it (the user named that place), removed when done, however it ends.
+class StagingDir {
+ public:
+  explicit StagingDir(const std::string& archive) {
+    std::string pattern = archive + ".XXXXXX";
+    if (!::mkdtemp(pattern.data())) throw UsageError("cannot create a directory beside " + archive + ": " + std::strerror(errno));
+    m_path = pattern;
+  }
+  ~StagingDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+  }
+  StagingDir(const StagingDir&) = delete;
+  StagingDir& operator=(const StagingDir&) = delete;
+  const std::string& path() const { return m_path; }
+
+ private:
+  std::string m_path;
+};
+
+}  // namespace
+
 int run_snapshot_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   auto inner = make_host(options);
-  prepare_output_dir(*options.output);
-  RecordingHost recorder(*inner, *options.output);
+  const std::string& output = *options.output;
+  const bool archive = is_archive_name(output);
+  if (archive && std::filesystem::exists(output)) throw UsageError("--output " + output + " exists; gpudoctor does not overwrite it");
+  std::optional<StagingDir> staging;
+  if (archive) staging.emplace(output);
+  const std::string dir = archive ? staging->path() : output;
+  prepare_output_dir(dir);
+  // Redacted on the way in: nothing identifying reaches the disk, not even
+  // the staging directory, and report.json is the redacted machine's report.
+  std::optional<RedactingHost> redacting;
+  if (options.redact) redacting.emplace(*inner);
+  RecordingHost recorder(redacting ? static_cast<Host&>(*redacting) : *inner, dir);
   const Report report = run_check(recorder, rules, probe_options(options));
   if (auto written = recorder.finish(GPUDOCTOR_VERSION); !written)
-    throw std::runtime_error("cannot write " + *options.output + "/snapshot.json");
-  std::ofstream(*options.output + "/report.json") << render_json(report);
-  std::cerr << "gpudoctor: snapshot written to " << *options.output << " (" << recorder.files_written()
-            << " files); verdict " << status_name(report.verdict)
-            << ". Replay it with: gpudoctor check --replay " << *options.output << "\n";
+    throw std::runtime_error("cannot write " + dir + "/snapshot.json");
+  std::ofstream(dir + "/report.json") << render_json(report);
+  if (archive) pack_snapshot(dir, output);
+  std::cerr << "gpudoctor: snapshot written to " << output << " (" << recorder.files_written()
+            << " files); verdict " << status_name(report.verdict) << ".\n";
+  if (report.redacted)
+    std::cerr << "gpudoctor: redacted: "
+              << (report.redacted->empty() ? std::string("nothing identifying was found") : joined_list(*report.redacted))
+              << " (placeholders of the same length; --no-redact keeps them).\n";
+  else
+    std::cerr << "gpudoctor: not redacted (--no-redact): it holds this machine's names, UUIDs and addresses.\n";
+  std::cerr << "Replay it with: gpudoctor check --replay " << output << "\n";
   return 0;
 }
 

@@ -73,6 +73,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--target") options.targets.push_back(take_value());
     else if (name == "--image") options.image = true;
     else if (name == "--strict") options.strict = true;
+    else if (name == "--no-redact") options.redact = false;
     else if (name == "--gpu") options.assumed_gpu = take_value();
     else if (name == "--host-driver") options.assumed_driver = take_value();
     else if (name == "--root") options.root = take_value();
@@ -89,10 +90,10 @@ Options parse_options(const std::vector<std::string>& args) {
   }
   if (options.smoke && !options.driver_probe) throw UsageError("--smoke runs in the driver probe, which --no-probe turns off");
   if (options.root && options.replay) throw UsageError("--root and --replay cannot be used together");
-  if (options.command == Command::snapshot && !options.output) throw UsageError("snapshot needs --output DIR");
+  if (options.command == Command::snapshot && !options.output) throw UsageError("snapshot needs --output DIR or FILE.tar.gz");
   // An empty DIR would make every path below it absolute: /snapshot.json, /root/...
   if (options.output && options.output->empty()) throw UsageError("--output needs a directory, not an empty string");
-  if (options.command == Command::snapshot && options.replay) throw UsageError("snapshot records a live system or --root, not a replay");
+  if (!options.redact && options.command != Command::snapshot) throw UsageError("--no-redact is for snapshot");
   if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID, a code or error text");
   // Checked here, so that a typo is a usage error (exit 2), never a diagnosis.
   if (options.assumed_gpu) {
@@ -144,10 +145,12 @@ const std::vector<CommandHelp>& command_helps() {
        "and names the lowest layer that fails, the evidence, and the fix.",
        {"--format", "--color", "-v,", "--image", "--gpu", "--host-driver", "--strict", "--target", "--no-probe", "--smoke",
         "--root", "--replay", "--rules"}},
-      {Command::snapshot, "gpudoctor snapshot --output DIR [OPTIONS]",
-       "Records everything the checks read (files, variables, children's answers) into DIR, to attach to\n"
-       "a ticket; `gpudoctor check --replay DIR` gives the same diagnosis anywhere.",
-       {"--output", "--target", "--no-probe", "--smoke", "--root", "--rules"}},
+      {Command::snapshot, "gpudoctor snapshot --output DIR|FILE.tar.gz [--no-redact] [OPTIONS]",
+       "Records everything the checks read (files, variables, children's answers) into DIR or one .tar.gz,\n"
+       "to attach to a ticket; `gpudoctor check --replay DIR|FILE.tar.gz` gives the same diagnosis anywhere.\n"
+       "Host and user names, home paths, GPU and MIG UUIDs, serial and part numbers, MAC and IP addresses\n"
+       "become stable placeholders (the same value, the same placeholder), unless --no-redact.",
+       {"--output", "--no-redact", "--target", "--no-probe", "--smoke", "--root", "--rules"}},
       {Command::gpus, "gpudoctor gpus [--format text|json|csv] [OPTIONS]",
        "Lists the GPUs: from NVML when the driver answers, else nvidia-smi, else libcuda, else the files.",
        {"--format", "--no-probe", "--root", "--replay", "--rules"}},
@@ -205,7 +208,8 @@ layer that fails, the evidence, and the fix.
 
 commands:
   check                 diagnose this machine or container (the default)
-  snapshot --output DIR capture everything the checks read, to attach to a ticket
+  snapshot --output DIR|FILE.tar.gz
+                        capture everything the checks read, redacted, to attach to a ticket
   lint Dockerfile       the image recipe's GPU mistakes, with file, line and a corrected line
   diff A B              what differs between two snapshots or JSON reports, layer by layer ("works on A, not on B")
   gpus                  list the GPUs (from NVML, else nvidia-smi, else libcuda, else the files); --format csv|json
@@ -230,10 +234,11 @@ options:
   --target FILE                 check the GPU code of FILE (a program or library) against the GPUs; repeatable
   --no-probe                    do not load libcuda/NVML in a child process to ask the driver
   --smoke                       also run a tiny kernel on every visible GPU (in that child)
-  --output DIR                  snapshot: the new (or empty) directory to write
+  --output DIR|FILE.tar.gz      snapshot: the new (or empty) directory, or the archive, to write
+  --no-redact                   snapshot: keep host and user names, UUIDs, serials and addresses as they are
   --here                        explain: check this machine for the causes of the error
   --root DIR                    check DIR as if it were / (an unpacked image)
-  --replay DIR                  check a snapshot taken with `gpudoctor snapshot`
+  --replay DIR|FILE.tar.gz      check a snapshot taken with `gpudoctor snapshot`
   --rules DIR                   use the rules in DIR instead of the built-in ones
   --version, --help
 

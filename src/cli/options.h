@@ -35,6 +35,7 @@ struct Options {
   std::string file;  // for resolve
   std::vector<std::string> compared;
   std::vector<std::string> targets;  // check --target PATH (repeatable)
+  bool redact = true;                               // snapshot: replace identifying values (--no-redact keeps them)
   bool image = false, strict = false;               // check --image, --strict
   std::optional<std::string> assumed_gpu, assumed_driver;  // --gpu, --host-driver  // for diff: two snapshots or JSON reports
 };

@@ -100,6 +100,9 @@ class ChildEvidence {
 class Host : public Files, public Environment, public ChildEvidence {
  public:
   virtual HostMode mode() const = 0;
+  // What identifying values this host's answers hide ("2 GPU or MIG UUIDs"),
+  // when they are redacted at all (a redacted snapshot, or recording one).
+  virtual std::optional<std::vector<std::string>> redactions() const { return std::nullopt; }
 };
 
 const char* host_mode_name(HostMode mode);

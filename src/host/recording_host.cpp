@@ -190,6 +190,7 @@ void RecordingHost::pack_pieces() {
 Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
   pack_pieces();
   m_snapshot.gpudoctor_version = gpudoctor_version;
+  m_snapshot.redactions = m_inner.redactions();
   return write_snapshot(m_out, m_snapshot);
 }
 

@@ -25,6 +25,7 @@ class RecordingHost final : public Host {
   std::size_t files_written() const { return m_files_written; }
 
   HostMode mode() const override { return m_inner.mode(); }
+  std::optional<std::vector<std::string>> redactions() const override { return m_inner.redactions(); }
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
   Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
   Result<std::vector<std::string>> list_dir(std::string_view path) override;

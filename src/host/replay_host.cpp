@@ -2,6 +2,7 @@
 
 #include "host/local_fs.h"
 #include "host/root_dir.h"
+#include "host/snapshot_archive.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,11 +14,22 @@
 namespace gd {
 namespace json = boost::json;
 
-ReplayHost::ReplayHost(const std::string& snapshot_dir) : m_snapshot(read_snapshot(snapshot_dir)) {
+ReplayHost::ReplayHost(const std::string& snapshot) {
+  struct stat info {};
+  if (::stat(snapshot.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+    auto unpacked = unpack_snapshot(snapshot);
+    m_snapshot = std::move(unpacked.snapshot);
+    m_files = std::move(unpacked.files);
+  } else {
+    m_snapshot = read_snapshot(snapshot);
+    open_directory(snapshot + "/root");
+  }
   for (const auto& child : m_snapshot.children) m_children.insert_or_assign(child.request.key(), child.answer);
-  // The root must be a real directory: one that is a symlink (to /) would
-  // make the report describe this machine. No root at all: no files.
-  const std::string root = snapshot_dir + "/root";
+}
+
+// The root must be a real directory: one that is a symlink (to /) would
+// make the report describe this machine. No root at all: no files.
+void ReplayHost::open_directory(const std::string& root) {
   struct stat info {};
   if (::lstat(root.c_str(), &info) != 0) {
     if (errno != ENOENT) throw SnapshotError(root + ": " + errno_code(errno).message());
@@ -27,7 +39,7 @@ ReplayHost::ReplayHost(const std::string& snapshot_dir) : m_snapshot(read_snapsh
   if (!S_ISDIR(info.st_mode)) throw SnapshotError(root + ": not a directory (a snapshot's root must be one, never a symlink)");
   auto opened = RootDir::open(root, false);
   if (!opened) throw SnapshotError(root + ": " + opened.error().message());
-  m_root_dir.emplace(std::move(*opened));
+  m_files = files_in_directory(std::move(*opened));
 }
 
 std::optional<std::error_code> ReplayHost::recorded_error(std::string_view path) const {
@@ -40,8 +52,8 @@ std::optional<std::error_code> ReplayHost::recorded_error(std::string_view path)
 Result<std::string> ReplayHost::read_file(std::string_view path, std::size_t max_bytes) {
   if (auto error = recorded_error(path)) return *error;
   if (m_snapshot.pieces.count(path)) return read_pieces(path, 0, max_bytes);
-  if (!m_root_dir) return m_root_error;
-  return m_root_dir->read_file(path, max_bytes);
+  if (!m_files) return m_root_error;
+  return m_files->read_file(path, max_bytes);
 }
 
 // A packed file: bytes outside the recorded pieces read as zeros, as they
@@ -51,41 +63,31 @@ Result<std::string> ReplayHost::read_pieces(std::string_view path, std::uint64_t
   const auto total = m_snapshot.file_sizes.count(path) ? m_snapshot.file_sizes.find(path)->second : 0;
   if (offset >= total) return std::string();
   std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(size, total - offset)), '\0');
-  if (!m_root_dir) return m_root_error;
-  auto fd = m_root_dir->open_regular(path);
-  if (!fd) return fd.error();
+  if (!m_files) return m_root_error;
   std::uint64_t packed = 0;
   for (const auto& [start, length] : pieces) {
     const std::uint64_t from = std::max(start, offset), to = std::min(start + length, offset + out.size());
     if (from < to) {
-      auto bytes = pread_all(*fd, packed + (from - start), static_cast<std::size_t>(to - from));
-      if (!bytes) {
-        ::close(*fd);
-        return bytes.error();
-      }
+      auto bytes = m_files->read_range(path, packed + (from - start), static_cast<std::size_t>(to - from));
+      if (!bytes) return bytes.error();
       out.replace(static_cast<std::size_t>(from - offset), bytes->size(), *bytes);
     }
     packed += length;
   }
-  ::close(*fd);
   return out;
 }
 
 Result<std::string> ReplayHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
   if (auto error = recorded_error(path)) return *error;
   if (m_snapshot.pieces.count(path)) return read_pieces(path, offset, size);
-  if (!m_root_dir) return m_root_error;
-  auto fd = m_root_dir->open_regular(path);
-  if (!fd) return fd.error();
-  auto bytes = pread_all(*fd, offset, size);
-  ::close(*fd);
-  return bytes;
+  if (!m_files) return m_root_error;
+  return m_files->read_range(path, offset, size);
 }
 
 Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
   if (auto error = recorded_error(path)) return *error;
   std::set<std::string> names;
-  auto on_disk = m_root_dir ? m_root_dir->list_dir(path) : Result<std::vector<std::string>>(m_root_error);
+  auto on_disk = m_files ? m_files->list_dir(path) : Result<std::vector<std::string>>(m_root_error);
   if (on_disk) names.insert(on_disk->begin(), on_disk->end());
   const auto listing = m_snapshot.listings.find(path);
   if (listing != m_snapshot.listings.end()) names.insert(listing->second.begin(), listing->second.end());
@@ -104,8 +106,8 @@ Result<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
 
 Result<std::string> ReplayHost::read_link(std::string_view path) {
   if (auto error = recorded_error(path)) return *error;
-  if (!m_root_dir) return m_root_error;
-  auto target = m_root_dir->read_link(path);
+  if (!m_files) return m_root_error;
+  auto target = m_files->read_link(path);
   // What the recorded system said, where the stored link says it another way.
   if (const auto original = m_snapshot.links.find(path); target && original != m_snapshot.links.end()) return original->second;
   return target;
@@ -120,7 +122,7 @@ Result<FileStat> ReplayHost::stat(std::string_view path) {
   }
   for (const auto& [device_path, node] : m_snapshot.devices)  // a directory that holds recorded nodes
     if (device_path.starts_with(std::string(path) + "/")) return FileStat{FileType::directory, 0755, 0, 0, 0};
-  auto info = m_root_dir ? m_root_dir->stat(path) : Result<FileStat>(m_root_error);
+  auto info = m_files ? m_files->stat(path) : Result<FileStat>(m_root_error);
   if (!info && m_snapshot.directories.count(path)) return FileStat{FileType::directory, 0755, 0, 0, 0};
   if (info)
     if (const auto size = m_snapshot.file_sizes.find(path); size != m_snapshot.file_sizes.end()) info->size = size->second;

@@ -1,14 +1,16 @@
 #pragma once
-// A snapshot directory (docs/snapshot-format.md) played back as a Host:
-// files come from DIR/root, everything else from DIR/snapshot.json.
+// A snapshot (docs/snapshot-format.md) played back as a Host: files come
+// from DIR/root, everything else from DIR/snapshot.json; or both from a
+// .tar.gz of such a directory, read into memory.
 
 #include "host/host.h"
-#include "host/root_dir.h"
 #include "host/snapshot.h"
+#include "host/stored_files.h"
 
 #include <boost/json.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -17,10 +19,12 @@ namespace gd {
 
 class ReplayHost final : public Host {
  public:
-  // Throws SnapshotError when DIR is not a readable gpudoctor snapshot.
-  explicit ReplayHost(const std::string& snapshot_dir);
+  // A snapshot directory or a .tar.gz of one; throws SnapshotError when it
+  // is not a readable gpudoctor snapshot.
+  explicit ReplayHost(const std::string& snapshot);
 
   HostMode mode() const override { return HostMode::replay; }
+  std::optional<std::vector<std::string>> redactions() const override { return m_snapshot.redactions; }
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
   Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
   Result<std::vector<std::string>> list_dir(std::string_view path) override;
@@ -38,7 +42,9 @@ class ReplayHost final : public Host {
   Result<std::string> read_pieces(std::string_view path, std::uint64_t offset, std::size_t size);
   ChildAnswer legacy_device_open(const ChildRequest& request) const;
 
-  std::optional<RootDir> m_root_dir;  // DIR/root; absent when the snapshot has none
+  void open_directory(const std::string& dir);
+
+  std::unique_ptr<StoredFiles> m_files;  // root/; absent when the snapshot has none
   std::error_code m_root_error;
   Snapshot m_snapshot;
   std::map<std::string, ChildAnswer, std::less<>> m_children;  // by ChildRequest::key()

@@ -83,6 +83,11 @@ Snapshot snapshot_from_json(const json::object& top) {
     for (const auto& path : *directories)
       if (path.is_string()) snapshot.directories.emplace(path.get_string());
   read_pieces(top, snapshot);
+  if (const auto* redactions = array_field(top, "redacted")) {
+    snapshot.redactions.emplace();
+    for (const auto& line : *redactions)
+      if (line.is_string() && snapshot.redactions->size() < 64) snapshot.redactions->emplace_back(line.get_string());
+  }
   if (const auto* uname = object_field(top, "uname")) snapshot.uname = uname_from_json(*uname);
   if (const auto* user = object_field(top, "user")) snapshot.user = user_from_json(*user);
   // Older snapshots kept commands apart; they read as command children.
@@ -115,6 +120,7 @@ json::object snapshot_to_json(const Snapshot& snapshot) {
                    {"devices", std::move(devices)}, {"children", std::move(children)}};
   if (snapshot.uname) top["uname"] = to_json(*snapshot.uname);
   if (snapshot.user) top["user"] = to_json(*snapshot.user);
+  if (snapshot.redactions) top["redacted"] = json::array(snapshot.redactions->begin(), snapshot.redactions->end());
   if (!errors.empty()) top["errors"] = std::move(errors);
   if (!links.empty()) top["links"] = std::move(links);
   if (!listings.empty()) top["listings"] = std::move(listings);

@@ -45,6 +45,8 @@ struct Snapshot {
   std::vector<RecordedChild> children;
   std::optional<Uname> uname;
   std::optional<UserIds> user;
+  // Set when identifying values were replaced by placeholders: what kinds, how many.
+  std::optional<std::vector<std::string>> redactions;
 };
 
 // DIR/snapshot.json; throws SnapshotError, naming the file and the problem,

@@ -62,6 +62,9 @@ struct Report {
   std::string gpudoctor_version;
   std::string subject = "host";  // what was diagnosed (model/layers.h)
   std::string mode;              // live, root, replay
+  // What identifying values were replaced by placeholders, when the host's
+  // answers were redacted (a redacted snapshot): said in every format.
+  std::optional<std::vector<std::string>> redacted;
   boost::json::object system;
   std::vector<LayerReport> layers;  // in k_layer_ids order
   Status verdict = Status::ok;

@@ -50,6 +50,7 @@ json::object report_to_json(const Report& report) {
                    {"verdict", status_name(report.verdict)}};
   top["failing_layer"] = report.failing_layer ? json::value(*report.failing_layer) : json::value(nullptr);
   top["system"] = report.system;
+  if (report.redacted) top["redacted"] = json::array(report.redacted->begin(), report.redacted->end());
   top["layers"] = std::move(layers);
   return top;
 }

@@ -61,6 +61,8 @@ std::string render_markdown(const Report& report) {
   out += "gpudoctor " + report.gpudoctor_version + ", mode `" + report.mode + "`";
   if (const auto* platform = report.system.if_contains("platform")) out += ", platform " + value_text(format_fact(*platform));
   if (const auto* kernel = report.system.if_contains("kernel_release")) out += ", kernel " + value_text(format_fact(*kernel));
+  if (report.redacted)
+    out += "; redacted: " + (report.redacted->empty() ? std::string("nothing identifying was found") : cell(joined_list(*report.redacted)));
   out += "\n\n| | Layer | Status | Summary |\n|---|---|---|---|\n";
   for (const auto& layer : report.layers)
     out += std::string("| ") + badge(layer.status) + " | `" + layer.facts.id + "` | " + status_name(layer.status) + " | " +

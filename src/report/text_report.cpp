@@ -100,6 +100,7 @@ std::string render_text(const Report& report, TerminalStyle style, Verbosity ver
   if (!style.unicode) out = "gpudoctor " + report.gpudoctor_version + " - " + report.mode;
   if (const auto* platform = report.system.if_contains("platform")) out += ", " + format_fact(*platform);
   if (const auto* kernel = report.system.if_contains("kernel_release")) out += ", kernel " + format_fact(*kernel);
+  if (report.redacted) out += "\nredacted: " + (report.redacted->empty() ? std::string("nothing identifying was found") : joined_list(*report.redacted));
   out += "\n\n";
   std::size_t width = 0;
   for (const auto& layer : report.layers) width = std::max(width, layer.facts.id.size());

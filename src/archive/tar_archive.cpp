@@ -1,0 +1,215 @@
+#include "archive/tar_archive.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gd {
+
+namespace {
+
+constexpr std::size_t k_block = 512;
+constexpr std::size_t k_max_path = 4096;
+
+// Header field offsets and widths (POSIX.1-1988 ustar).
+struct Field {
+  std::size_t offset, width;
+};
+constexpr Field k_name{0, 100}, k_mode{100, 8}, k_uid{108, 8}, k_gid{116, 8}, k_size{124, 12}, k_mtime{136, 12},
+    k_checksum{148, 8}, k_type{156, 1}, k_linkname{157, 100}, k_magic{257, 6}, k_version{263, 2}, k_prefix{345, 155};
+
+std::string octal(std::uint64_t value, std::size_t width) {
+  std::string digits(width - 1, '0');
+  for (std::size_t i = width - 1; i-- > 0 && value;) {
+    digits[i] = static_cast<char>('0' + (value & 7));
+    value >>= 3;
+  }
+  return digits;  // the NUL that ends the field is already in the block
+}
+
+void put(std::string& block, Field field, std::string_view text) {
+  std::memcpy(block.data() + field.offset, text.data(), std::min(text.size(), field.width));
+}
+
+unsigned checksum(std::string_view block) {
+  unsigned sum = 0;
+  for (std::size_t i = 0; i < k_block; ++i)
+    sum += (i >= k_checksum.offset && i < k_checksum.offset + k_checksum.width) ? ' ' : static_cast<unsigned char>(block[i]);
+  return sum;
+}
+
+std::string header(std::string_view name, char type, std::uint64_t size, std::uint32_t mode, std::string_view link,
+                   std::int64_t mtime) {
+  std::string block(k_block, '\0');
+  put(block, k_name, name);
+  put(block, k_mode, octal(mode, k_mode.width));
+  put(block, k_uid, octal(0, k_uid.width));
+  put(block, k_gid, octal(0, k_gid.width));
+  put(block, k_size, octal(size, k_size.width));
+  put(block, k_mtime, octal(static_cast<std::uint64_t>(std::max<std::int64_t>(mtime, 0)), k_mtime.width));
+  put(block, k_type, std::string_view(&type, 1));
+  put(block, k_linkname, link);
+  put(block, k_magic, std::string_view("ustar\0", 6));
+  put(block, k_version, "00");
+  put(block, k_checksum, octal(checksum(block), 7));
+  return block;
+}
+
+void pad(std::string& out) { out.append((k_block - out.size() % k_block) % k_block, '\0'); }
+
+// One pax record: "LEN key=value\n", where LEN counts itself.
+std::string pax_record(std::string_view key, std::string_view value) {
+  const std::size_t body = key.size() + value.size() + 3;  // ' ', '=', '\n'
+  std::size_t length = body + 1;
+  while (std::to_string(length).size() + body != length) ++length;
+  return std::to_string(length) + " " + std::string(key) + "=" + std::string(value) + "\n";
+}
+
+std::string field_text(std::string_view block, Field field) {
+  auto text = block.substr(field.offset, field.width);
+  return std::string(text.substr(0, text.find('\0')));
+}
+
+bool parse_octal(std::string_view block, Field field, std::uint64_t& value) {
+  auto text = block.substr(field.offset, field.width);
+  if (!text.empty() && (static_cast<unsigned char>(text[0]) & 0x80)) return false;  // base-256: no snapshot needs it
+  value = 0;
+  std::size_t i = 0;
+  while (i < text.size() && text[i] == ' ') ++i;
+  bool any = false;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '7'; ++i, any = true) {
+    if (value >> 60) return false;
+    value = value * 8 + static_cast<std::uint64_t>(text[i] - '0');
+  }
+  return any;
+}
+
+// "./a//b/" -> "a/b"; empty when the name is absolute or climbs with "..".
+std::string clean_name(std::string_view name) {
+  if (name.starts_with("/")) return {};
+  std::string out;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    std::size_t end = name.find('/', start);
+    if (end == std::string_view::npos) end = name.size();
+    const auto part = name.substr(start, end - start);
+    if (part == "..") return {};
+    if (!part.empty() && part != ".") out += (out.empty() ? "" : "/") + std::string(part);
+    start = end + 1;
+  }
+  return out;
+}
+
+void apply_pax(std::string_view records, std::string& path, std::string& link) {
+  while (!records.empty()) {
+    const auto space = records.find(' ');
+    if (space == std::string_view::npos) return;
+    std::size_t length = 0;
+    for (char c : records.substr(0, space)) {
+      if (c < '0' || c > '9' || length > records.size()) return;
+      length = length * 10 + static_cast<std::size_t>(c - '0');
+    }
+    if (length <= space + 1 || length > records.size()) return;
+    auto record = records.substr(space + 1, length - space - 2);  // without the newline
+    const auto equals = record.find('=');
+    if (equals != std::string_view::npos) {
+      const auto key = record.substr(0, equals), value = record.substr(equals + 1);
+      if (key == "path") path = value;
+      if (key == "linkpath") link = value;
+    }
+    records.remove_prefix(length);
+  }
+}
+
+}  // namespace
+
+std::string write_tar(const std::vector<TarEntry>& entries, std::int64_t mtime) {
+  std::string out;
+  for (const auto& entry : entries) {
+    const std::string name = entry.type == TarEntry::Type::directory ? entry.path + "/" : entry.path;
+    if (name.size() >= k_name.width || entry.target.size() >= k_linkname.width) {
+      std::string records = pax_record("path", name);
+      if (entry.type == TarEntry::Type::symlink) records += pax_record("linkpath", entry.target);
+      out += header("PaxHeader", 'x', records.size(), 0644, "", mtime) + records;
+      pad(out);
+    }
+    const char type = entry.type == TarEntry::Type::directory ? '5' : entry.type == TarEntry::Type::symlink ? '2' : '0';
+    const std::uint64_t size = entry.type == TarEntry::Type::file ? entry.content.size() : 0;
+    out += header(name, type, size, entry.mode, entry.type == TarEntry::Type::symlink ? entry.target : "", mtime);
+    if (entry.type == TarEntry::Type::file) {
+      out += entry.content;
+      pad(out);
+    }
+  }
+  out.append(2 * k_block, '\0');  // the end-of-archive marker
+  return out;
+}
+
+TarContents read_tar(std::string_view archive) {
+  TarContents result;
+  std::string pax_path, pax_link, long_name, long_link;
+  std::size_t at = 0;
+  while (true) {
+    if (at + k_block > archive.size()) {
+      result.problem = "the archive ends in the middle of a header (cut short?)";
+      return result;
+    }
+    const auto block = archive.substr(at, k_block);
+    at += k_block;
+    if (block.find_first_not_of('\0') == std::string_view::npos) return result;  // end-of-archive marker
+    std::uint64_t size = 0, mode = 0, stored_sum = 0;
+    if (!parse_octal(block, k_size, size) || !parse_octal(block, k_checksum, stored_sum) || stored_sum != checksum(block)) {
+      result.problem = "a tar header at byte " + std::to_string(at - k_block) + " is damaged (size or checksum does not add up)";
+      return result;
+    }
+    parse_octal(block, k_mode, mode);
+    if (size > archive.size() - at) {
+      result.problem = "an entry claims " + std::to_string(size) + " bytes, more than the archive holds";
+      return result;
+    }
+    const auto data = archive.substr(at, static_cast<std::size_t>(size));
+    at += static_cast<std::size_t>((size + k_block - 1) / k_block * k_block);
+    at = std::min(at, archive.size());
+    const char type = block[k_type.offset];
+    if (type == 'x') {
+      apply_pax(data, pax_path, pax_link);
+      continue;
+    }
+    if (type == 'L' || type == 'K') {  // GNU long names
+      (type == 'L' ? long_name : long_link) = std::string(data.substr(0, data.find('\0')));
+      continue;
+    }
+    if (type == 'g') continue;
+    std::string name = field_text(block, k_name);
+    if (const auto prefix = field_text(block, k_prefix); !prefix.empty() && field_text(block, k_magic).starts_with("ustar"))
+      name = prefix + "/" + name;
+    std::string link = field_text(block, k_linkname);
+    if (!long_name.empty()) name = long_name;
+    if (!pax_path.empty()) name = pax_path;
+    if (!long_link.empty()) link = long_link;
+    if (!pax_link.empty()) link = pax_link;
+    pax_path.clear(), pax_link.clear(), long_name.clear(), long_link.clear();
+    if (type != '0' && type != '\0' && type != '7' && type != '5' && type != '2') continue;  // hard links, devices, FIFOs
+    if (name.size() > k_max_path || link.size() > k_max_path) {
+      result.problem = "a name in the archive is longer than " + std::to_string(k_max_path) + " bytes";
+      return result;
+    }
+    TarEntry entry;
+    entry.path = clean_name(name);
+    if (entry.path.empty() && !name.empty() && clean_name(name + "/x") != "x") {
+      result.problem = "the archive names a path outside itself (absolute or with \"..\")";
+      return result;
+    }
+    if (entry.path.empty()) continue;  // "./" itself
+    entry.mode = static_cast<std::uint32_t>(mode & 07777);
+    entry.type = type == '5' ? TarEntry::Type::directory : type == '2' ? TarEntry::Type::symlink : TarEntry::Type::file;
+    if (entry.type == TarEntry::Type::file) entry.content = std::string(data);
+    if (entry.type == TarEntry::Type::symlink) entry.target = link;
+    if (result.entries.size() == k_max_tar_entries) {
+      result.problem = "the archive holds more than " + std::to_string(k_max_tar_entries) + " entries";
+      return result;
+    }
+    result.entries.push_back(std::move(entry));
+  }
+}
+
+}  // namespace gd

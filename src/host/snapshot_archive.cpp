@@ -1,0 +1,130 @@
+#include "host/snapshot_archive.h"
+
+#include "archive/gzip.h"
+#include "archive/tar_archive.h"
+#include "host/local_fs.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace gd {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// "/tmp/node-a.tar.gz" -> "node-a"
+std::string folder_name(const std::string& archive_path) {
+  std::string name = fs::path(archive_path).filename().string();
+  for (const char* suffix : {".tar.gz", ".tgz"})
+    if (name.ends_with(suffix)) name.resize(name.size() - std::string_view(suffix).size());
+  return name.empty() || name == "." || name == ".." ? "gpudoctor-snapshot" : name;
+}
+
+// Every entry below dir, parents before children, symlinks kept as links.
+std::vector<TarEntry> entries_below(const std::string& dir, const std::string& folder) {
+  std::vector<TarEntry> entries{{folder, TarEntry::Type::directory, "", "", 0755}};
+  std::vector<fs::path> paths;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) paths.push_back(it->path());
+  std::sort(paths.begin(), paths.end());
+  for (const auto& path : paths) {
+    TarEntry entry;
+    entry.path = folder + "/" + path.lexically_relative(dir).string();  // never fs::relative: it follows symlinks
+    const auto status = fs::symlink_status(path);
+    if (fs::is_symlink(status)) {
+      entry.type = TarEntry::Type::symlink;
+      entry.target = fs::read_symlink(path).string();
+    } else if (fs::is_directory(status)) {
+      entry.type = TarEntry::Type::directory;
+      entry.mode = 0755;
+    } else if (fs::is_regular_file(status)) {
+      auto content = read_local_file(path.string(), k_max_unpacked_bytes);
+      if (!content) throw std::runtime_error("cannot read " + path.string() + ": " + content.error().message());
+      entry.content = std::move(*content);
+      entry.mode = static_cast<std::uint32_t>(status.permissions()) & 0777;
+    } else {
+      continue;
+    }
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+// The folder in the archive that holds snapshot.json: the archive's top, or
+// its one top-level folder.
+std::string snapshot_folder(const std::vector<TarEntry>& entries) {
+  for (const auto& entry : entries)
+    if (entry.type == TarEntry::Type::file && entry.path == "snapshot.json") return "";
+  for (const auto& entry : entries)
+    if (entry.type == TarEntry::Type::file && entry.path.ends_with("/snapshot.json") &&
+        entry.path.find('/') == entry.path.size() - std::string_view("/snapshot.json").size())
+      return entry.path.substr(0, entry.path.find('/') + 1);
+  throw SnapshotError("no snapshot.json at the top of the archive or in a folder there");
+}
+
+}  // namespace
+
+bool is_archive_name(std::string_view path) { return path.ends_with(".tar.gz") || path.ends_with(".tgz"); }
+
+void pack_snapshot(const std::string& dir, const std::string& archive_path) {
+  const std::string packed = gzip_compress(write_tar(entries_below(dir, folder_name(archive_path)), std::time(nullptr)));
+  const std::string temporary = archive_path + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(packed.data(), static_cast<std::streamsize>(packed.size()));
+    if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
+  }
+  if (::rename(temporary.c_str(), archive_path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw std::runtime_error("cannot write " + archive_path + ": " + errno_code(error).message());
+  }
+}
+
+UnpackedSnapshot unpack_snapshot(const std::string& archive_path) {
+  auto compressed = read_local_file(archive_path, k_max_archive_bytes + 1);
+  if (!compressed) throw SnapshotError(archive_path + ": " + compressed.error().message());
+  if (compressed->size() > k_max_archive_bytes)
+    throw SnapshotError(archive_path + ": larger than the " + std::to_string(k_max_archive_bytes >> 20) + " MB a snapshot archive may be");
+  auto archive = gzip_decompress(*compressed, k_max_unpacked_bytes);
+  if (!archive && archive.error().value() == EFBIG)
+    throw SnapshotError(archive_path + ": unpacks to more than " + std::to_string(k_max_unpacked_bytes >> 20) + " MB, which no snapshot does");
+  if (!archive) throw SnapshotError(archive_path + ": not gzip-compressed, or cut short");
+  auto contents = read_tar(*archive);
+  if (!contents.problem.empty()) throw SnapshotError(archive_path + ": " + contents.problem);
+  std::string folder;
+  try {
+    folder = snapshot_folder(contents.entries);
+  } catch (const SnapshotError& error) {
+    throw SnapshotError(archive_path + ": " + error.what());
+  }
+  UnpackedSnapshot unpacked;
+  unpacked.files = std::make_unique<MemoryFiles>();
+  const std::string root = folder + "root/";
+  bool has_snapshot = false;
+  for (auto& entry : contents.entries) {
+    if (entry.path == folder + "snapshot.json" && entry.type == TarEntry::Type::file) {
+      unpacked.snapshot = parse_snapshot(entry.content, archive_path + ": snapshot.json");
+      has_snapshot = true;
+      continue;
+    }
+    if (!entry.path.starts_with(root)) continue;
+    const std::string path = "/" + entry.path.substr(root.size());
+    switch (entry.type) {
+      case TarEntry::Type::file: unpacked.files->add_file(path, std::move(entry.content), entry.mode); break;
+      case TarEntry::Type::directory: unpacked.files->add_directory(path); break;
+      case TarEntry::Type::symlink: unpacked.files->add_link(path, std::move(entry.target)); break;
+    }
+  }
+  if (!has_snapshot) throw SnapshotError(archive_path + ": snapshot.json is not a regular file");
+  return unpacked;
+}
+
+}  // namespace gd

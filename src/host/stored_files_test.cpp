@@ -1,0 +1,31 @@
+#include "host/stored_files.h"
+
+#include <doctest/doctest.h>
+
+#include <cerrno>
+
+TEST_CASE("memory files resolve symlinks inside themselves, as a snapshot root does") {
+  gd::MemoryFiles files;
+  files.add_file("/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "ELF", 0644);
+  files.add_link("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.550.54.15");
+  files.add_link("/lib", "usr/lib");
+  files.add_link("/escape", "../../../../etc/shadow");
+  files.add_link("/absolute", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  files.add_link("/loop", "loop");
+  files.add_directory("/empty");
+
+  CHECK(files.read_file("/lib/x86_64-linux-gnu/libcuda.so.1", 100).value() == "ELF");
+  CHECK(files.read_file("/absolute", 100).value() == "ELF");
+  CHECK(files.read_range("/absolute", 1, 5).value() == "LF");
+  CHECK(files.read_link("/lib/x86_64-linux-gnu/libcuda.so.1").value() == "libcuda.so.550.54.15");
+  CHECK(files.stat("/lib/x86_64-linux-gnu/libcuda.so.1").value().size == 3);
+  CHECK(files.stat("/lib").value().type == gd::FileType::directory);
+  CHECK(files.read_file("/escape", 100).error().value() == ENOENT);  // ".." stops at the root: /etc/shadow is not there
+  CHECK(files.read_file("/loop", 100).error().value() == ELOOP);
+  CHECK(files.list_dir("/lib/x86_64-linux-gnu").value() == std::vector<std::string>{"libcuda.so.1", "libcuda.so.550.54.15"});
+  CHECK(files.list_dir("/empty").value().empty());
+  CHECK(files.list_dir("/absolute").error().value() == ENOTDIR);
+  CHECK(files.read_file("/usr", 10).error().value() == EISDIR);
+  CHECK(files.read_file("/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15/x", 10).error().value() == ENOTDIR);
+  CHECK(files.read_link("/usr").error().value() == EINVAL);
+}

@@ -1,0 +1,98 @@
+#include "redact/redactor.h"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a GPU UUID becomes the same placeholder everywhere, and a prefix the placeholder's prefix") {
+  gd::Redactor redactor;
+  const std::string uuid = "GPU-8f3a1c2d-4b5e-6f70-8192-a3b4c5d6e7f8";
+  const auto full = redactor.redact("GPU UUID: \t " + uuid + "\n", gd::TextOrigin::file, "/proc/driver/nvidia/gpus/x/information");
+  const auto again = redactor.redact("{\"uuid\":\"" + uuid + "\"}", gd::TextOrigin::command_output);
+  const auto prefix = redactor.redact_variable("CUDA_VISIBLE_DEVICES", "GPU-8f3a1c2d,1");
+  CHECK_FALSE(has(full, "8f3a1c2d"));
+  const std::string placeholder = full.substr(full.find("GPU-"), uuid.size());
+  CHECK(placeholder.size() == uuid.size());
+  CHECK(placeholder[12] == '-');
+  CHECK(has(again, placeholder));
+  CHECK(prefix == placeholder.substr(0, 12) + ",1");
+  // Upper case maps to upper case; MIG UUIDs and the old MIG-GPU-<uuid>/gi/ci form too.
+  CHECK(redactor.redact("MIG-GPU-" + uuid.substr(4) + "/1/0", gd::TextOrigin::variable, "NVIDIA_VISIBLE_DEVICES") ==
+        "MIG-" + placeholder + "/1/0");
+  // Words that only start like one are left alone.
+  CHECK(redactor.redact("GPU-accelerated GPU-Util", gd::TextOrigin::file, "/x") == "GPU-accelerated GPU-Util");
+  CHECK(redactor.summary() == std::vector<std::string>{"1 GPU or MIG UUID"});
+}
+
+TEST_CASE("user names are replaced in home paths and user variables, nowhere else") {
+  gd::Redactor redactor;
+  redactor.add_user("alice");
+  redactor.add_user("nvidia");  // a Jetson's default user: the word must survive elsewhere
+  redactor.add_user("dev", "/data/users");
+  const auto path = redactor.redact("/home/alice/venv/lib:/home/alicex/lib:/home/nvidia/.local", gd::TextOrigin::variable, "LD_LIBRARY_PATH");
+  CHECK(path == "/home/user1/venv/lib:/home/alicex/lib:/home/user02/.local");
+  CHECK(redactor.redact("/proc/driver/nvidia/version nvidia 550", gd::TextOrigin::file, "/x") == "/proc/driver/nvidia/version nvidia 550");
+  CHECK(redactor.redact_variable("USER", "alice") == "user1");
+  CHECK(redactor.redact("/data/users/dev/env", gd::TextOrigin::variable, "VIRTUAL_ENV") == "/data/users/u03/env");
+  // Placeholders keep the length, so a RUNPATH inside an ELF file stays valid.
+  const std::string elf_strings = std::string("\0libc.so.6\0/home/alice/venv/lib\0", 32);
+  CHECK(redactor.redact(elf_strings, gd::TextOrigin::file, "/home/alice/venv/bin/app").size() == elf_strings.size());
+  // The checks ask with placeholders; the recorded system is asked with the real names.
+  CHECK(redactor.original_path("/home/user1/venv/bin/python") == "/home/alice/venv/bin/python");
+  CHECK(redactor.original_path("/home/user1x/a") == "/home/user1x/a");
+  CHECK(redactor.original_path("/data/users/u03") == "/data/users/dev");
+  CHECK(redactor.summary() == std::vector<std::string>{"3 user names"});
+}
+
+TEST_CASE("a user name too short for a placeholder is kept, and the summary says so") {
+  gd::Redactor redactor;
+  redactor.add_user("a");
+  CHECK(redactor.redact("/home/a/x", gd::TextOrigin::variable, "PATH") == "/home/a/x");
+  CHECK(has(redactor.summary().at(0), "too short"));
+}
+
+TEST_CASE("host names: a distinctive one everywhere, a plain word only where it is the host name") {
+  gd::Redactor redactor;
+  redactor.add_host_name("gpu-node-17\n");
+  redactor.add_host_name("cuda");
+  CHECK(redactor.redact("Dec 1 gpu-node-17 kernel: gpu-node-17.example.com gpu-node-170", gd::TextOrigin::command_output) ==
+        "Dec 1 host0000001 kernel: host0000001.example.com gpu-node-170");
+  CHECK(redactor.redact("/usr/local/cuda/lib64", gd::TextOrigin::variable, "PATH") == "/usr/local/cuda/lib64");
+  CHECK(redactor.redact("cuda\n", gd::TextOrigin::file, "/etc/hostname") == "h002\n");
+  CHECK(redactor.redact_variable("HOSTNAME", "cuda") == "h002");
+}
+
+TEST_CASE("serial and part numbers, MAC and IPv4 addresses, but not versions that look like addresses") {
+  gd::Redactor redactor;
+  const auto smi = redactor.redact("    Serial Number                         : 1654922034781\n"
+                                   "    Board Part Number                     : 900-2G500-0010-000\n"
+                                   "    VBIOS Version                         : 96.00.74.00.01\n",
+                                   gd::TextOrigin::command_output);
+  CHECK(has(smi, ": 0000000000001\n"));
+  CHECK(has(smi, ": 000-00000-0000-001\n"));
+  CHECK(has(smi, "96.00.74.00.01"));
+  CHECK(redactor.redact("{\"serial\":\"1654922034781\"}", gd::TextOrigin::command_output) == "{\"serial\":\"0000000000001\"}");
+  CHECK(redactor.redact("eth0: 52:54:00:12:34:56 up; bus 0000:01:00.0", gd::TextOrigin::command_output) ==
+        "eth0: 00:00:00:00:00:01 up; bus 0000:01:00.0");
+  CHECK(redactor.redact("server 192.168.10.23:2049 and 10.0.0.5/8, loopback 127.0.0.1", gd::TextOrigin::command_output) ==
+        "server 000.000.00.01:2049 and 00.0.0.2/8, loopback 127.0.0.1");
+  // cuDNN 9.1.0.70 is a version: in a wheel's metadata, a *VERSION variable, or next to a name.
+  CHECK(redactor.redact("Version: 9.1.0.70\n", gd::TextOrigin::file, "/venv/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA") ==
+        "Version: 9.1.0.70\n");
+  CHECK(redactor.redact_variable("NV_CUDNN_VERSION", "9.1.0.70") == "9.1.0.70");
+  CHECK(redactor.redact("libcudnn.so.9.1.0.70 v9.1.0.70 8.9.7.29-1", gd::TextOrigin::file, "/etc/ld.so.cache") ==
+        "libcudnn.so.9.1.0.70 v9.1.0.70 8.9.7.29-1");
+  CHECK(redactor.summary() ==
+        std::vector<std::string>{"1 serial number", "1 board part number", "1 MAC address", "2 IPv4 addresses"});
+}
+
+TEST_CASE("a megabyte of hex digits and dashes is one pass, not a hang") {
+  gd::Redactor redactor;
+  std::string text;
+  for (int i = 0; i < 100000; ++i) text += "a-b0c";
+  CHECK(redactor.redact(text, gd::TextOrigin::file, "/x").size() == text.size());
+}
