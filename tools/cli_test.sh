@@ -146,6 +146,16 @@ printf '{\n  "rules": [\n    { "id": "x", oops }\n  ]\n}\n' >"$work/rules/layers
 check "a broken rules file exits 2" test $? = 2
 check "and names file and line" grep -q 'broken.json:3:' "$work/err"
 
+# check --output: the report goes to a file, replaced whole (the textfile collector's rule).
+mkdir -p "$work/textfile"
+printf 'old\n' >"$work/textfile/gpudoctor.prom"
+check "check --output writes the report and keeps the exit status" \
+  exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --format prometheus --output "$work/textfile/gpudoctor.prom"
+check "the file holds the metrics, and no temporary file is left" \
+  bash -c "grep -q '^gpudoctor_verdict{verdict=\"fail\"} 1' '$work/textfile/gpudoctor.prom' && test \$(ls '$work/textfile' | wc -l) = 1"
+check "check --output into a missing directory exits 2" \
+  exit_is 2 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --output "$work/no/such/dir/report.txt"
+
 "$gpudoctor" rules --format json >"$work/rules.json"
 check "rules lists every rule as JSON" python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["rules"]) >= 30' "$work/rules.json"
 check "explain prints a rule" bash -c "'$gpudoctor' explain device-open-denied | grep -q 'source:'"

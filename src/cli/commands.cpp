@@ -44,18 +44,31 @@ std::unique_ptr<Host> make_host(const Options& options) {
   return std::make_unique<LiveHost>("/");
 }
 
-void print_report(const Report& report, const Options& options) {
+std::string rendered_report(const Report& report, const Options& options) {
   switch (options.format) {
-    case Format::json: std::cout << render_json(report); break;
-    case Format::markdown: std::cout << render_markdown(report); break;
-    case Format::prometheus: std::cout << render_prometheus(report); break;
-    case Format::line: std::cout << verdict_line(report) << "\n"; break;  // Kubernetes NPD's message, scripts
+    case Format::json: return render_json(report);
+    case Format::markdown: return render_markdown(report);
+    case Format::prometheus: return render_prometheus(report);
+    case Format::line: return verdict_line(report) + "\n";  // Kubernetes NPD's message, scripts
     case Format::text:
     case Format::csv:  // refused for check by parse_options
-      std::cout << render_text(report, decide_terminal_style(options.color),
-                               options.verbose ? Verbosity::verbose : Verbosity::normal);
       break;
   }
+  // A file gets plain UTF-8 text: no colour, no wrapping.
+  const auto style = options.output ? TerminalStyle{false, true, 0} : decide_terminal_style(options.color);
+  return render_text(report, style, options.verbose ? Verbosity::verbose : Verbosity::normal);
+}
+
+// To stdout, or with --output to a file replaced atomically (node_exporter's
+// textfile collector must never read half a file).
+void print_report(const Report& report, const Options& options) {
+  const std::string text = rendered_report(report, options);
+  if (!options.output) {
+    std::cout << text;
+    return;
+  }
+  if (auto written = write_file_atomically(*options.output, text); !written)
+    throw OutputError("cannot write " + *options.output + ": " + written.error().message());
 }
 
 ProbeOptions probe_options(const Options& options) {
@@ -209,7 +222,7 @@ int run_snapshot_command(const Options& options) {
   RecordingHost recorder(redacting ? static_cast<Host&>(*redacting) : *inner, dir);
   const Report report = run_check(recorder, rules, probe_options(options));
   if (auto written = recorder.finish(GPUDOCTOR_VERSION); !written)
-    throw std::runtime_error("cannot write " + dir + "/snapshot.json");
+    throw OutputError("cannot write " + dir + "/snapshot.json");
   std::ofstream(dir + "/report.json") << render_json(report);
   if (archive) pack_snapshot(dir, output);
   std::cerr << "gpudoctor: snapshot written to " << output << " (" << recorder.files_written()

@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
     std::cerr << "gpudoctor: " << error.what() << "\n(see gpudoctor --help)\n";
   } catch (const gd::RuleError& error) {
     std::cerr << "gpudoctor: bad rules: " << error.what() << "\n";
+  } catch (const gd::OutputError& error) {
+    std::cerr << "gpudoctor: " << error.what() << "\n";
   } catch (const gd::SnapshotError& error) {
     std::cerr << "gpudoctor: bad snapshot: " << error.what() << "\n";
   } catch (const std::exception& error) {

@@ -94,6 +94,8 @@ Options parse_options(const std::vector<std::string>& args) {
   // An empty DIR would make every path below it absolute: /snapshot.json, /root/...
   if (options.output && options.output->empty()) throw UsageError("--output needs a directory, not an empty string");
   if (!options.redact && options.command != Command::snapshot) throw UsageError("--no-redact is for snapshot");
+  if (options.output && options.command != Command::snapshot && options.command != Command::check)
+    throw UsageError("--output is for check (the report's file) and snapshot");
   if (options.command == Command::explain && options.rule_id.empty()) throw UsageError("explain needs a RULE-ID, a code or error text");
   // Checked here, so that a typo is a usage error (exit 2), never a diagnosis.
   if (options.assumed_gpu) {
@@ -144,7 +146,7 @@ const std::vector<CommandHelp>& command_helps() {
        "Diagnoses this machine or container (or --root DIR, --replay DIR) layer by layer, bottom up,\n"
        "and names the lowest layer that fails, the evidence, and the fix.",
        {"--format", "--color", "-v,", "--image", "--gpu", "--host-driver", "--strict", "--target", "--no-probe", "--smoke",
-        "--root", "--replay", "--rules"}},
+        "--output", "--root", "--replay", "--rules"}},
       {Command::snapshot, "gpudoctor snapshot --output DIR|FILE.tar.gz [--no-redact] [OPTIONS]",
        "Records everything the checks read (files, variables, children's answers) into DIR or one .tar.gz,\n"
        "to attach to a ticket; `gpudoctor check --replay DIR|FILE.tar.gz` gives the same diagnosis anywhere.\n"
@@ -234,7 +236,8 @@ options:
   --target FILE                 check the GPU code of FILE (a program or library) against the GPUs; repeatable
   --no-probe                    do not load libcuda/NVML in a child process to ask the driver
   --smoke                       also run a tiny kernel on every visible GPU (in that child)
-  --output DIR|FILE.tar.gz      snapshot: the new (or empty) directory, or the archive, to write
+  --output DIR|FILE.tar.gz      snapshot: the new (or empty) directory, or the archive, to write;
+                                check: the file to write the report to (replaced atomically)
   --no-redact                   snapshot: keep host and user names, UUIDs, serials and addresses as they are
   --here                        explain: check this machine for the causes of the error
   --root DIR                    check DIR as if it were / (an unpacked image)

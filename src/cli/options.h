@@ -15,6 +15,12 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// gpudoctor could not write where it was told to (a missing directory, a
+// full disk): exit 2, said plainly, not as an internal error.
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 enum class Command { check, snapshot, gpus, diff, lint, rules, facts, explain, resolve, help, version };
 enum class Format { text, json, markdown, csv, prometheus, line };
 

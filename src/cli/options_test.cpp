@@ -35,9 +35,13 @@ TEST_CASE("per-command help: `check --help` and `help lint` show that command's 
   const auto check = gd::command_usage(gd::Command::check);
   CHECK(check.find("usage: gpudoctor check") != std::string::npos);
   CHECK(check.find("--host-driver") != std::string::npos);
-  CHECK(check.find("--output") == std::string::npos);
+  CHECK(check.find("--output") != std::string::npos);  // check writes its report to a file too
+  CHECK(check.find("--no-redact") == std::string::npos);
   const auto lint = gd::command_usage(gd::Command::lint);
   CHECK(lint.find("--strict") != std::string::npos);
   CHECK(lint.find("--smoke") == std::string::npos);
   CHECK(gd::command_usage(gd::Command::snapshot).find("--output DIR") != std::string::npos);
+  CHECK(gd::command_usage(gd::Command::snapshot).find("--no-redact") != std::string::npos);
+  CHECK_THROWS_AS(gd::parse_options({"check", "--no-redact"}), gd::UsageError);
+  CHECK_THROWS_AS(gd::parse_options({"gpus", "--output", "x"}), gd::UsageError);
 }

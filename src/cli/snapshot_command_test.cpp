@@ -81,7 +81,6 @@ TEST_CASE("a redacted .tar.gz snapshot of every scenario replays to the original
     gd::TempDir out;
     REQUIRE(snapshot(entry.path(), out / "s.tar.gz", args) == 0);
     CHECK(diagnosis(out / "s.tar.gz", args) == diagnosis(entry.path().string(), args));
-    CHECK_FALSE(fs::exists(out / "s.tar.gz.partial"));
     CHECK(std::distance(fs::directory_iterator(out.path()), fs::directory_iterator()) == 1);  // the staging directory is gone
     ++count;
   }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cerrno>
 
 namespace gd {
@@ -129,6 +130,28 @@ Result<FileStat> stat_local(const std::string& path) {
   if (::stat(path.c_str(), &info) != 0) return errno_code(errno);
   return FileStat{file_type(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid,
                   static_cast<std::uint64_t>(info.st_size)};
+}
+
+Result<void> write_file_atomically(const std::string& path, std::string_view content) {
+  std::string temporary = path + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) return errno_code(errno);
+  bool written = ::fchmod(fd, 0644) == 0;
+  for (std::size_t done = 0; written && done < content.size();) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    written = n > 0;
+    if (written) done += static_cast<std::size_t>(n);
+  }
+  int error = written ? 0 : errno;
+  if (written && ::fsync(fd) != 0) error = errno, written = false;
+  ::close(fd);
+  if (written && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno, written = false;
+  if (!written) {
+    ::unlink(temporary.c_str());
+    return errno_code(error ? error : EIO);
+  }
+  return {};
 }
 
 }  // namespace gd

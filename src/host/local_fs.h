@@ -27,4 +27,9 @@ Result<std::vector<std::string>> list_local_dir(const std::string& path);
 Result<std::string> read_local_link(const std::string& path);
 Result<FileStat> stat_local(const std::string& path);
 
+// Writes content to a new temporary file beside path, then renames it over
+// path: a reader (node_exporter's textfile collector, a ticket upload) sees
+// the old file or the whole new one, never half. The file is 0644.
+Result<void> write_file_atomically(const std::string& path, std::string_view content);
+
 }  // namespace gd

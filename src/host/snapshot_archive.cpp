@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 namespace gd {
@@ -75,17 +74,8 @@ bool is_archive_name(std::string_view path) { return path.ends_with(".tar.gz") |
 
 void pack_snapshot(const std::string& dir, const std::string& archive_path) {
   const std::string packed = gzip_compress(write_tar(entries_below(dir, folder_name(archive_path)), std::time(nullptr)));
-  const std::string temporary = archive_path + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(packed.data(), static_cast<std::streamsize>(packed.size()));
-    if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
-  }
-  if (::rename(temporary.c_str(), archive_path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    throw std::runtime_error("cannot write " + archive_path + ": " + errno_code(error).message());
-  }
+  if (auto written = write_file_atomically(archive_path, packed); !written)
+    throw std::runtime_error("cannot write " + archive_path + ": " + written.error().message());
 }
 
 UnpackedSnapshot unpack_snapshot(const std::string& archive_path) {

@@ -16,8 +16,8 @@ inline constexpr std::size_t k_max_unpacked_bytes = 256 << 20;  // a real snapsh
 
 bool is_archive_name(std::string_view path);  // ends in .tar.gz or .tgz
 
-// Packs snapshot directory dir into archive_path: written to a temporary
-// file beside it, then renamed, so a reader never sees half an archive.
+// Packs snapshot directory dir into archive_path, written atomically (a
+// reader never sees half an archive).
 // Throws std::runtime_error naming what failed.
 void pack_snapshot(const std::string& dir, const std::string& archive_path);
 
