@@ -53,6 +53,21 @@ check "diff: a file that is no report exits 2" exit_is 2 "$gpudoctor" diff "$tes
 "$gpudoctor" check --replay "$testdata/snapshots/host-gpu-rows-exhausted" --format prometheus >"$work/metrics.prom"
 check "prometheus: gpudoctor_ok 0 on a failing node" grep -qx "gpudoctor_ok 0" "$work/metrics.prom"
 check "prometheus: the failing layer" grep -qx 'gpudoctor_failing_layer{layer="hardware"} 1' "$work/metrics.prom"
+# The official client's text-format parser (python3-prometheus-client) reads it as node_exporter would.
+if python3 -c 'import prometheus_client' 2>/dev/null; then
+  check "prometheus: the Prometheus text-format parser reads every family" python3 -c '
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+families = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
+assert {"gpudoctor_ok", "gpudoctor_verdict", "gpudoctor_layer_status", "gpudoctor_finding", "gpudoctor_info"} <= set(families), families.keys()
+assert [s.value for s in families["gpudoctor_ok"].samples] == [0]
+fail = [s for s in families["gpudoctor_verdict"].samples if s.labels["verdict"] == "fail"]
+assert fail[0].value == 1
+rules = {s.labels["rule"] for s in families["gpudoctor_finding"].samples}
+assert "gpu-row-remapping-failed" in rules, rules
+assert len([s for s in families["gpudoctor_layer_status"].samples if s.value == 1]) == 7
+' "$work/metrics.prom"
+fi
 check "line: the closing line alone, exit 1 on fail" exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-gpu-rows-exhausted" --format line
 check "line: one line" test "$(wc -l <"$work/out")" = 1
 check "--target: a library's GPU code against the GPU" exit_is 1 "$gpudoctor" check --format line \

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 # cmark-gfm: GitHub's markdown renderer, for the test that the markdown report renders safely.
 # clang: the libFuzzer targets are built (not run at length) by the test command.
-packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev zlib1g-dev pciutils cmark-gfm clang python3-yaml)
+packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev zlib1g-dev pciutils cmark-gfm clang python3-yaml python3-prometheus-client)
 
 install_missing() {
   local missing=()
