@@ -103,7 +103,12 @@ check "lint: file:line: severity id" grep -q "mistakes.Dockerfile:4: fail docker
 check "lint: the corrected line" grep -q "  corrected: ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64$" "$work/out"
 check "lint: a healthy Dockerfile exits 0" exit_is 0 "$gpudoctor" lint "$testdata/dockerfiles/healthy.Dockerfile"
 check "lint: json" python3 -c 'import json,subprocess,sys; d=json.loads(subprocess.run([sys.argv[1],"lint",sys.argv[2],"--format","json"],capture_output=True).stdout); assert len(d["findings"]) == 7' "$gpudoctor" "$testdata/dockerfiles/mistakes.Dockerfile"
-check "lint: compose files are said to be unsupported" exit_is 2 "$gpudoctor" lint compose.yaml
+check "lint: a compose file with mistakes exits 1" exit_is 1 "$gpudoctor" lint "$testdata/compose/mistakes.compose.yaml"
+"$gpudoctor" lint "$testdata/compose/mistakes.compose.yaml" >"$work/out" 2>&1
+check "lint: compose file:line: severity id" grep -q "mistakes.compose.yaml:17: fail compose-capabilities-without-compute" "$work/out"
+check "lint: compose's corrected line" grep -q "  corrected:               capabilities: \[gpu, utility, compute\]$" "$work/out"
+check "lint: a CDI compose file is clean" exit_is 0 "$gpudoctor" lint "$testdata/compose/healthy-cdi.compose.yaml"
+check "lint: a missing compose file exits 2" exit_is 2 "$gpudoctor" lint "$work/no-such/compose.yaml"
 # The Kubernetes files parse, and NPD's rule calls gpudoctor with the exit-status contract it expects.
 containers=$(dirname "$testdata")/containers/kubernetes
 check "kubernetes: the NPD config parses" python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); r=c["rules"][0]; assert c["plugin"] == "custom" and r["path"].endswith("/gpudoctor") and r["args"] == ["check", "--format", "line"]' "$containers/npd-gpudoctor-monitor.json"

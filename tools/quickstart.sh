@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 # cmark-gfm: GitHub's markdown renderer, for the test that the markdown report renders safely.
 # clang: the libFuzzer targets are built (not run at length) by the test command.
-packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev zlib1g-dev pciutils cmark-gfm clang python3-yaml python3-prometheus-client)
+packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev doctest-dev libpci-dev zlib1g-dev libyaml-cpp-dev pciutils cmark-gfm clang python3-yaml python3-prometheus-client)
 
 install_missing() {
   local missing=()
@@ -91,6 +91,7 @@ case "${1:-check}" in
         build-fuzz/fuzz_elf testdata/snapshots/host-healthy-h100/root/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 >/dev/null 2>&1 &&
         build-fuzz/fuzz_ld_cache testdata/snapshots/container-cuda-compat-active/root/etc/ld.so.cache >/dev/null 2>&1 &&
         build-fuzz/fuzz_dockerfile testdata/dockerfiles/mistakes.Dockerfile >/dev/null 2>&1 &&
+        build-fuzz/fuzz_compose testdata/compose/mistakes.compose.yaml >/dev/null 2>&1 &&
         build-fuzz/fuzz_rules rules/layers/driver-libs.json >/dev/null 2>&1 || fuzz_result=FAIL
       rm -rf "$seeds"
       unset ASAN_OPTIONS

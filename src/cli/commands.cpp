@@ -8,6 +8,7 @@
 #include "host/snapshot_archive.h"
 #include "redact/redacting_host.h"
 #include "loader/load_simulation.h"
+#include "lint/compose_lint.h"
 #include "lint/dockerfile_lint.h"
 #include "report/gpu_table.h"
 #include "report/report_diff.h"
@@ -144,14 +145,32 @@ int run_diff_command(const Options& options) {
   return diff.layers.empty() ? 0 : 1;
 }
 
+namespace {
+
+bool is_compose_name(std::string_view path) {
+  const auto name = path.substr(path.rfind('/') + 1);
+  return name.ends_with(".yml") || name.ends_with(".yaml");
+}
+
+}  // namespace
+
+// A Dockerfile, or a compose file (by its .yml/.yaml name): the same output either way.
 int run_lint_command(const Options& options) {
   const RuleSet rules = load_rules(options);
-  if (options.file.ends_with(".yml") || options.file.ends_with(".yaml"))
-    throw UsageError("compose files are not linted yet; `gpudoctor lint` reads Dockerfiles");
-  auto text = read_local_file(options.file, k_max_dockerfile + 1);
+  const bool compose = is_compose_name(options.file);
+  auto text = read_local_file(options.file, (compose ? k_max_compose : k_max_dockerfile) + 1);
   if (!text) throw UsageError(options.file + ": " + text.error().message());
-  const Dockerfile file = parse_dockerfile(*text);
-  const auto findings = lint_dockerfile(file, rules);
+  std::vector<std::string> problems;
+  std::vector<LintFinding> findings;
+  if (compose) {
+    const ComposeFile file = parse_compose(*text);
+    problems = file.problems;
+    findings = lint_compose(file, rules);
+  } else {
+    const Dockerfile file = parse_dockerfile(*text);
+    problems = file.problems;
+    findings = lint_dockerfile(file, rules);
+  }
   bool failed = false;
   if (options.format == Format::json) {
     boost::json::array list;
@@ -163,17 +182,19 @@ int run_lint_command(const Options& options) {
       list.push_back(std::move(entry));
     }
     boost::json::value document = boost::json::object{{"format", "gpudoctor-lint/1"}, {"findings", std::move(list)},
-                                                      {"problems", boost::json::array(file.problems.begin(), file.problems.end())}};
+                                                      {"problems", boost::json::array(problems.begin(), problems.end())}};
     make_valid_utf8(document);
     std::cout << pretty_json(document);
   } else {
-    for (const auto& problem : file.problems) std::cout << options.file << ": " << problem << "\n";
+    std::string out;
+    for (const auto& problem : problems) out += options.file + ": " + problem + "\n";
     for (const auto& finding : findings) {
-      std::cout << options.file << ":" << finding.line << ": " << finding.severity << " " << finding.rule << ": "
-                << finding.message << "\n  fix: " << finding.fix << "\n";
-      if (finding.corrected) std::cout << "  corrected: " << *finding.corrected << "\n";
+      out += options.file + ":" + std::to_string(finding.line) + ": " + finding.severity + " " + finding.rule + ": " +
+             finding.message + "\n  fix: " + finding.fix + "\n";
+      if (finding.corrected) out += "  corrected: " + *finding.corrected + "\n";
     }
-    if (findings.empty()) std::cout << options.file << ": no GPU mistakes found\n";
+    if (findings.empty()) out += options.file + ": no GPU mistakes found\n";
+    std::cout << valid_utf8(out);
   }
   for (const auto& finding : findings)
     failed = failed || finding.severity == "fail" || (options.strict && finding.severity == "warn");
@@ -251,6 +272,14 @@ std::string rules_markdown(const RuleSet& rules) {
              "\n- source: " + rule.source + "\n";
     }
   }
+  // `gpudoctor lint`'s checks: {value} and the like are filled from the file.
+  for (const auto& [prefix, title] : {std::pair{"dockerfile-", "lint: Dockerfile"}, std::pair{"compose-", "lint: compose file"}}) {
+    out += std::string("\n## ") + title + "\n";
+    for (const auto& rule : rules.lint)
+      if (rule.id.starts_with(prefix))
+        out += "\n### `" + rule.id + "` (" + rule.severity + ")\n\n" + rule.message + "\n\n- fix: " + rule.fix +
+               "\n- source: " + rule.source + "\n";
+  }
   return out;
 }
 
@@ -271,6 +300,7 @@ int run_rules_command(const Options& options) {
   }
   for (const auto& rule : rules.rules)
     std::cout << rule.id << "  (" << rule.layer << ", " << severity_name(rule.severity) << ")\n";
+  for (const auto& rule : rules.lint) std::cout << rule.id << "  (lint, " << rule.severity << ")\n";
   return 0;
 }
 

@@ -117,7 +117,7 @@ Options parse_options(const std::vector<std::string>& args) {
   if (options.here && options.command != Command::explain) throw UsageError("--here is for explain");
   if (options.here && (options.root || options.replay)) throw UsageError("--here checks this machine; not with --root or --replay");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
-  if (options.command == Command::lint && options.file.empty()) throw UsageError("lint needs a Dockerfile");
+  if (options.command == Command::lint && options.file.empty()) throw UsageError("lint needs a Dockerfile or a compose file");
   if (options.command == Command::lint && (options.format == Format::markdown || options.root || options.replay))
     throw UsageError("lint reads the file it is given and prints text or json");
   if (options.command == Command::resolve && options.format == Format::markdown) throw UsageError("resolve prints text or json");
@@ -156,8 +156,9 @@ const std::vector<CommandHelp>& command_helps() {
       {Command::gpus, "gpudoctor gpus [--format text|json|csv] [OPTIONS]",
        "Lists the GPUs: from NVML when the driver answers, else nvidia-smi, else libcuda, else the files.",
        {"--format", "--no-probe", "--root", "--replay", "--rules"}},
-      {Command::lint, "gpudoctor lint Dockerfile [--format json] [--strict]",
-       "The image recipe's GPU mistakes, each with file, line, the fix and where possible a corrected line.",
+      {Command::lint, "gpudoctor lint Dockerfile|compose.yaml [--format json] [--strict]",
+       "A Dockerfile's or compose file's GPU mistakes (a .yml/.yaml name is read as compose), each with\n"
+       "file, line, the fix and where possible a corrected line.",
        {"--format", "--strict", "--rules"}},
       {Command::diff, "gpudoctor diff A B [--format json]",
        "What differs between two snapshots or saved JSON reports, layer by layer, bottom up. Exit 1 when they differ.",
@@ -212,7 +213,8 @@ commands:
   check                 diagnose this machine or container (the default)
   snapshot --output DIR|FILE.tar.gz
                         capture everything the checks read, redacted, to attach to a ticket
-  lint Dockerfile       the image recipe's GPU mistakes, with file, line and a corrected line
+  lint Dockerfile|compose.yaml
+                        the recipe's GPU mistakes, with file, line and a corrected line
   diff A B              what differs between two snapshots or JSON reports, layer by layer ("works on A, not on B")
   gpus                  list the GPUs (from NVML, else nvidia-smi, else libcuda, else the files); --format csv|json
   rules                 list every rule

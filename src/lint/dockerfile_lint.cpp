@@ -8,34 +8,6 @@
 namespace gd {
 namespace {
 
-using Values = std::map<std::string, std::string>;
-
-std::string fill(std::string text, const Values& values) {
-  for (const auto& [key, value] : values) {
-    const std::string placeholder = "{" + key + "}";
-    for (auto at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size()))
-      text.replace(at, placeholder.size(), value);
-  }
-  return text;
-}
-
-class Linter {
- public:
-  explicit Linter(const RuleSet& rules) : m_rules(rules) {}
-
-  void raise(const char* id, const Instruction& instruction, const Values& values, std::optional<std::string> corrected = {}) {
-    const LintRule* rule = m_rules.find_lint(id);
-    if (!rule) return;  // a --rules set without it: the check is off
-    m_findings.push_back({id, rule->severity, instruction.line, fill(rule->message, values), fill(rule->fix, values), rule->source,
-                          std::move(corrected)});
-  }
-  std::vector<LintFinding> take() { return std::move(m_findings); }
-
- private:
-  const RuleSet& m_rules;
-  std::vector<LintFinding> m_findings;
-};
-
 // ENV's key=value pairs (and the old "ENV key value" form), quotes removed.
 std::vector<std::pair<std::string, std::string>> env_pairs(std::string_view text) {
   std::vector<std::pair<std::string, std::string>> pairs;
@@ -68,8 +40,6 @@ std::vector<std::pair<std::string, std::string>> env_pairs(std::string_view text
   return pairs;
 }
 
-bool is_stubs_dir(std::string_view dir) { return dir.ends_with("/stubs") || contains(dir, "/stubs/"); }
-
 // The CUDA version of a base image: nvidia/cuda:12.4.1-runtime-ubuntu22.04 -> 12.4.
 std::optional<std::string> base_cuda(std::string_view base) {
   static const std::regex pattern(R"((^|/)cuda:(\d+)\.(\d+))");
@@ -79,27 +49,13 @@ std::optional<std::string> base_cuda(std::string_view base) {
   return match[2].str() + "." + match[3].str();
 }
 
+constexpr VariableRuleIds k_env_rules{"dockerfile-stubs-on-loader-path", "dockerfile-capabilities-without-compute",
+                                     "dockerfile-visible-devices-none"};
+
 void check_env(Linter& lint, const Instruction& instruction) {
-  for (const auto& [key, value] : env_pairs(instruction.text)) {
-    if (key == "LD_LIBRARY_PATH") {
-      std::string kept;
-      std::string stubs;
-      for (auto dir : split(value, ':')) {
-        if (is_stubs_dir(dir)) stubs = std::string(dir);
-        else kept += (kept.empty() ? "" : ":") + std::string(dir);
-      }
-      if (!stubs.empty()) lint.raise("dockerfile-stubs-on-loader-path", instruction, {{"value", printable(stubs, 120)}}, "ENV LD_LIBRARY_PATH=" + kept);
-    } else if (key == "NVIDIA_DRIVER_CAPABILITIES") {
-      const auto lower = to_lower(value);
-      if (!contains(lower, "compute") && !contains(lower, "all"))
-        lint.raise("dockerfile-capabilities-without-compute", instruction, {{"value", printable(value, 80)}},
-                   "ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility");
-    } else if (key == "NVIDIA_VISIBLE_DEVICES") {
-      const auto lower = to_lower(value);
-      if (lower == "void" || lower == "none" || lower.empty())
-        lint.raise("dockerfile-visible-devices-none", instruction, {{"value", printable(value.empty() ? "\"\"" : value, 40)}});
-    }
-  }
+  for (const auto& [key, value] : env_pairs(instruction.text))
+    check_gpu_variable(lint, k_env_rules, key, value, instruction.line,
+                       [](const std::string& name, const std::string& fixed) { return "ENV " + name + "=" + fixed; });
 }
 
 // std::regex recurses per character: it is only ever given one shell
@@ -126,7 +82,7 @@ void check_run(Linter& lint, const Instruction& instruction, const std::optional
     static const std::regex stubs_conf(R"(([^\s'"]*/stubs)[^\n]*(ld\.so\.conf|ldconfig))");
     std::smatch match;
     if (std::regex_search(instruction.text, match, stubs_conf)) {
-      lint.raise("dockerfile-stubs-in-ld-cache", instruction, {{"value", printable(match[1].str(), 120)}});
+      lint.raise("dockerfile-stubs-in-ld-cache", instruction.line, {{"value", printable(match[1].str(), 120)}});
     }
   }
   for (const auto& command : shell_commands(instruction.text)) check_run_command(lint, instruction, command, base);
@@ -137,7 +93,7 @@ void check_run_command(Linter& lint, const Instruction& instruction, const std::
   static const std::regex ldconfig_stubs(R"(ldconfig[^\n;&|]*\s([^\s;&|]*/stubs))");
   std::smatch match;
   if (std::regex_search(text, match, ldconfig_stubs))
-    lint.raise("dockerfile-stubs-in-ld-cache", instruction, {{"value", printable(match[1].str(), 120)}});
+    lint.raise("dockerfile-stubs-in-ld-cache", instruction.line, {{"value", printable(match[1].str(), 120)}});
   // Driver packages, by the names distributions and NVIDIA's repositories use.
   static const std::regex install(R"((apt-get|apt|yum|dnf|microdnf|zypper|apk)\s[^;&|]*install\s([^;&|]*))");
   static const std::regex driver_package(
@@ -146,7 +102,7 @@ void check_run_command(Linter& lint, const Instruction& instruction, const std::
     const std::string packages = match[2].str();
     std::smatch package;
     if (std::regex_search(packages, package, driver_package))
-      lint.raise("dockerfile-installs-driver", instruction, {{"value", printable(package[2].str(), 60)}});
+      lint.raise("dockerfile-installs-driver", instruction.line, {{"value", printable(package[2].str(), 60)}});
   }
   // torch for one CUDA major on a base image of another.
   static const std::regex torch_index(R"(download\.pytorch\.org/whl/cu(\d+))");
@@ -157,7 +113,7 @@ void check_run_command(Linter& lint, const Instruction& instruction, const std::
     if (wheel.substr(0, wheel.find('.')) != base_major) {
       std::string base_tag = *base;
       base_tag.erase(std::remove(base_tag.begin(), base_tag.end(), '.'), base_tag.end());
-      lint.raise("dockerfile-torch-cuda-major-differs", instruction,
+      lint.raise("dockerfile-torch-cuda-major-differs", instruction.line,
                  {{"value", "cu" + tag}, {"base", *base}, {"wheel", wheel}, {"wheel_major", wheel.substr(0, wheel.find('.'))},
                   {"base_tag", base_tag}});
     }
@@ -173,7 +129,7 @@ void check_copy(Linter& lint, const Instruction& instruction) {
     const std::string file(word);
     std::smatch match;
     if (std::regex_search(file, match, driver_file)) {
-      lint.raise("dockerfile-copies-driver-library", instruction, {{"value", printable(match[1].str(), 80)}});
+      lint.raise("dockerfile-copies-driver-library", instruction.line, {{"value", printable(match[1].str(), 80)}});
       return;
     }
   }

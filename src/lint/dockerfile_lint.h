@@ -5,20 +5,13 @@
 // the rest of the rule set; the detection is here.
 
 #include "lint/dockerfile.h"
-#include "rules/rule_set.h"
+#include "lint/linter.h"
 
 #include <string>
 #include <vector>
 
 namespace gd {
 
-struct LintFinding {
-  std::string rule;
-  std::string severity;
-  std::size_t line = 0;
-  std::string message, fix, source;
-  std::optional<std::string> corrected;  // the instruction as it should read, where one line fixes it
-};
 
 std::vector<LintFinding> lint_dockerfile(const Dockerfile& file, const RuleSet& rules);
 

@@ -2,6 +2,7 @@
 // trip naive readers, and on the fixtures of testdata/dockerfiles.
 
 #include "lint/dockerfile.h"
+#include "lint/compose_lint.h"
 #include "lint/dockerfile_lint.h"
 
 #include <doctest/doctest.h>
@@ -76,11 +77,12 @@ TEST_CASE("Dockerfile checks stay quiet on a healthy recipe") {
   CHECK(gd::lint_dockerfile(file, rules).empty());
 }
 
-TEST_CASE("every Dockerfile check has its text in rules/lint, and every text a check") {
+TEST_CASE("every lint check (Dockerfile and compose) has its text in rules/lint, and every text a check") {
   const auto rules = gd::load_embedded_rules();
   std::set<std::string> texts, checks;
   for (const auto& rule : rules.lint) texts.insert(rule.id);
   for (const auto& id : gd::dockerfile_lint_ids()) checks.insert(id);
+  for (const auto& id : gd::compose_lint_ids()) checks.insert(id);
   CHECK(texts == checks);
 }
 
