@@ -115,6 +115,24 @@ check "kubernetes: the NPD config parses" python3 -c 'import json,sys; c=json.lo
 if python3 -c 'import yaml' 2>/dev/null; then
   check "kubernetes: the DaemonSet parses and runs gpudoctor check --format prometheus" python3 -c 'import yaml,sys; d=yaml.safe_load(open(sys.argv[1])); c=d["spec"]["template"]["spec"]["containers"][0]; assert d["kind"] == "DaemonSet" and "gpudoctor check --format prometheus" in c["args"][0]' "$containers/gpudoctor-textfile-daemonset.yaml"
 fi
+# containers/: the Dockerfiles and the compose example pass our own lint, and
+# the entrypoint pre-flight honours gpudoctor's exit status.
+examples=$(dirname "$testdata")/containers
+for dockerfile in "$examples/Dockerfile.static" "$examples"/examples/*.Dockerfile; do
+  check "containers: $(basename "$dockerfile") lints clean" exit_is 0 "$gpudoctor" lint --strict "$dockerfile"
+done
+check "containers: the compose example lints clean" exit_is 0 "$gpudoctor" lint --strict "$examples/examples/compose.yaml"
+preflight="$examples/examples/gpu-preflight.sh"
+check "preflight: the script is valid sh" sh -n "$preflight"
+GPUDOCTOR="$gpudoctor" GPUDOCTOR_ARGS="--replay $testdata/snapshots/host-healthy-h100" sh "$preflight" echo started >"$work/pf.out" 2>"$work/pf.err"
+check "preflight: a healthy GPU starts the workload" test "$(cat "$work/pf.out")" = started
+check "preflight: the JSON report goes to the log" python3 -c 'import json,sys; t=open(sys.argv[1]).read(); assert json.loads(t[:t.rindex("}")+1])["verdict"] == "ok"' "$work/pf.err"
+check "preflight: a failing layer stops it with exit 1" exit_is 1 env GPUDOCTOR="$gpudoctor" GPUDOCTOR_ARGS="--replay $testdata/snapshots/host-no-gpu" sh "$preflight" touch "$work/pf-started"
+check "preflight: and the workload never ran" test ! -e "$work/pf-started"
+GPUDOCTOR="$gpudoctor" GPUDOCTOR_ARGS="--replay $work/no-such-snapshot" sh "$preflight" echo started >"$work/pf.out" 2>/dev/null
+check "preflight: gpudoctor unable to run (2) still starts it" test "$(cat "$work/pf.out")" = started
+check "preflight: unless GPUDOCTOR_PREFLIGHT=strict" exit_is 2 env GPUDOCTOR="$gpudoctor" GPUDOCTOR_PREFLIGHT=strict GPUDOCTOR_ARGS="--replay $work/no-such-snapshot" sh "$preflight" true
+check "preflight: GPUDOCTOR_PREFLIGHT=off skips the check" exit_is 0 env GPUDOCTOR=/nonexistent GPUDOCTOR_PREFLIGHT=off sh "$preflight" true
 check "NPD contract: OK is 0" exit_is 0 "$gpudoctor" check --format line --replay "$testdata/snapshots/host-healthy-h100"
 check "NPD contract: NonOK is 1" exit_is 1 "$gpudoctor" check --format line --replay "$testdata/snapshots/host-gpu-rows-exhausted"
 check "NPD contract: Unknown is 2" exit_is 2 "$gpudoctor" check --format line --replay "$work/no-such-snapshot"
