@@ -29,6 +29,8 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "host-torch-cudnn-wheel-missing": "application-cuda-library-missing",
+    "host-torch-ld-library-path-shadows-wheel": "application-cuda-library-shadowed",
     "image-require-contradicts-runtime": "image-require-contradicts-runtime",
     "image-require-refused-by-host": "require-unsatisfied",
     "image-stub-on-loader-path": "libcuda-is-stub",
@@ -449,6 +451,24 @@ class Snapshot:
         if fatbin is not None:
             self.file(f"{site}/torch/lib/libtorch_cuda.so", fatbin_elf("libtorch_cuda.so", fatbin, damaged))
         self.env["VIRTUAL_ENV"] = prefix
+        return self
+
+    def torch_wheel_libraries(self, prefix="/opt/venv", wheels=("cuda_runtime", "cublas", "cudnn")):
+        """torch's libtorch_cuda.so as the wheels lay it out: DT_NEEDED on the
+        CUDA libraries, found through a RUNPATH into the nvidia-* wheels
+        beside torch; `wheels` says which of those wheels are installed."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        runpath = ":".join(f"$ORIGIN/../../nvidia/{wheel}/lib" for wheel in ("cuda_runtime", "cublas", "cudnn")) + ":$ORIGIN"
+        self.file(f"{site}/torch/lib/libtorch_cuda.so",
+                  tiny_elf("libtorch_cuda.so", needed=["libc10_cuda.so", "libcudart.so.12", "libcublas.so.12", "libcudnn.so.9"],
+                           runpath=runpath))
+        self.file(f"{site}/torch/lib/libc10_cuda.so", tiny_elf("libc10_cuda.so", needed=["libcudart.so.12"], runpath=runpath))
+        libraries = {"cuda_runtime": [("libcudart.so.12", [])],
+                     "cublas": [("libcublas.so.12", ["libcublasLt.so.12"]), ("libcublasLt.so.12", [])],
+                     "cudnn": [("libcudnn.so.9", [])]}
+        for wheel in wheels:
+            for name, needed in libraries[wheel]:
+                self.file(f"{site}/nvidia/{wheel}/lib/{name}", tiny_elf(name, needed=needed, runpath="$ORIGIN"))
         return self
 
     def expect(self, verdict, failing_layer, findings, absent=(), info=(), options=None):
@@ -1344,6 +1364,24 @@ def scenarios():
     torch_cu124_archs = [(2, arch, 1, 7) for arch in (50, 60, 70, 75, 80, 86, 90)]
     s = h100_host("host-torch-matches-gpu", "An H100 with a PyTorch cu124 wheel in a venv: SASS for sm_90 is there.")
     yield s.torch_venv(fatbin=torch_cu124_archs).expect("ok", None, [])
+
+    # The CUDA libraries torch really loads, from its own libtorch_cuda.so.
+    s = h100_host("host-torch-wheel-libraries", "torch cu124 in a venv with its nvidia-* wheels: every CUDA library it "
+                  "needs is found through its RUNPATH.")
+    yield s.torch_venv().torch_wheel_libraries().expect(
+        "ok", None, [], absent=["application-cuda-library-missing", "application-cuda-library-shadowed"])
+
+    s = h100_host("host-torch-cudnn-wheel-missing", "torch cu124 whose nvidia-cudnn-cu12 wheel is gone: libcudnn.so.9 "
+                  "is found nowhere, so `import torch` fails.")
+    yield s.torch_venv().torch_wheel_libraries(wheels=("cuda_runtime", "cublas")).expect(
+        "fail", "application", ["application-cuda-library-missing"])
+
+    s = h100_host("host-torch-ld-library-path-shadows-wheel", "LD_LIBRARY_PATH names an older CUDA 12.1 whose libcublas "
+                  "wins over the wheel's: LD_LIBRARY_PATH is searched before RUNPATH ('undefined symbol').")
+    s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.1/lib64"
+    s.file("/usr/local/cuda-12.1/lib64/libcublas.so.12", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
+    s.file("/usr/local/cuda-12.1/lib64/libcublasLt.so.12", tiny_elf("libcublasLt.so.12"))
+    yield s.torch_venv().torch_wheel_libraries().expect("warn", None, ["application-cuda-library-shadowed"])
 
     s = Snapshot("host-rtx5090-torch-cu124", "An RTX 5090 (sm_120) on driver 570 with a torch cu124 wheel: no SASS or PTX for it (FC-34).").plain_vm_pci()
     s.pci("0000:01:00.0", "10de", "2b85", "030000", driver="nvidia", speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")

@@ -57,6 +57,30 @@ struct FrameworkFacts {
   }
 };
 
+// One CUDA library a framework (or --target file) loads, found as the
+// loader would find it from the framework's own library: its RUNPATH (the
+// NVIDIA wheels beside it), LD_LIBRARY_PATH (searched first), the cache.
+struct FrameworkLibrary {
+  std::string framework, library, requested_by;
+  bool found = false;
+  std::optional<std::string> path, via, via_detail;
+  // Where the requesting library's own RUNPATH holds a copy that lost to
+  // LD_LIBRARY_PATH (an older CUDA's libnvJitLink shadowing the wheel's).
+  std::optional<std::string> shadowed_copy;
+
+  template <class F>
+  void fields(F& f) const {
+    f("framework", framework, "torch 2.5.1+cu124, or a --target file's name");
+    f("library", library, "the library asked for (DT_NEEDED): libcudnn.so.9");
+    f("requested_by", requested_by, "the object that needs it");
+    f("found", found, "whether the loader would find it");
+    f("path", path, "where it is found");
+    f("via", via, "how: runpath, rpath, ld_library_path, ld.so.cache, default, already-loaded");
+    f("via_detail", via_detail, "the RUNPATH or LD_LIBRARY_PATH entry that found it");
+    f("shadowed_copy", shadowed_copy, "a copy in the requester's own RUNPATH that LD_LIBRARY_PATH overrode");
+  }
+};
+
 // A CUDA toolkit's compiler, for people who build CUDA code or framework extensions here.
 struct ToolchainFacts {
   std::string nvcc;  // its path
@@ -105,6 +129,7 @@ struct ApplicationFacts {
   std::vector<GpuCodeCheck> checks;
   std::vector<ToolchainFacts> toolchains;
   std::vector<ExtensionBuild> extension_builds;
+  std::vector<FrameworkLibrary> libraries;
 
   template <class F>
   void fields(F& f) const {
@@ -114,6 +139,7 @@ struct ApplicationFacts {
     f("checks", checks, "each framework against each GPU: does it carry code that runs there");
     f("toolchains", toolchains, "CUDA compilers here: every nvcc on PATH, under CUDA_HOME/CUDA_PATH and /usr/local/cuda*");
     f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
+    f("libraries", libraries, "the CUDA libraries each framework loads (cuDNN, cuBLAS, NCCL, nvJitLink, ...) and where from");
   }
 };
 

@@ -3,6 +3,7 @@
 #include "formats/fatbin.h"
 #include "host/host_paths.h"
 #include "loader/search_path.h"
+#include "probes/framework_libraries.h"
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
 #include "util/text.h"
@@ -10,6 +11,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 namespace gd {
@@ -195,6 +197,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
     framework.name = printable(target.substr(target.rfind('/') + 1), 120);
     framework.path = printable(target, 300);
     read_gpu_code(context, framework, target, facts);
+    resolve_framework_libraries(context.host, framework.name, target, facts.libraries);
     facts.frameworks.push_back(std::move(framework));
   }
   // The Python environments an application would run in.
@@ -216,7 +219,13 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
       framework.cuda = torch->cuda;
       framework.cpu_only = torch->cpu_only;
       framework.path = printable(site + "/torch", 300);
-      if (!torch->cpu_only) read_gpu_code(context, framework, site + "/torch/lib/libtorch_cuda.so", facts);
+      if (!torch->cpu_only) {
+        const std::string library = site + "/torch/lib/libtorch_cuda.so";
+        read_gpu_code(context, framework, library, facts);
+        if (context.host.stat(library))
+          resolve_framework_libraries(context.host, framework.name + (framework.version ? " " + *framework.version : std::string()),
+                                      library, facts.libraries);
+      }
       facts.frameworks.push_back(std::move(framework));
     }
   }
@@ -225,6 +234,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
   layer.source("toolchains", "PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/bin; version.json or dist-info");
   layer.source("frameworks", "torch/version.py, .nv_fatbin of torch/lib/libtorch_cuda.so and --target files");
   layer.source("gpu_packages", "*.dist-info in Python site directories");
+  layer.source("libraries", "the loader simulation from each framework's library: its RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache");
   if (facts.frameworks.empty()) {
     layer.summary = context.options.targets.empty() ? "no framework found in the Python environments (--target FILE checks a program)"
                                                     : "no GPU code in the targets";
@@ -235,6 +245,11 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
   layer.summary = first.name + (first.version ? " " + *first.version : std::string()) +
                   (first.cpu_only ? " (CPU-only build)" : first.sass ? ", GPU code for " + std::to_string(first.sass->size()) + " architecture(s)" : std::string());
   if (facts.frameworks.size() > 1) layer.summary += " and " + std::to_string(facts.frameworks.size() - 1) + " more";
+  if (!facts.libraries.empty()) {
+    const auto missing = std::count_if(facts.libraries.begin(), facts.libraries.end(), [](const auto& library) { return !library.found; });
+    layer.summary += "; " + std::to_string(facts.libraries.size()) + " CUDA librar" + (facts.libraries.size() == 1 ? "y" : "ies") +
+                     (missing ? " (" + std::to_string(missing) + " missing)" : std::string(" found"));
+  }
   return layer;
 }
 
