@@ -29,6 +29,7 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "host-nvcc-gcc-too-new": "extension-build-host-compiler-unsupported",
     "host-torch-cudnn-wheel-missing": "application-cuda-library-missing",
     "host-torch-ld-library-path-shadows-wheel": "application-cuda-library-shadowed",
     "image-require-contradicts-runtime": "image-require-contradicts-runtime",
@@ -1412,6 +1413,28 @@ def scenarios():
     s.file("/usr/local/cuda-12.6/dist-info/nvidia_cuda_nvcc-12.6.85.dist-info/RECORD", "bin/nvcc,,\n")
     s.env["PATH"] = "/usr/local/cuda-12.6/bin:/usr/bin:/bin"
     yield s.torch_venv(fatbin=torch_cu124_archs).expect("ok", None, [], info=["extension-build-cuda-minor-differs"])
+
+    # The host compiler nvcc would run, against the range its host_config.h enforces.
+    def toolkit_with_gcc(name, description, gcc, ccbin=None):
+        s = h100_host(name, description)
+        s.file("/usr/local/cuda-12.4/bin/nvcc", "").file("/usr/local/cuda-12.4/version.json", '{"cuda_nvcc": {"version": "12.4.131"}}\n')
+        s.file("/usr/local/cuda-12.4/include/crt/host_config.h",
+               "#if defined(__GNUC__)\n\n#if __GNUC__ > 13\n\n#error -- unsupported GNU version! gcc versions later than 13 "
+               "are not supported!\n\n#endif /* __GNUC__ > 13 */\n")
+        for version in ("13", "14"):
+            s.file(f"/usr/bin/gcc-{version}", "").file(f"/usr/bin/g++-{version}", "")
+        s.link("/usr/bin/gcc", f"gcc-{gcc}")
+        s.env["PATH"] = "/usr/local/cuda-12.4/bin:/usr/bin:/bin"
+        if ccbin:
+            s.env["NVCC_CCBIN"] = ccbin
+        return s
+
+    yield toolkit_with_gcc("host-nvcc-gcc-too-new", "CUDA 12.4's nvcc with gcc 14 as the default compiler: host_config.h "
+                           "stops every build ('gcc versions later than 13 are not supported').", "14").expect(
+        "warn", None, ["extension-build-host-compiler-unsupported"])
+    yield toolkit_with_gcc("host-nvcc-ccbin-supported", "gcc 14 is the default, but NVCC_CCBIN points nvcc at g++-13: "
+                           "builds work.", "14", ccbin="/usr/bin/g++-13").expect(
+        "ok", None, [], absent=["extension-build-host-compiler-unsupported"])
 
     s = h100_host("host-torch-cpu-build", "An H100 whose venv holds torch 2.5.1+cpu: 'Torch not compiled with CUDA enabled' (FC-36).")
     yield s.torch_venv(version="2.5.1+cpu", cuda=None).expect("warn", None, ["application-cpu-only-build"])

@@ -86,6 +86,11 @@ struct ToolchainFacts {
   std::string nvcc;  // its path
   std::optional<std::string> version, version_source;
   bool on_path = false;  // the first nvcc on PATH: what a build runs
+  // The host compiler's range, as the toolkit's include/crt/host_config.h enforces it.
+  std::optional<std::int64_t> max_gcc;
+  std::optional<std::string> host_compiler;  // the gcc nvcc would run: NVCC_CCBIN, else gcc on PATH
+  std::optional<std::int64_t> host_compiler_major;
+  std::optional<bool> host_compiler_supported;
 
   template <class F>
   void fields(F& f) const {
@@ -93,6 +98,10 @@ struct ToolchainFacts {
     f("version", version, "its CUDA version, 12.4.131");
     f("version_source", version_source, "version.json, or the toolkit's nvidia_cuda_nvcc dist-info");
     f("on_path", on_path, "the first nvcc on PATH: the one a build runs");
+    f("max_gcc", max_gcc, "the newest gcc major its include/crt/host_config.h accepts ('#if __GNUC__ > 13' -> 13)");
+    f("host_compiler", host_compiler, "the gcc it would run (NVCC_CCBIN, else gcc on PATH), its real path");
+    f("host_compiler_major", host_compiler_major, "that gcc's major version, from its file name (gcc-12) or /usr/lib/gcc/TRIPLET/N");
+    f("host_compiler_supported", host_compiler_supported, "whether host_config.h lets that gcc through");
   }
 };
 

@@ -1,6 +1,7 @@
 #include "host/host_paths.h"
 
 #include "host/path_walk.h"
+#include "util/text.h"
 
 
 namespace gd {
@@ -11,6 +12,17 @@ std::string real_path(Host& host, const std::string& path) {
     return target ? std::optional<std::string>(*target) : std::nullopt;
   });
   return walked ? *walked : path;  // a symlink loop: keep the path as given
+}
+
+std::optional<std::string> find_on_path(Host& host, const std::string& program) {
+  // Held in a named string: split() returns views into it.
+  const std::string path = host.env("PATH").value_or("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+  for (auto dir : split(path, ':')) {
+    if (dir.empty() || dir.front() != '/') continue;
+    const std::string candidate = std::string(dir) + "/" + program;
+    if (auto info = host.stat(candidate); info && info->type == FileType::regular) return candidate;
+  }
+  return std::nullopt;
 }
 
 }  // namespace gd

@@ -99,6 +99,50 @@ std::optional<std::pair<std::string, std::string>> nvcc_version(Host& host, cons
   return std::nullopt;
 }
 
+// "#if __GNUC__ > 13" in the toolkit's host_config.h: the newest gcc nvcc accepts.
+std::optional<std::int64_t> max_gcc_of(Host& host, const std::string& toolkit) {
+  auto text = host.read_file(toolkit + "/include/crt/host_config.h", 256 * 1024);
+  if (!text) return std::nullopt;
+  const std::string_view marker = "#if __GNUC__ > ";
+  const auto at = text->find(marker);
+  if (at == std::string::npos) return std::nullopt;
+  std::int64_t value = 0;
+  std::size_t i = at + marker.size(), digits = 0;
+  for (; i < text->size() && digits < 3 && (*text)[i] >= '0' && (*text)[i] <= '9'; ++i, ++digits) value = value * 10 + ((*text)[i] - '0');
+  return digits ? std::optional<std::int64_t>(value) : std::nullopt;
+}
+
+// The major of a gcc from its real file name (gcc-12, x86_64-linux-gnu-gcc-14),
+// else from the one version directory under /usr/lib/gcc/<triplet>/.
+std::optional<std::int64_t> gcc_major_of(Host& host, const std::string& real) {
+  const auto name = real.substr(real.rfind('/') + 1);
+  const auto dash = name.rfind('-');
+  if (name.find("gcc") != std::string::npos || name.find("g++") != std::string::npos)
+    if (dash != std::string::npos && dash + 1 < name.size() && name.find_first_not_of("0123456789", dash + 1) == std::string::npos &&
+        name.size() - dash - 1 <= 3)
+      return std::stoll(name.substr(dash + 1));
+  if (auto triplets = host.list_dir("/usr/lib/gcc"); triplets && triplets->size() == 1)
+    if (auto versions = host.list_dir("/usr/lib/gcc/" + triplets->front()); versions && versions->size() == 1) {
+      const auto major = versions->front().substr(0, versions->front().find('.'));
+      if (!major.empty() && major.size() <= 3 && major.find_first_not_of("0123456789") == std::string::npos) return std::stoll(major);
+    }
+  return std::nullopt;
+}
+
+// The host compiler a build with nvcc would use: NVCC_CCBIN (nvcc's own
+// variable), else the gcc first on PATH.
+void find_host_compiler(Host& host, ToolchainFacts& toolchain) {
+  std::optional<std::string> compiler = host.env("NVCC_CCBIN");
+  if (compiler && !compiler->starts_with("/")) compiler = find_on_path(host, *compiler);
+  if (!compiler) compiler = find_on_path(host, "gcc");
+  if (!compiler) return;
+  const std::string real = real_path(host, *compiler);
+  if (real.find("clang") != std::string::npos) return;  // clang has its own range; not judged here
+  toolchain.host_compiler = printable(real, 300);
+  toolchain.host_compiler_major = gcc_major_of(host, real);
+  if (toolchain.host_compiler_major && toolchain.max_gcc) toolchain.host_compiler_supported = *toolchain.host_compiler_major <= *toolchain.max_gcc;
+}
+
 void find_toolchains(Host& host, ApplicationFacts& facts) {
   std::vector<std::pair<std::string, bool>> candidates;  // bin directory, is it PATH's first nvcc
   bool first = true;
@@ -124,9 +168,14 @@ void find_toolchains(Host& host, ApplicationFacts& facts) {
     ToolchainFacts toolchain;
     toolchain.nvcc = printable(nvcc, 300);
     toolchain.on_path = on_path;
-    if (auto version = nvcc_version(host, dirname_of(dirname_of(real)))) {
+    const std::string toolkit = dirname_of(dirname_of(real));
+    if (auto version = nvcc_version(host, toolkit)) {
       toolchain.version = printable(version->first, 40);
       toolchain.version_source = printable(version->second, 300);
+    }
+    if (on_path) {  // only the compiler a build here runs is judged
+      toolchain.max_gcc = max_gcc_of(host, toolkit);
+      find_host_compiler(host, toolchain);
     }
     facts.toolchains.push_back(std::move(toolchain));
   }

@@ -163,17 +163,6 @@ std::vector<std::string> stub_files(Host& host) {
   return stubs;
 }
 
-std::optional<std::string> find_on_path(Host& host, const std::string& program) {
-  // Held in a named string: split() returns views into it.
-  const std::string path = host.env("PATH").value_or("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-  for (auto dir : split(path, ':')) {
-    if (dir.empty() || dir.front() != '/') continue;
-    const std::string candidate = std::string(dir) + "/" + program;
-    if (auto info = host.stat(candidate); info && info->type == FileType::regular) return candidate;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
