@@ -29,6 +29,7 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "host-cupy-cuda11x-among-cu12-wheels": "application-package-cuda-runtime-missing",
     "host-nvcc-gcc-too-new": "extension-build-host-compiler-unsupported",
     "host-torch-cudnn-wheel-missing": "application-cuda-library-missing",
     "host-torch-ld-library-path-shadows-wheel": "application-cuda-library-shadowed",
@@ -451,6 +452,13 @@ class Snapshot:
         self.file(f"{site}/torch-{version.split('+')[0]}.dist-info/RECORD", "torch/version.py,sha256=x,1\n")
         if fatbin is not None:
             self.file(f"{site}/torch/lib/libtorch_cuda.so", fatbin_elf("libtorch_cuda.so", fatbin, damaged))
+        self.env["VIRTUAL_ENV"] = prefix
+        return self
+
+    def package(self, name, version, prefix="/opt/venv"):
+        """A distribution installed in the venv at prefix: its dist-info folder."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        self.file(f"{site}/{name}-{version}.dist-info/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
         self.env["VIRTUAL_ENV"] = prefix
         return self
 
@@ -1435,6 +1443,18 @@ def scenarios():
     yield toolkit_with_gcc("host-nvcc-ccbin-supported", "gcc 14 is the default, but NVCC_CCBIN points nvcc at g++-13: "
                            "builds work.", "14", ccbin="/usr/bin/g++-13").expect(
         "ok", None, [], absent=["extension-build-host-compiler-unsupported"])
+
+    # CuPy and JAX load CUDA at run time: the runtime of their major must be there.
+    site = "/opt/venv/lib/python3.11/site-packages"
+    s = h100_host("host-cupy-jax-with-cuda-wheels", "cupy-cuda12x and jax[cuda12] in a venv with the nvidia-*-cu12 wheels: "
+                  "their CUDA 12 runtime is there.")
+    s.package("cupy_cuda12x", "13.3.0").package("jax_cuda12_plugin", "0.4.35").package("jax_cuda12_pjrt", "0.4.35")
+    yield s.cuda_wheel(site, cudnn=None).expect("ok", None, [], absent=["application-package-cuda-runtime-missing"])
+
+    s = h100_host("host-cupy-cuda11x-among-cu12-wheels", "cupy-cuda11x in a venv whose NVIDIA wheels are all for CUDA 12, "
+                  "with no CUDA 11 toolkit: its first GPU call fails to load libcudart.so.11.0.")
+    s.package("cupy_cuda11x", "13.3.0")
+    yield s.cuda_wheel(site, cudnn=None).expect("warn", None, ["application-package-cuda-runtime-missing"])
 
     s = h100_host("host-torch-cpu-build", "An H100 whose venv holds torch 2.5.1+cpu: 'Torch not compiled with CUDA enabled' (FC-36).")
     yield s.torch_venv(version="2.5.1+cpu", cuda=None).expect("warn", None, ["application-cpu-only-build"])

@@ -122,12 +122,34 @@ struct ExtensionBuild {
 
 struct PackageFacts {
   std::string name, version, site;
+  std::optional<std::int64_t> cuda_major;
 
   template <class F>
   void fields(F& f) const {
     f("name", name, "the distribution name, as in its .dist-info");
     f("version", version, "its version");
     f("site", site, "the site-packages directory");
+    f("cuda_major", cuda_major, "the CUDA major its name says it is built for (cupy_cuda12x, jax_cuda12_plugin, nvidia_*_cu12)");
+  }
+};
+
+// A framework that loads CUDA at run time (CuPy, JAX's CUDA plugin) and the
+// CUDA runtime of its major: in the environment's NVIDIA wheels, or where
+// the loader finds it.
+struct PackageRuntime {
+  std::string package, version, runtime;
+  std::int64_t cuda_major = 0;
+  bool found = false;
+  std::optional<std::string> found_at;
+
+  template <class F>
+  void fields(F& f) const {
+    f("package", package, "cupy_cuda12x, jax_cuda12_plugin, ...");
+    f("version", version, "its version");
+    f("cuda_major", cuda_major, "the CUDA major it is built for");
+    f("runtime", runtime, "the CUDA runtime it needs: libcudart.so.12 (libcudart.so.11.0 for CUDA 11)");
+    f("found", found, "whether that runtime is there: an NVIDIA wheel in the same environment, or on the loader's path");
+    f("found_at", found_at, "where");
   }
 };
 
@@ -139,6 +161,7 @@ struct ApplicationFacts {
   std::vector<ToolchainFacts> toolchains;
   std::vector<ExtensionBuild> extension_builds;
   std::vector<FrameworkLibrary> libraries;
+  std::vector<PackageRuntime> package_runtimes;
 
   template <class F>
   void fields(F& f) const {
@@ -149,6 +172,7 @@ struct ApplicationFacts {
     f("toolchains", toolchains, "CUDA compilers here: every nvcc on PATH, under CUDA_HOME/CUDA_PATH and /usr/local/cuda*");
     f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
     f("libraries", libraries, "the CUDA libraries each framework loads (cuDNN, cuBLAS, NCCL, nvJitLink, ...) and where from");
+    f("package_runtimes", package_runtimes, "CuPy and JAX CUDA plugins against the CUDA runtime of their major");
   }
 };
 

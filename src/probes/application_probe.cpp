@@ -2,6 +2,7 @@
 
 #include "formats/fatbin.h"
 #include "host/host_paths.h"
+#include "loader/load_simulation.h"
 #include "loader/search_path.h"
 #include "probes/framework_libraries.h"
 #include "probes/library_files.h"
@@ -198,6 +199,38 @@ void compare_extension_builds(ApplicationFacts& facts) {
   }
 }
 
+// CuPy and JAX's CUDA plugins load CUDA at run time, from the NVIDIA wheels
+// beside them (cupy-cuda12x[ctk], jax[cuda12]) or from a toolkit the loader
+// finds (jax[cuda12-local]): without either, the first GPU call fails.
+void check_package_runtimes(Host& host, ApplicationFacts& facts) {
+  std::optional<LoadSimulation> simulation;
+  for (const auto& package : facts.gpu_packages) {
+    const auto name = to_lower(package.name);
+    const bool loads_cuda = name.starts_with("cupy") || (name.starts_with("jax") && (name.ends_with("plugin") || name.ends_with("pjrt")));
+    if (!loads_cuda || !package.cuda_major || facts.package_runtimes.size() >= 64) continue;
+    const auto major = *package.cuda_major;
+    PackageRuntime runtime{package.name, package.version,
+                           major == 11 ? std::string("libcudart.so.11.0") : "libcudart.so." + std::to_string(major), major};
+    for (const auto& dir : {package.site + "/nvidia/cuda_runtime/lib", package.site + "/nvidia/cu" + std::to_string(major) + "/lib"})
+      if (!runtime.found && host.stat(dir + "/" + runtime.runtime)) {
+        runtime.found = true;
+        runtime.found_at = printable(dir + "/" + runtime.runtime, 300);
+      }
+    if (!runtime.found) {
+      if (!simulation) {
+        simulation.emplace(host, detect_host_loader_config(host));
+        simulation->load_plain_program();
+      }
+      const auto resolution = simulation->dlopen(runtime.runtime, k_plain_program);
+      if (resolution.path && !resolution.fatal) {
+        runtime.found = true;
+        runtime.found_at = printable(*resolution.path, 300);
+      }
+    }
+    facts.package_runtimes.push_back(std::move(runtime));
+  }
+}
+
 }  // namespace
 
 GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const std::set<int>& sass, const std::map<int, std::string>& ptx,
@@ -257,7 +290,11 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
       for (const auto& [name, version] : installed_packages(context.host, site))
         for (const char* prefix : k_gpu_package_prefixes)
           if (to_lower(name).starts_with(prefix)) {
-            if (facts.gpu_packages.size() < 256) facts.gpu_packages.push_back({name, version, printable(site, 300)});
+            if (facts.gpu_packages.size() < 256) {
+              const auto major = package_cuda_major(name);
+              facts.gpu_packages.push_back({name, version, printable(site, 300),
+                                            major ? std::optional<std::int64_t>(*major) : std::nullopt});
+            }
             break;
           }
       const auto torch = read_torch_version(context.host, site + "/torch/version.py");
@@ -278,12 +315,20 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
       facts.frameworks.push_back(std::move(framework));
     }
   }
+  check_package_runtimes(context.host, facts);
   find_toolchains(context.host, facts);
   compare_extension_builds(facts);
   layer.source("toolchains", "PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/bin; version.json or dist-info");
   layer.source("frameworks", "torch/version.py, .nv_fatbin of torch/lib/libtorch_cuda.so and --target files");
   layer.source("gpu_packages", "*.dist-info in Python site directories");
   layer.source("libraries", "the loader simulation from each framework's library: its RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache");
+  if (facts.frameworks.empty() && !facts.package_runtimes.empty()) {
+    layer.status = Status::ok;
+    const auto& first = facts.package_runtimes.front();
+    layer.summary = first.package + " " + first.version + " (CUDA " + std::to_string(first.cuda_major) + ")" +
+                    (facts.package_runtimes.size() > 1 ? " and " + std::to_string(facts.package_runtimes.size() - 1) + " more" : "");
+    return layer;
+  }
   if (facts.frameworks.empty()) {
     layer.summary = context.options.targets.empty() ? "no framework found in the Python environments (--target FILE checks a program)"
                                                     : "no GPU code in the targets";

@@ -1,5 +1,7 @@
 #include "probes/python_envs.h"
 
+#include <algorithm>
+
 #include "util/text.h"
 #include "util/version.h"
 
@@ -65,6 +67,26 @@ std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, 
     packages.emplace_back(printable(stem.substr(0, dash), 80), printable(stem.substr(dash + 1), 40));
   }
   return packages;
+}
+
+std::optional<int> package_cuda_major(std::string_view name) {
+  std::string normal = to_lower(name);
+  std::replace(normal.begin(), normal.end(), '-', '_');
+  auto leading_major = [](std::string_view digits) -> std::optional<int> {
+    // "12x" and "12" are 12; "117" (CUDA 11.7) is 11, "102" is 10.
+    std::size_t count = 0;
+    while (count < digits.size() && digits[count] >= '0' && digits[count] <= '9') ++count;
+    if (count < 2) return std::nullopt;
+    return (digits[0] - '0') * 10 + (digits[1] - '0');
+  };
+  for (const std::string_view prefix : {"cupy_cuda", "jax_cuda"})
+    if (normal.starts_with(prefix)) return leading_major(std::string_view(normal).substr(prefix.size()));
+  if (normal.starts_with("nvidia_")) {
+    const auto at = normal.rfind("_cu");
+    if (at != std::string::npos && at + 3 < normal.size() && normal.find_first_not_of("0123456789", at + 3) == std::string::npos)
+      return leading_major(std::string_view(normal).substr(at + 3));
+  }
+  return std::nullopt;
 }
 
 }  // namespace gd

@@ -22,6 +22,10 @@ struct TorchVersion {
 };
 std::optional<TorchVersion> read_torch_version(Host& host, const std::string& version_py);
 
+// The CUDA major a GPU package is built for, as its name says:
+// cupy_cuda12x, cupy-cuda117, jax_cuda12_plugin, jax_cuda13_pjrt, nvidia_cublas_cu12.
+std::optional<int> package_cuda_major(std::string_view name);
+
 // "name-1.2.3.dist-info" directories of a site dir: (name, version), names as written.
 std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, const std::string& site);
 
