@@ -11,6 +11,8 @@ constexpr std::size_t k_container_header = 16, k_entry_header = 64;
 constexpr std::uint16_t k_kind_ptx = 1, k_kind_sass = 2, k_kind_sass_alternate = 0x10;
 // Entry flags: 0x2000 is the older compression, 0x8000 the zstd one of CUDA 12.8 and later.
 constexpr std::uint64_t k_flags_compressed = 0x2000 | 0x8000;
+// sm_90a / compute_90a (arch-specific) and sm_100f / compute_100f (family), as nvcc 13.0 writes them.
+constexpr std::uint64_t k_flag_arch_specific = 0x100000, k_flag_family = 0x200000;
 
 std::uint64_t little(std::string_view bytes, std::size_t at, int width) {
   std::uint64_t value = 0;
@@ -72,11 +74,12 @@ FatbinContents read_fatbin(Files& files, const std::string& path) {
         ++contents.entries;
         if (flags & k_flags_compressed) ++contents.compressed_entries;
         if (arch > 0 && arch < 1000) {
+          const bool specific = flags & k_flag_arch_specific, family = !specific && (flags & k_flag_family);
           if (kind == k_kind_sass || kind == k_kind_sass_alternate) {
-            contents.sass.insert(arch);
+            (specific ? contents.sass_specific : family ? contents.sass_family : contents.sass).insert(arch);
           } else if (kind == k_kind_ptx) {
             const std::string version = std::to_string(major) + "." + std::to_string(minor);
-            auto& known = contents.ptx[arch];
+            auto& known = (specific ? contents.ptx_specific : family ? contents.ptx_family : contents.ptx)[arch];
             if (known.empty() || Version::parse(version) > Version::parse(known)) known = version;
           }
         }

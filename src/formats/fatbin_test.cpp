@@ -137,4 +137,24 @@ TEST_CASE("real nvcc output: exactly the -gencode targets asked for, compressed 
     CHECK(contents.ptx.begin()->first == 100);  // sm_100 entries have longer headers
     CHECK(contents.compressed_entries == 0);
   }
+  {
+    // Arch-specific ('a') and family ('f') targets, which nvcc marks with entry flags (CUDA 12.9 and later know 'f').
+    const auto built = gd::run_child({*nvcc, "-shared", "-Xcompiler", "-fPIC", "-o", dir / "libsuffixed.so", dir / "k.cu",
+                                      "-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90a,code=sm_90a",
+                                      "-gencode", "arch=compute_100f,code=sm_100f", "-gencode", "arch=compute_100a,code=compute_100a"},
+                                     std::chrono::seconds(120));
+    if (built.exit != 0 && built.error_output.find("nsupported gpu architecture") != std::string::npos) {
+      MESSAGE("this nvcc predates family targets: suffixed code skipped");
+      return;
+    }
+    REQUIRE_MESSAGE(built.exit == 0, built.error_output);
+    const auto contents = gd::read_fatbin(host, dir / "libsuffixed.so");
+    CHECK(contents.sass == std::set<int>{80});
+    CHECK(contents.sass_specific == std::set<int>{90});
+    CHECK(contents.sass_family == std::set<int>{100});
+    CHECK(contents.ptx.empty());
+    REQUIRE(contents.ptx_specific.size() == 1);
+    CHECK(contents.ptx_specific.begin()->first == 100);
+    CHECK(contents.ptx_family.empty());
+  }
 }

@@ -29,15 +29,28 @@ int arch_of(const std::string& compute_capability) {
   return version ? static_cast<int>(version->major() * 10 + version->minor()) : 0;
 }
 
-std::string arch_list(const std::set<int>& archs, const char* prefix) {
+// "sm_80 sm_90a sm_100f": every SASS architecture, by number, suffixed as nvcc names it.
+std::string sass_list(const FatbinContents& code) {
+  std::map<int, std::string> names;
+  for (int arch : code.sass) names[arch * 4] = "sm_" + std::to_string(arch);
+  for (int arch : code.sass_specific) names[arch * 4 + 1] = "sm_" + std::to_string(arch) + "a";
+  for (int arch : code.sass_family) names[arch * 4 + 2] = "sm_" + std::to_string(arch) + "f";
   std::string out;
-  for (int arch : archs) out += (out.empty() ? "" : " ") + std::string(prefix) + std::to_string(arch);
+  for (const auto& [order, name] : names) out += (out.empty() ? "" : " ") + name;
   return out.empty() ? "none" : out;
 }
 
-std::string ptx_list(const std::map<int, std::string>& ptx) {
+// "compute_90 (PTX ISA 8.4), compute_100a (PTX ISA 9.0)"
+std::string ptx_list(const FatbinContents& code) {
+  std::map<int, std::string> names;
+  const auto add = [&](const std::map<int, std::string>& ptx, int variant, const char* suffix) {
+    for (const auto& [arch, isa] : ptx) names[arch * 4 + variant] = "compute_" + std::to_string(arch) + suffix + " (PTX ISA " + isa + ")";
+  };
+  add(code.ptx, 0, "");
+  add(code.ptx_specific, 1, "a");
+  add(code.ptx_family, 2, "f");
   std::string out;
-  for (const auto& [arch, isa] : ptx) out += (out.empty() ? "" : ", ") + ("compute_" + std::to_string(arch)) + " (PTX ISA " + isa + ")";
+  for (const auto& [order, name] : names) out += (out.empty() ? "" : ", ") + name;
   return out.empty() ? "none" : out;
 }
 
@@ -70,14 +83,18 @@ void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::
   if (!contents.has_fatbin) return;
   std::vector<std::string> sass, ptx;
   for (int arch : contents.sass) sass.push_back(compute_capability_of(arch));
+  for (int arch : contents.sass_specific) sass.push_back(compute_capability_of(arch) + "a");
+  for (int arch : contents.sass_family) sass.push_back(compute_capability_of(arch) + "f");
   for (const auto& [arch, isa] : contents.ptx) ptx.push_back(compute_capability_of(arch) + " (PTX ISA " + isa + ")");
+  for (const auto& [arch, isa] : contents.ptx_specific) ptx.push_back(compute_capability_of(arch) + "a (PTX ISA " + isa + ")");
+  for (const auto& [arch, isa] : contents.ptx_family) ptx.push_back(compute_capability_of(arch) + "f (PTX ISA " + isa + ")");
   framework.sass = sass;
   framework.ptx = ptx;
   framework.compressed_entries = static_cast<std::int64_t>(contents.compressed_entries);
   const auto driver_cuda = driver_cuda_of(context);
   for (const auto& gpu : gpus_of(context)) {
     if (gpu.arch <= 0) continue;
-    auto check = check_gpu_code(framework, contents.sass, contents.ptx, gpu.name, gpu.arch, driver_cuda, context.rules.cuda);
+    auto check = check_gpu_code(framework, contents, gpu.name, gpu.arch, driver_cuda, context.rules.cuda);
     // What a damaged fatbin hid may be the very code this GPU needs: never a false "none".
     if (!contents.problems.empty() && check.kernel_image == "none") check.kernel_image = "unknown";
     facts.checks.push_back(std::move(check));
@@ -233,39 +250,41 @@ void check_package_runtimes(Host& host, ApplicationFacts& facts) {
 
 }  // namespace
 
-GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const std::set<int>& sass, const std::map<int, std::string>& ptx,
-                            const std::string& gpu, int cc, const std::optional<std::string>& driver_cuda,
-                            const CudaTables& tables) {
+GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const FatbinContents& code, const std::string& gpu, int cc,
+                            const std::optional<std::string>& driver_cuda, const CudaTables& tables) {
   GpuCodeCheck check;
   check.framework = framework.name + (framework.version ? " " + *framework.version : std::string());
   check.version = framework.version;
   check.gpu = gpu;
   check.compute_capability = compute_capability_of(cc);
-  check.sass = arch_list(sass, "sm_");
-  check.ptx = ptx_list(ptx);
+  check.sass = sass_list(code);
+  check.ptx = ptx_list(code);
   check.driver_cuda = driver_cuda;
-  // SASS runs on its own major with an equal or higher minor (sm_86 on 8.9, not on 9.0).
-  for (int arch : sass)
-    if (arch / 10 == cc / 10 && arch % 10 <= cc % 10) {
-      check.kernel_image = "sass";
-      return check;
-    }
-  // PTX for an architecture at or below the GPU's is compiled by the driver,
-  // when the driver knows that PTX ISA: the newest such PTX is the one used.
-  for (auto it = ptx.rbegin(); it != ptx.rend(); ++it) {
-    if (it->first > cc) continue;
-    const auto isa = Version::parse(it->second);
-    const auto needs = isa ? tables.cuda_for_ptx_isa(*isa) : std::nullopt;
-    const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
-    if (needs && driver && *driver < *needs) {
-      check.kernel_image = "ptx-needs-newer-driver";
-      check.ptx_needs_cuda = needs->text();
-      return check;
-    }
-    check.kernel_image = "ptx-jit";
+  const auto same_family = [cc](int arch) { return arch / 10 == cc / 10 && arch % 10 <= cc % 10; };
+  for (int arch : code.sass)
+    if (same_family(arch)) return check.kernel_image = "sass", check;
+  for (int arch : code.sass_family)
+    if (same_family(arch)) return check.kernel_image = "sass", check;
+  if (code.sass_specific.count(cc)) return check.kernel_image = "sass", check;
+  // PTX the driver can compile for this GPU, newest architecture first: the
+  // one the CUDA runtime picks. Its ISA decides whether this driver knows it.
+  std::map<int, std::string> usable;
+  for (const auto& [arch, isa] : code.ptx)
+    if (arch <= cc) usable[arch] = isa;
+  for (const auto& [arch, isa] : code.ptx_family)
+    if (same_family(arch)) usable[arch] = isa;
+  if (const auto found = code.ptx_specific.find(cc); found != code.ptx_specific.end()) usable[cc] = found->second;
+  if (usable.empty()) return check.kernel_image = "none", check;
+  const auto& [arch, isa_text] = *usable.rbegin();
+  const auto isa = Version::parse(isa_text);
+  const auto needs = isa ? tables.cuda_for_ptx_isa(*isa) : std::nullopt;
+  const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
+  if (needs && driver && *driver < *needs) {
+    check.kernel_image = "ptx-needs-newer-driver";
+    check.ptx_needs_cuda = needs->text();
     return check;
   }
-  check.kernel_image = "none";
+  check.kernel_image = "ptx-jit";
   return check;
 }
 

@@ -13,7 +13,10 @@ namespace {
 std::string image(const std::set<int>& sass, const std::map<int, std::string>& ptx, int cc,
                   std::optional<std::string> driver_cuda = std::string("12.4")) {
   static const auto rules = gd::load_embedded_rules();
-  return gd::check_gpu_code({"torch"}, sass, ptx, "gpu", cc, driver_cuda, rules.cuda).kernel_image;
+  gd::FatbinContents code;
+  code.sass = sass;
+  code.ptx = ptx;
+  return gd::check_gpu_code({"torch"}, code, "gpu", cc, driver_cuda, rules.cuda).kernel_image;
 }
 
 }  // namespace
@@ -48,4 +51,40 @@ TEST_CASE("a GPU package's CUDA major, from the name its wheel is published unde
   CHECK(gd::package_cuda_major("cupy") == std::nullopt);
   CHECK(gd::package_cuda_major("tensorflow") == std::nullopt);
   CHECK(gd::package_cuda_major("nvidia_cu12x") == std::nullopt);
+}
+
+TEST_CASE("'a' code runs on its own capability only; 'f' code across its family, never across majors") {
+  static const auto rules = gd::load_embedded_rules();
+  const auto image_of = [](const gd::FatbinContents& code, int cc) {
+    return gd::check_gpu_code({"app"}, code, "gpu", cc, std::string("13.0"), rules.cuda).kernel_image;
+  };
+  gd::FatbinContents specific;
+  specific.sass_specific = {90};
+  CHECK(image_of(specific, 90) == "sass");
+  CHECK(image_of(specific, 100) == "none");  // sm_90a is not portable, not even upwards
+  specific.ptx_specific = {{90, "8.0"}};
+  CHECK(image_of(specific, 100) == "none");  // and neither is compute_90a
+  gd::FatbinContents family;
+  family.sass_family = {100};
+  CHECK(image_of(family, 100) == "sass");
+  CHECK(image_of(family, 103) == "sass");  // the 10.x family
+  CHECK(image_of(family, 120) == "none");
+  family.ptx_family = {{100, "8.8"}};
+  CHECK(image_of(family, 103) == "sass");
+  CHECK(image_of(family, 120) == "none");  // compute_100f does not JIT for 12.0
+  gd::FatbinContents portable;
+  portable.ptx = {{90, "8.4"}};
+  portable.ptx_specific = {{100, "8.8"}};
+  CHECK(image_of(portable, 100) == "ptx-jit");
+  CHECK(image_of(portable, 120) == "ptx-jit");  // through compute_90
+  const auto check = gd::check_gpu_code({"app"}, [] {
+    gd::FatbinContents all;
+    all.sass = {80};
+    all.sass_specific = {90};
+    all.sass_family = {100};
+    all.ptx_specific = {{100, "8.8"}};
+    return all;
+  }(), "gpu", 90, std::string("13.0"), rules.cuda);
+  CHECK(check.sass == "sm_80 sm_90a sm_100f");
+  CHECK(check.ptx == "compute_100a (PTX ISA 8.8)");
 }
