@@ -29,6 +29,7 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "host-pascal-torch-cu128": "application-no-kernel-image",
     "host-cupy-cuda11x-among-cu12-wheels": "application-package-cuda-runtime-missing",
     "host-nvcc-gcc-too-new": "extension-build-host-compiler-unsupported",
     "host-torch-cudnn-wheel-missing": "application-cuda-library-missing",
@@ -1311,6 +1312,14 @@ def scenarios():
     s.cuda_wheel("/opt/venv/lib/python3.11/site-packages", major="13", version="13.0.96", cudnn=None)
     s.env["VIRTUAL_ENV"] = "/opt/venv"
     yield s.expect("fail", "cuda-runtime", ["runtime-cannot-target-gpu"], info=["cuda-runtime-off-loader-path"])
+
+    s = Snapshot("host-pascal-torch-cu128", "torch 2.7.0+cu128 on a GTX 1080 (sm_61): cu128 builds start at sm_75; "
+                 "the fix names the cu126 index, the newest that still carries Pascal (FC-35).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "1b80", "030000", driver="nvidia", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.nvidia_driver("580.95.05").claimed("0000:01:00.0", "NVIDIA GeForce GTX 1080", 0)
+    s.driver_nodes([0], version="580.95.05")
+    yield s.torch_venv(version="2.7.0+cu128", cuda="12.8", fatbin=[(2, arch, 1, 7) for arch in (75, 80, 86, 90, 100, 120)]).expect(
+        "fail", "application", ["application-no-kernel-image"])
 
     s = Snapshot("container-require-unsatisfied", "An image requiring CUDA 12.4 on a 470 host (CUDA 11.4): refused or failing at start (FC-04).").plain_vm_pci()
     s.pci("0000:07:00.0", "10de", "20b0", "030200", driver="nvidia")

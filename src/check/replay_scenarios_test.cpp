@@ -183,3 +183,21 @@ TEST_CASE("a snapshot of --root replays to the verdict --root gives, for every s
   }
 }
 
+
+// The fix for "no kernel image" names the wheel index to install: the newest
+// whose builds carry the GPU's code and whose CUDA the driver runs.
+TEST_CASE("no kernel image: the suggested PyTorch index fits the GPU and the driver") {
+  const gd::RuleSet rules = gd::load_embedded_rules();
+  for (const auto& [scenario, index] : {std::pair{"host-rtx5090-torch-cu124", "cu128"}, std::pair{"host-pascal-torch-cu128", "cu126"}}) {
+    CAPTURE(scenario);
+    gd::ReplayHost host((fs::path(GPUDOCTOR_TESTDATA) / "snapshots" / scenario).string());
+    const auto report = gd::run_check(host, rules);
+    const auto& application = report.layers.back();
+    REQUIRE(application.facts.id == "application");
+    const auto& checks = application.facts.facts.at("checks").as_array();
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0].as_object().at("suggested_index").as_string() == index);
+    REQUIRE(application.findings.size() >= 1);
+    CHECK(application.findings[0].fix.find(std::string("whl/") + index + "`") != std::string::npos);
+  }
+}

@@ -19,6 +19,10 @@ struct GpuCodeCheck {
   std::string kernel_image;
   std::string sass, ptx;  // what the framework carries, as a list for the message
   std::optional<std::string> version, ptx_needs_cuda, driver_cuda;
+  // What to install or build instead, ready to paste: for torch, the newest
+  // wheel index whose builds carry this GPU's code and that this driver runs.
+  std::string install_hint;
+  std::optional<std::string> suggested_index;
 
   template <class F>
   void fields(F& f) const {
@@ -31,6 +35,8 @@ struct GpuCodeCheck {
     f("ptx", ptx, "the PTX it carries, compute_90 (PTX ISA 8.4)");
     f("ptx_needs_cuda", ptx_needs_cuda, "ptx-needs-newer-driver: the CUDA version its PTX ISA came with");
     f("driver_cuda", driver_cuda, "the CUDA version the driver supports");
+    f("suggested_index", suggested_index, "torch: the newest PyTorch wheel index (cu128) with SASS for this GPU that this driver runs");
+    f("install_hint", install_hint, "the command or build setting that gives code for this GPU");
   }
 };
 

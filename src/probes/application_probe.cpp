@@ -76,6 +76,31 @@ std::optional<std::string> driver_cuda_of(const ProbeContext& context) {
   return std::nullopt;
 }
 
+// What gives this GPU code: for torch, the newest wheel index whose builds
+// carry SASS for it and whose CUDA major this driver runs (minor-version
+// compatibility within a major); for anything else, the nvcc targets to add.
+void add_install_hint(GpuCodeCheck& check, const FrameworkFacts& framework, int cc, const std::optional<std::string>& driver_cuda,
+                      const CudaTables& tables) {
+  const std::string arch = std::to_string(cc);
+  if (framework.name != "torch") {
+    check.install_hint = "rebuild it with `-gencode arch=compute_" + arch + ",code=sm_" + arch + "` (and code=compute_" + arch +
+                         " for PTX that later GPUs can JIT-compile)";
+    return;
+  }
+  const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
+  for (const auto& row : tables.torch_indexes()) {
+    const bool runs_here = !driver || driver->major() >= row.cuda.major();
+    const bool carries = std::any_of(row.sass.begin(), row.sass.end(), [cc](int sass) { return sass / 10 == cc / 10 && sass % 10 <= cc % 10; });
+    if (!runs_here || !carries) continue;
+    check.suggested_index = row.index;
+    check.install_hint = "`pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/" + row.index +
+                         "` (the newest index with it" + (driver ? " that this driver runs" : std::string()) + "; uv: `uv pip install`)";
+    return;
+  }
+  check.install_hint = std::string(driver ? "no PyTorch index this driver runs has it: upgrade the driver, or build" : "build") +
+                       " PyTorch from source with TORCH_CUDA_ARCH_LIST=" + compute_capability_of(cc);
+}
+
 void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::string& file, ApplicationFacts& facts) {
   const auto contents = read_fatbin(context.host, file);
   framework.library = file;
@@ -97,6 +122,7 @@ void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::
     auto check = check_gpu_code(framework, contents, gpu.name, gpu.arch, driver_cuda, context.rules.cuda);
     // What a damaged fatbin hid may be the very code this GPU needs: never a false "none".
     if (!contents.problems.empty() && check.kernel_image == "none") check.kernel_image = "unknown";
+    add_install_hint(check, framework, gpu.arch, driver_cuda, context.rules.cuda);
     facts.checks.push_back(std::move(check));
   }
 }

@@ -80,7 +80,8 @@ std::optional<std::string> CudaTables::load(const json::object& table) {
   if (name == "forward-compat") return load_forward_compat(table);
   if (name == "error-codes") return load_error_codes(table);
   if (name == "xid-codes") return load_xids(table);
-  return "unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes)";
+  if (name == "torch-wheels") return load_torch_wheels(table);
+  return "unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, torch-wheels)";
 }
 
 std::vector<std::string> CudaTables::missing_tables() const {
@@ -183,6 +184,29 @@ std::optional<std::string> CudaTables::load_error_codes(const json::object& tabl
   m_error_codes = std::move(codes);
   m_error_codes_source = string_field(table, "source");
   m_have_error_codes = true;
+  return std::nullopt;
+}
+
+std::optional<std::string> CudaTables::load_torch_wheels(const json::object& table) {
+  std::vector<TorchIndexRow> rows;
+  auto bad = RowReader(table, "indexes").each([&](const json::object& row) -> std::optional<std::string> {
+    TorchIndexRow parsed;
+    if (auto problem = text_field(row, "index", parsed.index)) return problem;
+    if (!parsed.index.starts_with("cu") || parsed.index.size() < 4 || parsed.index.find_first_not_of("0123456789", 2) != std::string::npos)
+      return std::string("\"index\" is a wheel index tag such as cu128");
+    if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+    const auto* sass = row.if_contains("sass");
+    if (!sass || !sass->is_array() || sass->get_array().empty()) return std::string("needs a \"sass\" list of compute capabilities");
+    for (const auto& cc : sass->get_array()) {
+      const auto version = cc.is_string() ? Version::parse(cc.get_string()) : std::nullopt;
+      if (!version || version->major() > 99 || version->minor() > 9) return std::string("\"sass\" holds compute capabilities such as \"9.0\"");
+      parsed.sass.push_back(static_cast<int>(version->major() * 10 + version->minor()));
+    }
+    rows.push_back(std::move(parsed));
+    return std::nullopt;
+  });
+  if (bad) return bad;
+  m_torch_indexes = std::move(rows);
   return std::nullopt;
 }
 

@@ -40,6 +40,13 @@ struct XidRow {
   std::string meaning, action;
 };
 
+// A PyTorch wheel index (download.pytorch.org/whl/cu128) and the SASS its builds carry.
+struct TorchIndexRow {
+  std::string index;  // cu128
+  Version cuda;       // 12.8
+  std::vector<int> sass;  // 75, 80, ..., 120
+};
+
 struct ErrorCodeRow {
   std::string api;  // cuda, nvml
   std::int64_t code = 0;
@@ -77,6 +84,8 @@ class CudaTables {
   const std::vector<ErrorCodeRow>& error_codes() const { return m_error_codes; }
   const std::string& error_codes_source() const { return m_error_codes_source; }
   const XidRow* xid(std::int64_t code) const;
+  // Newest first, as the table lists them; empty without torch-wheels.json.
+  const std::vector<TorchIndexRow>& torch_indexes() const { return m_torch_indexes; }
 
  private:
   std::optional<std::string> load_drivers(const boost::json::object& table);
@@ -84,6 +93,7 @@ class CudaTables {
   std::optional<std::string> load_forward_compat(const boost::json::object& table);
   std::optional<std::string> load_error_codes(const boost::json::object& table);
   std::optional<std::string> load_xids(const boost::json::object& table);
+  std::optional<std::string> load_torch_wheels(const boost::json::object& table);
 
   bool m_have_drivers = false, m_have_forward_compat = false, m_have_error_codes = false;
   std::vector<ToolkitRow> m_toolkits;
@@ -94,6 +104,7 @@ class CudaTables {
   std::vector<std::string> m_unsupported_brands;
   std::vector<ErrorCodeRow> m_error_codes;
   std::vector<XidRow> m_xids;
+  std::vector<TorchIndexRow> m_torch_indexes;
   std::string m_error_codes_source;
 };
 
