@@ -94,3 +94,24 @@ TEST_CASE("the built-in product table passes the checks a --rules table must pas
   const auto rules = gd::load_rule_files(files);  // as a --rules table: a bad line throws here
   CHECK(rules.chips.product(0x2335)->name == "GH100 [H200 SXM 141GB]");
 }
+
+TEST_CASE("torch-wheels: newest index first, each CUDA one a toolkit can target, bad rows refused") {
+  const auto rules = gd::load_embedded_rules();
+  const auto& indexes = rules.cuda.torch_indexes();
+  REQUIRE(indexes.size() >= 5);
+  for (std::size_t i = 0; i < indexes.size(); ++i) {
+    CAPTURE(indexes[i].index);
+    // The tag spells the CUDA version: cu128 is 12.8.
+    CHECK(indexes[i].index == "cu" + std::to_string(indexes[i].cuda.major()) + std::to_string(indexes[i].cuda.minor()));
+    if (i > 0) CHECK(indexes[i - 1].cuda > indexes[i].cuda);
+    // No index carries code below what its CUDA major can build.
+    const auto minimum = rules.cuda.min_compute_capability(static_cast<int>(indexes[i].cuda.major()));
+    REQUIRE(minimum);
+    for (int sass : indexes[i].sass) CHECK(sass >= minimum->major() * 10 + minimum->minor());
+  }
+  gd::CudaTables tables;
+  const auto bad = tables.load(json::parse(R"({"table": "torch-wheels", "indexes": [{"index": "cu12x", "cuda": "12.8", "sass": ["9.0"]}]})").as_object());
+  REQUIRE(bad);
+  CHECK(bad->find("cu128") != std::string::npos);
+  CHECK(tables.load(json::parse(R"({"table": "torch-wheels", "indexes": [{"index": "cu128", "cuda": "12.8", "sass": ["nine"]}]})").as_object()));
+}
