@@ -1,6 +1,7 @@
 #include "lint/dockerfile_lint.h"
 
 #include "util/text.h"
+#include "util/version.h"
 
 #include <map>
 #include <regex>
@@ -88,6 +89,47 @@ void check_run(Linter& lint, const Instruction& instruction, const std::optional
   for (const auto& command : shell_commands(instruction.text)) check_run_command(lint, instruction, command, base);
 }
 
+std::string index_tag(int number) { return "cu" + std::to_string(number); }
+
+std::string index_list(const std::vector<int>& numbers) {
+  std::string out;
+  for (int number : numbers) out += (out.empty() ? "" : ", ") + index_tag(number);
+  return out;
+}
+
+// A PyTorch index that was never published (cu122: pip finds no torch), and
+// a torch pin the index has no build of (torch==2.1.0 on cu124). Tags newer
+// than the table knows are left alone: PyTorch adds indexes.
+void check_torch_index(Linter& lint, const Instruction& instruction, const std::string& text) {
+  static const std::regex index_url(R"(download\.pytorch\.org/whl/cu(\d{3,4}))");
+  std::smatch match;
+  if (!std::regex_search(text, match, index_url)) return;
+  const auto& published = lint.rules().cuda.torch_published();
+  if (published.empty()) return;
+  const int tag = std::stoi(match[1].str());
+  const int newest = *std::max_element(published.begin(), published.end());
+  if (tag > newest || tag < published.front()) return;
+  if (std::find(published.begin(), published.end(), tag) == published.end()) {
+    int nearest = published.front();
+    for (int number : published)
+      if (number <= tag) nearest = std::max(nearest, number);
+    std::string corrected = "RUN " + instruction.text.substr(0, instruction.text.find('\n'));
+    const auto at = corrected.find("/whl/" + index_tag(tag));
+    if (at != std::string::npos) corrected.replace(at + 5, index_tag(tag).size(), index_tag(nearest));
+    lint.raise("dockerfile-torch-index-unpublished", instruction.line,
+               {{"value", index_tag(tag)}, {"nearest", index_tag(nearest)}, {"published", index_list(published)}},
+               corrected.size() <= k_max_command ? std::optional<std::string>(corrected) : std::nullopt);
+    return;
+  }
+  static const std::regex pin(R"((^|[\s'"])torch==(\d+)\.(\d+)(\.\d+)?)");
+  if (!std::regex_search(text, match, pin)) return;
+  const std::string version = match[2].str() + "." + match[3].str() + match[4].str();
+  const auto indexes = lint.rules().cuda.torch_release_indexes(*Version::parse(match[2].str() + "." + match[3].str()));
+  if (indexes.empty() || std::find(indexes.begin(), indexes.end(), tag) != indexes.end()) return;
+  lint.raise("dockerfile-torch-pin-not-on-index", instruction.line,
+             {{"value", "torch==" + version}, {"index", index_tag(tag)}, {"indexes", index_list(indexes)}});
+}
+
 void check_run_command(Linter& lint, const Instruction& instruction, const std::string& text, const std::optional<std::string>& base) {
   // ldconfig run over the stubs directory.
   static const std::regex ldconfig_stubs(R"(ldconfig[^\n;&|]*\s([^\s;&|]*/stubs))");
@@ -104,6 +146,7 @@ void check_run_command(Linter& lint, const Instruction& instruction, const std::
     if (std::regex_search(packages, package, driver_package))
       lint.raise("dockerfile-installs-driver", instruction.line, {{"value", printable(package[2].str(), 60)}});
   }
+  check_torch_index(lint, instruction, text);
   // torch for one CUDA major on a base image of another.
   static const std::regex torch_index(R"(download\.pytorch\.org/whl/cu(\d+))");
   if (base && contains(text, "torch") && std::regex_search(text, match, torch_index)) {
@@ -111,8 +154,14 @@ void check_run_command(Linter& lint, const Instruction& instruction, const std::
     const std::string wheel = tag.substr(0, tag.size() - 1) + "." + tag.substr(tag.size() - 1);
     const std::string base_major = base->substr(0, base->find('.'));
     if (wheel.substr(0, wheel.find('.')) != base_major) {
+      // The index for the base's CUDA: the newest published one not newer than it (12.2 -> cu121).
       std::string base_tag = *base;
       base_tag.erase(std::remove(base_tag.begin(), base_tag.end(), '.'), base_tag.end());
+      const int base_number = std::stoi(base_tag);
+      int nearest = 0;
+      for (int number : lint.rules().cuda.torch_published())
+        if (number <= base_number && number / 10 == base_number / 10) nearest = std::max(nearest, number);
+      if (nearest) base_tag = std::to_string(nearest);
       lint.raise("dockerfile-torch-cuda-major-differs", instruction.line,
                  {{"value", "cu" + tag}, {"base", *base}, {"wheel", wheel}, {"wheel_major", wheel.substr(0, wheel.find('.'))},
                   {"base_tag", base_tag}});
@@ -140,7 +189,8 @@ void check_copy(Linter& lint, const Instruction& instruction) {
 std::vector<std::string> dockerfile_lint_ids() {
   return {"dockerfile-stubs-on-loader-path",         "dockerfile-stubs-in-ld-cache",     "dockerfile-copies-driver-library",
           "dockerfile-installs-driver",              "dockerfile-capabilities-without-compute",
-          "dockerfile-visible-devices-none",         "dockerfile-torch-cuda-major-differs"};
+          "dockerfile-visible-devices-none",         "dockerfile-torch-cuda-major-differs",
+          "dockerfile-torch-index-unpublished",      "dockerfile-torch-pin-not-on-index"};
 }
 
 std::vector<LintFinding> lint_dockerfile(const Dockerfile& file, const RuleSet& rules) {

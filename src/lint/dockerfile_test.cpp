@@ -99,3 +99,20 @@ TEST_CASE("hostile Dockerfiles: junk, an endless continuation, an unterminated h
                                "\nCOPY " + std::string(300000, 'b') + " /x\nRUN ldconfig " + std::string(100000, '/') + "\n";
   CHECK(gd::lint_dockerfile(gd::parse_dockerfile(long_run), rules).empty());
 }
+
+TEST_CASE("Dockerfile: PyTorch indexes that were never published, pins an index has no build of") {
+  const auto rules = gd::load_embedded_rules();
+  const auto findings = gd::lint_dockerfile(gd::parse_dockerfile(fixture("torch-indexes.Dockerfile")), rules);
+  std::set<std::string> where;
+  for (const auto& finding : findings) where.insert(std::to_string(finding.line) + " " + finding.rule);
+  CHECK(where == std::set<std::string>{"5 dockerfile-torch-index-unpublished", "7 dockerfile-torch-pin-not-on-index"});
+  for (const auto& finding : findings) {
+    CAPTURE(finding.rule);
+    if (finding.rule == "dockerfile-torch-index-unpublished") {
+      CHECK(finding.corrected == std::optional<std::string>("RUN pip install torch --index-url https://download.pytorch.org/whl/cu121"));
+      CHECK(finding.message.find("cu122") != std::string::npos);
+    } else {
+      CHECK(finding.message.find("torch==2.1.0 was built for cu118, cu121, not cu124") != std::string::npos);
+    }
+  }
+}

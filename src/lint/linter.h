@@ -29,6 +29,7 @@ class Linter {
   // A rule missing from the rule set (--rules without it) is a check turned off.
   void raise(const char* id, std::size_t line, const LintValues& values, std::optional<std::string> corrected = {});
   std::vector<LintFinding> take() { return std::move(m_findings); }
+  const RuleSet& rules() const { return m_rules; }
 
  private:
   const RuleSet& m_rules;

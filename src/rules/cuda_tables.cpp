@@ -206,8 +206,48 @@ std::optional<std::string> CudaTables::load_torch_wheels(const json::object& tab
     return std::nullopt;
   });
   if (bad) return bad;
+  // "cu128" -> 128
+  const auto tag_number = [](const json::value& tag) -> std::optional<int> {
+    if (!tag.is_string()) return std::nullopt;
+    const std::string_view text = tag.get_string();
+    if (!text.starts_with("cu") || text.size() < 4 || text.size() > 6 || text.find_first_not_of("0123456789", 2) != std::string_view::npos)
+      return std::nullopt;
+    return std::stoi(std::string(text.substr(2)));
+  };
+  std::vector<int> published;
+  if (const auto* list = table.if_contains("published"); list && list->is_array())
+    for (const auto& tag : list->get_array()) {
+      const auto number = tag_number(tag);
+      if (!number) return std::string("\"published\" holds index tags such as \"cu128\"");
+      published.push_back(*number);
+    }
+  std::vector<std::pair<Version, std::vector<int>>> releases;
+  if (table.contains("releases"))
+    bad = RowReader(table, "releases").each([&](const json::object& row) -> std::optional<std::string> {
+      Version torch;
+      if (auto problem = version_field(row, "torch", torch)) return problem;
+      const auto* indexes = row.if_contains("indexes");
+      if (!indexes || !indexes->is_array()) return std::string("needs an \"indexes\" list");
+      std::vector<int> numbers;
+      for (const auto& tag : indexes->get_array()) {
+        const auto number = tag_number(tag);
+        if (!number) return std::string("\"indexes\" holds index tags such as \"cu128\"");
+        numbers.push_back(*number);
+      }
+      releases.emplace_back(torch, std::move(numbers));
+      return std::nullopt;
+    });
+  if (bad) return bad;
   m_torch_indexes = std::move(rows);
+  m_torch_published = std::move(published);
+  m_torch_releases = std::move(releases);
   return std::nullopt;
+}
+
+std::vector<int> CudaTables::torch_release_indexes(const Version& torch) const {
+  for (const auto& [release, indexes] : m_torch_releases)
+    if (release.major() == torch.major() && release.minor() == torch.minor()) return indexes;
+  return {};
 }
 
 std::optional<std::string> CudaTables::load_xids(const json::object& table) {

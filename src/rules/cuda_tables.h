@@ -86,6 +86,10 @@ class CudaTables {
   const XidRow* xid(std::int64_t code) const;
   // Newest first, as the table lists them; empty without torch-wheels.json.
   const std::vector<TorchIndexRow>& torch_indexes() const { return m_torch_indexes; }
+  // Every index PyTorch published from cu118 on, as numbers (118 ... 130).
+  const std::vector<int>& torch_published() const { return m_torch_published; }
+  // The indexes a torch minor ("2.5") was built for; empty when the table does not know it.
+  std::vector<int> torch_release_indexes(const Version& torch) const;
 
  private:
   std::optional<std::string> load_drivers(const boost::json::object& table);
@@ -105,6 +109,8 @@ class CudaTables {
   std::vector<ErrorCodeRow> m_error_codes;
   std::vector<XidRow> m_xids;
   std::vector<TorchIndexRow> m_torch_indexes;
+  std::vector<int> m_torch_published;
+  std::vector<std::pair<Version, std::vector<int>>> m_torch_releases;
   std::string m_error_codes_source;
 };
 
