@@ -29,6 +29,7 @@ PROC_VERSION_OPEN = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {
 # The root cause each failing or warning scenario must name in its closing
 # line: the rule of the headline finding (a consequence can never be it).
 HEADLINES = {
+    "host-torch-cudnn-older-than-pinned": "application-wheel-older-than-pinned",
     "host-pascal-torch-cu128": "application-no-kernel-image",
     "host-cupy-cuda11x-among-cu12-wheels": "application-package-cuda-runtime-missing",
     "host-nvcc-gcc-too-new": "extension-build-host-compiler-unsupported",
@@ -442,7 +443,7 @@ class Snapshot:
             self.file(f"{site}/nvidia_cudnn_cu{major}-{cudnn}.dist-info/RECORD", "nvidia/cudnn/lib/libcudnn.so.9,sha256=x,1\n")
         return self
 
-    def torch_venv(self, version="2.5.1+cu124", cuda="12.4", fatbin=None, prefix="/opt/venv", damaged=False):
+    def torch_venv(self, version="2.5.1+cu124", cuda="12.4", fatbin=None, prefix="/opt/venv", damaged=False, pins=None):
         """A virtual environment with a PyTorch wheel: torch/version.py and, for a
         CUDA build, torch/lib/libtorch_cuda.so carrying the given fatbin entries."""
         site = f"{prefix}/lib/python3.11/site-packages"
@@ -451,6 +452,12 @@ class Snapshot:
                                               f"__version__ = '{version}'\ndebug = False\ncuda: Optional[str] = {cuda_text}\n"
                                               f"git_version = 'a8d6afb511a69687bbb2b7e88a3cf67917e1697e'\nhip: Optional[str] = None\n")
         self.file(f"{site}/torch-{version.split('+')[0]}.dist-info/RECORD", "torch/version.py,sha256=x,1\n")
+        if pins:  # torch's exact Requires-Dist pins of the nvidia-* wheels, as its METADATA has them
+            marker = '; platform_system == "Linux" and platform_machine == "x86_64"'
+            self.file(f"{site}/torch-{version.split('+')[0]}.dist-info/METADATA",
+                      f"Metadata-Version: 2.1\nName: torch\nVersion: {version}\nRequires-Dist: filelock\n" +
+                      "".join(f"Requires-Dist: {name}=={pin}{marker}\n" for name, pin in pins.items()) +
+                      "\nTensors and Dynamic neural networks in Python with strong GPU acceleration\nRequires-Dist: not-a-header==1\n")
         if fatbin is not None:
             self.file(f"{site}/torch/lib/libtorch_cuda.so", fatbin_elf("libtorch_cuda.so", fatbin, damaged))
         self.env["VIRTUAL_ENV"] = prefix
@@ -1386,8 +1393,17 @@ def scenarios():
     # The CUDA libraries torch really loads, from its own libtorch_cuda.so.
     s = h100_host("host-torch-wheel-libraries", "torch cu124 in a venv with its nvidia-* wheels: every CUDA library it "
                   "needs is found through its RUNPATH.")
-    yield s.torch_venv().torch_wheel_libraries().expect(
-        "ok", None, [], absent=["application-cuda-library-missing", "application-cuda-library-shadowed"])
+    pins = {"nvidia-cudnn-cu12": "9.1.0.70", "nvidia-cublas-cu12": "12.4.5.8"}
+    s.torch_venv(pins=pins).torch_wheel_libraries()
+    s.package("nvidia_cudnn_cu12", "9.1.0.70").package("nvidia_cublas_cu12", "12.4.5.8")
+    yield s.expect("ok", None, [], absent=["application-cuda-library-missing", "application-cuda-library-shadowed",
+                                           "application-wheel-older-than-pinned"])
+
+    s = h100_host("host-torch-cudnn-older-than-pinned", "torch 2.5.1 pins nvidia-cudnn-cu12==9.1.0.70 but 8.9.2.26 was "
+                  "installed over it: 'cuDNN version incompatibility' at first use. A newer cuBLAS than pinned is fine.")
+    s.torch_venv(pins=pins).torch_wheel_libraries()
+    s.package("nvidia_cudnn_cu12", "8.9.2.26").package("nvidia_cublas_cu12", "12.4.5.9")
+    yield s.expect("warn", None, ["application-wheel-older-than-pinned"])
 
     s = h100_host("host-torch-cudnn-wheel-missing", "torch cu124 whose nvidia-cudnn-cu12 wheel is gone: libcudnn.so.9 "
                   "is found nowhere, so `import torch` fails.")

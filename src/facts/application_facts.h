@@ -87,6 +87,23 @@ struct FrameworkLibrary {
   }
 };
 
+// A library wheel a framework pins exactly (torch's METADATA:
+// nvidia-cudnn-cu12==9.1.0.70) against the one installed beside it.
+struct WheelPin {
+  std::string framework, package, required;
+  std::optional<std::string> installed;
+  std::string relation;  // same, older, newer, missing
+
+  template <class F>
+  void fields(F& f) const {
+    f("framework", framework, "torch 2.5.1+cu124");
+    f("package", package, "the pinned wheel, as its dist-info spells it: nvidia_cudnn_cu12");
+    f("required", required, "the version the framework's METADATA pins");
+    f("installed", installed, "the version installed in the same site directory");
+    f("relation", relation, "same, older (than the pin), newer, or missing");
+  }
+};
+
 // A CUDA toolkit's compiler, for people who build CUDA code or framework extensions here.
 struct ToolchainFacts {
   std::string nvcc;  // its path
@@ -168,6 +185,7 @@ struct ApplicationFacts {
   std::vector<ExtensionBuild> extension_builds;
   std::vector<FrameworkLibrary> libraries;
   std::vector<PackageRuntime> package_runtimes;
+  std::vector<WheelPin> wheel_pins;
 
   template <class F>
   void fields(F& f) const {
@@ -179,6 +197,7 @@ struct ApplicationFacts {
     f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
     f("libraries", libraries, "the CUDA libraries each framework loads (cuDNN, cuBLAS, NCCL, nvJitLink, ...) and where from");
     f("package_runtimes", package_runtimes, "CuPy and JAX CUDA plugins against the CUDA runtime of their major");
+    f("wheel_pins", wheel_pins, "the NVIDIA wheels a framework pins in its METADATA (cuDNN, cuBLAS, NCCL, ...) against those installed");
   }
 };
 

@@ -242,6 +242,33 @@ void compare_extension_builds(ApplicationFacts& facts) {
   }
 }
 
+// torch pins its NVIDIA wheels exactly (nvidia-cudnn-cu12==9.1.0.70); an
+// older one beside it (installed by hand, or by another package's pins)
+// fails at first use: "cuDNN version incompatibility: PyTorch was compiled
+// against (9, 1, 0) but found runtime version (8, 9, 2)".
+void compare_wheel_pins(Host& host, const std::string& site, const FrameworkFacts& framework, ApplicationFacts& facts) {
+  std::map<std::string, std::string> installed;
+  std::string metadata;
+  for (const auto& [name, version] : installed_packages(host, site)) {
+    std::string normal = to_lower(name);
+    std::replace_if(normal.begin(), normal.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+    installed.emplace(normal, version);
+    if (normal == "torch" && metadata.empty()) metadata = site + "/" + name + "-" + version + ".dist-info/METADATA";
+  }
+  if (metadata.empty()) return;
+  const std::string label = framework.name + (framework.version ? " " + *framework.version : std::string());
+  for (const auto& [package, required] : pinned_requirements(host, metadata)) {
+    if (!package.starts_with("nvidia_") || facts.wheel_pins.size() >= 128) continue;
+    WheelPin pin{label, package, required, std::nullopt, "missing"};
+    if (const auto found = installed.find(package); found != installed.end()) {
+      pin.installed = found->second;
+      const auto want = Version::parse(required), have = Version::parse(found->second);
+      pin.relation = !want || !have ? (required == found->second ? "same" : "unknown") : *have < *want ? "older" : *want < *have ? "newer" : "same";
+    }
+    facts.wheel_pins.push_back(std::move(pin));
+  }
+}
+
 // CuPy and JAX's CUDA plugins load CUDA at run time, from the NVIDIA wheels
 // beside them (cupy-cuda12x[ctk], jax[cuda12]) or from a toolkit the loader
 // finds (jax[cuda12-local]): without either, the first GPU call fails.
@@ -357,6 +384,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
           resolve_framework_libraries(context.host, framework.name + (framework.version ? " " + *framework.version : std::string()),
                                       library, facts.libraries);
       }
+      compare_wheel_pins(context.host, site, framework, facts);
       facts.frameworks.push_back(std::move(framework));
     }
   }

@@ -89,4 +89,26 @@ std::optional<int> package_cuda_major(std::string_view name) {
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host, const std::string& metadata) {
+  std::vector<std::pair<std::string, std::string>> pins;
+  auto text = host.read_file(metadata, 512 * 1024);
+  if (!text) return pins;
+  for (auto line : lines(*text)) {
+    if (line.empty()) break;  // the headers end at the first empty line; the description follows
+    if (!line.starts_with("Requires-Dist:") || pins.size() >= 256) continue;
+    auto requirement = trim(line.substr(14));
+    requirement = requirement.substr(0, requirement.find(';'));
+    const auto equals = requirement.find("==");
+    if (equals == std::string_view::npos) continue;
+    auto name = std::string(trim(requirement.substr(0, equals)));
+    name = name.substr(0, name.find('['));  // extras
+    const auto version = trim(requirement.substr(equals + 2));
+    if (name.empty() || version.empty() || version.find_first_of(" ,<>=!*") != std::string_view::npos) continue;
+    std::string normal = to_lower(name);
+    std::replace_if(normal.begin(), normal.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+    pins.emplace_back(printable(normal, 80), printable(version, 40));
+  }
+  return pins;
+}
+
 }  // namespace gd

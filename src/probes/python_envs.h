@@ -26,6 +26,10 @@ std::optional<TorchVersion> read_torch_version(Host& host, const std::string& ve
 // cupy_cuda12x, cupy-cuda117, jax_cuda12_plugin, jax_cuda13_pjrt, nvidia_cublas_cu12.
 std::optional<int> package_cuda_major(std::string_view name);
 
+// A distribution's exact pins from its METADATA ("Requires-Dist: nvidia-cudnn-cu12==9.1.0.70; ..."):
+// (name normalised as dist-info folders spell it, nvidia_cudnn_cu12; version). At most 256.
+std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host, const std::string& metadata);
+
 // "name-1.2.3.dist-info" directories of a site dir: (name, version), names as written.
 std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, const std::string& site);
 
