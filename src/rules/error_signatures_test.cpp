@@ -78,7 +78,13 @@ constexpr Pasted k_pasted[] = {
      "libnvJitLink.so.12",
      "nvjitlink-symbol", "cuda-library-shadowed"},
     {"Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file",
-     "cudnn-missing", ""},
+     "cudnn-missing", "application-cuda-library-missing"},
+    {"RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 1, 0) but found runtime version (8, 9, 2). "
+     "PyTorch already comes bundled with cuDNN.",
+     "cudnn-older-than-built", "application-wheel-older-than-pinned"},
+    {"/usr/local/cuda/include/crt/host_config.h:143:2: error: #error -- unsupported GNU version! gcc versions later than 12 "
+     "are not supported!",
+     "nvcc-host-compiler-unsupported", "extension-build-host-compiler-unsupported"},
     {"CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against version 8906, which is newer.",
      "cudnn-older-than-built", "cuda-library-shadowed"},
     {"Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file",
