@@ -95,7 +95,7 @@ check "--image: --gpu needs --image" exit_is 2 "$gpudoctor" check --gpu 2330
 check "--image: a bad --gpu is exit 2" exit_is 2 "$gpudoctor" check --image --replay "$testdata/snapshots/image-healthy-on-its-host" --gpu H100
 check "--image: a CUDA 13 image on a 550 host fails" exit_is 1 "$gpudoctor" check --image --format line \
   --replay "$testdata/snapshots/image-runtime-newer-than-host" --gpu 2330 --host-driver 550.54.15
-check "--image: ... and says so (the toolkit would refuse it at start)" grep -q "^FAIL at container: The image.s requirement CUDA_VERSION is not met" "$work/out"
+check "--image: ... and says so at the image's own layer (the toolkit would refuse it at start)" grep -q "^FAIL at image-config: The image.s requirement CUDA_VERSION is not met" "$work/out"
 check "--image --strict: a warning fails" exit_is 1 "$gpudoctor" check --image --strict --replay "$testdata/snapshots/image-bakes-driver-libraries"
 check "--image: without --strict a warning passes" exit_is 0 "$gpudoctor" check --image --replay "$testdata/snapshots/image-bakes-driver-libraries"
 check "lint: a Dockerfile with mistakes exits 1" exit_is 1 "$gpudoctor" lint "$testdata/dockerfiles/mistakes.Dockerfile"

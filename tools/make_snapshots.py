@@ -1504,7 +1504,7 @@ def scenarios():
 
     yield image("image-runtime-newer-than-host", "A CUDA 13.0 image judged for a host with driver 550 (CUDA 12.4): it will not run.",
                 runtime="13.0.48", major="13").expect(
-        "fail", "container", ["require-unsatisfied", "driver-too-old-for-runtime"], options=host_550_h100)
+        "fail", "image-config", ["require-unsatisfied", "driver-too-old-for-runtime"], options=host_550_h100)
 
     s = compat_container("image-compat-on-geforce", "A CUDA 12.6 image with cuda-compat, judged for an RTX 4090 host with driver 535.", "535.183.01")
     # What the host and the toolkit would provide at run time is not in an image.
@@ -1533,7 +1533,7 @@ def scenarios():
 
     s = image("image-require-refused-by-host", "A CUDA 12.4 image (cuda>=12.4) judged for a host with driver 470: refused at start.")
     s.env["NVIDIA_REQUIRE_CUDA"] = "cuda>=12.4"
-    yield s.expect("fail", "container", ["require-unsatisfied", "driver-too-old-for-runtime"],
+    yield s.expect("fail", "image-config", ["require-unsatisfied", "driver-too-old-for-runtime"],
                    options={"image": True, "gpu": "2330", "host_driver": "470.256.02"})
 
     s = image("image-stub-on-loader-path", "A CUDA image whose ENV LD_LIBRARY_PATH holds the toolkit's stubs (with a libcuda.so.1).")

@@ -1,5 +1,7 @@
 #include "check/run_check.h"
 
+#include "model/image_view.h"
+
 #include "gpudoctor_config.h"
 #include "probes/application_probe.h"
 #include "probes/assumed_host.h"
@@ -75,6 +77,7 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   report.system = to_fact_object(context.system);
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   apply_rules(rules, report);
+  if (options.image) regroup_for_image(report);
   return report;
 }
 

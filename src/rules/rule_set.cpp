@@ -64,8 +64,9 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
   rule.id = id;
   rule.file = file.name;
   if (const auto* subject = object.if_contains("subject")) {
-    if (!subject->is_string() || !find_subject(subject->get_string()))
-      fail(file, line_of_rule(file, id), "rule \"" + id + "\": unknown \"subject\" (known: host)");
+    // Rules judge host-shaped facts; an image is reported through them, regrouped (model/image_view.h).
+    if (!subject->is_string() || subject->get_string() != k_host_subject)
+      fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"subject\" can only be host (an image is judged by the host's rules, then regrouped)");
     rule.subject = std::string(subject->get_string());
   }
   rule.layer = required_string(file, object, "layer", id);
@@ -76,6 +77,13 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
   rule.severity = *severity;
   rule.message = required_string(file, object, "message", id);
   rule.fix = required_string(file, object, "fix", id);
+  // A placeholder ends at its first '}': "{a|text {b}}" would print a stray brace.
+  for (const auto* text : {&rule.message, &rule.fix})
+    for (std::size_t open = text->find('{'); open != std::string::npos; open = text->find('{', open + 1)) {
+      const auto close = text->find('}', open);
+      if (close != std::string::npos && text->find('{', open + 1) < close)
+        fail(file, line_of_rule(file, id), "rule \"" + id + "\": a placeholder inside a placeholder ({a|... {b}}) is not supported");
+    }
   rule.source = required_string(file, object, "source", id);
   auto* when = object.if_contains("when");
   if (!when) fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a \"when\" condition");

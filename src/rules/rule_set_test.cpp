@@ -149,7 +149,17 @@ TEST_CASE("a rule names its subject, and its layer must be one of that subject's
   CHECK(error_of(R"({"rules": [{"id": "a", "subject": "host", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
     "message": "m", "fix": "f", "source": "s"}]})") == "");
   CHECK(error_of(R"({"rules": [{"id": "a", "subject": "boat", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
-    "message": "m", "fix": "f", "source": "s"}]})").find("unknown \"subject\"") != std::string::npos);
+    "message": "m", "fix": "f", "source": "s"}]})").find("\"subject\" can only be host") != std::string::npos);
+  // An image is reported through the host's rules, regrouped: no rule is written against it.
+  CHECK(error_of(R"({"rules": [{"id": "a", "subject": "image", "layer": "target-host", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
+    "message": "m", "fix": "f", "source": "s"}]})").find("\"subject\" can only be host") != std::string::npos);
+}
+
+TEST_CASE("a placeholder inside a placeholder's fallback is refused: it would print a stray brace") {
+  CHECK(error_of(R"({"rules": [{"id": "n", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
+    "message": "m", "fix": "at least {item.a|the first of CUDA {item.b}}", "source": "s"}]})").find("placeholder inside a placeholder") != std::string::npos);
+  CHECK(error_of(R"({"rules": [{"id": "n", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
+    "message": "{item.a|none} and {item.b}", "fix": "f", "source": "s"}]})") == "");
 }
 
 TEST_CASE("every rule cites public documents a user can follow, not our research notes") {

@@ -1,0 +1,105 @@
+#include "model/image_view.h"
+
+#include "model/layers.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gd {
+
+std::string image_layer_of(const std::string& host_layer) {
+  if (host_layer == "hardware" || host_layer == "kernel-module") return "target-host";
+  if (host_layer == "container" || host_layer == "device-nodes") return "image-config";
+  return host_layer;
+}
+
+namespace {
+
+const boost::json::value* at(const boost::json::object& object, std::initializer_list<const char*> path) {
+  const boost::json::value* value = nullptr;
+  const boost::json::object* current = &object;
+  for (const char* key : path) {
+    if (!current || !(value = current->if_contains(key))) return nullptr;
+    current = value->is_object() ? &value->get_object() : nullptr;
+  }
+  return value;
+}
+
+// What the image asks of the container toolkit, in one line: its GPU
+// selection, its capabilities and its CUDA requirement against the host named.
+std::string image_config_summary(const boost::json::object& container, bool host_named) {
+  std::string out;
+  const auto text_at = [&](std::initializer_list<const char*> path) -> std::string {
+    const auto* value = at(container, path);
+    return value && value->is_string() ? std::string(value->get_string()) : std::string();
+  };
+  const auto visible = text_at({"visible_devices", "value"}), capabilities = text_at({"driver_capabilities", "value"});
+  out += "NVIDIA_VISIBLE_DEVICES=" + (visible.empty() ? std::string("(unset: no GPU unless the run asks)") : visible);
+  out += ", NVIDIA_DRIVER_CAPABILITIES=" + (capabilities.empty() ? std::string("(unset: utility,compute)") : capabilities);
+  const auto requested = text_at({"require", "requested_cuda"});
+  if (!requested.empty()) {
+    const auto* satisfied = at(container, {"require", "satisfied"});
+    out += "; requires CUDA " + requested +
+           (host_named && satisfied && satisfied->is_bool() ? (satisfied->get_bool() ? " (the host named meets it)" : " (the host named does not)")
+                                                            : "");
+  }
+  return out;
+}
+
+}  // namespace
+
+void regroup_for_image(Report& report) {
+  std::map<std::string, std::vector<LayerReport*>> parts;  // image layer -> its host layers, bottom up
+  bool host_named = false;  // --host-driver: the kernel-module layer holds the driver named
+  for (auto& layer : report.layers) {
+    parts[image_layer_of(layer.facts.id)].push_back(&layer);
+    if (layer.facts.id == "kernel-module")
+      if (const auto* version = layer.facts.facts.if_contains("version"); version && version->is_string()) host_named = true;
+  }
+  std::vector<LayerReport> layers;
+  for (const auto id_view : k_image_layer_ids) {
+    const std::string id(id_view);
+    LayerReport merged;
+    merged.facts.id = id;
+    const auto& sources = parts[id];
+    // The device-nodes layer has nothing to say about an image: it is not shown.
+    std::vector<LayerReport*> shown;
+    for (auto* part : sources)
+      if (!(part->facts.id == "device-nodes" && part->findings.empty())) shown.push_back(part);
+    if (shown.size() == 1 && shown.front()->facts.id == id) {
+      merged.facts = std::move(shown.front()->facts);
+    } else {
+      // Facts of several host layers stay apart, under the layer they came from.
+      for (auto* part : shown) {
+        merged.facts.status = merged.facts.summary.empty() ? part->facts.status : std::max(merged.facts.status, part->facts.status);
+        if (!part->facts.summary.empty()) merged.facts.summary += (merged.facts.summary.empty() ? "" : "; ") + part->facts.summary;
+        merged.facts.facts[part->facts.id] = std::move(part->facts.facts);
+        for (auto& [key, source] : part->facts.sources) merged.facts.sources[part->facts.id + "." + key] = std::move(source);
+      }
+    }
+    if (id == "image-config")
+      if (const auto* container = merged.facts.facts.if_contains("container"); container && container->is_object()) {
+        merged.facts.summary = image_config_summary(container->get_object(), host_named);
+        merged.facts.status = Status::ok;  // an image is never "in a container": its variables were read
+      }
+    if (id == "target-host" && merged.facts.status == Status::skip)
+      merged.facts.summary = "no host named: --gpu DEVICE-ID|CC and --host-driver VERSION judge the image against one";
+    // No driver in an image is the healthy case: the toolkit brings the host's at start.
+    if (id == "driver-libs" && merged.facts.status == Status::unknown) {
+      merged.facts.status = Status::ok;
+      merged.facts.summary = "no driver libraries in the image (the container toolkit injects the host's at start)";
+    }
+    for (auto* part : shown)
+      for (auto& finding : part->findings) {
+        finding.layer = id;
+        if (finding.caused_by) finding.cause_layer = image_layer_of(finding.cause_layer);
+        merged.findings.push_back(std::move(finding));
+      }
+    layers.push_back(std::move(merged));
+  }
+  report.layers = std::move(layers);
+  report.subject = std::string(k_image_subject);
+  settle_verdict(report);
+}
+
+}  // namespace gd

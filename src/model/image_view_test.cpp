@@ -1,0 +1,64 @@
+// An image's report: host layers regrouped into the image's own, findings
+// moved with their causes, the verdict settled again on the new layers.
+
+#include "model/image_view.h"
+#include "model/layers.h"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+gd::LayerReport layer(const std::string& id, gd::Status status, const std::string& summary) {
+  gd::LayerReport out;
+  out.facts.id = id;
+  out.facts.status = status;
+  out.facts.summary = summary;
+  out.facts.set("marker", id, "/source/of/" + id);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an image's layers: target-host from hardware and kernel-module, image-config from container, no device nodes") {
+  gd::Report report;
+  for (const auto id : gd::k_layer_ids) report.layers.push_back(layer(std::string(id), gd::Status::ok, std::string(id) + " summary"));
+  report.layers[3].facts.status = gd::Status::skip;  // device-nodes: an image has none
+  // The host driver named is too old (a kernel-module fact) and the image's requirement fails because of it.
+  gd::Finding cause{"require-unsatisfied", "container", gd::Severity::fail, "requirement not met", {}, "fix", "src", "", {}, ""};
+  gd::Finding consequence{"driver-too-old-for-runtime", "cuda-runtime", gd::Severity::fail, "runtime too new", {}, "fix", "src", "",
+                          std::string("require-unsatisfied"), "container"};
+  report.layers[2].findings.push_back(cause);
+  report.layers[5].findings.push_back(consequence);
+  gd::settle_verdict(report);
+  CHECK(report.failing_layer == std::optional<std::string>("container"));
+
+  gd::regroup_for_image(report);
+  CHECK(report.subject == "image");
+  REQUIRE(report.layers.size() == gd::k_image_layer_ids.size());
+  for (std::size_t i = 0; i < report.layers.size(); ++i) CHECK(report.layers[i].facts.id == gd::k_image_layer_ids[i]);
+  const auto& target = report.layers[0];
+  CHECK(target.facts.summary == "hardware summary; kernel-module summary");
+  CHECK(target.facts.facts.at("hardware").as_object().at("marker").as_string() == "hardware");
+  CHECK(target.facts.facts.at("kernel-module").as_object().at("marker").as_string() == "kernel-module");
+  CHECK(target.facts.sources.at("kernel-module.marker") == "/source/of/kernel-module");
+  // The cause moved to image-config, the consequence stays under cuda-runtime, naming its cause's new layer.
+  REQUIRE(report.layers[1].findings.size() == 1);
+  CHECK(report.layers[1].findings[0].layer == "image-config");
+  REQUIRE(report.layers[3].findings.size() == 1);
+  CHECK(report.layers[3].findings[0].cause_layer == "image-config");
+  CHECK(report.failing_layer == std::optional<std::string>("image-config"));
+  CHECK(report.layers[3].blocked_by == std::optional<std::string>("image-config"));
+  CHECK(report.verdict == gd::Status::fail);
+}
+
+TEST_CASE("host layers map to the image's; the ones an image shares keep their name") {
+  CHECK(gd::image_layer_of("hardware") == "target-host");
+  CHECK(gd::image_layer_of("kernel-module") == "target-host");
+  CHECK(gd::image_layer_of("container") == "image-config");
+  CHECK(gd::image_layer_of("driver-libs") == "driver-libs");
+  CHECK(gd::image_layer_of("application") == "application");
+  for (const auto id : gd::k_layer_ids) {
+    const auto mapped = gd::image_layer_of(std::string(id));
+    CHECK(gd::is_layer_of(*gd::find_subject("image"), mapped));
+  }
+}
