@@ -1506,6 +1506,16 @@ def scenarios():
                 runtime="13.0.48", major="13").expect(
         "fail", "image-config", ["require-unsatisfied", "driver-too-old-for-runtime"], options=host_550_h100)
 
+    # In a RUN step of `docker build`, /.dockerenv is the build sandbox's, not the image's: an image whose
+    # base sets no NVIDIA_VISIBLE_DEVICES (python:3.12 with a CUDA runtime) is not "a container started without a GPU".
+    s = image("image-in-build-sandbox", "A CUDA runtime on a plain base image (no NVIDIA_* variables), judged inside a "
+              "RUN step where /.dockerenv exists: healthy, the GPU is asked for at run time.")
+    for variable in ("NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_VERSION"):
+        del s.env[variable]
+    s.file("/.dockerenv", "")
+    yield s.expect("ok", None, [], absent=["container-gpu-not-requested", "container-gpu-not-injected"],
+                   options=host_550_h100)
+
     s = compat_container("image-compat-on-geforce", "A CUDA 12.6 image with cuda-compat, judged for an RTX 4090 host with driver 535.", "535.183.01")
     # What the host and the toolkit would provide at run time is not in an image.
     host_only = ("/proc", "/sys", "/usr/lib/x86_64-linux-gnu/libcuda", "/usr/lib/x86_64-linux-gnu/libnvidia", "/usr/bin/nvidia")

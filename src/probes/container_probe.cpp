@@ -121,7 +121,9 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   Probed<ContainerFacts> layer;
   layer.status = Status::skip;
   auto& facts = layer.facts;
-  const Detection detection = detect_runtime(context.host);
+  // An image (--image) is judged before it runs: in a RUN step the build
+  // sandbox's markers (/.dockerenv) describe `docker build`, not the image.
+  const Detection detection = context.options.image ? Detection{} : detect_runtime(context.host);
   facts.in_container = !detection.runtime.empty();
   if (facts.in_container) facts.runtime = detection.runtime;
   for (const auto& marker : detection.markers) facts.markers.emplace_back(marker.as_string());
