@@ -6,6 +6,7 @@
 
 #include "rules/rule_set.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,12 +46,10 @@ struct VariableRuleIds {
 
 // One variable as the file sets it; corrected(key, value) spells the line
 // that sets it right in that file's syntax ("ENV K=V", "- K=V", "K: V").
-template <class Spell>
+using SpellVariable = std::function<std::string(const std::string& key, const std::string& value)>;
 void check_gpu_variable(Linter& lint, const VariableRuleIds& ids, const std::string& key, const std::string& value,
-                        std::size_t line, Spell corrected);
+                        std::size_t line, const SpellVariable& corrected);
 
 bool is_stubs_dir(std::string_view dir);
 
 }  // namespace gd
-
-#include "lint/linter_impl.h"

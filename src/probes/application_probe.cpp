@@ -19,6 +19,15 @@ namespace gd {
 
 namespace {
 
+// "torch 2.5.1+cu124": how findings name a framework.
+std::string framework_label(const FrameworkFacts& framework) {
+  return framework.name + (framework.version ? " " + *framework.version : std::string());
+}
+
+// Code for arch serves compute capability cc within its major, at an equal
+// or higher minor: portable and family SASS (sm_86 on 8.9, not on 9.0), family PTX.
+bool within_major(int arch, int cc) { return arch / 10 == cc / 10 && arch % 10 <= cc % 10; }
+
 // Packages whose presence and version a user asking "will it run" wants to see.
 constexpr const char* k_gpu_package_prefixes[] = {"nvidia_", "nvidia-", "jax_cuda", "jax-cuda", "jaxlib", "cupy",
                                                   "tensorflow", "vllm", "onnxruntime_gpu", "onnxruntime-gpu",
@@ -90,7 +99,7 @@ void add_install_hint(GpuCodeCheck& check, const FrameworkFacts& framework, int 
   const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
   for (const auto& row : tables.torch_indexes()) {
     const bool runs_here = !driver || driver->major() >= row.cuda.major();
-    const bool carries = std::any_of(row.sass.begin(), row.sass.end(), [cc](int sass) { return sass / 10 == cc / 10 && sass % 10 <= cc % 10; });
+    const bool carries = std::any_of(row.sass.begin(), row.sass.end(), [cc](int sass) { return within_major(sass, cc); });
     if (!runs_here || !carries) continue;
     check.suggested_index = row.index;
     check.install_hint = "`pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/" + row.index +
@@ -234,7 +243,7 @@ void compare_extension_builds(ApplicationFacts& facts) {
   for (const auto& framework : facts.frameworks) {
     const auto cuda = framework.cuda ? Version::parse(*framework.cuda) : std::nullopt;
     if (!cuda || !nvcc) continue;
-    ExtensionBuild entry{framework.name + (framework.version ? " " + *framework.version : std::string()), *framework.cuda,
+    ExtensionBuild entry{framework_label(framework), *framework.cuda,
                          build->nvcc, *build->version, "same"};
     if (cuda->major() != nvcc->major()) entry.relation = "major-differs";
     else if (cuda->minor() != nvcc->minor()) entry.relation = "minor-differs";
@@ -250,13 +259,12 @@ void compare_wheel_pins(Host& host, const std::string& site, const FrameworkFact
   std::map<std::string, std::string> installed;
   std::string metadata;
   for (const auto& [name, version] : installed_packages(host, site)) {
-    std::string normal = to_lower(name);
-    std::replace_if(normal.begin(), normal.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+    const std::string normal = normalized_package_name(name);
     installed.emplace(normal, version);
     if (normal == "torch" && metadata.empty()) metadata = site + "/" + name + "-" + version + ".dist-info/METADATA";
   }
   if (metadata.empty()) return;
-  const std::string label = framework.name + (framework.version ? " " + *framework.version : std::string());
+  const std::string label = framework_label(framework);
   for (const auto& [package, required] : pinned_requirements(host, metadata)) {
     if (!package.starts_with("nvidia_") || facts.wheel_pins.size() >= 128) continue;
     WheelPin pin{label, package, required, std::nullopt, "missing"};
@@ -306,18 +314,17 @@ void check_package_runtimes(Host& host, ApplicationFacts& facts) {
 GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const FatbinContents& code, const std::string& gpu, int cc,
                             const std::optional<std::string>& driver_cuda, const CudaTables& tables) {
   GpuCodeCheck check;
-  check.framework = framework.name + (framework.version ? " " + *framework.version : std::string());
+  check.framework = framework_label(framework);
   check.version = framework.version;
   check.gpu = gpu;
   check.compute_capability = compute_capability_of(cc);
   check.sass = sass_list(code);
   check.ptx = ptx_list(code);
   check.driver_cuda = driver_cuda;
-  const auto same_family = [cc](int arch) { return arch / 10 == cc / 10 && arch % 10 <= cc % 10; };
   for (int arch : code.sass)
-    if (same_family(arch)) return check.kernel_image = "sass", check;
+    if (within_major(arch, cc)) return check.kernel_image = "sass", check;
   for (int arch : code.sass_family)
-    if (same_family(arch)) return check.kernel_image = "sass", check;
+    if (within_major(arch, cc)) return check.kernel_image = "sass", check;
   if (code.sass_specific.count(cc)) return check.kernel_image = "sass", check;
   // PTX the driver can compile for this GPU, newest architecture first: the
   // one the CUDA runtime picks. Its ISA decides whether this driver knows it.
@@ -325,7 +332,7 @@ GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const FatbinContent
   for (const auto& [arch, isa] : code.ptx)
     if (arch <= cc) usable[arch] = isa;
   for (const auto& [arch, isa] : code.ptx_family)
-    if (same_family(arch)) usable[arch] = isa;
+    if (within_major(arch, cc)) usable[arch] = isa;
   if (const auto found = code.ptx_specific.find(cc); found != code.ptx_specific.end()) usable[cc] = found->second;
   if (usable.empty()) return check.kernel_image = "none", check;
   const auto& [arch, isa_text] = *usable.rbegin();
@@ -381,8 +388,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
         const std::string library = site + "/torch/lib/libtorch_cuda.so";
         read_gpu_code(context, framework, library, facts);
         if (context.host.stat(library))
-          resolve_framework_libraries(context.host, framework.name + (framework.version ? " " + *framework.version : std::string()),
-                                      library, facts.libraries);
+          resolve_framework_libraries(context.host, framework_label(framework), library, facts.libraries);
       }
       compare_wheel_pins(context.host, site, framework, facts);
       facts.frameworks.push_back(std::move(framework));
@@ -409,7 +415,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
   }
   layer.status = Status::ok;
   const auto& first = facts.frameworks.front();
-  layer.summary = first.name + (first.version ? " " + *first.version : std::string()) +
+  layer.summary = framework_label(first) +
                   (first.cpu_only ? " (CPU-only build)" : first.sass ? ", GPU code for " + std::to_string(first.sass->size()) + " architecture(s)" : std::string());
   if (facts.frameworks.size() > 1) layer.summary += " and " + std::to_string(facts.frameworks.size() - 1) + " more";
   if (!facts.libraries.empty()) {

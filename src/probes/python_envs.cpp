@@ -69,9 +69,14 @@ std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, 
   return packages;
 }
 
-std::optional<int> package_cuda_major(std::string_view name) {
+std::string normalized_package_name(std::string_view name) {
   std::string normal = to_lower(name);
-  std::replace(normal.begin(), normal.end(), '-', '_');
+  std::replace_if(normal.begin(), normal.end(), [](char c) { return c == '-' || c == '.'; }, '_');
+  return normal;
+}
+
+std::optional<int> package_cuda_major(std::string_view name) {
+  const std::string normal = normalized_package_name(name);
   auto leading_major = [](std::string_view digits) -> std::optional<int> {
     // "12x" and "12" are 12; "117" (CUDA 11.7) is 11, "102" is 10.
     std::size_t count = 0;
@@ -104,9 +109,7 @@ std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host,
     name = name.substr(0, name.find('['));  // extras
     const auto version = trim(requirement.substr(equals + 2));
     if (name.empty() || version.empty() || version.find_first_of(" ,<>=!*") != std::string_view::npos) continue;
-    std::string normal = to_lower(name);
-    std::replace_if(normal.begin(), normal.end(), [](char c) { return c == '-' || c == '.'; }, '_');
-    pins.emplace_back(printable(normal, 80), printable(version, 40));
+    pins.emplace_back(printable(normalized_package_name(name), 80), printable(version, 40));
   }
   return pins;
 }

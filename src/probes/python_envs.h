@@ -22,6 +22,10 @@ struct TorchVersion {
 };
 std::optional<TorchVersion> read_torch_version(Host& host, const std::string& version_py);
 
+// A distribution name as pip compares them and dist-info folders spell them:
+// lower case, '-' and '.' as '_' ("nvidia-cudnn-cu12" -> "nvidia_cudnn_cu12").
+std::string normalized_package_name(std::string_view name);
+
 // The CUDA major a GPU package is built for, as its name says:
 // cupy_cuda12x, cupy-cuda117, jax_cuda12_plugin, jax_cuda13_pjrt, nvidia_cublas_cu12.
 std::optional<int> package_cuda_major(std::string_view name);
