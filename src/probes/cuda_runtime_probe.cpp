@@ -17,20 +17,6 @@ namespace {
 
 constexpr const char* k_runtime_sonames[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"};
 
-struct CudaLibrary {
-  const char* stem;     // libcublas.so
-  const char* label;    // cuBLAS
-  const char* package;  // wheel name prefix
-};
-
-constexpr CudaLibrary k_cuda_libraries[] = {
-    {"libcublas.so", "cuBLAS", "nvidia_cublas"},     {"libcublasLt.so", "cuBLASLt", "nvidia_cublas"},
-    {"libcudnn.so", "cuDNN", "nvidia_cudnn"},        {"libnccl.so", "NCCL", "nvidia_nccl"},
-    {"libnvJitLink.so", "nvJitLink", "nvidia_nvjitlink"}, {"libcufft.so", "cuFFT", "nvidia_cufft"},
-    {"libcusparse.so", "cuSPARSE", "nvidia_cusparse"}, {"libcurand.so", "cuRAND", "nvidia_curand"},
-    {"libcusolver.so", "cuSOLVER", "nvidia_cusolver"}, {"libnvrtc.so", "NVRTC", "nvidia_cuda_nvrtc"},
-};
-
 // Directories that may hold a runtime, with what kind of install they are.
 std::vector<std::pair<std::string, std::string>> candidate_dirs(Host& host) {
   std::vector<std::pair<std::string, std::string>> dirs;
@@ -180,7 +166,7 @@ class RuntimeSurvey {
           if (sibling == dir) continue;
           if (auto entries = m_host.list_dir(sibling)) places.emplace_back(sibling, *entries);
         }
-    for (const auto& library : k_cuda_libraries) {
+    for (const auto& library : cuda_library_kinds()) {
       for (const auto& [place, entries] : places) {
         const auto file = soname_file(entries, library.stem);
         if (!file) continue;

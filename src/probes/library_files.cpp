@@ -9,6 +9,25 @@
 
 namespace gd {
 
+const std::vector<CudaLibraryKind>& cuda_library_kinds() {
+  static const std::vector<CudaLibraryKind> kinds = {
+      {"libcublas.so", "cuBLAS", "nvidia_cublas"},          {"libcublasLt.so", "cuBLASLt", "nvidia_cublas"},
+      {"libcudnn.so", "cuDNN", "nvidia_cudnn"},             {"libnccl.so", "NCCL", "nvidia_nccl"},
+      {"libnvJitLink.so", "nvJitLink", "nvidia_nvjitlink"}, {"libcufft.so", "cuFFT", "nvidia_cufft"},
+      {"libcusparse.so", "cuSPARSE", "nvidia_cusparse"},    {"libcurand.so", "cuRAND", "nvidia_curand"},
+      {"libcusolver.so", "cuSOLVER", "nvidia_cusolver"},    {"libnvrtc.so", "NVRTC", "nvidia_cuda_nvrtc"},
+  };
+  return kinds;
+}
+
+const CudaLibraryKind* cuda_library_kind(std::string_view file_name) {
+  for (const auto& kind : cuda_library_kinds()) {
+    const std::string_view stem = kind.stem;
+    if (file_name.starts_with(stem) && file_name.size() > stem.size() && file_name[stem.size()] == '.') return &kind;
+  }
+  return nullptr;
+}
+
 namespace {
 
 std::string basename_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }

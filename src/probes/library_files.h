@@ -11,6 +11,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace gd {
 
@@ -22,6 +24,18 @@ std::optional<std::string> version_from_file_name(const std::string& path, const
 // (marked by /etc/NIXOS) has no driver in the loader's default paths or
 // cache; nixpkgs' addDriverRunpath gives every program /run/opengl-driver/lib.
 std::optional<std::string> driver_runpath_of_programs(Host& host);
+
+// A CUDA library a runtime, a toolkit or a framework brings along, and the
+// wheel that ships it (nvidia_cudnn_cu12, nvidia_cudnn_cu13: the prefix).
+struct CudaLibraryKind {
+  const char* stem;     // libcublas.so
+  const char* label;    // cuBLAS
+  const char* package;  // wheel name prefix: nvidia_cublas
+};
+const std::vector<CudaLibraryKind>& cuda_library_kinds();
+
+// The kind of "libcudnn.so.9" or "libcudnn.so.9.1.0"; nullptr for libraries outside the list.
+const CudaLibraryKind* cuda_library_kind(std::string_view file_name);
 
 struct PackageVersion {
   std::string version;
