@@ -212,6 +212,20 @@ assert any(l["name"] == "libc.so.6" and l["path"] and l["via"] and l["tried"] fo
 check "resolve of a non-ELF file exits 2" exit_is 2 "$gpudoctor" resolve "$testdata/snapshots/host-no-gpu/expected.json"
 check "resolve inside a snapshot" exit_is 0 "$gpudoctor" resolve /usr/lib/x86_64-linux-gnu/libcuda.so.1 --replay "$testdata/snapshots/host-healthy-h100"
 
+# The application layer's two ways out of a framework built for a newer CUDA than the driver.
+"$gpudoctor" check --replay "$testdata/snapshots/host-torch-cu124-on-470" >"$work/two-way.txt"
+check "framework too new for the driver: the driver it needs, or the build this driver runs" \
+  grep -q "upgrade the driver to 525.60.13 or newer, or install torch 2.5.1+cu118: \`pip install --force-reinstall torch==2.5.1 --index-url https://download.pytorch.org/whl/cu118\`" "$work/two-way.txt"
+"$gpudoctor" check --replay "$testdata/snapshots/host-vllm-torchvision-match-torch" --format json >"$work/frameworks.json"
+check "json names each framework's version, CUDA build, GPU code and libraries" python3 -c '
+import json, sys
+facts = next(l for l in json.load(open(sys.argv[1]))["layers"] if l["id"] == "application")["facts"]
+vllm = next(f for f in facts["frameworks"] if f["name"] == "vllm")
+assert vllm["version"] == "0.6.4.post1" and vllm["cuda"] == "12" and "9.0" in vllm["sass"], vllm
+assert any(c["framework"].startswith("vllm") and c["kernel_image"] == "sass" for c in facts["checks"])
+assert any(l["framework"].startswith("vllm") and l["via"] == "already-loaded" for l in facts["libraries"])
+assert all(p["relation"] == "same" for p in facts["torch_pins"]) and len(facts["torch_pins"]) == 2' "$work/frameworks.json"
+
 # Hostile environment values (one variable may hold at most 128 KiB) never crash it (exit 0 or 1, never 2 or a signal).
 NVIDIA_VISIBLE_DEVICES="$(head -c 100000 /dev/zero | tr '\0' 'x'),void,$(printf '\001\002')" \
   NVIDIA_DRIVER_CAPABILITIES=$'\033[31m,all' "$gpudoctor" check >/dev/null 2>&1

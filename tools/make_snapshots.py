@@ -34,6 +34,15 @@ HEADLINES = {
     "host-cupy-cuda11x-among-cu12-wheels": "application-package-cuda-runtime-missing",
     "host-nvcc-gcc-too-new": "extension-build-host-compiler-unsupported",
     "host-torch-cudnn-wheel-missing": "application-cuda-library-missing",
+    "host-torch-cudnn-older-on-ld-library-path": "application-cuda-library-older-than-build",
+    "host-torch-cublas-older-on-ld-library-path": "application-cuda-library-shadowed",
+    "host-torch-cu124-on-470": "application-built-for-newer-cuda",
+    "host-torch-cu124-runtime-on-470": "driver-too-old-for-runtime",
+    "host-tensorflow-cudnn-missing": "application-cuda-library-missing",
+    "host-tensorflow-wheels-off-runpath": "application-cuda-library-only-in-wheels",
+    "host-onnxruntime-wheels-need-preload": "application-cuda-library-only-in-wheels",
+    "host-onnxruntime-no-cuda-libraries": "application-cuda-library-missing",
+    "host-torch-upgraded-under-torchvision": "application-torch-version-mismatch",
     "host-torch-ld-library-path-shadows-wheel": "application-cuda-library-shadowed",
     "image-require-contradicts-runtime": "image-require-contradicts-runtime",
     "image-require-refused-by-host": "require-unsatisfied",
@@ -134,10 +143,11 @@ HEADLINES = {
 }
 
 
-def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=None):
+def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=None, fatbin=None):
     """A minimal 64-bit little-endian shared object: a header, PT_LOAD over
     the whole file and PT_DYNAMIC with SONAME, NEEDED and RPATH/RUNPATH --
-    what the dynamic loader (and gpudoctor) reads, and nothing else."""
+    what the dynamic loader (and gpudoctor) reads, and nothing else; with
+    fwd_note or fatbin, also the section that carries it."""
     strings = b"\0"
     offsets = {}
     for text in [soname, *needed, runpath, rpath]:
@@ -160,23 +170,44 @@ def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=N
     dyn = struct.pack("<IIQQQQQQ", 2, 6, dynamic_offset, dynamic_offset, dynamic_offset, len(dynamic), len(dynamic), 8)
     body = header + load + dyn + strings
     elf = body + bytes(dynamic_offset - len(body)) + dynamic
-    if fwd_note is None:
+    extra = []  # (name, type, data): found through the section headers
+    if fwd_note is not None:
+        # cuda-compat's libcuda: a .note.cuda.fwd_compatibility section
+        # (owner "NVIDIA Corporation", JSON payload).
+        owner, desc = b"NVIDIA Corporation\0", json.dumps(fwd_note).encode() + b"\0"
+        pad = lambda data: data + bytes((4 - len(data) % 4) % 4)
+        extra.append((".note.cuda.fwd_compatibility", 7, struct.pack("<III", len(owner), len(desc), 1) + pad(owner) + pad(desc)))
+    if fatbin is not None:  # a framework's GPU code: fatbin_container entries
+        extra.append((".nv_fatbin", 1, fatbin_container(fatbin)))
+    if not extra:
         return elf
-    # cuda-compat's libcuda: a .note.cuda.fwd_compatibility section (owner
-    # "NVIDIA Corporation", JSON payload), found through the section headers.
-    owner, desc = b"NVIDIA Corporation\0", json.dumps(fwd_note).encode() + b"\0"
-    pad = lambda data: data + bytes((4 - len(data) % 4) % 4)
-    note = struct.pack("<III", len(owner), len(desc), 1) + pad(owner) + pad(desc)
-    names = b"\0.note.cuda.fwd_compatibility\0.shstrtab\0"
-    note_offset = (len(elf) + 7) & ~7
-    names_offset = note_offset + len(note)
-    shoff = (names_offset + len(names) + 7) & ~7
-    section = lambda name, kind, offset, size: struct.pack("<IIQQQQIIQQ", name, kind, 0, 0, offset, size, 0, 0, 4, 0)
-    sections = section(0, 0, 0, 0) + section(1, 7, note_offset, len(note)) + section(30, 3, names_offset, len(names))
-    elf = elf + bytes(note_offset - len(elf)) + note + names
+    names = b"\0"
+    sections = struct.pack("<IIQQQQIIQQ", 0, 0, 0, 0, 0, 0, 0, 0, 4, 0)
+    for name, kind, data in extra:
+        offset = (len(elf) + 7) & ~7
+        elf = elf + bytes(offset - len(elf)) + data
+        sections += struct.pack("<IIQQQQIIQQ", len(names), kind, 0, 0, offset, len(data), 0, 0, 4, 0)
+        names += name.encode() + b"\0"
+    names_offset = len(elf)
+    sections += struct.pack("<IIQQQQIIQQ", len(names), 3, 0, 0, names_offset, len(names) + 10, 0, 0, 4, 0)
+    names += b".shstrtab\0"
+    elf += names
+    shoff = (len(elf) + 7) & ~7
     elf = elf + bytes(shoff - len(elf)) + sections
+    count = len(extra) + 2
     # e_shoff, e_shentsize, e_shnum, e_shstrndx
-    return elf[:40] + struct.pack("<Q", shoff) + elf[48:58] + struct.pack("<HHH", 64, 3, 2) + elf[64:]
+    return elf[:40] + struct.pack("<Q", shoff) + elf[48:58] + struct.pack("<HHH", 64, count, count - 1) + elf[64:]
+
+
+# The NVIDIA wheels tensorflow[and-cuda] 2.16 installs: directory -> (dist-info name, version, files).
+TENSORFLOW_WHEELS = {
+    "cuda_runtime": ("nvidia_cuda_runtime_cu12", "12.3.101", ["libcudart.so.12"]),
+    "cublas": ("nvidia_cublas_cu12", "12.3.4.1", ["libcublas.so.12", "libcublasLt.so.12"]),
+    "cufft": ("nvidia_cufft_cu12", "11.0.12.1", ["libcufft.so.11"]),
+    "cusolver": ("nvidia_cusolver_cu12", "11.5.4.101", ["libcusolver.so.11"]),
+    "cusparse": ("nvidia_cusparse_cu12", "12.2.0.103", ["libcusparse.so.12"]),
+    "cudnn": ("nvidia_cudnn_cu12", "8.9.7.29", ["libcudnn.so.8"]),
+}
 
 
 def tiny_module(modinfo):
@@ -463,14 +494,66 @@ class Snapshot:
         self.env["VIRTUAL_ENV"] = prefix
         return self
 
-    def package(self, name, version, prefix="/opt/venv"):
-        """A distribution installed in the venv at prefix: its dist-info folder."""
+    def package(self, name, version, prefix="/opt/venv", requires=()):
+        """A distribution installed in the venv at prefix: its dist-info folder,
+        with `requires` as its METADATA's Requires-Dist lines."""
         site = f"{prefix}/lib/python3.11/site-packages"
-        self.file(f"{site}/{name}-{version}.dist-info/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+        self.file(f"{site}/{name}-{version}.dist-info/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" +
+                  "".join(f"Requires-Dist: {requirement}\n" for requirement in requires))
         self.env["VIRTUAL_ENV"] = prefix
         return self
 
-    def torch_wheel_libraries(self, prefix="/opt/venv", wheels=("cuda_runtime", "cublas", "cudnn")):
+    def nvidia_wheel(self, wheel, package, version, sonames, prefix="/opt/venv"):
+        """An NVIDIA library wheel as pip installs it: site/nvidia/<wheel>/lib
+        and a dist-info whose RECORD lists the files (where the version of a
+        libcudnn.so.9 is read)."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        for name in sonames:
+            self.file(f"{site}/nvidia/{wheel}/lib/{name}", tiny_elf(name, runpath="$ORIGIN"))
+        self.file(f"{site}/{package}-{version}.dist-info/RECORD", "".join(f"nvidia/{wheel}/lib/{name},sha256=x,1\n" for name in sonames))
+        return self
+
+    def tensorflow_venv(self, version="2.16.1", cuda="12.3", cudnn="8", wheels_on_runpath=True, prefix="/opt/venv",
+                        archs=("sm_60", "sm_70", "sm_80", "sm_89", "compute_90")):
+        """A TensorFlow wheel: the build_info.py it generates (CUDA, cuDNN and
+        the architectures it was built for) and libtensorflow_framework.so.2,
+        which dlopen-s the CUDA libraries by name -- through a RUNPATH into the
+        nvidia-* wheels, or (wheels_on_runpath=False, as 2.16.1 shipped) not."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        listed = ", ".join(f"'{arch}'" for arch in archs)
+        self.file(f"{site}/tensorflow/python/platform/build_info.py",
+                  '"""Auto-generated module providing information about the build."""\nimport collections\n\n'
+                  f"build_info = collections.OrderedDict([('cpu_compiler', '/usr/lib/llvm-17/bin/clang'), "
+                  f"('cuda_compute_capabilities', [{listed}]), ('cuda_version', '{cuda}'), ('cudnn_version', '{cudnn}'), "
+                  "('is_cuda_build', True), ('is_rocm_build', False), ('is_tensorrt_build', True)])\n")
+        self.file(f"{site}/tensorflow-{version}.dist-info/RECORD", "tensorflow/python/platform/build_info.py,sha256=x,1\n")
+        runpath = ":".join(f"$ORIGIN/../nvidia/{wheel}/lib" for wheel in TENSORFLOW_WHEELS) if wheels_on_runpath else "$ORIGIN"
+        self.file(f"{site}/tensorflow/libtensorflow_framework.so.2", tiny_elf("libtensorflow_framework.so.2", runpath=runpath))
+        self.env["VIRTUAL_ENV"] = prefix
+        return self
+
+    def tensorflow_wheels(self, skip=(), prefix="/opt/venv"):
+        """The NVIDIA wheels `pip install tensorflow[and-cuda]` brings for CUDA 12 and cuDNN 8."""
+        for wheel, (package, version, sonames) in TENSORFLOW_WHEELS.items():
+            if wheel not in skip:
+                self.nvidia_wheel(wheel, package, version, sonames, prefix)
+        return self
+
+    def onnxruntime_venv(self, version="1.20.1", cuda="12.2", fatbin=((2, 80, 1, 7), (2, 86, 1, 7), (2, 90, 1, 7)), prefix="/opt/venv"):
+        """onnxruntime-gpu: build_and_package_info.py and the CUDA provider
+        library, which links cuBLAS, cuDNN 9, cuFFT, cuRAND and the runtime with
+        RUNPATH $ORIGIN only -- the nvidia-* wheels are not on it."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        self.file(f"{site}/onnxruntime/capi/build_and_package_info.py",
+                  f"package_name = 'onnxruntime-gpu'\n__version__ = '{version}'\ncuda_version = '{cuda}'\n")
+        self.file(f"{site}/onnxruntime_gpu-{version}.dist-info/RECORD", "onnxruntime/capi/build_and_package_info.py,sha256=x,1\n")
+        self.file(f"{site}/onnxruntime/capi/libonnxruntime_providers_cuda.so",
+                  tiny_elf("libonnxruntime_providers_cuda.so", runpath="$ORIGIN", fatbin=list(fatbin),
+                           needed=["libcublasLt.so.12", "libcublas.so.12", "libcudnn.so.9", "libcurand.so.10", "libcufft.so.11", "libcudart.so.12"]))
+        self.env["VIRTUAL_ENV"] = prefix
+        return self
+
+    def torch_wheel_libraries(self, prefix="/opt/venv", wheels=("cuda_runtime", "cublas", "cudnn"), versions={}):
         """torch's libtorch_cuda.so as the wheels lay it out: DT_NEEDED on the
         CUDA libraries, found through a RUNPATH into the nvidia-* wheels
         beside torch; `wheels` says which of those wheels are installed."""
@@ -486,6 +569,10 @@ class Snapshot:
         for wheel in wheels:
             for name, needed in libraries[wheel]:
                 self.file(f"{site}/nvidia/{wheel}/lib/{name}", tiny_elf(name, needed=needed, runpath="$ORIGIN"))
+            if wheel in versions:  # the wheel's dist-info, whose RECORD says which version each file is
+                package = "nvidia_cuda_runtime_cu12" if wheel == "cuda_runtime" else f"nvidia_{wheel}_cu12"
+                self.file(f"{site}/{package}-{versions[wheel]}.dist-info/RECORD",
+                          "".join(f"nvidia/{wheel}/lib/{name},sha256=x,1\n" for name, _ in libraries[wheel]))
         return self
 
     def expect(self, verdict, failing_layer, findings, absent=(), info=(), options=None):
@@ -1416,6 +1503,98 @@ def scenarios():
     s.file("/usr/local/cuda-12.1/lib64/libcublas.so.12", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
     s.file("/usr/local/cuda-12.1/lib64/libcublasLt.so.12", tiny_elf("libcublasLt.so.12"))
     yield s.torch_venv().torch_wheel_libraries().expect("warn", None, ["application-cuda-library-shadowed"])
+
+    # The libraries a framework loads against the versions it was built with.
+    s = h100_host("host-torch-cudnn-older-on-ld-library-path", "torch 2.5.1 was built against cuDNN 9.1.0.70 (its pinned "
+                  "wheel is there), but LD_LIBRARY_PATH puts a system cuDNN 9.0.0 first: 'cuDNN version incompatibility'.")
+    s.env["LD_LIBRARY_PATH"] = "/opt/cudnn/lib"
+    s.file("/opt/cudnn/lib/libcudnn.so.9.0.0", tiny_elf("libcudnn.so.9")).link("/opt/cudnn/lib/libcudnn.so.9", "libcudnn.so.9.0.0")
+    s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"})
+    yield s.expect("fail", "application", ["application-cuda-library-older-than-build", "application-cuda-library-shadowed"])
+
+    s = h100_host("host-torch-cublas-older-on-ld-library-path", "torch 2.5.1 pins cuBLAS 12.4.5.8; LD_LIBRARY_PATH puts CUDA "
+                  "12.1's cuBLAS 12.1.3.1 first: usually works, newer functions fail.")
+    s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.1/lib64"
+    s.file("/usr/local/cuda-12.1/lib64/libcublas.so.12.1.3.1", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
+    s.link("/usr/local/cuda-12.1/lib64/libcublas.so.12", "libcublas.so.12.1.3.1")
+    s.file("/usr/local/cuda-12.1/lib64/libcublasLt.so.12.1.3.1", tiny_elf("libcublasLt.so.12"))
+    s.link("/usr/local/cuda-12.1/lib64/libcublasLt.so.12", "libcublasLt.so.12.1.3.1")
+    s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"})
+    yield s.expect("warn", None, ["application-cuda-library-older-than-build-may-work", "application-cuda-library-shadowed"],
+                   absent=["application-cuda-library-older-than-build"])
+
+    # A framework built for a newer CUDA major than the driver: both ways out.
+    def a100_on_470(name, description):
+        s = Snapshot(name, description).plain_vm_pci()
+        s.pci("0000:07:00.0", "10de", "20b0", "030200", driver="nvidia")
+        s.nvidia_driver("470.256.02").claimed("0000:07:00.0", "NVIDIA A100-SXM4-40GB", 0)
+        return s.driver_nodes([0], version="470.256.02")
+
+    s = a100_on_470("host-torch-cu124-on-470", "torch 2.5.1+cu124 on an A100 with driver 470 (CUDA 11.4): upgrade the "
+                    "driver to a CUDA 12 one, or install torch 2.5.1 from the cu118 index.")
+    yield s.torch_venv(fatbin=torch_cu124_archs).expect("fail", "application", ["application-built-for-newer-cuda"])
+
+    s = a100_on_470("host-torch-cu124-runtime-on-470", "The same with the nvidia-cuda-runtime-cu12 wheel beside it: the "
+                    "runtime's finding is the cause, the framework's is listed under it.")
+    s.torch_venv(fatbin=torch_cu124_archs).cuda_wheel("/opt/venv/lib/python3.11/site-packages", cudnn=None)
+    yield s.expect("fail", "cuda-runtime", ["driver-too-old-for-runtime", "application-built-for-newer-cuda"])
+
+    # TensorFlow: its build info, and the libraries it dlopen-s by name.
+    s = h100_host("host-tensorflow-and-cuda", "TensorFlow 2.16 with its [and-cuda] wheels on its RUNPATH, on an H100: its "
+                  "build carries SASS up to sm_89 and compute_90 PTX (CUDA 12.3), which the 550 driver JIT-compiles.")
+    yield s.tensorflow_venv().tensorflow_wheels().expect("ok", None, [], info=["application-runs-by-ptx-jit"])
+
+    s = h100_host("host-tensorflow-cudnn-missing", "TensorFlow 2.16 whose nvidia-cudnn-cu12 wheel is missing: "
+                  "'Could not load dynamic library libcudnn.so.8', and the GPU is skipped.")
+    yield s.tensorflow_venv().tensorflow_wheels(skip=("cudnn",)).expect("fail", "application", ["application-cuda-library-missing"])
+
+    s = h100_host("host-tensorflow-wheels-off-runpath", "TensorFlow 2.16.1 with its [and-cuda] wheels installed, but no "
+                  "RUNPATH into them and no LD_LIBRARY_PATH: 'Cannot dlopen some GPU libraries' (tensorflow#65842).")
+    yield s.tensorflow_venv(wheels_on_runpath=False).tensorflow_wheels().expect(
+        "warn", None, ["application-cuda-library-only-in-wheels"], absent=["application-cuda-library-missing"])
+
+    # ONNX Runtime GPU: its CUDA provider links CUDA libraries it does not search wheels for.
+    s = h100_host("host-onnxruntime-wheels-need-preload", "onnxruntime-gpu 1.20 with the NVIDIA wheels installed but not on "
+                  "the loader's path: the provider fails to load unless they are preloaded.")
+    s.onnxruntime_venv()
+    for wheel, package, version, sonames in (("cublas", "nvidia_cublas_cu12", "12.6.4.1", ["libcublas.so.12", "libcublasLt.so.12"]),
+                                              ("cudnn", "nvidia_cudnn_cu12", "9.5.1.17", ["libcudnn.so.9"]),
+                                              ("curand", "nvidia_curand_cu12", "10.3.7.77", ["libcurand.so.10"]),
+                                              ("cufft", "nvidia_cufft_cu12", "11.3.0.4", ["libcufft.so.11"]),
+                                              ("cuda_runtime", "nvidia_cuda_runtime_cu12", "12.4.127", ["libcudart.so.12"])):
+        s.nvidia_wheel(wheel, package, version, sonames)
+    yield s.expect("warn", None, ["application-cuda-library-only-in-wheels"], absent=["application-cuda-library-missing"])
+
+    s = h100_host("host-onnxruntime-toolkit-on-path", "onnxruntime-gpu 1.20 with a CUDA 12.6 toolkit and cuDNN 9 on "
+                  "LD_LIBRARY_PATH: every library its CUDA provider links is found.")
+    s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.6/lib64:/usr/lib/x86_64-linux-gnu/cudnn9"
+    for name in ("libcublas.so.12", "libcublasLt.so.12", "libcurand.so.10", "libcufft.so.11", "libcudart.so.12"):
+        s.file(f"/usr/local/cuda-12.6/lib64/{name}", tiny_elf(name))
+    s.file("/usr/lib/x86_64-linux-gnu/cudnn9/libcudnn.so.9", tiny_elf("libcudnn.so.9"))
+    yield s.onnxruntime_venv().expect("ok", None, [], absent=["application-cuda-library-only-in-wheels", "application-cuda-library-missing"])
+
+    s = h100_host("host-onnxruntime-no-cuda-libraries", "onnxruntime-gpu 1.20 and no CUDA libraries anywhere: its CUDA "
+                  "provider cannot load, and sessions fall back to the CPU.")
+    yield s.onnxruntime_venv().expect("fail", "application", ["application-cuda-library-missing"])
+
+    # Packages compiled for exactly one torch release.
+    def torch_with_extensions(name, description, torch_version):
+        s = h100_host(name, description)
+        s.torch_venv(version=torch_version + "+cu124", pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"})
+        s.package("torchvision", "0.20.1", requires=["numpy", "torch==2.5.1", "pillow!=8.3.*,>=5.3.0"])
+        s.package("vllm", "0.6.4.post1", requires=["torch (==2.5.1)", "xformers==0.0.28.post3; platform_system == \"Linux\""])
+        s.file("/opt/venv/lib/python3.11/site-packages/vllm/_C.abi3.so",
+               tiny_elf("_C.abi3.so", needed=["libcudart.so.12"], fatbin=[(2, arch, 1, 7) for arch in (70, 75, 80, 86, 89, 90)]))
+        return s
+
+    s = torch_with_extensions("host-vllm-torchvision-match-torch", "vllm 0.6.4 and torchvision 0.20.1 beside the torch 2.5.1 "
+                              "they pin: vLLM's kernels carry sm_90, its libcudart is torch's, already loaded.", "2.5.1")
+    yield s.expect("ok", None, [], absent=["application-torch-version-mismatch", "application-cuda-library-missing",
+                                           "application-cuda-library-older-than-build"])
+
+    s = torch_with_extensions("host-torch-upgraded-under-torchvision", "torch upgraded to 2.6.0 under torchvision 0.20.1 and "
+                              "vllm 0.6.4, which pin torch 2.5.1: 'operator torchvision::nms does not exist'.", "2.6.0")
+    yield s.expect("fail", "application", ["application-torch-version-mismatch"])
 
     s = Snapshot("host-rtx5090-torch-cu124", "An RTX 5090 (sm_120) on driver 570 with a torch cu124 wheel: no SASS or PTX for it (FC-34).").plain_vm_pci()
     s.pci("0000:01:00.0", "10de", "2b85", "030000", driver="nvidia", speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")

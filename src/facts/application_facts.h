@@ -41,25 +41,37 @@ struct GpuCodeCheck {
 };
 
 struct FrameworkFacts {
-  std::string name;  // torch, or the file's name
-  std::optional<std::string> version, cuda, path, library;
+  std::string name;  // torch, tensorflow, onnxruntime-gpu, vllm, or the file's name
+  std::optional<std::string> version, cuda, cuda_source, cudnn, path, library, code_source;
   bool cpu_only = false;
   std::optional<std::vector<std::string>> sass, ptx;
   std::optional<std::int64_t> compressed_entries;
   std::vector<std::string> problems;
+  // Its CUDA build against the driver here: same-major (it runs, perhaps
+  // through minor-version compatibility) or needs-newer-driver, with both
+  // ways out: the driver it needs, and a build of it that this driver runs.
+  std::optional<std::string> driver_cuda, driver_relation, driver_needed, alternative_build, alternative_hint;
 
   template <class F>
   void fields(F& f) const {
-    f("name", name, "torch, or a --target file's name");
-    f("version", version, "torch.__version__ from torch/version.py");
-    f("cuda", cuda, "the CUDA version it was built for (torch.version.cuda)");
-    f("cpu_only", cpu_only, "a build without CUDA (torch.version.cuda is None)");
+    f("name", name, "torch, tensorflow, onnxruntime-gpu, vllm, or a --target file's name");
+    f("version", version, "its version: torch/version.py, else its dist-info");
+    f("cuda", cuda, "the CUDA version it was built for (torch.version.cuda, TensorFlow's build_info, ...)");
+    f("cuda_source", cuda_source, "where that was read: version.py, build_info.py, build_and_package_info.py, the +cuXYZ version label, or the major of the libcudart/libcublas it links");
+    f("cudnn", cudnn, "the cuDNN version it was built against, where it records one (TensorFlow's build_info, torch's pinned wheel)");
+    f("cpu_only", cpu_only, "a build without CUDA (torch.version.cuda is None, is_cuda_build False)");
     f("path", path, "where it is installed");
     f("library", library, "the file whose GPU code was read (torch/lib/libtorch_cuda.so)");
+    f("code_source", code_source, "where the architecture list came from: the library's .nv_fatbin, or the build info it records (TensorFlow)");
     f("sass", sass, "SASS architectures in its .nv_fatbin, as compute capabilities");
     f("ptx", ptx, "PTX in its .nv_fatbin: compute capability and PTX ISA version");
     f("compressed_entries", compressed_entries, "fatbin entries stored compressed (listed, not decompressed)");
     f("problems", problems, "damaged or capped fatbin headers");
+    f("driver_cuda", driver_cuda, "the CUDA version the driver here supports");
+    f("driver_relation", driver_relation, "same-major (runs, within a major through minor-version compatibility) or needs-newer-driver (its CUDA major is newer than the driver's)");
+    f("driver_needed", driver_needed, "needs-newer-driver: the oldest driver that runs its CUDA major");
+    f("alternative_build", alternative_build, "needs-newer-driver: a build of it this driver runs (torch: the cu118 index)");
+    f("alternative_hint", alternative_hint, "the command that installs that build");
   }
 };
 
@@ -73,6 +85,13 @@ struct FrameworkLibrary {
   // Where the requesting library's own RUNPATH holds a copy that lost to
   // LD_LIBRARY_PATH (an older CUDA's libnvJitLink shadowing the wheel's).
   std::optional<std::string> shadowed_copy;
+  // What it is and which version wins, against the version the framework
+  // was built with (torch's wheel pins, TensorFlow's build info).
+  std::optional<std::string> label, version, built_against, relation;
+  // Not found by the loader, but in this environment's NVIDIA wheels,
+  // which the framework does not search by itself (ONNX Runtime).
+  std::optional<std::string> wheel_copy;
+  std::string install_hint;
 
   template <class F>
   void fields(F& f) const {
@@ -84,6 +103,12 @@ struct FrameworkLibrary {
     f("via", via, "how: runpath, rpath, ld_library_path, ld.so.cache, default, already-loaded");
     f("via_detail", via_detail, "the RUNPATH or LD_LIBRARY_PATH entry that found it");
     f("shadowed_copy", shadowed_copy, "a copy in the requester's own RUNPATH that LD_LIBRARY_PATH overrode");
+    f("label", label, "cuDNN, NCCL, cuBLAS, nvJitLink, ...");
+    f("version", version, "the version of the copy found: its real file name, else its wheel's dist-info");
+    f("built_against", built_against, "the version the framework was built with: its pinned wheel (torch), its build info (TensorFlow: cuDNN major)");
+    f("relation", relation, "the found copy against built_against: same, older, newer");
+    f("wheel_copy", wheel_copy, "not found: a copy in this environment's nvidia/*/lib wheels that the loader does not search");
+    f("install_hint", install_hint, "what installs it for this framework");
   }
 };
 
@@ -186,6 +211,7 @@ struct ApplicationFacts {
   std::vector<FrameworkLibrary> libraries;
   std::vector<PackageRuntime> package_runtimes;
   std::vector<WheelPin> wheel_pins;
+  std::vector<WheelPin> torch_pins;
 
   template <class F>
   void fields(F& f) const {
@@ -197,6 +223,7 @@ struct ApplicationFacts {
     f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
     f("libraries", libraries, "the CUDA libraries each framework loads (cuDNN, cuBLAS, NCCL, nvJitLink, ...) and where from");
     f("package_runtimes", package_runtimes, "CuPy and JAX CUDA plugins against the CUDA runtime of their major");
+    f("torch_pins", torch_pins, "packages with compiled code for one torch release (torchvision, torchaudio, xformers, vllm) against the torch installed");
     f("wheel_pins", wheel_pins, "the NVIDIA wheels a framework pins in its METADATA (cuDNN, cuBLAS, NCCL, ...) against those installed");
   }
 };

@@ -7,6 +7,7 @@
 #include "probes/framework_libraries.h"
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
+#include "probes/python_frameworks.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -49,11 +50,14 @@ std::string sass_list(const FatbinContents& code) {
   return out.empty() ? "none" : out;
 }
 
+// " (PTX ISA 8.4)"; nothing where a build info lists the PTX without its ISA.
+std::string isa_note(const std::string& isa) { return isa.empty() ? std::string() : " (PTX ISA " + isa + ")"; }
+
 // "compute_90 (PTX ISA 8.4), compute_100a (PTX ISA 9.0)"
 std::string ptx_list(const FatbinContents& code) {
   std::map<int, std::string> names;
   const auto add = [&](const std::map<int, std::string>& ptx, int variant, const char* suffix) {
-    for (const auto& [arch, isa] : ptx) names[arch * 4 + variant] = "compute_" + std::to_string(arch) + suffix + " (PTX ISA " + isa + ")";
+    for (const auto& [arch, isa] : ptx) names[arch * 4 + variant] = "compute_" + std::to_string(arch) + suffix + isa_note(isa);
   };
   add(code.ptx, 0, "");
   add(code.ptx_specific, 1, "a");
@@ -110,18 +114,47 @@ void add_install_hint(GpuCodeCheck& check, const FrameworkFacts& framework, int 
                        " PyTorch from source with TORCH_CUDA_ARCH_LIST=" + compute_capability_of(cc);
 }
 
-void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::string& file, ApplicationFacts& facts) {
-  const auto contents = read_fatbin(context.host, file);
-  framework.library = file;
+// A build info's list ("sm_80", "sm_90a", "compute_90") as fatbin contents,
+// PTX without its ISA: that PTX came with the framework's own CUDA.
+FatbinContents contents_from_arch_list(const std::vector<std::string>& archs) {
+  FatbinContents contents;
+  for (const auto& entry : archs) {
+    const bool sass = entry.starts_with("sm_");
+    std::string digits = entry.substr(entry.find('_') + 1);
+    const char suffix = !digits.empty() && (digits.back() == 'a' || digits.back() == 'f') ? digits.back() : 0;
+    if (suffix) digits.pop_back();
+    if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int arch = std::stoi(digits);
+    contents.has_fatbin = true;
+    if (sass) (suffix == 'a' ? contents.sass_specific : suffix == 'f' ? contents.sass_family : contents.sass).insert(arch);
+    else (suffix == 'a' ? contents.ptx_specific : suffix == 'f' ? contents.ptx_family : contents.ptx)[arch] = "";
+  }
+  return contents;
+}
+
+void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::string& file,
+                   const std::vector<std::string>& build_archs, ApplicationFacts& facts) {
+  FatbinContents contents;
+  if (!file.empty()) {
+    contents = read_fatbin(context.host, file);
+    framework.library = printable(file, 300);
+    framework.code_source = ".nv_fatbin of " + file.substr(file.rfind('/') + 1);
+  }
+  // No readable fatbin (TensorFlow keeps its kernels in libraries we may not
+  // find): the architecture list its build info records is the next best.
+  if (!contents.has_fatbin && !build_archs.empty()) {
+    contents = contents_from_arch_list(build_archs);
+    framework.code_source = "the build info's cuda_compute_capabilities";
+  }
   framework.problems = contents.problems;
   if (!contents.has_fatbin) return;
   std::vector<std::string> sass, ptx;
   for (int arch : contents.sass) sass.push_back(compute_capability_of(arch));
   for (int arch : contents.sass_specific) sass.push_back(compute_capability_of(arch) + "a");
   for (int arch : contents.sass_family) sass.push_back(compute_capability_of(arch) + "f");
-  for (const auto& [arch, isa] : contents.ptx) ptx.push_back(compute_capability_of(arch) + " (PTX ISA " + isa + ")");
-  for (const auto& [arch, isa] : contents.ptx_specific) ptx.push_back(compute_capability_of(arch) + "a (PTX ISA " + isa + ")");
-  for (const auto& [arch, isa] : contents.ptx_family) ptx.push_back(compute_capability_of(arch) + "f (PTX ISA " + isa + ")");
+  for (const auto& [arch, isa] : contents.ptx) ptx.push_back(compute_capability_of(arch) + isa_note(isa));
+  for (const auto& [arch, isa] : contents.ptx_specific) ptx.push_back(compute_capability_of(arch) + "a" + isa_note(isa));
+  for (const auto& [arch, isa] : contents.ptx_family) ptx.push_back(compute_capability_of(arch) + "f" + isa_note(isa));
   framework.sass = sass;
   framework.ptx = ptx;
   framework.compressed_entries = static_cast<std::int64_t>(contents.compressed_entries);
@@ -134,6 +167,50 @@ void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::
     add_install_hint(check, framework, gpu.arch, driver_cuda, context.rules.cuda);
     facts.checks.push_back(std::move(check));
   }
+}
+
+// The framework's CUDA major against the driver's. Where the driver is too
+// old, both ways out: the driver its major needs, and (torch) the newest
+// build of the same torch release, from an index this driver runs, that
+// carries code for every GPU here.
+void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
+  const auto driver_text = driver_cuda_of(context);
+  const auto driver = driver_text ? Version::parse(*driver_text) : std::nullopt;
+  const auto cuda = framework.cuda ? Version::parse(*framework.cuda) : std::nullopt;
+  if (!driver || !cuda) return;
+  framework.driver_cuda = *driver_text;
+  if (cuda->major() <= driver->major()) {
+    framework.driver_relation = "same-major";
+    if (cuda->major() < driver->major()) framework.driver_relation = "older-major";
+    return;
+  }
+  framework.driver_relation = "needs-newer-driver";
+  const auto& tables = context.rules.cuda;
+  if (auto minimum = tables.mvc_minimum(static_cast<int>(cuda->major()))) framework.driver_needed = minimum->text();
+  const auto gpus = gpus_of(context);
+  const auto torch = framework.version ? Version::parse(framework.version->substr(0, framework.version->find('+'))) : std::nullopt;
+  if (framework.name == "torch" && torch) {
+    const auto minor = Version::parse(std::to_string(torch->major()) + "." + std::to_string(torch->minor()));
+    auto indexes = minor ? tables.torch_release_indexes(*minor) : std::vector<int>{};
+    std::sort(indexes.rbegin(), indexes.rend());
+    for (int index : indexes) {
+      if (index / 10 > static_cast<int>(driver->major())) continue;
+      const std::string name = "cu" + std::to_string(index);
+      const auto row = std::find_if(tables.torch_indexes().begin(), tables.torch_indexes().end(), [&](const auto& r) { return r.index == name; });
+      const bool carries_all = std::all_of(gpus.begin(), gpus.end(), [&](const Gpu& gpu) {
+        return row == tables.torch_indexes().end() || std::any_of(row->sass.begin(), row->sass.end(), [&](int sass) { return within_major(sass, gpu.arch); });
+      });
+      if (!carries_all) continue;
+      const std::string version = std::to_string(torch->major()) + "." + std::to_string(torch->minor()) + "." + std::to_string(torch->component(2));
+      framework.alternative_build = "torch " + version + "+" + name;
+      framework.alternative_hint = "`pip install --force-reinstall torch==" + version + " --index-url https://download.pytorch.org/whl/" + name +
+                                   "` (uv: `uv pip install`)";
+      return;
+    }
+  }
+  framework.alternative_build = "a build of " + framework.name + " for CUDA " + std::to_string(driver->major());
+  framework.alternative_hint = framework.name == "torch" ? "an older torch release from a cu" + std::to_string(driver->major()) + "x index of https://download.pytorch.org/whl/"
+                                                         : "see its installation guide for the release that matches CUDA " + std::to_string(driver->major());
 }
 
 // nvcc's CUDA version from files: the toolkit's version.json, else its
@@ -337,7 +414,8 @@ GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const FatbinContent
   if (usable.empty()) return check.kernel_image = "none", check;
   const auto& [arch, isa_text] = *usable.rbegin();
   const auto isa = Version::parse(isa_text);
-  const auto needs = isa ? tables.cuda_for_ptx_isa(*isa) : std::nullopt;
+  // PTX listed without its ISA (a build info's compute_90) came with the framework's own CUDA.
+  const auto needs = isa ? tables.cuda_for_ptx_isa(*isa) : framework.cuda ? Version::parse(*framework.cuda) : std::nullopt;
   const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
   if (needs && driver && *driver < *needs) {
     check.kernel_image = "ptx-needs-newer-driver";
@@ -357,8 +435,8 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
     FrameworkFacts framework;
     framework.name = printable(target.substr(target.rfind('/') + 1), 120);
     framework.path = printable(target, 300);
-    read_gpu_code(context, framework, target, facts);
-    resolve_framework_libraries(context.host, framework.name, target, facts.libraries);
+    read_gpu_code(context, framework, target, {}, facts);
+    resolve_framework_libraries(context.host, {framework.name, target, {}, {}, {}, {}, {}}, facts.libraries);
     facts.frameworks.push_back(std::move(framework));
   }
   // The Python environments an application would run in.
@@ -366,7 +444,8 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
     for (const auto& site : python_site_dirs(context.host)) {
       if (!context.host.list_dir(site)) continue;
       facts.examined.push_back(printable(site, 300));
-      for (const auto& [name, version] : installed_packages(context.host, site))
+      const auto installed = installed_packages(context.host, site);
+      for (const auto& [name, version] : installed)
         for (const char* prefix : k_gpu_package_prefixes)
           if (to_lower(name).starts_with(prefix)) {
             if (facts.gpu_packages.size() < 256) {
@@ -376,29 +455,30 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
             }
             break;
           }
-      const auto torch = read_torch_version(context.host, site + "/torch/version.py");
-      if (!torch) continue;
-      FrameworkFacts framework;
-      framework.name = "torch";
-      framework.version = torch->version;
-      framework.cuda = torch->cuda;
-      framework.cpu_only = torch->cpu_only;
-      framework.path = printable(site + "/torch", 300);
-      if (!torch->cpu_only) {
-        const std::string library = site + "/torch/lib/libtorch_cuda.so";
-        read_gpu_code(context, framework, library, facts);
-        if (context.host.stat(library))
-          resolve_framework_libraries(context.host, framework_label(framework), library, facts.libraries);
+      for (auto& found : find_python_frameworks(context.host, site, installed)) {
+        auto& framework = found.facts;
+        if (!framework.cpu_only) {
+          read_gpu_code(context, framework, found.gpu_code, found.build_archs, facts);
+          if (!found.loads_through.empty())
+            resolve_framework_libraries(context.host,
+                                        {framework_label(framework), found.loads_through, found.dlopens, found.preloads,
+                                         found.built_against, site, found.install_hint},
+                                        facts.libraries);
+          judge_against_driver(context, framework);
+        }
+        if (framework.name == "torch") compare_wheel_pins(context.host, site, framework, facts);
+        facts.frameworks.push_back(std::move(framework));
       }
-      compare_wheel_pins(context.host, site, framework, facts);
-      facts.frameworks.push_back(std::move(framework));
+      for (auto& pin : torch_pins(context.host, site, installed)) facts.torch_pins.push_back(std::move(pin));
     }
   }
   check_package_runtimes(context.host, facts);
   find_toolchains(context.host, facts);
   compare_extension_builds(facts);
   layer.source("toolchains", "PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/bin; version.json or dist-info");
-  layer.source("frameworks", "torch/version.py, .nv_fatbin of torch/lib/libtorch_cuda.so and --target files");
+  layer.source("frameworks", "torch/version.py, tensorflow/python/platform/build_info.py, onnxruntime/capi/build_and_package_info.py, "
+                             "dist-info versions; the .nv_fatbin of each framework's GPU library and of --target files");
+  layer.source("torch_pins", "METADATA of torchvision, torchaudio, torchtext, xformers, vllm, torch_tensorrt");
   layer.source("gpu_packages", "*.dist-info in Python site directories");
   layer.source("libraries", "the loader simulation from each framework's library: its RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache");
   if (facts.frameworks.empty() && !facts.package_runtimes.empty()) {

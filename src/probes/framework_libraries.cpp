@@ -3,7 +3,9 @@
 #include "host/host_paths.h"
 #include "loader/load_simulation.h"
 #include "loader/search_path.h"
+#include "probes/library_files.h"
 #include "util/text.h"
+#include "util/version.h"
 
 #include <array>
 #include <set>
@@ -33,6 +35,36 @@ std::optional<std::string> copy_in_own_path(Host& host, const LoadedObject& requ
   return std::nullopt;
 }
 
+// The version of the copy that wins, against the one the framework was built with.
+void compare_with_build(Host& host, const CudaLibraryKind& kind, const std::string& real, const LibraryRequest& request,
+                        FrameworkLibrary& library) {
+  if (auto version = version_from_file_name(real, kind.stem)) library.version = *version;
+  else if (auto packaged = package_version(host, real, kind.package, "")) library.version = packaged->version;
+  const auto built = request.built_against.find(kind.label);
+  if (built == request.built_against.end()) return;
+  library.built_against = built->second;
+  const auto want = Version::parse(built->second);
+  const auto have = library.version ? Version::parse(*library.version) : std::nullopt;
+  if (!want || !have) return;
+  // Only as many components as the build recorded: TensorFlow's cuDNN "8" is any 8.x.
+  std::string truncated;
+  for (std::size_t i = 0; i < want->size() && i < have->size(); ++i) truncated += (i ? "." : "") + std::to_string(have->component(i));
+  const auto compared = Version::parse(truncated);
+  if (!compared) return;
+  library.relation = *compared < *want ? "older" : *want < *compared ? "newer" : "same";
+}
+
+// A copy of name in the environment's NVIDIA wheels (site/nvidia/*/lib).
+std::optional<std::string> copy_in_wheels(Host& host, const std::string& site, const std::string& name) {
+  auto packages = host.list_dir(site + "/nvidia");
+  if (!packages) return std::nullopt;
+  for (const auto& package : *packages) {
+    const std::string candidate = site + "/nvidia/" + package + "/lib/" + name;
+    if (host.stat(candidate)) return printable(candidate, 300);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool is_cuda_library(std::string_view name) {
@@ -41,23 +73,27 @@ bool is_cuda_library(std::string_view name) {
   return false;
 }
 
-void resolve_framework_libraries(Host& host, const std::string& framework, const std::string& path,
-                                 std::vector<FrameworkLibrary>& out) {
+void resolve_framework_libraries(Host& host, const LibraryRequest& request, std::vector<FrameworkLibrary>& out) {
   LoadSimulation simulation(host, detect_host_loader_config(host));
   simulation.load_plain_program();
+  for (const auto& preload : request.preloads) simulation.dlopen(preload, k_plain_program);
   const std::size_t first = simulation.resolutions().size();
-  simulation.dlopen(path, k_plain_program);
+  simulation.dlopen(request.library, k_plain_program);
+  for (const auto& name : request.dlopens) simulation.dlopen(name, request.library);
   const auto& resolutions = simulation.resolutions();
   std::set<std::string> listed;
   for (std::size_t i = first; i < resolutions.size() && out.size() < k_max_libraries; ++i) {
     const auto& resolution = resolutions[i];
-    if (resolution.name == path || !is_cuda_library(resolution.name)) continue;  // not the framework's own library
+    if (resolution.name == request.library || !is_cuda_library(resolution.name)) continue;  // not the framework's own library
     if (!listed.insert(resolution.name).second) continue;  // asked for again by another of its libraries
     FrameworkLibrary library;
-    library.framework = framework;
+    library.framework = request.framework;
     library.library = printable(resolution.name, 120);
     library.requested_by = printable(resolution.requested_by, 300);
     library.found = resolution.path.has_value() && !resolution.fatal;
+    library.install_hint = request.install_hint;
+    const auto* kind = cuda_library_kind(resolution.name);
+    if (kind) library.label = kind->label;
     if (resolution.path) {
       library.path = printable(*resolution.path, 300);
       library.via = enum_name(resolution.via);
@@ -69,6 +105,9 @@ void resolve_framework_libraries(Host& host, const std::string& framework, const
               library.shadowed_copy = printable(real_path(host, *copy), 300);
             break;
           }
+      if (kind) compare_with_build(host, *kind, real_path(host, *resolution.path), request, library);
+    } else if (!request.site.empty()) {
+      library.wheel_copy = copy_in_wheels(host, request.site, resolution.name);
     }
     out.push_back(std::move(library));
   }

@@ -8,6 +8,7 @@
 #include "facts/application_facts.h"
 #include "host/host.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,18 @@ namespace gd {
 // libnvidia-*) are the driver-libs layer's, and not listed here.
 bool is_cuda_library(std::string_view name);
 
-// Appends one entry per CUDA library the object at path loads, at most 256 in all.
-void resolve_framework_libraries(Host& host, const std::string& framework, const std::string& path,
-                                 std::vector<FrameworkLibrary>& out);
+// What one framework loads, and what it was built with.
+struct LibraryRequest {
+  std::string framework;     // "torch 2.5.1+cu124", or a --target file's name
+  std::string library;       // its own library, dlopen-ed as `import` does
+  std::vector<std::string> dlopens;   // sonames that library dlopen-s by name at run time (TensorFlow)
+  std::vector<std::string> preloads;  // libraries already loaded before it (vLLM: torch's)
+  std::map<std::string, std::string> built_against;  // label -> version: cuDNN -> 9.1.0.70
+  std::string site;          // its site directory, whose nvidia/*/lib wheels may hold what the loader misses
+  std::string install_hint;  // how its CUDA libraries are installed
+};
+
+// Appends one entry per CUDA library the request's library loads, at most 256 in all.
+void resolve_framework_libraries(Host& host, const LibraryRequest& request, std::vector<FrameworkLibrary>& out);
 
 }  // namespace gd

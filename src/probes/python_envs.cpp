@@ -23,7 +23,61 @@ std::optional<std::string> assigned(std::string_view line, std::string_view name
   return printable(value.substr(1, end - 1), 60);
 }
 
+// The string or literal after `'key'` and its ':' or ',' in a dict or
+// tuple list: `'cuda_version': '12.3'`, `('is_cuda_build', True)`.
+std::optional<std::string> keyed_value(std::string_view text, std::string_view key) {
+  const std::string quoted = "'" + std::string(key) + "'";
+  const auto at = text.find(quoted);
+  if (at == std::string_view::npos) return std::nullopt;
+  auto rest = trim(text.substr(at + quoted.size()));
+  if (rest.empty() || (rest.front() != ':' && rest.front() != ',')) return std::nullopt;
+  rest = trim(rest.substr(1));
+  if (!rest.empty() && (rest.front() == '\'' || rest.front() == '"')) {
+    const auto end = rest.find(rest.front(), 1);
+    if (end == std::string_view::npos) return std::nullopt;
+    return printable(rest.substr(1, end - 1), 60);
+  }
+  const auto end = rest.find_first_of(",)}]");
+  return printable(trim(rest.substr(0, end)), 60);
+}
+
 }  // namespace
+
+std::map<std::string, std::string> read_python_strings(Host& host, const std::string& file) {
+  std::map<std::string, std::string> values;
+  auto text = host.read_file(file, 64 * 1024);
+  if (!text) return values;
+  for (auto line : lines(*text)) {
+    const auto equals = line.find('=');
+    if (equals == std::string_view::npos || values.size() >= 64) continue;
+    const auto name = trim(line.substr(0, equals));
+    if (name.empty() || name.size() > 40 || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string_view::npos)
+      continue;
+    if (auto value = assigned(line, name); value && *value != "None") values.emplace(std::string(name), *value);
+  }
+  return values;
+}
+
+std::optional<TensorflowBuildInfo> read_tensorflow_build_info(Host& host, const std::string& file) {
+  auto text = host.read_file(file, 64 * 1024);
+  if (!text) return std::nullopt;
+  TensorflowBuildInfo info;
+  if (auto cuda = keyed_value(*text, "cuda_version"); cuda && Version::parse(*cuda)) info.cuda = *cuda;
+  if (auto cudnn = keyed_value(*text, "cudnn_version"); cudnn && Version::parse(*cudnn)) info.cudnn = *cudnn;
+  if (auto flag = keyed_value(*text, "is_cuda_build"); flag == "True" || flag == "False") info.is_cuda_build = *flag == "True";
+  // 'cuda_compute_capabilities': ['sm_60', 'sm_70', 'compute_90']
+  if (const auto at = text->find("'cuda_compute_capabilities'"); at != std::string::npos) {
+    const auto open = text->find('[', at), close = text->find(']', at);
+    if (open != std::string::npos && close != std::string::npos && open < close && close - open < 4096)
+      for (auto item : split(std::string_view(*text).substr(open + 1, close - open - 1), ',')) {
+        item = trim(item);
+        if (item.size() > 2 && (item.front() == '\'' || item.front() == '"')) item = item.substr(1, item.size() - 2);
+        if ((item.starts_with("sm_") || item.starts_with("compute_")) && info.compute_capabilities.size() < 64)
+          info.compute_capabilities.push_back(printable(item, 20));
+      }
+  }
+  return info;
+}
 
 std::vector<std::string> python_site_dirs(Host& host) {
   std::vector<std::string> sites;
@@ -105,9 +159,11 @@ std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host,
     requirement = requirement.substr(0, requirement.find(';'));
     const auto equals = requirement.find("==");
     if (equals == std::string_view::npos) continue;
+    // "torch==2.5.1", "torch (==2.5.1)", "nvidia-cudnn-cu12[extra]==9.1.0.70"
     auto name = std::string(trim(requirement.substr(0, equals)));
-    name = name.substr(0, name.find('['));  // extras
-    const auto version = trim(requirement.substr(equals + 2));
+    name = std::string(trim(name.substr(0, name.find_first_of("[( "))));
+    auto version = trim(requirement.substr(equals + 2));
+    if (version.ends_with(')')) version = trim(version.substr(0, version.size() - 1));
     if (name.empty() || version.empty() || version.find_first_of(" ,<>=!*") != std::string_view::npos) continue;
     pins.emplace_back(printable(normalized_package_name(name), 80), printable(version, 40));
   }

@@ -6,6 +6,7 @@
 
 #include "host/host.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,20 @@ struct TorchVersion {
   bool cpu_only = false;  // cuda = None
 };
 std::optional<TorchVersion> read_torch_version(Host& host, const std::string& version_py);
+
+// A generated build-info module's top-level `name = 'value'` strings
+// (onnxruntime/capi/build_and_package_info.py: package_name, __version__,
+// cuda_version). At most 64 names; values cut to 60 characters.
+std::map<std::string, std::string> read_python_strings(Host& host, const std::string& file);
+
+// tensorflow/python/platform/build_info.py: build_info = {...} or
+// OrderedDict([('cuda_version', '12.3'), ...]), as TensorFlow generates it.
+struct TensorflowBuildInfo {
+  std::optional<std::string> cuda, cudnn;
+  std::optional<bool> is_cuda_build;
+  std::vector<std::string> compute_capabilities;  // "sm_80", "compute_90", as listed
+};
+std::optional<TensorflowBuildInfo> read_tensorflow_build_info(Host& host, const std::string& file);
 
 // A distribution name as pip compares them and dist-info folders spell them:
 // lower case, '-' and '.' as '_' ("nvidia-cudnn-cu12" -> "nvidia_cudnn_cu12").

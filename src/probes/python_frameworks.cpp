@@ -1,0 +1,220 @@
+#include "probes/python_frameworks.h"
+
+#include "formats/elf_file.h"
+#include "probes/library_files.h"
+#include "probes/python_envs.h"
+#include "util/text.h"
+#include "util/version.h"
+
+#include <array>
+
+namespace gd {
+
+namespace {
+
+// The version of the first installed distribution among names (normalised).
+std::optional<std::string> installed_version(const InstalledPackages& installed, std::initializer_list<std::string_view> names) {
+  for (const auto& [name, version] : installed) {
+    const auto normal = normalized_package_name(name);
+    for (const auto wanted : names)
+      if (normal == wanted) return version;
+  }
+  return std::nullopt;
+}
+
+std::string dist_info_metadata(const InstalledPackages& installed, const std::string& site, std::string_view wanted) {
+  for (const auto& [name, version] : installed)
+    if (normalized_package_name(name) == wanted) return site + "/" + name + "-" + version + ".dist-info/METADATA";
+  return {};
+}
+
+// "2.5.1+cu124" -> "2.5.1": the public version that pins name.
+std::string public_version(std::string_view version) { return std::string(version.substr(0, version.find('+'))); }
+
+// "+cu118" in a local version label -> "11.8"; "+cu124" -> "12.4".
+std::optional<std::string> cuda_of_local_label(std::string_view version) {
+  const auto at = version.find("+cu");
+  if (at == std::string_view::npos) return std::nullopt;
+  const auto digits = version.substr(at + 3);
+  if (digits.size() < 3 || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  return std::string(digits.substr(0, digits.size() - 1)) + "." + std::string(digits.substr(digits.size() - 1));
+}
+
+// The CUDA major a library links against: its DT_NEEDED libcudart.so.12 or libcublas.so.12.
+std::optional<std::string> cuda_major_of_links(Host& host, const std::string& library) {
+  const auto elf = read_elf(host, library);
+  if (!elf.info) return std::nullopt;
+  for (const auto& needed : elf.info->needed)
+    for (const std::string_view stem : {"libcudart.so.", "libcublas.so."})
+      if (needed.starts_with(stem)) {
+        const auto major = std::string_view(needed).substr(stem.size());
+        const auto digits = major.substr(0, major.find('.'));
+        if (!digits.empty() && digits.size() <= 2 && digits.find_first_not_of("0123456789") == std::string_view::npos)
+          return std::string(digits);
+      }
+  return std::nullopt;
+}
+
+std::string first_existing(Host& host, const std::string& site, std::initializer_list<const char*> candidates) {
+  for (const char* candidate : candidates)
+    if (host.stat(site + "/" + candidate)) return site + "/" + candidate;
+  return {};
+}
+
+// torch pins the NVIDIA wheels it was built with (nvidia-cudnn-cu12==9.1.0.70):
+// that is the cuDNN, NCCL, cuBLAS... version it expects to load.
+void built_against_from_pins(Host& host, const std::string& metadata, std::map<std::string, std::string>& out) {
+  if (metadata.empty()) return;
+  for (const auto& [package, version] : pinned_requirements(host, metadata))
+    for (const auto& kind : cuda_library_kinds()) {
+      const std::string prefix = kind.package;
+      if (package == prefix || (package.starts_with(prefix + "_cu") && package.find('_', prefix.size() + 1) == std::string::npos))
+        out.emplace(kind.label, version);
+    }
+}
+
+std::optional<FoundFramework> find_torch(Host& host, const std::string& site, const InstalledPackages& installed) {
+  const auto torch = read_torch_version(host, site + "/torch/version.py");
+  if (!torch) return std::nullopt;
+  FoundFramework found;
+  auto& facts = found.facts;
+  facts.name = "torch";
+  facts.version = torch->version;
+  facts.cuda = torch->cuda;
+  if (torch->cuda) facts.cuda_source = "torch/version.py";
+  facts.cpu_only = torch->cpu_only;
+  facts.path = printable(site + "/torch", 300);
+  if (torch->cpu_only) return found;
+  const std::string library = site + "/torch/lib/libtorch_cuda.so";
+  found.gpu_code = library;
+  if (host.stat(library)) found.loads_through = library;
+  built_against_from_pins(host, dist_info_metadata(installed, site, "torch"), found.built_against);
+  if (auto cudnn = found.built_against.find("cuDNN"); cudnn != found.built_against.end()) facts.cudnn = cudnn->second;
+  const std::string index = torch->cuda ? "cu" + [&] {
+    std::string digits = *torch->cuda;
+    std::erase(digits, '.');
+    return digits;
+  }() : std::string("cuXYZ");
+  found.install_hint = "`pip install --force-reinstall torch" + (torch->version ? "==" + public_version(*torch->version) : std::string()) +
+                       " --index-url https://download.pytorch.org/whl/" + index + "` (brings its nvidia-* wheels)";
+  return found;
+}
+
+// The libraries TensorFlow's dso_loader opens by name for a CUDA major.
+std::vector<std::string> tensorflow_dlopens(int major, const std::optional<std::string>& cudnn) {
+  std::vector<std::string> names;
+  if (major == 11)
+    names = {"libcudart.so.11.0", "libcublas.so.11", "libcublasLt.so.11", "libcufft.so.10", "libcusolver.so.11", "libcusparse.so.11"};
+  else if (major == 12)
+    names = {"libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcufft.so.11", "libcusolver.so.11", "libcusparse.so.12"};
+  else
+    names = {"libcudart.so." + std::to_string(major), "libcublas.so." + std::to_string(major)};
+  if (const auto version = cudnn ? Version::parse(*cudnn) : std::nullopt) names.push_back("libcudnn.so." + std::to_string(version->major()));
+  return names;
+}
+
+std::optional<FoundFramework> find_tensorflow(Host& host, const std::string& site, const InstalledPackages& installed) {
+  const auto info = read_tensorflow_build_info(host, site + "/tensorflow/python/platform/build_info.py");
+  if (!info) return std::nullopt;
+  FoundFramework found;
+  auto& facts = found.facts;
+  facts.name = "tensorflow";
+  facts.version = installed_version(installed, {"tensorflow", "tensorflow_cpu", "tensorflow_gpu", "tf_nightly", "tensorflow_intel"});
+  facts.path = printable(site + "/tensorflow", 300);
+  facts.cpu_only = info->is_cuda_build == false;
+  if (facts.cpu_only) return found;
+  facts.cuda = info->cuda;
+  if (info->cuda) facts.cuda_source = "tensorflow/python/platform/build_info.py";
+  facts.cudnn = info->cudnn;
+  if (info->cudnn) found.built_against.emplace("cuDNN", *info->cudnn);
+  found.build_archs = info->compute_capabilities;
+  found.gpu_code = first_existing(host, site, {"tensorflow/libtensorflow_cc.so.2", "tensorflow/python/_pywrap_tensorflow_internal.so"});
+  found.loads_through = first_existing(host, site, {"tensorflow/libtensorflow_framework.so.2", "tensorflow/python/_pywrap_tensorflow_internal.so"});
+  const auto cuda = info->cuda ? Version::parse(*info->cuda) : std::nullopt;
+  if (cuda && !found.loads_through.empty()) found.dlopens = tensorflow_dlopens(static_cast<int>(cuda->major()), info->cudnn);
+  found.install_hint = "`pip install \"tensorflow[and-cuda]" + (facts.version ? "==" + *facts.version : std::string()) +
+                       "\"` brings the NVIDIA wheels it was built with; or a CUDA " + info->cuda.value_or("") +
+                       " toolkit and cuDNN " + info->cudnn.value_or("") + " the loader finds";
+  return found;
+}
+
+std::optional<FoundFramework> find_onnxruntime(Host& host, const std::string& site, const InstalledPackages& installed) {
+  const std::string provider = site + "/onnxruntime/capi/libonnxruntime_providers_cuda.so";
+  if (!host.stat(provider)) return std::nullopt;
+  FoundFramework found;
+  auto& facts = found.facts;
+  facts.name = "onnxruntime-gpu";
+  const auto info = read_python_strings(host, site + "/onnxruntime/capi/build_and_package_info.py");
+  const auto version = info.find("__version__");
+  facts.version = version != info.end() ? std::optional(version->second) : installed_version(installed, {"onnxruntime_gpu", "ort_nightly_gpu"});
+  facts.path = printable(site + "/onnxruntime", 300);
+  if (const auto cuda = info.find("cuda_version"); cuda != info.end() && Version::parse(cuda->second)) {
+    facts.cuda = cuda->second;
+    facts.cuda_source = "onnxruntime/capi/build_and_package_info.py";
+  } else if (auto major = cuda_major_of_links(host, provider)) {
+    facts.cuda = *major;
+    facts.cuda_source = "the CUDA major of the libraries libonnxruntime_providers_cuda.so links";
+  }
+  found.gpu_code = provider;
+  found.loads_through = provider;
+  found.install_hint = "`pip install \"onnxruntime-gpu[cuda,cudnn]\"` (ONNX Runtime 1.21 or newer), then `onnxruntime.preload_dlls()` "
+                       "before the first session";
+  return found;
+}
+
+std::optional<FoundFramework> find_vllm(Host& host, const std::string& site, const InstalledPackages& installed) {
+  const std::string library = site + "/vllm/_C.abi3.so";
+  if (!host.stat(library)) return std::nullopt;
+  FoundFramework found;
+  auto& facts = found.facts;
+  facts.name = "vllm";
+  facts.version = installed_version(installed, {"vllm"});
+  facts.path = printable(site + "/vllm", 300);
+  if (auto cuda = facts.version ? cuda_of_local_label(*facts.version) : std::nullopt) {
+    facts.cuda = *cuda;
+    facts.cuda_source = "its +cuXYZ version label";
+  } else if (auto major = cuda_major_of_links(host, library)) {
+    facts.cuda = *major;
+    facts.cuda_source = "the CUDA major of the libraries vllm/_C.abi3.so links";
+  }
+  found.gpu_code = library;
+  found.loads_through = library;
+  // vLLM imports torch first: torch's CUDA libraries are already loaded.
+  if (host.stat(site + "/torch/lib/libtorch_cuda.so")) found.preloads.push_back(site + "/torch/lib/libtorch_cuda.so");
+  found.install_hint = "reinstall vllm so that pip brings the torch build it pins (`pip install --force-reinstall vllm" +
+                       (facts.version ? "==" + public_version(*facts.version) : std::string()) + "`)";
+  return found;
+}
+
+constexpr std::array<std::string_view, 6> k_torch_extensions = {"torchvision", "torchaudio", "torchtext", "xformers", "vllm", "torch_tensorrt"};
+
+}  // namespace
+
+std::vector<FoundFramework> find_python_frameworks(Host& host, const std::string& site, const InstalledPackages& installed) {
+  std::vector<FoundFramework> found;
+  for (auto finder : {find_torch, find_tensorflow, find_onnxruntime, find_vllm})
+    if (auto framework = finder(host, site, installed)) found.push_back(std::move(*framework));
+  return found;
+}
+
+std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const InstalledPackages& installed) {
+  std::vector<WheelPin> pins;
+  const auto torch = installed_version(installed, {"torch"});
+  for (const auto& [name, version] : installed) {
+    const auto normal = normalized_package_name(name);
+    if (std::find(k_torch_extensions.begin(), k_torch_extensions.end(), normal) == k_torch_extensions.end()) continue;
+    for (const auto& [package, required] : pinned_requirements(host, site + "/" + name + "-" + version + ".dist-info/METADATA")) {
+      if (package != "torch" || pins.size() >= 32) continue;
+      WheelPin pin{name + " " + version, "torch", required, torch, "missing"};
+      if (torch) {
+        const auto want = Version::parse(public_version(required)), have = Version::parse(public_version(*torch));
+        pin.relation = !want || !have ? (public_version(required) == public_version(*torch) ? "same" : "unknown")
+                       : *have < *want ? "older" : *want < *have ? "newer" : "same";
+      }
+      pins.push_back(std::move(pin));
+    }
+  }
+  return pins;
+}
+
+}  // namespace gd

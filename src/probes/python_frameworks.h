@@ -1,0 +1,39 @@
+#pragma once
+// The GPU frameworks a Python site directory holds — PyTorch, TensorFlow,
+// ONNX Runtime GPU, vLLM — each read from the files it ships, never
+// imported: where it writes its version and CUDA build, which library
+// carries its GPU code, which library it loads CUDA through, what it
+// dlopen-s by name at run time, and the library versions it was built with.
+
+#include "facts/application_facts.h"
+#include "host/host.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gd {
+
+using InstalledPackages = std::vector<std::pair<std::string, std::string>>;  // dist-info (name, version)
+
+struct FoundFramework {
+  FrameworkFacts facts;
+  std::string gpu_code;        // the library whose .nv_fatbin is read; empty when none is there
+  std::string loads_through;   // the library whose DT_NEEDED the loader resolves; empty when none
+  std::vector<std::string> dlopens;   // sonames it dlopen-s by name from that library (TensorFlow)
+  std::vector<std::string> preloads;  // libraries already in the process when it loads (vLLM imports torch)
+  std::vector<std::string> build_archs;  // its build info's list (sm_80, compute_90), for when no fatbin is readable
+  std::map<std::string, std::string> built_against;  // library label -> version it was built with: cuDNN -> 9.1.0.70
+  std::string install_hint;    // how its CUDA libraries are installed, for a missing one
+};
+
+std::vector<FoundFramework> find_python_frameworks(Host& host, const std::string& site, const InstalledPackages& installed);
+
+// Packages with compiled code for exactly one torch release (torchvision,
+// torchaudio, xformers, vllm) pin it in their METADATA; another torch
+// beside them fails at import ("operator torchvision::nms does not exist",
+// undefined symbols). One entry per pin found.
+std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const InstalledPackages& installed);
+
+}  // namespace gd

@@ -1,0 +1,149 @@
+// Reading what frameworks write about their own build, as their releases
+// write it: TensorFlow's build_info.py (a dict on older releases, an
+// OrderedDict of pairs since), ONNX Runtime's build_and_package_info.py,
+// METADATA pins with and without parentheses.
+
+#include "probes/python_envs.h"
+#include "probes/python_frameworks.h"
+#include "test_support/fake_host.h"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+const std::string k_site = "/venv/lib/python3.11/site-packages";
+
+gd::FoundFramework only(const std::vector<gd::FoundFramework>& found) {
+  REQUIRE(found.size() == 1);
+  return found.front();
+}
+
+}  // namespace
+
+TEST_CASE("TensorFlow's build info: CUDA, cuDNN and architectures, in both generated forms") {
+  gd::FakeHost host;
+  host.file("/a.py", "build_info = collections.OrderedDict([('cpu_compiler', '/usr/bin/gcc'), ('cuda_compute_capabilities', "
+                     "['sm_52', 'sm_60', 'sm_90a', 'compute_90']), ('cuda_version', '12.1'), ('cudnn_version', '8'), "
+                     "('is_cuda_build', True), ('is_rocm_build', False)])\n");
+  host.file("/b.py", "build_info = {'cuda_version': '11.2', 'cudnn_version': '8.1', 'cuda_compute_capabilities': ['sm_35', "
+                     "'compute_80'], 'is_cuda_build': True}\n");
+  host.file("/cpu.py", "build_info = collections.OrderedDict([('is_cuda_build', False), ('is_rocm_build', False)])\n");
+  const auto a = gd::read_tensorflow_build_info(host, "/a.py");
+  REQUIRE(a);
+  CHECK(a->cuda == "12.1");
+  CHECK(a->cudnn == "8");
+  CHECK(a->is_cuda_build == true);
+  CHECK(a->compute_capabilities == std::vector<std::string>{"sm_52", "sm_60", "sm_90a", "compute_90"});
+  const auto b = gd::read_tensorflow_build_info(host, "/b.py");
+  REQUIRE(b);
+  CHECK(b->cuda == "11.2");
+  CHECK(b->cudnn == "8.1");
+  CHECK(b->compute_capabilities == std::vector<std::string>{"sm_35", "compute_80"});
+  const auto cpu = gd::read_tensorflow_build_info(host, "/cpu.py");
+  REQUIRE(cpu);
+  CHECK(cpu->is_cuda_build == false);
+  CHECK_FALSE(cpu->cuda);
+  CHECK_FALSE(gd::read_tensorflow_build_info(host, "/missing.py"));
+}
+
+TEST_CASE("garbage in a build info gives no values, never a crash") {
+  gd::FakeHost host;
+  host.file("/g.py", "build_info = {'cuda_version': 'twelve', 'cudnn_version':, 'cuda_compute_capabilities': ['sm_x', 'sm_1234', "
+                     "'compute_'\n'is_cuda_build' 'True'");
+  const auto info = gd::read_tensorflow_build_info(host, "/g.py");
+  REQUIRE(info);
+  CHECK_FALSE(info->cuda);
+  CHECK_FALSE(info->cudnn);
+  CHECK_FALSE(info->is_cuda_build);
+}
+
+TEST_CASE("a generated module's plain string assignments") {
+  gd::FakeHost host;
+  host.file("/info.py", "package_name = 'onnxruntime-gpu'\n__version__ = '1.20.1'\ncuda_version = '12.2'\ncudart_version = 12020\n"
+                        "if x == 'y': pass\nrocm_version = None\n");
+  const auto values = gd::read_python_strings(host, "/info.py");
+  CHECK(values.at("package_name") == "onnxruntime-gpu");
+  CHECK(values.at("__version__") == "1.20.1");
+  CHECK(values.at("cuda_version") == "12.2");
+  CHECK_FALSE(values.contains("cudart_version"));  // not a string
+  CHECK_FALSE(values.contains("rocm_version"));
+  CHECK(values.size() == 3);
+}
+
+TEST_CASE("METADATA pins as pip writes them: plain, in parentheses, with extras and markers") {
+  gd::FakeHost host;
+  host.file("/METADATA", "Name: vllm\nRequires-Dist: torch (==2.5.1)\nRequires-Dist: xformers[x]==0.0.28.post3; sys_platform == \"linux\"\n"
+                         "Requires-Dist: numpy<2.0\nRequires-Dist: ray==2.*\n\nRequires-Dist: after-the-headers==1\n");
+  const auto pins = gd::pinned_requirements(host, "/METADATA");
+  REQUIRE(pins.size() == 2);
+  CHECK(pins[0] == std::pair<std::string, std::string>{"torch", "2.5.1"});
+  CHECK(pins[1] == std::pair<std::string, std::string>{"xformers", "0.0.28.post3"});
+}
+
+TEST_CASE("each framework found from its own files") {
+  gd::FakeHost host;
+  host.file(k_site + "/tensorflow/python/platform/build_info.py",
+            "build_info = {'cuda_version': '12.3', 'cudnn_version': '8', 'cuda_compute_capabilities': ['sm_80'], 'is_cuda_build': True}\n");
+  host.file(k_site + "/tensorflow/libtensorflow_framework.so.2", "");
+  const gd::InstalledPackages tensorflow{{"tensorflow", "2.16.1"}};
+  const auto tf = only(gd::find_python_frameworks(host, k_site, tensorflow));
+  CHECK(tf.facts.name == "tensorflow");
+  CHECK(tf.facts.version == "2.16.1");
+  CHECK(tf.facts.cuda == "12.3");
+  CHECK(tf.built_against.at("cuDNN") == "8");
+  CHECK(tf.loads_through == k_site + "/tensorflow/libtensorflow_framework.so.2");
+  CHECK(tf.gpu_code.empty());  // no kernel library: the build info's list stands in
+  CHECK(tf.build_archs == std::vector<std::string>{"sm_80"});
+  CHECK(std::find(tf.dlopens.begin(), tf.dlopens.end(), "libcudnn.so.8") != tf.dlopens.end());
+  CHECK(std::find(tf.dlopens.begin(), tf.dlopens.end(), "libcusparse.so.12") != tf.dlopens.end());
+
+  gd::FakeHost vllm_host;
+  vllm_host.file(k_site + "/vllm/_C.abi3.so", "not an ELF");
+  vllm_host.file(k_site + "/torch/lib/libtorch_cuda.so", "");
+  const auto vllm = only(gd::find_python_frameworks(vllm_host, k_site, {{"vllm", "0.6.3+cu118"}}));
+  CHECK(vllm.facts.cuda == "11.8");  // from the local version label
+  CHECK(vllm.preloads == std::vector<std::string>{k_site + "/torch/lib/libtorch_cuda.so"});
+
+  gd::FakeHost ort_host;
+  ort_host.file(k_site + "/onnxruntime/capi/libonnxruntime_providers_cuda.so", "");
+  ort_host.file(k_site + "/onnxruntime/capi/build_and_package_info.py", "__version__ = '1.19.2'\ncuda_version = '12.2'\n");
+  const auto ort = only(gd::find_python_frameworks(ort_host, k_site, {}));
+  CHECK(ort.facts.name == "onnxruntime-gpu");
+  CHECK(ort.facts.version == "1.19.2");
+  CHECK(ort.facts.cuda == "12.2");
+  CHECK(ort.install_hint.find("preload_dlls") != std::string::npos);
+}
+
+TEST_CASE("torch built with pinned NVIDIA wheels expects those library versions") {
+  gd::FakeHost host;
+  host.file(k_site + "/torch/version.py", "__version__ = '2.5.1+cu124'\ncuda: Optional[str] = '12.4'\n");
+  host.file(k_site + "/torch-2.5.1+cu124.dist-info/METADATA",
+            "Name: torch\nRequires-Dist: nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\"\n"
+            "Requires-Dist: nvidia-cublas-cu12==12.4.5.8\nRequires-Dist: nvidia-nccl-cu12==2.21.5\n"
+            "Requires-Dist: nvidia-cuda-nvrtc-cu12==12.4.127\n");
+  const auto torch = only(gd::find_python_frameworks(host, k_site, {{"torch", "2.5.1+cu124"}}));
+  CHECK(torch.built_against.at("cuDNN") == "9.1.0.70");
+  CHECK(torch.built_against.at("cuBLAS") == "12.4.5.8");
+  CHECK(torch.built_against.at("cuBLASLt") == "12.4.5.8");
+  CHECK(torch.built_against.at("NCCL") == "2.21.5");
+  CHECK(torch.built_against.at("NVRTC") == "12.4.127");
+  CHECK(torch.facts.cudnn == "9.1.0.70");
+  CHECK(torch.install_hint.find("torch==2.5.1 --index-url https://download.pytorch.org/whl/cu124") != std::string::npos);
+}
+
+TEST_CASE("a package's torch pin against the torch installed, ignoring the local +cuXYZ label") {
+  gd::FakeHost host;
+  host.file(k_site + "/torchvision-0.20.1.dist-info/METADATA", "Name: torchvision\nRequires-Dist: torch==2.5.1\n");
+  host.file(k_site + "/torchaudio-2.4.0.dist-info/METADATA", "Name: torchaudio\nRequires-Dist: torch==2.4.0\n");
+  host.file(k_site + "/somepkg-1.0.dist-info/METADATA", "Name: somepkg\nRequires-Dist: torch==1.0\n");  // not a torch extension
+  const gd::InstalledPackages installed{{"torch", "2.5.1+cu124"}, {"torchvision", "0.20.1"}, {"torchaudio", "2.4.0"}, {"somepkg", "1.0"}};
+  const auto pins = gd::torch_pins(host, k_site, installed);
+  REQUIRE(pins.size() == 2);
+  CHECK(pins[0].framework == "torchvision 0.20.1");
+  CHECK(pins[0].relation == "same");
+  CHECK(pins[1].framework == "torchaudio 2.4.0");
+  CHECK(pins[1].relation == "newer");  // torch 2.5.1 is newer than the 2.4.0 it was built for
+  const auto without_torch = gd::torch_pins(host, k_site, {{"torchvision", "0.20.1"}});
+  REQUIRE(without_torch.size() == 1);
+  CHECK(without_torch[0].relation == "missing");
+}
