@@ -332,10 +332,11 @@ void compare_extension_builds(ApplicationFacts& facts) {
 // older one beside it (installed by hand, or by another package's pins)
 // fails at first use: "cuDNN version incompatibility: PyTorch was compiled
 // against (9, 1, 0) but found runtime version (8, 9, 2)".
-void compare_wheel_pins(Host& host, const std::string& site, const FrameworkFacts& framework, ApplicationFacts& facts) {
+void compare_wheel_pins(Host& host, const std::string& site, const InstalledPackages& packages, const FrameworkFacts& framework,
+                        ApplicationFacts& facts) {
   std::map<std::string, std::string> installed;
   std::string metadata;
-  for (const auto& [name, version] : installed_packages(host, site)) {
+  for (const auto& [name, version] : packages) {
     const std::string normal = normalized_package_name(name);
     installed.emplace(normal, version);
     if (normal == "torch" && metadata.empty()) metadata = site + "/" + name + "-" + version + ".dist-info/METADATA";
@@ -442,7 +443,8 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
   // The Python environments an application would run in.
   if (context.options.targets.empty()) {
     for (const auto& site : python_site_dirs(context.host)) {
-      if (!context.host.list_dir(site)) continue;
+      // A site directory may hold 100,000 entries: stat it, and list it once.
+      if (const auto info = context.host.stat(site); !info || info->type != FileType::directory) continue;
       facts.examined.push_back(printable(site, 300));
       const auto installed = installed_packages(context.host, site);
       for (const auto& [name, version] : installed)
@@ -466,7 +468,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
                                         facts.libraries);
           judge_against_driver(context, framework);
         }
-        if (framework.name == "torch") compare_wheel_pins(context.host, site, framework, facts);
+        if (framework.name == "torch") compare_wheel_pins(context.host, site, installed, framework, facts);
         facts.frameworks.push_back(std::move(framework));
       }
       for (auto& pin : torch_pins(context.host, site, installed)) facts.torch_pins.push_back(std::move(pin));
