@@ -37,6 +37,7 @@ HEADLINES = {
     "host-torch-cudnn-older-on-ld-library-path": "application-cuda-library-older-than-build",
     "host-torch-cublas-older-on-ld-library-path": "application-cuda-library-shadowed",
     "host-torch-cu124-on-470": "application-built-for-newer-cuda",
+    "host-cudnn-wheels-of-two-majors": "application-nvidia-wheels-overwrite",
     "host-torch-cu124-runtime-on-470": "driver-too-old-for-runtime",
     "host-tensorflow-cudnn-missing": "application-cuda-library-missing",
     "host-tensorflow-wheels-off-runpath": "application-cuda-library-only-in-wheels",
@@ -1522,6 +1523,13 @@ def scenarios():
     s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"})
     yield s.expect("warn", None, ["application-cuda-library-older-than-build-may-work", "application-cuda-library-shadowed"],
                    absent=["application-cuda-library-older-than-build"])
+
+    s = h100_host("host-cudnn-wheels-of-two-majors", "torch cu124 with nvidia-cudnn-cu12 9.1.0.70, and nvidia-cudnn-cu11 "
+                  "9.1.0.70 installed later by another package: both install nvidia/cudnn/lib/libcudnn.so.9.")
+    s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"})
+    s.file("/opt/venv/lib/python3.11/site-packages/nvidia_cudnn_cu11-9.1.0.70.dist-info/RECORD",
+           "nvidia/cudnn/lib/libcudnn.so.9,sha256=y,1\nnvidia/cudnn/include/cudnn.h,sha256=y,1\n")
+    yield s.expect("warn", None, ["application-nvidia-wheels-overwrite"])
 
     # A framework built for a newer CUDA major than the driver: both ways out.
     def a100_on_470(name, description):

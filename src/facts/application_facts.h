@@ -201,6 +201,23 @@ struct PackageRuntime {
   }
 };
 
+// Two NVIDIA wheels of one library for different CUDA majors
+// (nvidia-cudnn-cu11 and nvidia-cudnn-cu12) that install the same files:
+// the one installed last replaced the other's.
+struct WheelOverlap {
+  std::string first, second, file, site;
+  std::int64_t shared = 0;
+
+  template <class F>
+  void fields(F& f) const {
+    f("first", first, "one wheel, with its version: nvidia_cudnn_cu11 8.9.6.50");
+    f("second", second, "the other, for another CUDA major");
+    f("file", file, "a library file both RECORDs list: nvidia/cudnn/lib/libcudnn.so.8");
+    f("shared", shared, "how many library files both list");
+    f("site", site, "the site-packages directory");
+  }
+};
+
 struct ApplicationFacts {
   std::vector<std::string> examined;  // site dirs and --target paths
   std::vector<FrameworkFacts> frameworks;
@@ -212,6 +229,7 @@ struct ApplicationFacts {
   std::vector<PackageRuntime> package_runtimes;
   std::vector<WheelPin> wheel_pins;
   std::vector<WheelPin> torch_pins;
+  std::vector<WheelOverlap> wheel_overlaps;
 
   template <class F>
   void fields(F& f) const {
@@ -223,6 +241,7 @@ struct ApplicationFacts {
     f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
     f("libraries", libraries, "the CUDA libraries each framework loads (cuDNN, cuBLAS, NCCL, nvJitLink, ...) and where from");
     f("package_runtimes", package_runtimes, "CuPy and JAX CUDA plugins against the CUDA runtime of their major");
+    f("wheel_overlaps", wheel_overlaps, "NVIDIA wheels of one library for two CUDA majors that install the same files");
     f("torch_pins", torch_pins, "packages with compiled code for one torch release (torchvision, torchaudio, xformers, vllm) against the torch installed");
     f("wheel_pins", wheel_pins, "the NVIDIA wheels a framework pins in its METADATA (cuDNN, cuBLAS, NCCL, ...) against those installed");
   }

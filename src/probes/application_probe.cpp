@@ -472,6 +472,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
         facts.frameworks.push_back(std::move(framework));
       }
       for (auto& pin : torch_pins(context.host, site, installed)) facts.torch_pins.push_back(std::move(pin));
+      for (auto& overlap : overlapping_wheels(context.host, site, installed)) facts.wheel_overlaps.push_back(std::move(overlap));
     }
   }
   check_package_runtimes(context.host, facts);

@@ -6,7 +6,10 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include <algorithm>
 #include <array>
+#include <iterator>
+#include <set>
 
 namespace gd {
 
@@ -215,6 +218,39 @@ std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const Inst
     }
   }
   return pins;
+}
+
+std::vector<WheelOverlap> overlapping_wheels(Host& host, const std::string& site, const InstalledPackages& installed) {
+  // nvidia_cudnn -> (major, "name-version"), for every nvidia_*_cuNN wheel
+  std::map<std::string, std::vector<std::pair<int, std::string>>> by_library;
+  for (const auto& [name, version] : installed) {
+    const auto normal = normalized_package_name(name);
+    const auto major = normal.starts_with("nvidia_") ? package_cuda_major(normal) : std::nullopt;
+    if (major) by_library[normal.substr(0, normal.rfind("_cu"))].emplace_back(*major, name + "-" + version);
+  }
+  std::vector<WheelOverlap> overlaps;
+  const auto library_files = [&](const std::string& dist) {
+    std::set<std::string> files;
+    if (auto text = host.read_file(site + "/" + dist + ".dist-info/RECORD", 256 * 1024))
+      for (auto line : lines(*text)) {
+        const auto path = line.substr(0, line.find(','));
+        if (path.find(".so") != std::string_view::npos && files.size() < 1024) files.emplace(path);
+      }
+    return files;
+  };
+  for (const auto& [library, wheels] : by_library)
+    for (std::size_t i = 0; i < wheels.size(); ++i)
+      for (std::size_t j = i + 1; j < wheels.size() && overlaps.size() < 16; ++j) {
+        if (wheels[i].first == wheels[j].first) continue;
+        const auto a = library_files(wheels[i].second), b = library_files(wheels[j].second);
+        std::vector<std::string> shared;
+        std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(shared));
+        if (shared.empty()) continue;
+        const auto label = [](const std::string& dist) { return dist.substr(0, dist.find('-')) + " " + dist.substr(dist.find('-') + 1); };
+        overlaps.push_back({printable(label(wheels[i].second), 120), printable(label(wheels[j].second), 120), printable(shared.front(), 200),
+                            printable(site, 300), static_cast<std::int64_t>(shared.size())});
+      }
+  return overlaps;
 }
 
 }  // namespace gd

@@ -36,4 +36,8 @@ std::vector<FoundFramework> find_python_frameworks(Host& host, const std::string
 // undefined symbols). One entry per pin found.
 std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const InstalledPackages& installed);
 
+// nvidia-cudnn-cu11 beside nvidia-cudnn-cu12 (and so on): the pairs whose
+// RECORDs list the same library files, which the later install replaced.
+std::vector<WheelOverlap> overlapping_wheels(Host& host, const std::string& site, const InstalledPackages& installed);
+
 }  // namespace gd

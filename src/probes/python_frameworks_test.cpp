@@ -147,3 +147,20 @@ TEST_CASE("a package's torch pin against the torch installed, ignoring the local
   REQUIRE(without_torch.size() == 1);
   CHECK(without_torch[0].relation == "missing");
 }
+
+TEST_CASE("NVIDIA wheels of one library for two CUDA majors overlap only where their RECORDs share library files") {
+  gd::FakeHost host;
+  host.file(k_site + "/nvidia_cudnn_cu11-8.9.6.50.dist-info/RECORD", "nvidia/cudnn/lib/libcudnn.so.8,sha256=a,1\nnvidia/cudnn/include/x.h,,\n");
+  host.file(k_site + "/nvidia_cudnn_cu12-8.9.2.26.dist-info/RECORD", "nvidia/cudnn/lib/libcudnn.so.8,sha256=b,1\nnvidia/cudnn/include/x.h,,\n");
+  // libcudart.so.11.0 and libcudart.so.12 share a directory but no file
+  host.file(k_site + "/nvidia_cuda_runtime_cu11-11.8.89.dist-info/RECORD", "nvidia/cuda_runtime/lib/libcudart.so.11.0,,\n");
+  host.file(k_site + "/nvidia_cuda_runtime_cu12-12.4.127.dist-info/RECORD", "nvidia/cuda_runtime/lib/libcudart.so.12,,\n");
+  const gd::InstalledPackages installed{{"nvidia_cudnn_cu11", "8.9.6.50"}, {"nvidia_cudnn_cu12", "8.9.2.26"},
+                                        {"nvidia_cuda_runtime_cu11", "11.8.89"}, {"nvidia_cuda_runtime_cu12", "12.4.127"}};
+  const auto overlaps = gd::overlapping_wheels(host, k_site, installed);
+  REQUIRE(overlaps.size() == 1);
+  CHECK(overlaps[0].first == "nvidia_cudnn_cu11 8.9.6.50");
+  CHECK(overlaps[0].second == "nvidia_cudnn_cu12 8.9.2.26");
+  CHECK(overlaps[0].file == "nvidia/cudnn/lib/libcudnn.so.8");
+  CHECK(overlaps[0].shared == 1);  // the header is not a library file
+}
