@@ -37,6 +37,9 @@ HEADLINES = {
     "host-torch-cudnn-older-on-ld-library-path": "application-cuda-library-older-than-build",
     "host-torch-cublas-older-on-ld-library-path": "application-cuda-library-shadowed",
     "host-torch-cu124-on-470": "application-built-for-newer-cuda",
+    "host-triton-libcuda-not-in-cache": "application-triton-cannot-find-libcuda",
+    "host-triton-cannot-link-libcuda": "application-triton-cannot-link-libcuda",
+    "host-triton-no-c-compiler": "application-triton-no-c-compiler",
     "host-cudnn-wheels-of-two-majors": "application-nvidia-wheels-overwrite",
     "host-torch-cu124-runtime-on-470": "driver-too-old-for-runtime",
     "host-tensorflow-cudnn-missing": "application-cuda-library-missing",
@@ -1530,6 +1533,37 @@ def scenarios():
     s.file("/opt/venv/lib/python3.11/site-packages/nvidia_cudnn_cu11-9.1.0.70.dist-info/RECORD",
            "nvidia/cudnn/lib/libcudnn.so.9,sha256=y,1\nnvidia/cudnn/include/cudnn.h,sha256=y,1\n")
     yield s.expect("warn", None, ["application-nvidia-wheels-overwrite"])
+
+    # Triton, torch.compile's compiler: libcuda.so.1 through ldconfig -p, -lcuda, a C compiler.
+    def torch_with_triton(name, description, cache=True, link=True, gcc=True):
+        s = h100_host(name, description)
+        lib = "/usr/lib/x86_64-linux-gnu"
+        if cache:
+            s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", f"{lib}/libcuda.so.1"), ("libnvidia-ml.so.1", f"{lib}/libnvidia-ml.so.1"),
+                                                ("libc.so.6", f"{lib}/libc.so.6")]))
+        if link:
+            s.link(f"{lib}/libcuda.so", "libcuda.so.1")
+        if gcc:
+            s.file("/usr/bin/gcc-12", "").link("/usr/bin/gcc", "gcc-12")
+        s.torch_venv(fatbin=torch_cu124_archs).package("triton", "3.1.0")
+        return s
+
+    s = torch_with_triton("host-triton-ready", "torch 2.5.1 with triton 3.1.0: libcuda.so.1 in ld.so.cache, libcuda.so beside "
+                          "it, gcc on PATH: torch.compile can build its launcher.")
+    yield s.expect("ok", None, [], absent=["application-triton-cannot-find-libcuda", "application-triton-cannot-link-libcuda",
+                                           "application-triton-no-c-compiler"])
+
+    s = torch_with_triton("host-triton-libcuda-not-in-cache", "The driver's libraries were copied in without running ldconfig: "
+                          "the loader finds libcuda.so.1 in a default directory, Triton's `ldconfig -p` does not.", cache=False)
+    yield s.expect("warn", None, ["application-triton-cannot-find-libcuda"])
+
+    s = torch_with_triton("host-triton-cannot-link-libcuda", "libcuda.so.1 is in the cache but there is no libcuda.so "
+                          "anywhere the linker looks: Triton's `cc ... -lcuda` fails.", link=False)
+    yield s.expect("warn", None, ["application-triton-cannot-link-libcuda"], absent=["application-triton-cannot-find-libcuda"])
+
+    s = torch_with_triton("host-triton-no-c-compiler", "A slim image's Python with torch and triton and no gcc or clang: "
+                          "torch.compile stops at 'Failed to find C compiler'.", gcc=False)
+    yield s.expect("warn", None, ["application-triton-no-c-compiler"])
 
     # A framework built for a newer CUDA major than the driver: both ways out.
     def a100_on_470(name, description):

@@ -218,6 +218,34 @@ struct WheelOverlap {
   }
 };
 
+// Triton, the compiler behind torch.compile and vLLM's kernels, builds a
+// small C launcher on first use: it finds libcuda.so.1 through `ldconfig -p`
+// (else LD_LIBRARY_PATH, or TRITON_LIBCUDA_PATH), then runs the C compiler
+// with -lcuda, which needs the unversioned libcuda.so.
+struct TritonFacts {
+  std::string version, site;
+  std::vector<std::string> libcuda_dirs;  // as its libcuda_dirs() returns them
+  std::string libcuda_dirs_source;        // TRITON_LIBCUDA_PATH, ld.so.cache, LD_LIBRARY_PATH, none
+  bool finds_libcuda = false;             // its assertion passes
+  std::optional<std::string> driver_dir;  // where libcuda.so.1 really is (the driver-libs layer's)
+  std::optional<bool> links_libcuda;      // -lcuda finds a libcuda.so (asked only when libcuda.so.1 is found)
+  std::optional<std::string> link_libcuda;
+  std::optional<std::string> c_compiler;  // CC, else gcc, else clang on PATH
+
+  template <class F>
+  void fields(F& f) const {
+    f("version", version, "the triton (or pytorch_triton) wheel's version");
+    f("site", site, "the site-packages directory");
+    f("libcuda_dirs", libcuda_dirs, "the directories Triton's libcuda_dirs() returns: ldconfig -p lines naming libcuda.so.1, else LD_LIBRARY_PATH entries holding it");
+    f("libcuda_dirs_source", libcuda_dirs_source, "TRITON_LIBCUDA_PATH, ld.so.cache, LD_LIBRARY_PATH, or none");
+    f("finds_libcuda", finds_libcuda, "one of those directories holds libcuda.so.1 (else 'AssertionError: libcuda.so cannot found!')");
+    f("driver_dir", driver_dir, "the directory the loader finds libcuda.so.1 in");
+    f("links_libcuda", links_libcuda, "-lcuda finds libcuda.so in those directories, LIBRARY_PATH or the linker's default directories");
+    f("link_libcuda", link_libcuda, "the libcuda.so it links against");
+    f("c_compiler", c_compiler, "the compiler it runs: CC, else gcc, else clang on PATH");
+  }
+};
+
 struct ApplicationFacts {
   std::vector<std::string> examined;  // site dirs and --target paths
   std::vector<FrameworkFacts> frameworks;
@@ -230,6 +258,7 @@ struct ApplicationFacts {
   std::vector<WheelPin> wheel_pins;
   std::vector<WheelPin> torch_pins;
   std::vector<WheelOverlap> wheel_overlaps;
+  std::vector<TritonFacts> triton;
 
   template <class F>
   void fields(F& f) const {
@@ -241,6 +270,7 @@ struct ApplicationFacts {
     f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
     f("libraries", libraries, "the CUDA libraries each framework loads (cuDNN, cuBLAS, NCCL, nvJitLink, ...) and where from");
     f("package_runtimes", package_runtimes, "CuPy and JAX CUDA plugins against the CUDA runtime of their major");
+    f("triton", triton, "Triton (torch.compile, vLLM kernels): can it find and link libcuda, and is there a C compiler");
     f("wheel_overlaps", wheel_overlaps, "NVIDIA wheels of one library for two CUDA majors that install the same files");
     f("torch_pins", torch_pins, "packages with compiled code for one torch release (torchvision, torchaudio, xformers, vllm) against the torch installed");
     f("wheel_pins", wheel_pins, "the NVIDIA wheels a framework pins in its METADATA (cuDNN, cuBLAS, NCCL, ...) against those installed");

@@ -8,6 +8,7 @@
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
 #include "probes/python_frameworks.h"
+#include "probes/triton_needs.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -32,7 +33,8 @@ bool within_major(int arch, int cc) { return arch / 10 == cc / 10 && arch % 10 <
 // Packages whose presence and version a user asking "will it run" wants to see.
 constexpr const char* k_gpu_package_prefixes[] = {"nvidia_", "nvidia-", "jax_cuda", "jax-cuda", "jaxlib", "cupy",
                                                   "tensorflow", "vllm", "onnxruntime_gpu", "onnxruntime-gpu",
-                                                  "numba", "cuda_python", "cuda-python", "cuda_bindings", "torch"};
+                                                  "numba", "cuda_python", "cuda-python", "cuda_bindings", "torch",
+                                                  "pytorch_triton", "pytorch-triton"};
 
 int arch_of(const std::string& compute_capability) {
   const auto version = Version::parse(compute_capability);
@@ -447,7 +449,12 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
       if (const auto info = context.host.stat(site); !info || info->type != FileType::directory) continue;
       facts.examined.push_back(printable(site, 300));
       const auto installed = installed_packages(context.host, site);
-      for (const auto& [name, version] : installed)
+      for (const auto& [name, version] : installed) {
+        // Triton (not tritonclient, the inference server's client): torch.compile's and vLLM's GPU compiler.
+        const auto normal = normalized_package_name(name);
+        if ((normal == "triton" || normal == "pytorch_triton") && facts.triton.size() < 8)
+          facts.triton.push_back(check_triton(context, version, site));
+        if (normal == "triton" && facts.gpu_packages.size() < 256) facts.gpu_packages.push_back({name, version, printable(site, 300), std::nullopt});
         for (const char* prefix : k_gpu_package_prefixes)
           if (to_lower(name).starts_with(prefix)) {
             if (facts.gpu_packages.size() < 256) {
@@ -457,6 +464,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
             }
             break;
           }
+      }
       for (auto& found : find_python_frameworks(context.host, site, installed)) {
         auto& framework = found.facts;
         if (!framework.cpu_only) {
