@@ -58,6 +58,19 @@ std::optional<std::string> cuda_major_of_links(Host& host, const std::string& li
   return std::nullopt;
 }
 
+// The CUDA build a framework records (and where), else the major of the
+// CUDA libraries its own library links.
+void set_cuda_build(Host& host, FrameworkFacts& facts, const std::optional<std::string>& recorded, const char* recorded_source,
+                    const std::string& library) {
+  if (recorded && Version::parse(*recorded)) {
+    facts.cuda = *recorded;
+    facts.cuda_source = recorded_source;
+  } else if (auto major = cuda_major_of_links(host, library)) {
+    facts.cuda = *major;
+    facts.cuda_source = "the CUDA major of the libraries " + library.substr(library.rfind('/') + 1) + " links";
+  }
+}
+
 std::string first_existing(Host& host, const std::string& site, std::initializer_list<const char*> candidates) {
   for (const char* candidate : candidates)
     if (host.stat(site + "/" + candidate)) return site + "/" + candidate;
@@ -151,13 +164,9 @@ std::optional<FoundFramework> find_onnxruntime(Host& host, const std::string& si
   const auto version = info.find("__version__");
   facts.version = version != info.end() ? std::optional(version->second) : installed_version(installed, {"onnxruntime_gpu", "ort_nightly_gpu"});
   facts.path = printable(site + "/onnxruntime", 300);
-  if (const auto cuda = info.find("cuda_version"); cuda != info.end() && Version::parse(cuda->second)) {
-    facts.cuda = cuda->second;
-    facts.cuda_source = "onnxruntime/capi/build_and_package_info.py";
-  } else if (auto major = cuda_major_of_links(host, provider)) {
-    facts.cuda = *major;
-    facts.cuda_source = "the CUDA major of the libraries libonnxruntime_providers_cuda.so links";
-  }
+  const auto cuda = info.find("cuda_version");
+  set_cuda_build(host, facts, cuda != info.end() ? std::optional(cuda->second) : std::nullopt, "onnxruntime/capi/build_and_package_info.py",
+                 provider);
   found.gpu_code = provider;
   found.loads_through = provider;
   found.install_hint = "`pip install \"onnxruntime-gpu[cuda,cudnn]\"` (ONNX Runtime 1.21 or newer), then `onnxruntime.preload_dlls()` "
@@ -173,13 +182,7 @@ std::optional<FoundFramework> find_vllm(Host& host, const std::string& site, con
   facts.name = "vllm";
   facts.version = installed_version(installed, {"vllm"});
   facts.path = printable(site + "/vllm", 300);
-  if (auto cuda = facts.version ? cuda_of_local_label(*facts.version) : std::nullopt) {
-    facts.cuda = *cuda;
-    facts.cuda_source = "its +cuXYZ version label";
-  } else if (auto major = cuda_major_of_links(host, library)) {
-    facts.cuda = *major;
-    facts.cuda_source = "the CUDA major of the libraries vllm/_C.abi3.so links";
-  }
+  set_cuda_build(host, facts, facts.version ? cuda_of_local_label(*facts.version) : std::nullopt, "its +cuXYZ version label", library);
   found.gpu_code = library;
   found.loads_through = library;
   // vLLM imports torch first: torch's CUDA libraries are already loaded.
