@@ -360,7 +360,7 @@ void compare_wheel_pins(Host& host, const std::string& site, const InstalledPack
 // CuPy and JAX's CUDA plugins load CUDA at run time, from the NVIDIA wheels
 // beside them (cupy-cuda12x[ctk], jax[cuda12]) or from a toolkit the loader
 // finds (jax[cuda12-local]): without either, the first GPU call fails.
-void check_package_runtimes(Host& host, ApplicationFacts& facts) {
+void check_package_runtimes(Host& host, const LoaderConfig& config, ApplicationFacts& facts) {
   std::optional<LoadSimulation> simulation;
   for (const auto& package : facts.gpu_packages) {
     const auto name = to_lower(package.name);
@@ -376,7 +376,7 @@ void check_package_runtimes(Host& host, ApplicationFacts& facts) {
       }
     if (!runtime.found) {
       if (!simulation) {
-        simulation.emplace(host, detect_host_loader_config(host));
+        simulation.emplace(host, config);
         simulation->load_plain_program();
       }
       const auto resolution = simulation->dlopen(runtime.runtime, k_plain_program);
@@ -439,7 +439,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
     framework.name = printable(target.substr(target.rfind('/') + 1), 120);
     framework.path = printable(target, 300);
     read_gpu_code(context, framework, target, {}, facts);
-    resolve_framework_libraries(context.host, {framework.name, target, {}, {}, {}, {}, {}}, facts.libraries);
+    resolve_framework_libraries(context.host, host_loader_config(context), {framework.name, target, {}, {}, {}, {}, {}}, facts.libraries);
     facts.frameworks.push_back(std::move(framework));
   }
   // The Python environments an application would run in.
@@ -470,7 +470,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
         if (!framework.cpu_only) {
           read_gpu_code(context, framework, found.gpu_code, found.build_archs, facts);
           if (!found.loads_through.empty())
-            resolve_framework_libraries(context.host,
+            resolve_framework_libraries(context.host, host_loader_config(context),
                                         {framework_label(framework), found.loads_through, found.dlopens, found.preloads,
                                          found.built_against, site, found.install_hint},
                                         facts.libraries);
@@ -483,7 +483,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
       for (auto& overlap : overlapping_wheels(context.host, site, installed)) facts.wheel_overlaps.push_back(std::move(overlap));
     }
   }
-  check_package_runtimes(context.host, facts);
+  check_package_runtimes(context.host, host_loader_config(context), facts);
   find_toolchains(context.host, facts);
   compare_extension_builds(facts);
   layer.source("toolchains", "PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/bin; version.json or dist-info");

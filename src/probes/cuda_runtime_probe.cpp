@@ -86,7 +86,7 @@ Facts describe_library(Host& host, const std::string& path, const std::string& s
 class RuntimeSurvey {
  public:
   explicit RuntimeSurvey(ProbeContext& context)
-      : m_host(context.host), m_simulation(context.host, detect_host_loader_config(context.host)) {
+      : m_host(context.host), m_simulation(context.host, host_loader_config(context)) {
     m_simulation.load_plain_program(context.driver_libs.program_runpath);  // what the driver-libs probe found
   }
 

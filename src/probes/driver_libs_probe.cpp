@@ -168,7 +168,7 @@ std::vector<std::string> stub_files(Host& host) {
 Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   Probed<DriverLibsFacts> layer;
   auto& facts = layer.facts;
-  LoadSimulation simulation(context.host, detect_host_loader_config(context.host));
+  LoadSimulation simulation(context.host, host_loader_config(context));
   facts.program_runpath = driver_runpath_of_programs(context.host);
   simulation.load_plain_program(facts.program_runpath);
   // Whether a library was injected only means something in a container.

@@ -73,8 +73,8 @@ bool is_cuda_library(std::string_view name) {
   return false;
 }
 
-void resolve_framework_libraries(Host& host, const LibraryRequest& request, std::vector<FrameworkLibrary>& out) {
-  LoadSimulation simulation(host, detect_host_loader_config(host));
+void resolve_framework_libraries(Host& host, const LoaderConfig& config, const LibraryRequest& request, std::vector<FrameworkLibrary>& out) {
+  LoadSimulation simulation(host, config);
   simulation.load_plain_program();
   for (const auto& preload : request.preloads) simulation.dlopen(preload, k_plain_program);
   const std::size_t first = simulation.resolutions().size();

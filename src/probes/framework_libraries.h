@@ -7,6 +7,7 @@
 
 #include "facts/application_facts.h"
 #include "host/host.h"
+#include "loader/loader_config.h"
 
 #include <map>
 #include <string>
@@ -31,6 +32,6 @@ struct LibraryRequest {
 };
 
 // Appends one entry per CUDA library the request's library loads, at most 256 in all.
-void resolve_framework_libraries(Host& host, const LibraryRequest& request, std::vector<FrameworkLibrary>& out);
+void resolve_framework_libraries(Host& host, const LoaderConfig& config, const LibraryRequest& request, std::vector<FrameworkLibrary>& out);
 
 }  // namespace gd

@@ -12,6 +12,7 @@
 #include "facts/probe_notes.h"
 #include "facts/system_facts.h"
 #include "host/host.h"
+#include "loader/loader_config.h"
 #include "rules/rule_set.h"
 
 #include <optional>
@@ -40,7 +41,15 @@ struct ProbeContext {
   DeviceNodesFacts device_nodes;
   DriverLibsFacts driver_libs;
   ProbeOptions options{};
+  // The loader of a typical program here (ld.so.conf, the cache, LD_LIBRARY_PATH),
+  // read once per check by host_loader_config() and shared by every probe that simulates loading.
+  std::optional<LoaderConfig> loader_config{};
 };
+
+inline const LoaderConfig& host_loader_config(ProbeContext& context) {
+  if (!context.loader_config) context.loader_config = detect_host_loader_config(context.host);
+  return *context.loader_config;
+}
 
 // Bounded reads: /proc and /sys files are small, and hostile ones must not
 // make us read gigabytes.

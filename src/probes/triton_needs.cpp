@@ -40,7 +40,7 @@ TritonFacts check_triton(ProbeContext& context, const std::string& version, cons
     triton.libcuda_dirs_source = "TRITON_LIBCUDA_PATH";
     triton.finds_libcuda = true;
   } else {
-    const auto config = detect_host_loader_config(host);
+    const auto& config = host_loader_config(context);
     if (config.cache)
       for (const auto& entry : config.cache->entries)
         if (entry.key.find("libcuda.so.1") != std::string_view::npos) add_unique(dirs, dirname_of(std::string(entry.value)));
