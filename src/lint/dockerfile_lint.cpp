@@ -97,16 +97,22 @@ std::string index_list(const std::vector<int>& numbers) {
   return out;
 }
 
+// The digits of a PyTorch wheel index a command names: "124" for .../whl/cu124.
+std::optional<std::string> torch_index_digits(const std::string& text) {
+  static const std::regex index_url(R"(download\.pytorch\.org/whl/cu(\d{3,4}))");
+  std::smatch match;
+  if (!std::regex_search(text, match, index_url)) return std::nullopt;
+  return match[1].str();
+}
+
 // A PyTorch index that was never published (cu122: pip finds no torch), and
 // a torch pin the index has no build of (torch==2.1.0 on cu124). Tags newer
 // than the table knows are left alone: PyTorch adds indexes.
-void check_torch_index(Linter& lint, const Instruction& instruction, const std::string& text) {
-  static const std::regex index_url(R"(download\.pytorch\.org/whl/cu(\d{3,4}))");
-  std::smatch match;
-  if (!std::regex_search(text, match, index_url)) return;
+void check_torch_index(Linter& lint, const Instruction& instruction, const std::string& text, const std::string& digits) {
   const auto& published = lint.rules().cuda.torch_published();
   if (published.empty()) return;
-  const int tag = std::stoi(match[1].str());
+  const int tag = std::stoi(digits);
+  std::smatch match;
   const int newest = *std::max_element(published.begin(), published.end());
   if (tag > newest || tag < published.front()) return;
   if (std::find(published.begin(), published.end(), tag) == published.end()) {
@@ -146,11 +152,12 @@ void check_run_command(Linter& lint, const Instruction& instruction, const std::
     if (std::regex_search(packages, package, driver_package))
       lint.raise("dockerfile-installs-driver", instruction.line, {{"value", printable(package[2].str(), 60)}});
   }
-  check_torch_index(lint, instruction, text);
+  const auto index = torch_index_digits(text);
+  if (!index) return;
+  check_torch_index(lint, instruction, text, *index);
   // torch for one CUDA major on a base image of another.
-  static const std::regex torch_index(R"(download\.pytorch\.org/whl/cu(\d+))");
-  if (base && contains(text, "torch") && std::regex_search(text, match, torch_index)) {
-    const std::string tag = match[1].str();  // 121, 124, 128, 130
+  if (base && contains(text, "torch")) {
+    const std::string& tag = *index;  // 121, 124, 128, 130
     const std::string wheel = tag.substr(0, tag.size() - 1) + "." + tag.substr(tag.size() - 1);
     const std::string base_major = base->substr(0, base->find('.'));
     if (wheel.substr(0, wheel.find('.')) != base_major) {
