@@ -518,7 +518,7 @@ class Snapshot:
         return self
 
     def tensorflow_venv(self, version="2.16.1", cuda="12.3", cudnn="8", wheels_on_runpath=True, prefix="/opt/venv",
-                        archs=("sm_60", "sm_70", "sm_80", "sm_89", "compute_90")):
+                        archs=("sm_60", "sm_70", "sm_80", "sm_89", "compute_90"), runpath_on_pywrap=False):
         """A TensorFlow wheel: the build_info.py it generates (CUDA, cuDNN and
         the architectures it was built for) and libtensorflow_framework.so.2,
         which dlopen-s the CUDA libraries by name -- through a RUNPATH into the
@@ -532,7 +532,12 @@ class Snapshot:
                   "('is_cuda_build', True), ('is_rocm_build', False), ('is_tensorrt_build', True)])\n")
         self.file(f"{site}/tensorflow-{version}.dist-info/RECORD", "tensorflow/python/platform/build_info.py,sha256=x,1\n")
         runpath = ":".join(f"$ORIGIN/../nvidia/{wheel}/lib" for wheel in TENSORFLOW_WHEELS) if wheels_on_runpath else "$ORIGIN"
-        self.file(f"{site}/tensorflow/libtensorflow_framework.so.2", tiny_elf("libtensorflow_framework.so.2", runpath=runpath))
+        if runpath_on_pywrap:  # the RUNPATH into the wheels on python/_pywrap_tensorflow_internal.so ($ORIGIN/../../nvidia) only
+            self.file(f"{site}/tensorflow/libtensorflow_framework.so.2", tiny_elf("libtensorflow_framework.so.2", runpath="$ORIGIN"))
+            self.file(f"{site}/tensorflow/python/_pywrap_tensorflow_internal.so",
+                      tiny_elf("_pywrap_tensorflow_internal.so", runpath=runpath.replace("$ORIGIN/..", "$ORIGIN/../..")))
+        else:
+            self.file(f"{site}/tensorflow/libtensorflow_framework.so.2", tiny_elf("libtensorflow_framework.so.2", runpath=runpath))
         self.env["VIRTUAL_ENV"] = prefix
         return self
 
@@ -1585,6 +1590,11 @@ def scenarios():
     s = h100_host("host-tensorflow-and-cuda", "TensorFlow 2.16 with its [and-cuda] wheels on its RUNPATH, on an H100: its "
                   "build carries SASS up to sm_89 and compute_90 PTX (CUDA 12.3), which the 550 driver JIT-compiles.")
     yield s.tensorflow_venv().tensorflow_wheels().expect("ok", None, [], info=["application-runs-by-ptx-jit"])
+
+    s = h100_host("host-tensorflow-runpath-on-pywrap", "TensorFlow whose RUNPATH into its wheels is on "
+                  "python/_pywrap_tensorflow_internal.so, not libtensorflow_framework.so.2: the libraries are found from there.")
+    yield s.tensorflow_venv(runpath_on_pywrap=True).tensorflow_wheels().expect(
+        "ok", None, [], info=["application-runs-by-ptx-jit"], absent=["application-cuda-library-only-in-wheels"])
 
     s = h100_host("host-tensorflow-cudnn-missing", "TensorFlow 2.16 whose nvidia-cudnn-cu12 wheel is missing: "
                   "'Could not load dynamic library libcudnn.so.8', and the GPU is skipped.")

@@ -77,6 +77,20 @@ std::string first_existing(Host& host, const std::string& site, std::initializer
   return {};
 }
 
+// Of a framework's libraries, the first whose RUNPATH (or RPATH) reaches the
+// NVIDIA wheels (TensorFlow builds put $ORIGIN/../nvidia/... on those that
+// open CUDA); else the first that exists. Which one calls dlopen decides
+// whose RUNPATH is searched, and a false "not found" is the error to avoid.
+std::string library_reaching_wheels(Host& host, const std::string& site, std::initializer_list<const char*> candidates) {
+  for (const char* candidate : candidates) {
+    const auto elf = read_elf(host, site + "/" + candidate);
+    if (!elf.info) continue;
+    const auto& path = elf.info->runpath ? elf.info->runpath : elf.info->rpath;
+    if (path && path->find("/nvidia/") != std::string::npos) return site + "/" + candidate;
+  }
+  return first_existing(host, site, candidates);
+}
+
 // torch pins the NVIDIA wheels it was built with (nvidia-cudnn-cu12==9.1.0.70):
 // that is the cuDNN, NCCL, cuBLAS... version it expects to load.
 void built_against_from_pins(Host& host, const std::string& metadata, std::map<std::string, std::string>& out) {
@@ -145,7 +159,7 @@ std::optional<FoundFramework> find_tensorflow(Host& host, const std::string& sit
   if (info->cudnn) found.built_against.emplace("cuDNN", *info->cudnn);
   found.build_archs = info->compute_capabilities;
   found.gpu_code = first_existing(host, site, {"tensorflow/libtensorflow_cc.so.2", "tensorflow/python/_pywrap_tensorflow_internal.so"});
-  found.loads_through = first_existing(host, site, {"tensorflow/libtensorflow_framework.so.2", "tensorflow/python/_pywrap_tensorflow_internal.so"});
+  found.loads_through = library_reaching_wheels(host, site, {"tensorflow/libtensorflow_framework.so.2", "tensorflow/python/_pywrap_tensorflow_internal.so"});
   const auto cuda = info->cuda ? Version::parse(*info->cuda) : std::nullopt;
   if (cuda && !found.loads_through.empty()) found.dlopens = tensorflow_dlopens(static_cast<int>(cuda->major()), info->cudnn);
   found.install_hint = "`pip install \"tensorflow[and-cuda]" + (facts.version ? "==" + *facts.version : std::string()) +
