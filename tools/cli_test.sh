@@ -216,6 +216,9 @@ check "resolve inside a snapshot" exit_is 0 "$gpudoctor" resolve /usr/lib/x86_64
 "$gpudoctor" check --replay "$testdata/snapshots/host-torch-cu124-on-470" >"$work/two-way.txt"
 check "framework too new for the driver: the driver it needs, or the build this driver runs" \
   grep -q "upgrade the driver to 525.60.13 or newer, or install torch 2.5.1+cu118: \`pip install --force-reinstall torch==2.5.1 --index-url https://download.pytorch.org/whl/cu118\`" "$work/two-way.txt"
+"$gpudoctor" check --replay "$testdata/snapshots/host-vllm-torchvision-match-torch" >"$work/frameworks.txt"
+check "the application line names each framework: CUDA build, architectures, verdict for the GPU, libraries" \
+  grep -q "torch 2.5.1+cu124 (CUDA 12.4, 4 CUDA libraries found); vllm 0.6.4.post1 (CUDA 12, 6 architectures, SASS for the GPU, 1 CUDA library found)" "$work/frameworks.txt"
 "$gpudoctor" check --replay "$testdata/snapshots/host-vllm-torchvision-match-torch" --format json >"$work/frameworks.json"
 check "json names each framework's version, CUDA build, GPU code and libraries" python3 -c '
 import json, sys

@@ -389,6 +389,48 @@ void check_package_runtimes(Host& host, const LoaderConfig& config, ApplicationF
   }
 }
 
+// Per framework, what a user asks first: its CUDA build, whether each GPU
+// here has code in it, and whether its CUDA libraries are found.
+// "torch 2.5.1+cu124 (CUDA 12.4, 7 architectures, SASS for the GPU, 4 CUDA libraries found)"
+std::string summary_of(const ApplicationFacts& facts) {
+  std::string summary;
+  std::size_t shown = 0;
+  for (const auto& framework : facts.frameworks) {
+    if (shown == 3) {
+      summary += " and " + std::to_string(facts.frameworks.size() - shown) + " more";
+      break;
+    }
+    const std::string label = framework_label(framework);
+    std::vector<std::string> parts;
+    if (framework.cpu_only) parts.emplace_back("CPU-only build");
+    else if (framework.cuda) parts.push_back("CUDA " + *framework.cuda);
+    if (framework.sass) parts.push_back(std::to_string(framework.sass->size()) + " architecture" + (framework.sass->size() == 1 ? "" : "s"));
+    std::size_t gpus = 0, sass = 0, jit = 0, without = 0;
+    for (const auto& check : facts.checks) {
+      if (check.framework != label) continue;
+      ++gpus;
+      if (check.kernel_image == "sass") ++sass;
+      else if (check.kernel_image == "ptx-jit") ++jit;
+      else if (check.kernel_image != "unknown") ++without;
+    }
+    const auto of_gpus = [&](std::size_t count) { return gpus == 1 ? std::string("the GPU") : std::to_string(count) + " of " + std::to_string(gpus) + " GPUs"; };
+    if (without) parts.push_back("no code for " + of_gpus(without));
+    else if (jit) parts.push_back("PTX JIT on " + of_gpus(jit));
+    else if (gpus && sass == gpus) parts.push_back(gpus == 1 ? "SASS for the GPU" : "SASS for all " + std::to_string(gpus) + " GPUs");
+    std::size_t libraries = 0, missing = 0;
+    for (const auto& library : facts.libraries)
+      if (library.framework == label) ++libraries, missing += library.found ? 0 : 1;
+    if (libraries)
+      parts.push_back(std::to_string(libraries) + " CUDA librar" + (libraries == 1 ? "y" : "ies") +
+                      (missing ? " (" + std::to_string(missing) + " not found)" : std::string(" found")));
+    std::string joined;
+    for (const auto& part : parts) joined += (joined.empty() ? "" : ", ") + part;
+    summary += (summary.empty() ? "" : "; ") + label + (joined.empty() ? std::string() : " (" + joined + ")");
+    ++shown;
+  }
+  return summary;
+}
+
 }  // namespace
 
 GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const FatbinContents& code, const std::string& gpu, int cc,
@@ -505,15 +547,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
     return layer;
   }
   layer.status = Status::ok;
-  const auto& first = facts.frameworks.front();
-  layer.summary = framework_label(first) +
-                  (first.cpu_only ? " (CPU-only build)" : first.sass ? ", GPU code for " + std::to_string(first.sass->size()) + " architecture(s)" : std::string());
-  if (facts.frameworks.size() > 1) layer.summary += " and " + std::to_string(facts.frameworks.size() - 1) + " more";
-  if (!facts.libraries.empty()) {
-    const auto missing = std::count_if(facts.libraries.begin(), facts.libraries.end(), [](const auto& library) { return !library.found; });
-    layer.summary += "; " + std::to_string(facts.libraries.size()) + " CUDA librar" + (facts.libraries.size() == 1 ? "y" : "ies") +
-                     (missing ? " (" + std::to_string(missing) + " missing)" : std::string(" found"));
-  }
+  layer.summary = summary_of(facts);
   return layer;
 }
 
