@@ -37,6 +37,7 @@ HEADLINES = {
     "host-torch-cudnn-older-on-ld-library-path": "application-cuda-library-older-than-build",
     "host-torch-cublas-older-on-ld-library-path": "application-cuda-library-shadowed",
     "host-torch-cu124-on-470": "application-built-for-newer-cuda",
+    "host-torch-nccl-older-on-ld-library-path": "application-cuda-library-older-than-build",
     "host-triton-libcuda-not-in-cache": "application-triton-cannot-find-libcuda",
     "host-triton-cannot-link-libcuda": "application-triton-cannot-link-libcuda",
     "host-triton-no-c-compiler": "application-triton-no-c-compiler",
@@ -567,14 +568,15 @@ class Snapshot:
         CUDA libraries, found through a RUNPATH into the nvidia-* wheels
         beside torch; `wheels` says which of those wheels are installed."""
         site = f"{prefix}/lib/python3.11/site-packages"
-        runpath = ":".join(f"$ORIGIN/../../nvidia/{wheel}/lib" for wheel in ("cuda_runtime", "cublas", "cudnn")) + ":$ORIGIN"
+        linked = ["cuda_runtime", "cublas", "cudnn"] + (["nccl"] if "nccl" in wheels else [])  # NCCL only where asked for
+        runpath = ":".join(f"$ORIGIN/../../nvidia/{wheel}/lib" for wheel in linked) + ":$ORIGIN"
         self.file(f"{site}/torch/lib/libtorch_cuda.so",
-                  tiny_elf("libtorch_cuda.so", needed=["libc10_cuda.so", "libcudart.so.12", "libcublas.so.12", "libcudnn.so.9"],
-                           runpath=runpath))
+                  tiny_elf("libtorch_cuda.so", needed=["libc10_cuda.so", "libcudart.so.12", "libcublas.so.12", "libcudnn.so.9"] +
+                           (["libnccl.so.2"] if "nccl" in wheels else []), runpath=runpath))
         self.file(f"{site}/torch/lib/libc10_cuda.so", tiny_elf("libc10_cuda.so", needed=["libcudart.so.12"], runpath=runpath))
         libraries = {"cuda_runtime": [("libcudart.so.12", [])],
                      "cublas": [("libcublas.so.12", ["libcublasLt.so.12"]), ("libcublasLt.so.12", [])],
-                     "cudnn": [("libcudnn.so.9", [])]}
+                     "cudnn": [("libcudnn.so.9", [])], "nccl": [("libnccl.so.2", [])]}
         for wheel in wheels:
             for name, needed in libraries[wheel]:
                 self.file(f"{site}/nvidia/{wheel}/lib/{name}", tiny_elf(name, needed=needed, runpath="$ORIGIN"))
@@ -1569,6 +1571,14 @@ def scenarios():
     s = torch_with_triton("host-triton-no-c-compiler", "A slim image's Python with torch and triton and no gcc or clang: "
                           "torch.compile stops at 'Failed to find C compiler'.", gcc=False)
     yield s.expect("warn", None, ["application-triton-no-c-compiler"])
+
+    s = h100_host("host-torch-nccl-older-on-ld-library-path", "torch 2.5.1 pins NCCL 2.21.5; LD_LIBRARY_PATH puts a system "
+                  "NCCL 2.18.3 first: newer NCCL symbols are missing at import.")
+    s.env["LD_LIBRARY_PATH"] = "/opt/nccl/lib"
+    s.file("/opt/nccl/lib/libnccl.so.2.18.3", tiny_elf("libnccl.so.2")).link("/opt/nccl/lib/libnccl.so.2", "libnccl.so.2.18.3")
+    s.torch_venv(pins=dict(pins, **{"nvidia-nccl-cu12": "2.21.5"})).torch_wheel_libraries(
+        wheels=("cuda_runtime", "cublas", "cudnn", "nccl"), versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8", "nccl": "2.21.5"})
+    yield s.expect("fail", "application", ["application-cuda-library-older-than-build", "application-cuda-library-shadowed"])
 
     # A framework built for a newer CUDA major than the driver: both ways out.
     def a100_on_470(name, description):
