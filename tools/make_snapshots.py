@@ -37,6 +37,8 @@ HEADLINES = {
     "host-torch-cudnn-older-on-ld-library-path": "application-cuda-library-older-than-build",
     "host-torch-cublas-older-on-ld-library-path": "application-cuda-library-shadowed",
     "host-torch-cu124-on-470": "application-built-for-newer-cuda",
+    "host-jax-plugin-behind-jaxlib": "application-jax-plugin-version-mismatch",
+    "host-jaxlib-too-old-for-jax": "application-jaxlib-outside-jax-range",
     "host-torch-nccl-older-on-ld-library-path": "application-cuda-library-older-than-build",
     "host-triton-libcuda-not-in-cache": "application-triton-cannot-find-libcuda",
     "host-triton-cannot-link-libcuda": "application-triton-cannot-link-libcuda",
@@ -1721,6 +1723,23 @@ def scenarios():
                   "with no CUDA 11 toolkit: its first GPU call fails to load libcudart.so.11.0.")
     s.package("cupy_cuda11x", "13.3.0")
     yield s.cuda_wheel(site, cudnn=None).expect("warn", None, ["application-package-cuda-runtime-missing"])
+
+    # JAX's own version checks: plugin == jaxlib, minimum <= jaxlib <= jax.
+    def jax_venv(name, description, jax="0.4.35", jaxlib="0.4.35", plugin="0.4.35", minimum="0.4.35"):
+        s = h100_host(name, description)
+        s.package("jax", jax).package("jaxlib", jaxlib).package("jax_cuda12_plugin", plugin).package("jax_cuda12_pjrt", plugin)
+        s.file(f"{site}/jax/version.py", f'_version: str = "{jax}"\n_minimum_jaxlib_version: str = "{minimum}"\n')
+        return s.cuda_wheel(site, cudnn=None)
+
+    yield jax_venv("host-jax-cuda12-matched", "jax, jaxlib and the CUDA 12 plugin of one release (0.4.35): JAX uses the GPU.").expect(
+        "ok", None, [], absent=["application-jax-plugin-version-mismatch", "application-jaxlib-outside-jax-range"])
+    yield jax_venv("host-jax-plugin-behind-jaxlib", "The CUDA plugin at 0.7.2 with jax and jaxlib at 0.7.1 "
+                   "('JAX plugin ... will not be used'): JAX runs on the CPU.",
+                   jax="0.7.1", jaxlib="0.7.1", plugin="0.7.2", minimum="0.7.1").expect(
+        "fail", "application", ["application-jax-plugin-version-mismatch"])
+    yield jax_venv("host-jaxlib-too-old-for-jax", "jax 0.4.35 needs jaxlib >= 0.4.34; jaxlib 0.4.30 is installed: "
+                   "`import jax` fails.", jaxlib="0.4.30", plugin="0.4.30", minimum="0.4.34").expect(
+        "fail", "application", ["application-jaxlib-outside-jax-range"])
 
     s = h100_host("host-torch-cpu-build", "An H100 whose venv holds torch 2.5.1+cpu: 'Torch not compiled with CUDA enabled' (FC-36).")
     yield s.torch_venv(version="2.5.1+cpu", cuda=None).expect("warn", None, ["application-cpu-only-build"])

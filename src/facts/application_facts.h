@@ -259,6 +259,7 @@ struct ApplicationFacts {
   std::vector<WheelPin> torch_pins;
   std::vector<WheelOverlap> wheel_overlaps;
   std::vector<TritonFacts> triton;
+  std::vector<WheelPin> jax_plugins, jaxlib_ranges;
 
   template <class F>
   void fields(F& f) const {
@@ -270,6 +271,8 @@ struct ApplicationFacts {
     f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
     f("libraries", libraries, "the CUDA libraries each framework loads (cuDNN, cuBLAS, NCCL, nvJitLink, ...) and where from");
     f("package_runtimes", package_runtimes, "CuPy and JAX CUDA plugins against the CUDA runtime of their major");
+    f("jax_plugins", jax_plugins, "JAX's CUDA plugin (jax_cuda12_plugin) against jaxlib: their versions must be equal, or JAX ignores the plugin");
+    f("jaxlib_ranges", jaxlib_ranges, "jax against jaxlib: jaxlib at least jax's _minimum_jaxlib_version and not newer than jax (required is 'MIN to JAX')");
     f("triton", triton, "Triton (torch.compile, vLLM kernels): can it find and link libcuda, and is there a C compiler");
     f("wheel_overlaps", wheel_overlaps, "NVIDIA wheels of one library for two CUDA majors that install the same files");
     f("torch_pins", torch_pins, "packages with compiled code for one torch release (torchvision, torchaudio, xformers, vllm) against the torch installed");

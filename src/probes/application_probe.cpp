@@ -523,6 +523,9 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
       }
       for (auto& pin : torch_pins(context.host, site, installed)) facts.torch_pins.push_back(std::move(pin));
       for (auto& overlap : overlapping_wheels(context.host, site, installed)) facts.wheel_overlaps.push_back(std::move(overlap));
+      auto jax = jax_checks(context.host, site, installed);
+      for (auto& pin : jax.plugins) facts.jax_plugins.push_back(std::move(pin));
+      for (auto& range : jax.jaxlib_ranges) facts.jaxlib_ranges.push_back(std::move(range));
     }
   }
   check_package_runtimes(context.host, host_loader_config(context), facts);
@@ -531,6 +534,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
   layer.source("toolchains", "PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/bin; version.json or dist-info");
   layer.source("frameworks", "torch/version.py, tensorflow/python/platform/build_info.py, onnxruntime/capi/build_and_package_info.py, "
                              "dist-info versions; the .nv_fatbin of each framework's GPU library and of --target files");
+  layer.source("jax_plugins", "dist-info versions of jaxlib and jax_cudaNN_plugin; jax/version.py (_minimum_jaxlib_version)");
   layer.source("torch_pins", "METADATA of torchvision, torchaudio, torchtext, xformers, vllm, torch_tensorrt");
   layer.source("gpu_packages", "*.dist-info in Python site directories");
   layer.source("libraries", "the loader simulation from each framework's library: its RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache");

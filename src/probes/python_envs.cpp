@@ -48,9 +48,10 @@ std::map<std::string, std::string> read_python_strings(Host& host, const std::st
   auto text = host.read_file(file, 64 * 1024);
   if (!text) return values;
   for (auto line : lines(*text)) {
+    // `name = '...'`, or annotated: `name: str = "..."` (jax/version.py)
     const auto equals = line.find('=');
     if (equals == std::string_view::npos || values.size() >= 64) continue;
-    const auto name = trim(line.substr(0, equals));
+    const auto name = trim(line.substr(0, std::min(equals, line.find(':'))));
     if (name.empty() || name.size() > 40 || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string_view::npos)
       continue;
     if (auto value = assigned(line, name); value && *value != "None") values.emplace(std::string(name), *value);

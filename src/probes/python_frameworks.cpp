@@ -237,6 +237,50 @@ std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const Inst
   return pins;
 }
 
+namespace {
+
+// JAX compares versions by their dotted numeric prefix: "0.4.38.dev2026" is 0.4.38.
+std::optional<Version> numeric_prefix(std::string_view text) {
+  std::size_t end = 0;
+  while (end < text.size() && ((text[end] >= '0' && text[end] <= '9') || (text[end] == '.' && end + 1 < text.size() && text[end + 1] >= '0' && text[end + 1] <= '9')))
+    ++end;
+  return Version::parse(text.substr(0, end));
+}
+
+std::string relation_of(const std::optional<Version>& have, const std::optional<Version>& low, const std::optional<Version>& high) {
+  if (!have) return "unknown";
+  if (low && *have < *low) return "older";
+  if (high && *high < *have) return "newer";
+  return "same";
+}
+
+}  // namespace
+
+JaxChecks jax_checks(Host& host, const std::string& site, const InstalledPackages& installed) {
+  JaxChecks checks;
+  const auto jaxlib = installed_version(installed, {"jaxlib"});
+  for (const auto& [name, version] : installed) {
+    const auto normal = normalized_package_name(name);
+    if (!normal.starts_with("jax_cuda") || !normal.ends_with("_plugin") || checks.plugins.size() >= 8) continue;
+    WheelPin pin{name + " " + version, "jaxlib", version, jaxlib, "missing"};
+    if (jaxlib) {
+      const auto plugin = numeric_prefix(version);
+      pin.relation = relation_of(numeric_prefix(*jaxlib), plugin, plugin);
+    }
+    checks.plugins.push_back(std::move(pin));
+  }
+  const auto jax = installed_version(installed, {"jax"});
+  if (jax && jaxlib) {
+    const auto strings = read_python_strings(host, site + "/jax/version.py");
+    const auto minimum = strings.find("_minimum_jaxlib_version");
+    const auto low = minimum != strings.end() ? numeric_prefix(minimum->second) : std::nullopt;
+    WheelPin range{"jax " + *jax, "jaxlib", (low ? low->text() : std::string("?")) + " to " + *jax, jaxlib, "same"};
+    range.relation = relation_of(numeric_prefix(*jaxlib), low, numeric_prefix(*jax));
+    checks.jaxlib_ranges.push_back(std::move(range));
+  }
+  return checks;
+}
+
 std::vector<WheelOverlap> overlapping_wheels(Host& host, const std::string& site, const InstalledPackages& installed) {
   // nvidia_cudnn -> (major, "name-version"), for every nvidia_*_cuNN wheel
   std::map<std::string, std::vector<std::pair<int, std::string>>> by_library;

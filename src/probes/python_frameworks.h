@@ -36,6 +36,14 @@ std::vector<FoundFramework> find_python_frameworks(Host& host, const std::string
 // undefined symbols). One entry per pin found.
 std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const InstalledPackages& installed);
 
+// JAX's own version checks, from the files they read: jax_cudaNN_plugin's
+// version must equal jaxlib's (else the plugin is skipped and JAX runs on the
+// CPU); jaxlib must be at least jax's _minimum_jaxlib_version and no newer than jax.
+struct JaxChecks {
+  std::vector<WheelPin> plugins, jaxlib_ranges;
+};
+JaxChecks jax_checks(Host& host, const std::string& site, const InstalledPackages& installed);
+
 // nvidia-cudnn-cu11 beside nvidia-cudnn-cu12 (and so on): the pairs whose
 // RECORDs list the same library files, which the later install replaced.
 std::vector<WheelOverlap> overlapping_wheels(Host& host, const std::string& site, const InstalledPackages& installed);

@@ -164,3 +164,20 @@ TEST_CASE("NVIDIA wheels of one library for two CUDA majors overlap only where t
   CHECK(overlaps[0].file == "nvidia/cudnn/lib/libcudnn.so.8");
   CHECK(overlaps[0].shared == 1);  // the header is not a library file
 }
+
+TEST_CASE("JAX's checks: the plugin equals jaxlib by dotted numeric prefix; jaxlib within [minimum, jax]") {
+  gd::FakeHost host;
+  host.file(k_site + "/jax/version.py", "_version: str = \"0.4.38\"\n_minimum_jaxlib_version: str = \"0.4.36\"\n");
+  const auto same = gd::jax_checks(host, k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.38"}, {"jax_cuda12_plugin", "0.4.38.dev20260317"}});
+  REQUIRE(same.plugins.size() == 1);
+  CHECK(same.plugins[0].relation == "same");  // .dev20260317 is past the numeric prefix
+  REQUIRE(same.jaxlib_ranges.size() == 1);
+  CHECK(same.jaxlib_ranges[0].required == "0.4.36 to 0.4.38");
+  CHECK(same.jaxlib_ranges[0].relation == "same");
+  const auto skewed = gd::jax_checks(host, k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.39"}, {"jax-cuda12-plugin", "0.4.38"}});
+  CHECK(skewed.plugins[0].relation == "newer");        // jaxlib newer than the plugin
+  CHECK(skewed.jaxlib_ranges[0].relation == "newer");  // and newer than jax
+  const auto old = gd::jax_checks(host, k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.30"}});
+  CHECK(old.plugins.empty());
+  CHECK(old.jaxlib_ranges[0].relation == "older");
+}
