@@ -37,6 +37,7 @@ HEADLINES = {
     "host-torch-cudnn-older-on-ld-library-path": "application-cuda-library-older-than-build",
     "host-torch-cublas-older-on-ld-library-path": "application-cuda-library-shadowed",
     "host-torch-cu124-on-470": "application-built-for-newer-cuda",
+    "host-venv-on-path-rtx5090": "application-no-kernel-image",
     "host-jax-plugin-behind-jaxlib": "application-jax-plugin-version-mismatch",
     "host-jaxlib-too-old-for-jax": "application-jaxlib-outside-jax-range",
     "host-torch-nccl-older-on-ld-library-path": "application-cuda-library-older-than-build",
@@ -1665,6 +1666,18 @@ def scenarios():
     s.nvidia_driver("570.133.20").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
     s.driver_nodes([0], version="570.133.20").file("/usr/bin/nvidia-modprobe", "")
     yield s.torch_venv(fatbin=torch_cu124_archs).expect("fail", "application", ["application-no-kernel-image"])
+
+    s = Snapshot("host-venv-on-path-rtx5090", "A machine (or image) whose /opt/venv/bin is on PATH without VIRTUAL_ENV, as Dockerfiles set it: "
+                 "the venv's torch cu124 is found through python3 and pyvenv.cfg, and has no code for the RTX 5090.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2b85", "030000", driver="nvidia", speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")
+    s.nvidia_driver("570.133.20").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
+    s.driver_nodes([0], version="570.133.20").file("/usr/bin/nvidia-modprobe", "")
+    s.torch_venv(fatbin=torch_cu124_archs)
+    del s.env["VIRTUAL_ENV"]
+    s.env["PATH"] = "/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    s.file("/opt/venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n")
+    s.file("/usr/bin/python3.11", "").link("/opt/venv/bin/python3", "/usr/bin/python3.11")
+    yield s.expect("fail", "application", ["application-no-kernel-image"])
 
     s = h100_host("host-ptx-newer-than-driver", "An H100 on driver 550 (CUDA 12.4) with a build carrying only compute_90 PTX from CUDA 12.8 (PTX ISA 8.7).")
     yield s.torch_venv(version="2.7.0+cu128", cuda="12.8", fatbin=[(1, 90, 8, 7)]).expect(

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "host/host_paths.h"
+#include "loader/search_path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -87,12 +89,35 @@ std::vector<std::string> python_site_dirs(Host& host) {
     if (!entries) return;
     for (const auto& entry : *entries)
       if (entry.starts_with("python3"))
-        for (const char* sub : {"/site-packages", "/dist-packages"}) sites.push_back(lib_dir + "/" + entry + sub);
+        for (const char* sub : {"/site-packages", "/dist-packages"})
+          if (const std::string site = lib_dir + "/" + entry + sub; std::find(sites.begin(), sites.end(), site) == sites.end())
+            sites.push_back(site);
   };
   for (const char* variable : {"VIRTUAL_ENV", "CONDA_PREFIX"})
     if (auto prefix = host.env(variable); prefix && prefix->starts_with("/")) add_python_lib(*prefix + "/lib");
+  // The python3 a program here would run: a venv whose bin/ is on PATH
+  // without VIRTUAL_ENV (ENV PATH=/opt/venv/bin:$PATH in images), else the
+  // prefix of the interpreter it leads to (/opt/conda, pyenv, /usr/local).
+  if (auto python = find_on_path(host, "python3")) {
+    const std::string prefix = dirname_of(dirname_of(*python));
+    if (host.exists(prefix + "/pyvenv.cfg")) add_python_lib(prefix + "/lib");
+    else if (python->ends_with("/shims/python3") && host.exists(prefix + "/versions")) {
+      // pyenv: a shell-script shim; the versions it selects are in PYENV_VERSION, else <root>/version.
+      std::string selected = host.env("PYENV_VERSION").value_or("");
+      if (selected.empty())
+        if (auto text = host.read_file(prefix + "/version", 4096)) selected = *text;
+      std::replace(selected.begin(), selected.end(), '\n', ':');
+      for (auto version : split(selected, ':'))
+        if (version = trim(version); !version.empty() && version.front() != '#' && version.find('/') == std::string_view::npos)
+          add_python_lib(prefix + "/versions/" + std::string(version) + "/lib");
+    }
+    else if (const std::string real = real_path(host, *python); real.starts_with("/")) add_python_lib(dirname_of(dirname_of(real)) + "/lib");
+  }
   add_python_lib("/usr/local/lib");
-  sites.push_back("/usr/lib/python3/dist-packages");
+  // The user site, which Python adds outside virtual environments (pip install --user).
+  if (!host.env("VIRTUAL_ENV"))
+    if (auto home = host.env("HOME"); home && home->starts_with("/") && *home != "/") add_python_lib(*home + "/.local/lib");
+  if (std::find(sites.begin(), sites.end(), "/usr/lib/python3/dist-packages") == sites.end()) sites.push_back("/usr/lib/python3/dist-packages");
   return sites;
 }
 

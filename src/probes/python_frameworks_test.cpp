@@ -181,3 +181,32 @@ TEST_CASE("JAX's checks: the plugin equals jaxlib by dotted numeric prefix; jaxl
   CHECK(old.plugins.empty());
   CHECK(old.jaxlib_ranges[0].relation == "older");
 }
+
+TEST_CASE("the Python environments an application would run in, without VIRTUAL_ENV") {
+  const auto has = [](const std::vector<std::string>& sites, const std::string& site) {
+    return std::find(sites.begin(), sites.end(), site) != sites.end();
+  };
+  // ENV PATH=/opt/venv/bin:$PATH in an image: the venv, found by its pyvenv.cfg.
+  gd::FakeHost venv;
+  venv.env_var("PATH", "/opt/venv/bin:/usr/bin").env_var("HOME", "/root");
+  venv.file("/opt/venv/pyvenv.cfg", "home = /usr/bin\n").file("/usr/bin/python3.11", "").link("/opt/venv/bin/python3", "/usr/bin/python3.11");
+  venv.file("/opt/venv/lib/python3.11/site-packages/x", "").file("/root/.local/lib/python3.11/site-packages/y", "");
+  const auto venv_sites = gd::python_site_dirs(venv);
+  CHECK(venv_sites.front() == "/opt/venv/lib/python3.11/site-packages");
+  CHECK(has(venv_sites, "/root/.local/lib/python3.11/site-packages"));  // the user site, outside an activated venv
+  // /opt/conda/bin on PATH, as conda images set it, without CONDA_PREFIX.
+  gd::FakeHost conda;
+  conda.env_var("PATH", "/opt/conda/bin:/usr/bin").file("/opt/conda/bin/python3.11", "").link("/opt/conda/bin/python3", "python3.11");
+  conda.file("/opt/conda/lib/python3.11/site-packages/z", "");
+  CHECK(gd::python_site_dirs(conda).front() == "/opt/conda/lib/python3.11/site-packages");
+  // A pyenv shim: the version its version file selects.
+  gd::FakeHost pyenv;
+  pyenv.env_var("PATH", "/root/.pyenv/shims:/usr/bin").file("/root/.pyenv/shims/python3", "#!/usr/bin/env bash\n");
+  pyenv.file("/root/.pyenv/version", "3.11.7\n").file("/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/w", "");
+  CHECK(gd::python_site_dirs(pyenv).front() == "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages");
+  // VIRTUAL_ENV and the same venv on PATH: listed once; no user site inside a venv.
+  venv.env_var("VIRTUAL_ENV", "/opt/venv");
+  const auto active = gd::python_site_dirs(venv);
+  CHECK(std::count(active.begin(), active.end(), "/opt/venv/lib/python3.11/site-packages") == 1);
+  CHECK_FALSE(has(active, "/root/.local/lib/python3.11/site-packages"));
+}
