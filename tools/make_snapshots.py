@@ -1657,6 +1657,13 @@ def scenarios():
     yield s.expect("ok", None, [], absent=["application-torch-version-mismatch", "application-cuda-library-missing",
                                            "application-cuda-library-older-than-build"])
 
+    s = h100_host("host-torchvision-in-venv-torch-in-system", "A venv created with --system-site-packages holds torchvision "
+                  "0.20.1; the torch 2.5.1 it imports is the system's, in /usr/local/lib/python3.11/site-packages: fine.")
+    s.torch_venv(fatbin=torch_cu124_archs, prefix="/usr/local")
+    s.env["VIRTUAL_ENV"] = "/opt/venv"
+    s.package("torchvision", "0.20.1", requires=["torch==2.5.1"])
+    yield s.expect("ok", None, [], absent=["application-torch-version-mismatch"])
+
     s = torch_with_extensions("host-torch-upgraded-under-torchvision", "torch upgraded to 2.6.0 under torchvision 0.20.1 and "
                               "vllm 0.6.4, which pin torch 2.5.1: 'operator torchvision::nms does not exist'.", "2.6.0")
     yield s.expect("fail", "application", ["application-torch-version-mismatch"])

@@ -486,11 +486,13 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
   }
   // The Python environments an application would run in.
   if (context.options.targets.empty()) {
-    for (const auto& site : python_site_dirs(context.host)) {
-      // A site directory may hold 100,000 entries: stat it, and list it once.
-      if (const auto info = context.host.stat(site); !info || info->type != FileType::directory) continue;
+    // A site directory may hold 100,000 entries: stat it, and list it once.
+    Environments environments;
+    for (const auto& site : python_site_dirs(context.host))
+      if (const auto info = context.host.stat(site); info && info->type == FileType::directory)
+        environments.emplace_back(site, installed_packages(context.host, site));
+    for (const auto& [site, installed] : environments) {
       facts.examined.push_back(printable(site, 300));
-      const auto installed = installed_packages(context.host, site);
       for (const auto& [name, version] : installed) {
         // Triton (not tritonclient, the inference server's client): torch.compile's and vLLM's GPU compiler.
         const auto normal = normalized_package_name(name);
@@ -521,12 +523,13 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
         if (framework.name == "torch") compare_wheel_pins(context.host, site, installed, framework, facts);
         facts.frameworks.push_back(std::move(framework));
       }
-      for (auto& pin : torch_pins(context.host, site, installed)) facts.torch_pins.push_back(std::move(pin));
       for (auto& overlap : overlapping_wheels(context.host, site, installed)) facts.wheel_overlaps.push_back(std::move(overlap));
-      auto jax = jax_checks(context.host, site, installed);
-      for (auto& pin : jax.plugins) facts.jax_plugins.push_back(std::move(pin));
-      for (auto& range : jax.jaxlib_ranges) facts.jaxlib_ranges.push_back(std::move(range));
     }
+    // Across sites: a venv that sees the system's site-packages imports torch or jaxlib from there.
+    facts.torch_pins = torch_pins(context.host, environments);
+    auto jax = jax_checks(context.host, environments);
+    facts.jax_plugins = std::move(jax.plugins);
+    facts.jaxlib_ranges = std::move(jax.jaxlib_ranges);
   }
   check_package_runtimes(context.host, host_loader_config(context), facts);
   find_toolchains(context.host, facts);

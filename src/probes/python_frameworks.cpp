@@ -25,6 +25,13 @@ std::optional<std::string> installed_version(const InstalledPackages& installed,
   return std::nullopt;
 }
 
+// The first site (in search order) that has the distribution, and its version.
+std::optional<std::pair<std::string, std::string>> first_installed(const Environments& environments, std::string_view wanted) {
+  for (const auto& [site, installed] : environments)
+    if (auto version = installed_version(installed, {wanted})) return std::pair{site, *version};
+  return std::nullopt;
+}
+
 std::string dist_info_metadata(const InstalledPackages& installed, const std::string& site, std::string_view wanted) {
   for (const auto& [name, version] : installed)
     if (normalized_package_name(name) == wanted) return site + "/" + name + "-" + version + ".dist-info/METADATA";
@@ -217,23 +224,24 @@ std::vector<FoundFramework> find_python_frameworks(Host& host, const std::string
   return found;
 }
 
-std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const InstalledPackages& installed) {
+std::vector<WheelPin> torch_pins(Host& host, const Environments& environments) {
   std::vector<WheelPin> pins;
-  const auto torch = installed_version(installed, {"torch"});
-  for (const auto& [name, version] : installed) {
-    const auto normal = normalized_package_name(name);
-    if (std::find(k_torch_extensions.begin(), k_torch_extensions.end(), normal) == k_torch_extensions.end()) continue;
-    for (const auto& [package, required] : pinned_requirements(host, site + "/" + name + "-" + version + ".dist-info/METADATA")) {
-      if (package != "torch" || pins.size() >= 32) continue;
-      WheelPin pin{name + " " + version, "torch", required, torch, "missing"};
-      if (torch) {
-        const auto want = Version::parse(public_version(required)), have = Version::parse(public_version(*torch));
-        pin.relation = !want || !have ? (public_version(required) == public_version(*torch) ? "same" : "unknown")
-                       : *have < *want ? "older" : *want < *have ? "newer" : "same";
+  const auto torch = first_installed(environments, "torch");
+  for (const auto& [site, installed] : environments)
+    for (const auto& [name, version] : installed) {
+      const auto normal = normalized_package_name(name);
+      if (std::find(k_torch_extensions.begin(), k_torch_extensions.end(), normal) == k_torch_extensions.end()) continue;
+      for (const auto& [package, required] : pinned_requirements(host, site + "/" + name + "-" + version + ".dist-info/METADATA")) {
+        if (package != "torch" || pins.size() >= 32) continue;
+        WheelPin pin{name + " " + version, "torch", required, torch ? std::optional(torch->second) : std::nullopt, "missing"};
+        if (torch) {
+          const auto want = Version::parse(public_version(required)), have = Version::parse(public_version(torch->second));
+          pin.relation = !want || !have ? (public_version(required) == public_version(torch->second) ? "same" : "unknown")
+                         : *have < *want ? "older" : *want < *have ? "newer" : "same";
+        }
+        pins.push_back(std::move(pin));
       }
-      pins.push_back(std::move(pin));
     }
-  }
   return pins;
 }
 
@@ -256,26 +264,27 @@ std::string relation_of(const std::optional<Version>& have, const std::optional<
 
 }  // namespace
 
-JaxChecks jax_checks(Host& host, const std::string& site, const InstalledPackages& installed) {
+JaxChecks jax_checks(Host& host, const Environments& environments) {
   JaxChecks checks;
-  const auto jaxlib = installed_version(installed, {"jaxlib"});
-  for (const auto& [name, version] : installed) {
-    const auto normal = normalized_package_name(name);
-    if (!normal.starts_with("jax_cuda") || !normal.ends_with("_plugin") || checks.plugins.size() >= 8) continue;
-    WheelPin pin{name + " " + version, "jaxlib", version, jaxlib, "missing"};
-    if (jaxlib) {
-      const auto plugin = numeric_prefix(version);
-      pin.relation = relation_of(numeric_prefix(*jaxlib), plugin, plugin);
+  const auto jaxlib = first_installed(environments, "jaxlib");
+  for (const auto& [site, installed] : environments)
+    for (const auto& [name, version] : installed) {
+      const auto normal = normalized_package_name(name);
+      if (!normal.starts_with("jax_cuda") || !normal.ends_with("_plugin") || checks.plugins.size() >= 8) continue;
+      WheelPin pin{name + " " + version, "jaxlib", version, jaxlib ? std::optional(jaxlib->second) : std::nullopt, "missing"};
+      if (jaxlib) {
+        const auto plugin = numeric_prefix(version);
+        pin.relation = relation_of(numeric_prefix(jaxlib->second), plugin, plugin);
+      }
+      checks.plugins.push_back(std::move(pin));
     }
-    checks.plugins.push_back(std::move(pin));
-  }
-  const auto jax = installed_version(installed, {"jax"});
+  const auto jax = first_installed(environments, "jax");
   if (jax && jaxlib) {
-    const auto strings = read_python_strings(host, site + "/jax/version.py");
+    const auto strings = read_python_strings(host, jax->first + "/jax/version.py");
     const auto minimum = strings.find("_minimum_jaxlib_version");
     const auto low = minimum != strings.end() ? numeric_prefix(minimum->second) : std::nullopt;
-    WheelPin range{"jax " + *jax, "jaxlib", (low ? low->text() : std::string("?")) + " to " + *jax, jaxlib, "same"};
-    range.relation = relation_of(numeric_prefix(*jaxlib), low, numeric_prefix(*jax));
+    WheelPin range{"jax " + jax->second, "jaxlib", (low ? low->text() : std::string("?")) + " to " + jax->second, jaxlib->second, "same"};
+    range.relation = relation_of(numeric_prefix(jaxlib->second), low, numeric_prefix(jax->second));
     checks.jaxlib_ranges.push_back(std::move(range));
   }
   return checks;

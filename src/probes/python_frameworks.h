@@ -34,7 +34,11 @@ std::vector<FoundFramework> find_python_frameworks(Host& host, const std::string
 // torchaudio, xformers, vllm) pin it in their METADATA; another torch
 // beside them fails at import ("operator torchvision::nms does not exist",
 // undefined symbols). One entry per pin found.
-std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const InstalledPackages& installed);
+// (site, its dist-infos) in the order Python searches them: the first
+// torch or jaxlib among them is the one every package imports.
+using Environments = std::vector<std::pair<std::string, InstalledPackages>>;
+
+std::vector<WheelPin> torch_pins(Host& host, const Environments& environments);
 
 // JAX's own version checks, from the files they read: jax_cudaNN_plugin's
 // version must equal jaxlib's (else the plugin is skipped and JAX runs on the
@@ -42,7 +46,7 @@ std::vector<WheelPin> torch_pins(Host& host, const std::string& site, const Inst
 struct JaxChecks {
   std::vector<WheelPin> plugins, jaxlib_ranges;
 };
-JaxChecks jax_checks(Host& host, const std::string& site, const InstalledPackages& installed);
+JaxChecks jax_checks(Host& host, const Environments& environments);
 
 // nvidia-cudnn-cu11 beside nvidia-cudnn-cu12 (and so on): the pairs whose
 // RECORDs list the same library files, which the later install replaced.

@@ -137,15 +137,19 @@ TEST_CASE("a package's torch pin against the torch installed, ignoring the local
   host.file(k_site + "/torchaudio-2.4.0.dist-info/METADATA", "Name: torchaudio\nRequires-Dist: torch==2.4.0\n");
   host.file(k_site + "/somepkg-1.0.dist-info/METADATA", "Name: somepkg\nRequires-Dist: torch==1.0\n");  // not a torch extension
   const gd::InstalledPackages installed{{"torch", "2.5.1+cu124"}, {"torchvision", "0.20.1"}, {"torchaudio", "2.4.0"}, {"somepkg", "1.0"}};
-  const auto pins = gd::torch_pins(host, k_site, installed);
+  const auto pins = gd::torch_pins(host, {{k_site, installed}});
   REQUIRE(pins.size() == 2);
   CHECK(pins[0].framework == "torchvision 0.20.1");
   CHECK(pins[0].relation == "same");
   CHECK(pins[1].framework == "torchaudio 2.4.0");
   CHECK(pins[1].relation == "newer");  // torch 2.5.1 is newer than the 2.4.0 it was built for
-  const auto without_torch = gd::torch_pins(host, k_site, {{"torchvision", "0.20.1"}});
+  const auto without_torch = gd::torch_pins(host, {{k_site, {{"torchvision", "0.20.1"}}}});
   REQUIRE(without_torch.size() == 1);
   CHECK(without_torch[0].relation == "missing");
+  // torch from a later site on the path (a venv that sees the system's site-packages)
+  const auto across = gd::torch_pins(host, {{k_site, {{"torchvision", "0.20.1"}}}, {"/usr/lib/python3/dist-packages", {{"torch", "2.5.1"}}}});
+  REQUIRE(across.size() == 1);
+  CHECK(across[0].relation == "same");
 }
 
 TEST_CASE("NVIDIA wheels of one library for two CUDA majors overlap only where their RECORDs share library files") {
@@ -168,16 +172,16 @@ TEST_CASE("NVIDIA wheels of one library for two CUDA majors overlap only where t
 TEST_CASE("JAX's checks: the plugin equals jaxlib by dotted numeric prefix; jaxlib within [minimum, jax]") {
   gd::FakeHost host;
   host.file(k_site + "/jax/version.py", "_version: str = \"0.4.38\"\n_minimum_jaxlib_version: str = \"0.4.36\"\n");
-  const auto same = gd::jax_checks(host, k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.38"}, {"jax_cuda12_plugin", "0.4.38.dev20260317"}});
+  const auto same = gd::jax_checks(host, {{k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.38"}, {"jax_cuda12_plugin", "0.4.38.dev20260317"}}}});
   REQUIRE(same.plugins.size() == 1);
   CHECK(same.plugins[0].relation == "same");  // .dev20260317 is past the numeric prefix
   REQUIRE(same.jaxlib_ranges.size() == 1);
   CHECK(same.jaxlib_ranges[0].required == "0.4.36 to 0.4.38");
   CHECK(same.jaxlib_ranges[0].relation == "same");
-  const auto skewed = gd::jax_checks(host, k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.39"}, {"jax-cuda12-plugin", "0.4.38"}});
+  const auto skewed = gd::jax_checks(host, {{k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.39"}, {"jax-cuda12-plugin", "0.4.38"}}}});
   CHECK(skewed.plugins[0].relation == "newer");        // jaxlib newer than the plugin
   CHECK(skewed.jaxlib_ranges[0].relation == "newer");  // and newer than jax
-  const auto old = gd::jax_checks(host, k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.30"}});
+  const auto old = gd::jax_checks(host, {{k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.30"}}}});
   CHECK(old.plugins.empty());
   CHECK(old.jaxlib_ranges[0].relation == "older");
 }
