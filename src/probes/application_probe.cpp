@@ -31,10 +31,9 @@ std::string framework_label(const FrameworkFacts& framework) {
 bool within_major(int arch, int cc) { return arch / 10 == cc / 10 && arch % 10 <= cc % 10; }
 
 // Packages whose presence and version a user asking "will it run" wants to see.
-constexpr const char* k_gpu_package_prefixes[] = {"nvidia_", "nvidia-", "jax_cuda", "jax-cuda", "jaxlib", "cupy",
-                                                  "tensorflow", "vllm", "onnxruntime_gpu", "onnxruntime-gpu",
-                                                  "numba", "cuda_python", "cuda-python", "cuda_bindings", "torch",
-                                                  "pytorch_triton", "pytorch-triton"};
+// Matched against normalised names (nvidia-cudnn-cu12 is nvidia_cudnn_cu12).
+constexpr const char* k_gpu_package_prefixes[] = {"nvidia_", "jax_cuda", "jaxlib", "cupy", "tensorflow", "vllm", "onnxruntime_gpu",
+                                                  "numba", "cuda_python", "cuda_bindings", "torch", "pytorch_triton"};
 
 int arch_of(const std::string& compute_capability) {
   const auto version = Version::parse(compute_capability);
@@ -192,8 +191,7 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
   const auto gpus = gpus_of(context);
   const auto torch = framework.version ? Version::parse(framework.version->substr(0, framework.version->find('+'))) : std::nullopt;
   if (framework.name == "torch" && torch) {
-    const auto minor = Version::parse(std::to_string(torch->major()) + "." + std::to_string(torch->minor()));
-    auto indexes = minor ? tables.torch_release_indexes(*minor) : std::vector<int>{};
+    auto indexes = tables.torch_release_indexes(*torch);  // by major and minor
     std::sort(indexes.rbegin(), indexes.rend());
     for (int index : indexes) {
       if (index / 10 > static_cast<int>(driver->major())) continue;
@@ -334,24 +332,17 @@ void compare_extension_builds(ApplicationFacts& facts) {
 // older one beside it (installed by hand, or by another package's pins)
 // fails at first use: "cuDNN version incompatibility: PyTorch was compiled
 // against (9, 1, 0) but found runtime version (8, 9, 2)".
-void compare_wheel_pins(Host& host, const std::string& site, const InstalledPackages& packages, const FrameworkFacts& framework,
-                        ApplicationFacts& facts) {
+void compare_wheel_pins(const FoundFramework& framework, const InstalledPackages& packages, ApplicationFacts& facts) {
+  if (framework.pins.empty()) return;
   std::map<std::string, std::string> installed;
-  std::string metadata;
-  for (const auto& [name, version] : packages) {
-    const std::string normal = normalized_package_name(name);
-    installed.emplace(normal, version);
-    if (normal == "torch" && metadata.empty()) metadata = site + "/" + name + "-" + version + ".dist-info/METADATA";
-  }
-  if (metadata.empty()) return;
-  const std::string label = framework_label(framework);
-  for (const auto& [package, required] : pinned_requirements(host, metadata)) {
+  for (const auto& [name, version] : packages) installed.emplace(normalized_package_name(name), version);
+  const std::string label = framework_label(framework.facts);
+  for (const auto& [package, required] : framework.pins) {
     if (!package.starts_with("nvidia_") || facts.wheel_pins.size() >= 128) continue;
     WheelPin pin{label, package, required, std::nullopt, "missing"};
     if (const auto found = installed.find(package); found != installed.end()) {
       pin.installed = found->second;
-      const auto want = Version::parse(required), have = Version::parse(found->second);
-      pin.relation = !want || !have ? (required == found->second ? "same" : "unknown") : *have < *want ? "older" : *want < *have ? "newer" : "same";
+      pin.relation = pin_relation(found->second, required);
     }
     facts.wheel_pins.push_back(std::move(pin));
   }
@@ -500,7 +491,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
           facts.triton.push_back(check_triton(context, version, site));
         if (normal == "triton" && facts.gpu_packages.size() < 256) facts.gpu_packages.push_back({name, version, printable(site, 300), std::nullopt});
         for (const char* prefix : k_gpu_package_prefixes)
-          if (to_lower(name).starts_with(prefix)) {
+          if (normal.starts_with(prefix)) {
             if (facts.gpu_packages.size() < 256) {
               const auto major = package_cuda_major(name);
               facts.gpu_packages.push_back({name, version, printable(site, 300),
@@ -520,7 +511,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
                                         facts.libraries);
           judge_against_driver(context, framework);
         }
-        if (framework.name == "torch") compare_wheel_pins(context.host, site, installed, framework, facts);
+        compare_wheel_pins(found, installed, facts);
         facts.frameworks.push_back(std::move(framework));
       }
       for (auto& overlap : overlapping_wheels(context.host, site, installed)) facts.wheel_overlaps.push_back(std::move(overlap));

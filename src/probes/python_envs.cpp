@@ -174,6 +174,12 @@ std::optional<int> package_cuda_major(std::string_view name) {
   return std::nullopt;
 }
 
+std::string pin_relation(std::string_view installed, std::string_view pinned) {
+  const auto have = Version::parse(installed), want = Version::parse(pinned);
+  if (!have || !want) return installed == pinned ? "same" : "unknown";
+  return *have < *want ? "older" : *want < *have ? "newer" : "same";
+}
+
 std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host, const std::string& metadata) {
   std::vector<std::pair<std::string, std::string>> pins;
   auto text = host.read_file(metadata, 512 * 1024);

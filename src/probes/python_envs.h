@@ -49,6 +49,10 @@ std::optional<int> package_cuda_major(std::string_view name);
 // (name normalised as dist-info folders spell it, nvidia_cudnn_cu12; version). At most 256.
 std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host, const std::string& metadata);
 
+// An installed version against a pinned one: older, same or newer; where
+// either is no plain dotted version, same when the texts are equal, else unknown.
+std::string pin_relation(std::string_view installed, std::string_view pinned);
+
 // "name-1.2.3.dist-info" directories of a site dir: (name, version), names as written.
 std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, const std::string& site);
 

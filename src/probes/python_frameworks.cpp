@@ -100,9 +100,8 @@ std::string library_reaching_wheels(Host& host, const std::string& site, std::in
 
 // torch pins the NVIDIA wheels it was built with (nvidia-cudnn-cu12==9.1.0.70):
 // that is the cuDNN, NCCL, cuBLAS... version it expects to load.
-void built_against_from_pins(Host& host, const std::string& metadata, std::map<std::string, std::string>& out) {
-  if (metadata.empty()) return;
-  for (const auto& [package, version] : pinned_requirements(host, metadata))
+void built_against_from_pins(const std::vector<std::pair<std::string, std::string>>& pins, std::map<std::string, std::string>& out) {
+  for (const auto& [package, version] : pins)
     for (const auto& kind : cuda_library_kinds()) {
       const std::string prefix = kind.package;
       if (package == prefix || (package.starts_with(prefix + "_cu") && package.find('_', prefix.size() + 1) == std::string::npos))
@@ -121,11 +120,12 @@ std::optional<FoundFramework> find_torch(Host& host, const std::string& site, co
   if (torch->cuda) facts.cuda_source = "torch/version.py";
   facts.cpu_only = torch->cpu_only;
   facts.path = printable(site + "/torch", 300);
+  if (const auto metadata = dist_info_metadata(installed, site, "torch"); !metadata.empty()) found.pins = pinned_requirements(host, metadata);
   if (torch->cpu_only) return found;
   const std::string library = site + "/torch/lib/libtorch_cuda.so";
   found.gpu_code = library;
   if (host.stat(library)) found.loads_through = library;
-  built_against_from_pins(host, dist_info_metadata(installed, site, "torch"), found.built_against);
+  built_against_from_pins(found.pins, found.built_against);
   if (auto cudnn = found.built_against.find("cuDNN"); cudnn != found.built_against.end()) facts.cudnn = cudnn->second;
   const std::string index = torch->cuda ? "cu" + [&] {
     std::string digits = *torch->cuda;
@@ -234,11 +234,7 @@ std::vector<WheelPin> torch_pins(Host& host, const Environments& environments) {
       for (const auto& [package, required] : pinned_requirements(host, site + "/" + name + "-" + version + ".dist-info/METADATA")) {
         if (package != "torch" || pins.size() >= 32) continue;
         WheelPin pin{name + " " + version, "torch", required, torch ? std::optional(torch->second) : std::nullopt, "missing"};
-        if (torch) {
-          const auto want = Version::parse(public_version(required)), have = Version::parse(public_version(torch->second));
-          pin.relation = !want || !have ? (public_version(required) == public_version(torch->second) ? "same" : "unknown")
-                         : *have < *want ? "older" : *want < *have ? "newer" : "same";
-        }
+        if (torch) pin.relation = pin_relation(public_version(torch->second), public_version(required));
         pins.push_back(std::move(pin));
       }
     }

@@ -78,6 +78,10 @@ TEST_CASE("METADATA pins as pip writes them: plain, in parentheses, with extras 
   REQUIRE(pins.size() == 2);
   CHECK(pins[0] == std::pair<std::string, std::string>{"torch", "2.5.1"});
   CHECK(pins[1] == std::pair<std::string, std::string>{"xformers", "0.0.28.post3"});
+  CHECK(gd::pin_relation("8.9.2.26", "9.1.0.70") == "older");
+  CHECK(gd::pin_relation("12.4.5.9", "12.4.5.8") == "newer");
+  CHECK(gd::pin_relation("0.0.28.post3", "0.0.28.post3") == "same");  // no dotted version: equal texts
+  CHECK(gd::pin_relation("0.0.28.post2", "0.0.28.post3") == "unknown");
 }
 
 TEST_CASE("each framework found from its own files") {
