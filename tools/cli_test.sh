@@ -183,6 +183,16 @@ printf '{\n  "rules": [\n    { "id": "x", oops }\n  ]\n}\n' >"$work/rules/layers
 "$gpudoctor" check --rules "$work/rules" >"$work/out" 2>"$work/err"
 check "a broken rules file exits 2" test $? = 2
 check "and names file and line" grep -q 'broken.json:3:' "$work/err"
+# Rules are checked against the fact reference: a misspelt path or a value a
+# closed set never takes would otherwise never fire, silently.
+rm -rf "$work/rules" && cp -r "$testdata/../rules" "$work/rules"
+sed -i 's/"container.visible_devices.mode"/"container.visible_devices.mod"/' "$work/rules/layers/container.json"
+check "a rule naming no fact exits 2" exit_is 2 "$gpudoctor" check --rules "$work/rules" --replay "$testdata/snapshots/host-healthy-h100"
+check "and names the rule and the path" grep -q 'rule "container-[a-z-]*": a condition names "container.visible_devices.mod", which is no fact' "$work/err"
+cp "$testdata/../rules/layers/container.json" "$work/rules/layers/container.json"
+sed -i 's/"eq": "void"/"eq": "voided"/' "$work/rules/layers/container.json"
+check "a value the fact never takes exits 2" exit_is 2 "$gpudoctor" check --rules "$work/rules" --replay "$testdata/snapshots/host-healthy-h100"
+check "and lists the values it takes" grep -q 'is never "voided" (it is one of: unset, empty, void, none' "$work/err"
 
 # check --output: the report goes to a file, replaced whole (the textfile collector's rule).
 mkdir -p "$work/textfile"

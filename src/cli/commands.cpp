@@ -1,12 +1,14 @@
 #include "cli/commands.h"
 
 #include "check/run_check.h"
+#include "facts/fact_reference.h"
 #include "gpudoctor_config.h"
 #include "host/live_host.h"
 #include "host/recording_host.h"
 #include "host/replay_host.h"
 #include "host/snapshot_archive.h"
 #include "redact/redacting_host.h"
+#include "rules/rule_facts.h"
 #include "loader/load_simulation.h"
 #include "lint/compose_lint.h"
 #include "lint/dockerfile_lint.h"
@@ -32,8 +34,13 @@ namespace gd {
 
 namespace {
 
+// The built-in rules are checked against the facts by the unit suite; a
+// --rules set is checked here, each time it is loaded.
 RuleSet load_rules(const Options& options) {
-  return options.rules_dir ? load_rules_dir(*options.rules_dir) : load_embedded_rules();
+  if (!options.rules_dir) return load_embedded_rules();
+  RuleSet rules = load_rules_dir(*options.rules_dir);
+  check_rules_against(rules, host_fact_schema());
+  return rules;
 }
 
 std::unique_ptr<Host> make_host(const Options& options) {

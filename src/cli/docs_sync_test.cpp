@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 #include "facts/fact_reference.h"
+#include "rules/rule_facts.h"
 #include "rules/rule_set.h"
 
 #include <doctest/doctest.h>
@@ -42,4 +43,10 @@ TEST_CASE("the fact reference names every fact the rules commonly address") {
     CAPTURE(path);
     CHECK(reference.find(path) != std::string::npos);
   }
+}
+
+TEST_CASE("every built-in rule addresses facts that exist, with values they can take") {
+  const auto rules = gd::load_embedded_rules();
+  const auto schema = gd::host_fact_schema();
+  for (const auto& rule : rules.rules) CHECK_MESSAGE(gd::check_rule_facts(rule, schema).value_or("") == "", rule.id);
 }

@@ -11,12 +11,27 @@
 
 namespace gd {
 
+// Whether a GPU gets code from a framework: sass (machine code for it),
+// ptx-jit (PTX the driver compiles at first use), ptx-needs-newer-driver
+// (PTX newer than the driver understands), none ('no kernel image is
+// available'), unknown (a damaged fatbin).
+enum class KernelImage { sass, ptx_jit, ptx_needs_newer_driver, none, unknown };
+template <>
+struct EnumTable<KernelImage> {
+  static constexpr std::array names{"sass", "ptx-jit", "ptx-needs-newer-driver", "none", "unknown"};
+};
+
+// A framework's CUDA major against the driver's.
+enum class DriverRelation { same_major, older_major, needs_newer_driver };
+template <>
+struct EnumTable<DriverRelation> {
+  static constexpr std::array names{"same-major", "older-major", "needs-newer-driver"};
+};
+
 // One framework (or --target file) against one GPU.
 struct GpuCodeCheck {
   std::string framework, gpu, compute_capability;
-  // sass (machine code for it), ptx-jit (PTX the driver compiles at first
-  // use), ptx-needs-newer-driver (PTX newer than the driver understands), none
-  std::string kernel_image;
+  KernelImage kernel_image = KernelImage::none;
   std::string sass, ptx;  // what the framework carries, as a list for the message
   std::optional<std::string> version, ptx_needs_cuda, driver_cuda;
   // What to install or build instead, ready to paste: for torch, the newest
@@ -30,7 +45,7 @@ struct GpuCodeCheck {
     f("version", version, "its version");
     f("gpu", gpu, "the GPU: PCI address, or CUDA's bus id where PCI is hidden");
     f("compute_capability", compute_capability, "the GPU's, 9.0");
-    f("kernel_image", kernel_image, "sass, ptx-jit, ptx-needs-newer-driver, none ('no kernel image is available'), or unknown (a damaged fatbin)");
+    f("kernel_image", kernel_image, "whether the GPU gets code: none is 'no kernel image is available', unknown a damaged fatbin");
     f("sass", sass, "the SASS architectures it carries, sm_80 sm_90");
     f("ptx", ptx, "the PTX it carries, compute_90 (PTX ISA 8.4)");
     f("ptx_needs_cuda", ptx_needs_cuda, "ptx-needs-newer-driver: the CUDA version its PTX ISA came with");
@@ -50,7 +65,9 @@ struct FrameworkFacts {
   // Its CUDA build against the driver here: same-major (it runs, perhaps
   // through minor-version compatibility) or needs-newer-driver, with both
   // ways out: the driver it needs, and a build of it that this driver runs.
-  std::optional<std::string> driver_cuda, driver_relation, driver_needed, alternative_build, alternative_hint;
+  std::optional<std::string> driver_cuda;
+  std::optional<DriverRelation> driver_relation;
+  std::optional<std::string> driver_needed, alternative_build, alternative_hint;
 
   template <class F>
   void fields(F& f) const {
@@ -68,7 +85,7 @@ struct FrameworkFacts {
     f("compressed_entries", compressed_entries, "fatbin entries stored compressed (listed, not decompressed)");
     f("problems", problems, "damaged or capped fatbin headers");
     f("driver_cuda", driver_cuda, "the CUDA version the driver here supports");
-    f("driver_relation", driver_relation, "same-major (runs, within a major through minor-version compatibility) or needs-newer-driver (its CUDA major is newer than the driver's)");
+    f("driver_relation", driver_relation, "its CUDA major against the driver's: same-major runs (within a major through minor-version compatibility), needs-newer-driver does not");
     f("driver_needed", driver_needed, "needs-newer-driver: the oldest driver that runs its CUDA major");
     f("alternative_build", alternative_build, "needs-newer-driver: a build of it this driver runs (torch: the cu118 index)");
     f("alternative_hint", alternative_hint, "the command that installs that build");

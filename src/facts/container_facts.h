@@ -10,14 +10,128 @@
 
 namespace gd {
 
+// NVIDIA_VISIBLE_DEVICES as the toolkit reads it. void_ is "void": no GPU,
+// on purpose (CDI specs set it); unset and empty mean the same to the toolkit.
+enum class VisibleMode { unset, empty, void_, none, all, list, volume_mounts };
+template <>
+struct EnumTable<VisibleMode> {
+  static constexpr std::array names{"unset", "empty", "void", "none", "all", "list", "volume-mounts"};
+};
+
+// The selector forms nvidia-container-cli accepts, plus CDI names and the
+// device plugin's volume-mount entries.
+enum class SelectorKind { index, gpu_uuid, mig_uuid, mig_index, bus_id, cdi, volume_mount };
+template <>
+struct EnumTable<SelectorKind> {
+  static constexpr std::array names{"index", "gpu-uuid", "mig-uuid", "mig-index", "bus-id", "cdi", "volume-mount"};
+};
+
+// How the GPU got into the container.
+enum class Injection { legacy, cdi, unknown, none };
+template <>
+struct EnumTable<Injection> {
+  static constexpr std::array names{"legacy", "cdi", "unknown", "none"};
+};
+
+struct DeviceSelector {
+  std::string value;
+  SelectorKind kind = SelectorKind::index;
+
+  template <class F>
+  void fields(F& f) const {
+    f("value", value, "the entry as written (escaped, at most 60 characters)");
+    f("kind", kind, "which selector form it is");
+  }
+};
+
+struct VisibleDevices {
+  bool set = false;
+  std::optional<std::string> value;
+  VisibleMode mode = VisibleMode::unset;
+  std::optional<std::vector<DeviceSelector>> entries;  // list, all, none, void and volume-mounts
+  std::optional<std::vector<std::string>> invalid;
+
+  bool requests_gpu() const { return mode == VisibleMode::all || mode == VisibleMode::list || mode == VisibleMode::volume_mounts; }
+
+  template <class F>
+  void fields(F& f) const {
+    f("set", set, "the variable is set");
+    f("value", value, "its value (escaped, at most 200 characters)");
+    f("mode", mode, "what it asks for; CDI specs set void on purpose");
+    f("entries", entries, "the devices it names (at most 64; volume-mounts: the entries below the directory)");
+    f("invalid", invalid, "entries of no selector form, each once (at most 8, then a marker)");
+  }
+};
+
+struct DriverCapabilities {
+  bool set = false;
+  std::optional<std::string> value;
+  std::vector<std::string> effective;
+  std::vector<std::string> invalid;
+
+  bool has(std::string_view capability) const {
+    for (const auto& known : effective)
+      if (known == capability) return true;
+    return false;
+  }
+
+  template <class F>
+  void fields(F& f) const {
+    f("set", set, "the variable is set");
+    f("value", value, "its value (escaped, at most 200 characters)");
+    f("effective", effective, "the capabilities the toolkit acts on (unset or empty: utility, compute; all: every one)");
+    f("invalid", invalid, "names the toolkit does not know");
+  }
+};
+
+// What the toolkit's legacy path injects for the effective capabilities.
+struct ExpectedInjection {
+  std::vector<std::string> device_nodes, libraries, binaries;
+
+  template <class F>
+  void fields(F& f) const {
+    f("device_nodes", device_nodes, "device nodes it creates");
+    f("libraries", libraries, "driver libraries it mounts");
+    f("binaries", binaries, "driver programs it mounts");
+  }
+};
+
+// NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does.
+struct Requirements {
+  bool set = false;
+  std::optional<bool> disabled;
+  std::optional<boost::json::object> variables;  // keyed by variable name, an open set
+  std::optional<bool> satisfied;
+  std::optional<std::vector<std::string>> failed;
+  std::optional<std::vector<std::string>> invalid;
+  std::optional<std::string> required_cuda;
+  std::optional<std::string> requested_cuda;
+  std::optional<bool> mvc_would_run;
+
+  template <class F>
+  void fields(F& f) const {
+    f("set", set, "some requirement is set (NVIDIA_REQUIRE_*, or CUDA_VERSION alone)");
+    f("disabled", disabled, "NVIDIA_DISABLE_REQUIRE is true (Go's ParseBool spellings)");
+    f("variables", variables, "each variable checked and its value");
+    f("satisfied", satisfied, "every variable holds for every visible GPU");
+    f("failed", failed, "the variables that do not hold");
+    f("invalid", invalid, "factors the toolkit cannot parse");
+    f("required_cuda", required_cuda, "the cuda>= of the first variable that failed");
+    f("requested_cuda", requested_cuda, "the first cuda>= asked for, met or not");
+    f("mvc_would_run", mvc_would_run, "a failed cuda>= would still run through minor-version compatibility");
+  }
+};
+
 struct ContainerFacts {
   bool in_container = false;
   Nullable<std::string> runtime;
   std::vector<std::string> markers;
-  boost::json::object expected_injection;
+  ExpectedInjection expected_injection;
   bool gpu_requested = false;
-  boost::json::object visible_devices, driver_capabilities, require;
-  std::optional<std::string> injection;  // in a container only
+  VisibleDevices visible_devices;
+  DriverCapabilities driver_capabilities;
+  Requirements require;
+  std::optional<Injection> injection;  // in a container only
   std::optional<std::vector<std::string>> injection_evidence;
   std::optional<bool> gpu_nodes_present;
 
@@ -28,13 +142,10 @@ struct ContainerFacts {
     f("markers", markers, "what gave the container away (/.dockerenv, /proc/self/cgroup, env)");
     f("expected_injection", expected_injection, "what NVIDIA_DRIVER_CAPABILITIES makes the toolkit inject");
     f("gpu_requested", gpu_requested, "NVIDIA_VISIBLE_DEVICES is all or a list");
-    f("visible_devices", visible_devices,
-      "NVIDIA_VISIBLE_DEVICES: mode (unset, empty, void, none, all, list, volume-mounts; CDI specs set void on purpose), entries[] (index, gpu-uuid, mig-uuid, "
-      "mig-index, bus-id, cdi, volume-mount), invalid[]");
-    f("driver_capabilities", driver_capabilities, "NVIDIA_DRIVER_CAPABILITIES: effective[], invalid[]; unset means utility,compute");
-    f("require", require,
-      "NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does: satisfied, failed, required_cuda (of a failed check), requested_cuda (what is asked, met or not), mvc_would_run");
-    f("injection", injection, "legacy (a tmpfs /proc/driver/nvidia), cdi, unknown (nodes without toolkit traces) or none");
+    f("visible_devices", visible_devices, "NVIDIA_VISIBLE_DEVICES, parsed as the toolkit parses it");
+    f("driver_capabilities", driver_capabilities, "NVIDIA_DRIVER_CAPABILITIES, parsed as the toolkit parses it");
+    f("require", require, "NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does");
+    f("injection", injection, "how the GPU got in: legacy (a tmpfs /proc/driver/nvidia), cdi, unknown (nodes without toolkit traces), none");
     f("injection_evidence", injection_evidence, "what the injection was recognised by");
     f("gpu_nodes_present", gpu_nodes_present, "/dev/nvidiactl or /dev/dxg exists");
   }

@@ -95,7 +95,7 @@ struct SmiGpu {
 
 // What running nvidia-smi showed (only where a driver should answer).
 struct NvidiaSmiFacts {
-  std::string status;  // ok, no-driver, version-mismatch, timed-out, crashed, failed, cannot-start, not-run, not-recorded
+  ChildStatus status = ChildStatus::ok;
   std::optional<std::string> message;
   std::optional<std::int64_t> signal;
   std::optional<std::string> signal_name;
@@ -106,8 +106,8 @@ struct NvidiaSmiFacts {
   template <class F>
   void fields(F& f) const {
     f("status", status,
-      "ok; no-driver ('couldn't communicate with the NVIDIA driver'); version-mismatch; timed-out; crashed; failed; "
-      "cannot-start; not-run (under --root); not-recorded (a replay without its answer)");
+      "how it ended: no-driver ('couldn't communicate with the NVIDIA driver'), version-mismatch, failed (another exit), "
+      "not-run (under --root), not-recorded (a replay without its answer)");
     f("message", message, "the first line it printed when it did not succeed");
     f("signal", signal, "the signal that ended it, when it crashed");
     f("signal_name", signal_name, "its name, SIGSEGV");

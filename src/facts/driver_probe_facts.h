@@ -5,6 +5,7 @@
 // answer; a child that crashed or hung leaves `status` saying so and
 // `stopped_in` naming the call it was in.
 
+#include "facts/child_status.h"
 #include "model/fact_fields.h"
 
 #include <cstdint>
@@ -90,7 +91,7 @@ struct ChildOutcomeFacts {
   // ok (it finished), unavailable (a static build), crashed, timed-out,
   // exited (in the middle), garbled (output that is not the protocol),
   // cannot-start, not-run (under --root), not-recorded (a replay without its answer)
-  std::string status;
+  ChildStatus status = ChildStatus::ok;
   std::optional<std::string> reason, stopped_in, library_error, signal_name;
   std::optional<std::int64_t> signal;
   bool library_loaded = false;
@@ -98,7 +99,7 @@ struct ChildOutcomeFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("status", status, "ok, unavailable (static build), crashed, timed-out, exited (before finishing), garbled, cannot-start, not-run, not-recorded");
+    f("status", status, "how it ended: unavailable (static build), exited (before finishing), garbled (not the protocol), not-run (--root), not-recorded (a replay without it)");
     f("reason", reason, "why it is unavailable, or what was garbled");
     f("stopped_in", stopped_in, "crashed, timed out or exited: the call it was in (dlopen, cuInit, nvmlInit_v2, smoke N)");
     f("signal", signal, "the signal that ended it");

@@ -3,9 +3,15 @@
 // themselves (`gpudoctor facts` prints it), so the documentation cannot
 // drift from what the probes set.
 
+#include "model/fact_schema.h"
+
 #include <string>
 
 namespace gd {
+
+// Every fact the host's rules may address, layer by layer (with each
+// layer's unreadable[] and probe_error).
+FactSchema host_fact_schema();
 
 std::string fact_reference_markdown();
 

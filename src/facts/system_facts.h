@@ -12,7 +12,10 @@
 namespace gd {
 
 enum class Platform { native_linux, wsl2, wsl1, gvisor };
-const char* enum_name(Platform platform);
+template <>
+struct EnumTable<Platform> {
+  static constexpr std::array names{"linux", "wsl2", "wsl1", "gvisor"};
+};
 
 struct SystemFacts {
   Platform platform = Platform::native_linux;
@@ -25,7 +28,7 @@ struct SystemFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("platform", platform, "linux, wsl2, wsl1 or gvisor (from uname, /dev/dxg and gVisor's synthetic /proc)");
+    f("platform", platform, "from uname, /dev/dxg and gVisor's synthetic /proc");
     f("kernel_release", kernel_release, "uname -r");
     f("machine", machine, "uname -m");
     f("uid", uid, "effective user id");

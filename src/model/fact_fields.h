@@ -11,6 +11,8 @@
 // cannot drift. std::optional fields are left out when empty; Nullable
 // fields are written as null.
 
+#include "model/enum_names.h"
+
 #include <boost/json.hpp>
 
 #include <cstdint>
@@ -42,6 +44,7 @@ struct FactDoc {
   std::string path;  // "gpus[].compute_capability"
   std::string type;  // "string", "integer", "list of objects", ...
   std::string doc;
+  std::vector<std::string> values;  // a closed set's allowed values (an enum's names); empty for open ones
 };
 
 namespace fact_detail {
@@ -145,7 +148,8 @@ class FactDocWriter {
   template <class Ref>
   void add_row(const std::string& path, const char* doc, bool optional, const char* or_null) {
     using T = std::remove_cvref_t<Ref>;
-    m_docs.push_back({path, type_name<T>() + or_null + (optional ? ", optional" : ""), doc});
+    m_docs.push_back({.path = path, .type = type_name<T>() + or_null + (optional ? ", optional" : ""), .doc = doc,
+                      .values = allowed_values<T>()});
     if constexpr (fact_detail::is_vector<T>::value) {
       if constexpr (fact_detail::Struct<typename T::value_type>) nested<typename T::value_type>(path + "[].");
     } else if constexpr (fact_detail::Struct<T>) {
@@ -158,6 +162,18 @@ class FactDocWriter {
     FactDocWriter inner(prefix);
     S{}.fields(inner);
     for (auto& doc : inner.take()) m_docs.push_back(std::move(doc));
+  }
+
+  template <class T>
+  static std::vector<std::string> allowed_values() {
+    if constexpr (NamedEnum<T>) {
+      const auto names = enum_names<T>();
+      return {names.begin(), names.end()};
+    } else if constexpr (fact_detail::is_vector<T>::value) {
+      return allowed_values<typename T::value_type>();
+    } else {
+      return {};
+    }
   }
 
   template <class T>

@@ -164,7 +164,7 @@ void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::
     if (gpu.arch <= 0) continue;
     auto check = check_gpu_code(framework, contents, gpu.name, gpu.arch, driver_cuda, context.rules.cuda);
     // What a damaged fatbin hid may be the very code this GPU needs: never a false "none".
-    if (!contents.problems.empty() && check.kernel_image == "none") check.kernel_image = "unknown";
+    if (!contents.problems.empty() && check.kernel_image == KernelImage::none) check.kernel_image = KernelImage::unknown;
     add_install_hint(check, framework, gpu.arch, driver_cuda, context.rules.cuda);
     facts.checks.push_back(std::move(check));
   }
@@ -181,11 +181,11 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
   if (!driver || !cuda) return;
   framework.driver_cuda = *driver_text;
   if (cuda->major() <= driver->major()) {
-    framework.driver_relation = "same-major";
-    if (cuda->major() < driver->major()) framework.driver_relation = "older-major";
+    framework.driver_relation = DriverRelation::same_major;
+    if (cuda->major() < driver->major()) framework.driver_relation = DriverRelation::older_major;
     return;
   }
-  framework.driver_relation = "needs-newer-driver";
+  framework.driver_relation = DriverRelation::needs_newer_driver;
   const auto& tables = context.rules.cuda;
   if (auto minimum = tables.mvc_minimum(static_cast<int>(cuda->major()))) framework.driver_needed = minimum->text();
   const auto gpus = gpus_of(context);
@@ -400,9 +400,9 @@ std::string summary_of(const ApplicationFacts& facts) {
     for (const auto& check : facts.checks) {
       if (check.framework != label) continue;
       ++gpus;
-      if (check.kernel_image == "sass") ++sass;
-      else if (check.kernel_image == "ptx-jit") ++jit;
-      else if (check.kernel_image != "unknown") ++without;
+      if (check.kernel_image == KernelImage::sass) ++sass;
+      else if (check.kernel_image == KernelImage::ptx_jit) ++jit;
+      else if (check.kernel_image != KernelImage::unknown) ++without;
     }
     const auto of_gpus = [&](std::size_t count) { return gpus == 1 ? std::string("the GPU") : std::to_string(count) + " of " + std::to_string(gpus) + " GPUs"; };
     if (without) parts.push_back("no code for " + of_gpus(without));
@@ -435,10 +435,10 @@ GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const FatbinContent
   check.ptx = ptx_list(code);
   check.driver_cuda = driver_cuda;
   for (int arch : code.sass)
-    if (within_major(arch, cc)) return check.kernel_image = "sass", check;
+    if (within_major(arch, cc)) return check.kernel_image = KernelImage::sass, check;
   for (int arch : code.sass_family)
-    if (within_major(arch, cc)) return check.kernel_image = "sass", check;
-  if (code.sass_specific.count(cc)) return check.kernel_image = "sass", check;
+    if (within_major(arch, cc)) return check.kernel_image = KernelImage::sass, check;
+  if (code.sass_specific.count(cc)) return check.kernel_image = KernelImage::sass, check;
   // PTX the driver can compile for this GPU, newest architecture first: the
   // one the CUDA runtime picks. Its ISA decides whether this driver knows it.
   std::map<int, std::string> usable;
@@ -447,18 +447,18 @@ GpuCodeCheck check_gpu_code(const FrameworkFacts& framework, const FatbinContent
   for (const auto& [arch, isa] : code.ptx_family)
     if (within_major(arch, cc)) usable[arch] = isa;
   if (const auto found = code.ptx_specific.find(cc); found != code.ptx_specific.end()) usable[cc] = found->second;
-  if (usable.empty()) return check.kernel_image = "none", check;
+  if (usable.empty()) return check.kernel_image = KernelImage::none, check;
   const auto& [arch, isa_text] = *usable.rbegin();
   const auto isa = Version::parse(isa_text);
   // PTX listed without its ISA (a build info's compute_90) came with the framework's own CUDA.
   const auto needs = isa ? tables.cuda_for_ptx_isa(*isa) : framework.cuda ? Version::parse(*framework.cuda) : std::nullopt;
   const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
   if (needs && driver && *driver < *needs) {
-    check.kernel_image = "ptx-needs-newer-driver";
+    check.kernel_image = KernelImage::ptx_needs_newer_driver;
     check.ptx_needs_cuda = needs->text();
     return check;
   }
-  check.kernel_image = "ptx-jit";
+  check.kernel_image = KernelImage::ptx_jit;
   return check;
 }
 

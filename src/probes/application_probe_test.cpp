@@ -16,7 +16,7 @@ std::string image(const std::set<int>& sass, const std::map<int, std::string>& p
   gd::FatbinContents code;
   code.sass = sass;
   code.ptx = ptx;
-  return gd::check_gpu_code({"torch"}, code, "gpu", cc, driver_cuda, rules.cuda).kernel_image;
+  return std::string(gd::enum_name(gd::check_gpu_code({"torch"}, code, "gpu", cc, driver_cuda, rules.cuda).kernel_image));
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ TEST_CASE("a GPU package's CUDA major, from the name its wheel is published unde
 TEST_CASE("'a' code runs on its own capability only; 'f' code across its family, never across majors") {
   static const auto rules = gd::load_embedded_rules();
   const auto image_of = [](const gd::FatbinContents& code, int cc) {
-    return gd::check_gpu_code({"app"}, code, "gpu", cc, std::string("13.0"), rules.cuda).kernel_image;
+    return std::string(gd::enum_name(gd::check_gpu_code({"app"}, code, "gpu", cc, std::string("13.0"), rules.cuda).kernel_image));
   };
   gd::FatbinContents specific;
   specific.sass_specific = {90};

@@ -5,6 +5,7 @@
 // it was stopped at its deadline (timed-out), or a signal killed it
 // (crashed, with the signal's number and name).
 
+#include "facts/child_status.h"
 #include "host/child_evidence.h"
 #include "util/result.h"
 
@@ -13,8 +14,8 @@
 namespace gd {
 
 // The status for a child that could not be asked at all (answer.error).
-inline std::string unasked_status(const std::string& error) {
-  return error == "ENOSYS" ? "not-run" : error == "not-recorded" ? "not-recorded" : "cannot-start";
+inline ChildStatus unasked_status(const std::string& error) {
+  return error == "ENOSYS" ? ChildStatus::not_run : error == "not-recorded" ? ChildStatus::not_recorded : ChildStatus::cannot_start;
 }
 
 // Sets status, signal and signal_name when the child timed out or was
@@ -22,11 +23,11 @@ inline std::string unasked_status(const std::string& error) {
 template <class Facts>
 bool note_abnormal_end(const ChildAnswer& answer, Facts& facts) {
   if (answer.timed_out) {
-    facts.status = "timed-out";
+    facts.status = ChildStatus::timed_out;
     return true;
   }
   if (answer.signal) {
-    facts.status = "crashed";
+    facts.status = ChildStatus::crashed;
     facts.signal = *answer.signal;
     facts.signal_name = signal_name(*answer.signal);
     return true;

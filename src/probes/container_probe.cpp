@@ -49,34 +49,34 @@ Detection detect_runtime(Host& host) {
 void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   Host& host = context.host;
   std::vector<std::string> evidence;
-  std::string injection;
+  std::optional<Injection> injection;
   if (auto mountinfo = host.read_file(k_mountinfo, 1 << 20)) {
     const auto mounts = parse_mountinfo(*mountinfo);
     const auto any = [&mounts](auto test) { return std::any_of(mounts.begin(), mounts.end(), test); };
     if (any([](const MountEntry& m) { return m.mount_point == "/proc/driver/nvidia" && m.fstype == "tmpfs"; })) {
-      injection = "legacy";
+      injection = Injection::legacy;
       evidence.emplace_back("/proc/driver/nvidia is a tmpfs (nvidia-container-cli)");
     } else if (any([](const MountEntry& m) { return m.root.starts_with("/usr/lib/wsl/drivers/"); })) {
       // On WSL2 nvidia-container-cli skips the procfs mount and bind-mounts
       // driver-store files instead.
-      injection = "legacy";
+      injection = Injection::legacy;
       evidence.emplace_back("driver-store files from /usr/lib/wsl/drivers are mounted (nvidia-container-cli on WSL2)");
     }
   }
   if (auto dir = host.env("NVIDIA_CTK_LIBCUDA_DIR")) {
-    if (injection.empty()) injection = "cdi";
+    if (!injection) injection = Injection::cdi;
     evidence.push_back("env NVIDIA_CTK_LIBCUDA_DIR=" + printable(*dir, 100));
   }
   if (auto conf = host.list_dir("/etc/ld.so.conf.d")) {
     for (const auto& name : *conf) {
       if (!name.starts_with("00-nvcr-") && !name.starts_with("00-compat-")) continue;
-      if (injection.empty()) injection = "cdi";
+      if (!injection) injection = Injection::cdi;
       evidence.push_back("/etc/ld.so.conf.d/" + printable(name, 80) + " (nvidia-cdi-hook)");
     }
   }
   const bool has_nodes = host.device("/dev/nvidiactl").has_value() || host.device("/dev/dxg").has_value();
-  if (injection.empty()) injection = has_nodes ? "unknown" : "none";
-  if (injection == "unknown") evidence.emplace_back("GPU device nodes present, but no toolkit traces (--device or --privileged?)");
+  if (!injection) injection = has_nodes ? Injection::unknown : Injection::none;
+  if (injection == Injection::unknown) evidence.emplace_back("GPU device nodes present, but no toolkit traces (--device or --privileged?)");
   layer.facts.injection = injection;
   layer.facts.injection_evidence = std::move(evidence);
   layer.facts.gpu_nodes_present = has_nodes;
@@ -87,29 +87,28 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
 // The device plugin's volume-mounts strategy (accept-nvidia-visible-devices-
 // as-volume-mounts): NVIDIA_VISIBLE_DEVICES names the directory, and each
 // requested device is an entry mounted below it.
-void read_volume_mount_devices(Host& host, json::object& visible) {
-  if (visible.at("mode").as_string() != "volume-mounts") return;
-  json::array entries;
+void read_volume_mount_devices(Host& host, VisibleDevices& visible) {
+  if (visible.mode != VisibleMode::volume_mounts) return;
+  std::vector<DeviceSelector> entries;
   if (auto names = host.list_dir(k_volume_mount_devices))
     for (const auto& name : *names)
-      if (entries.size() < 1024) entries.push_back(json::object{{"value", printable(name, 60)}, {"kind", "volume-mount"}});
-  visible["entries"] = std::move(entries);
+      if (entries.size() < 1024) entries.push_back({.value = printable(name, 60), .kind = SelectorKind::volume_mount});
+  visible.entries = std::move(entries);
 }
 
 // NVIDIA_REQUIRE_* against this host's driver and GPUs; and whether the
 // runtime that fails the check would still run through minor-version
 // compatibility (the toolkit's strict >= ignores it).
-json::object check_requirements(ProbeContext& context) {
+Requirements check_requirements(ProbeContext& context) {
   const auto& kernel = context.kernel_module;
   RequireFacts facts{kernel.version, kernel.driver_cuda, {}};
   for (const auto& gpu : context.hardware.gpus) facts.gpus.push_back({gpu.compute_capability.value_or(""), gpu.brand});
   auto result = evaluate_requirements(context.host.env_with_prefix("NVIDIA_REQUIRE_"), context.host.env("CUDA_VERSION"),
                                       context.host.env("NVIDIA_DISABLE_REQUIRE"), facts);
-  const auto* needs = result.if_contains("required_cuda");
-  if (needs && facts.cuda && facts.driver) {
-    const auto wanted = Version::parse(needs->as_string()), have = Version::parse(*facts.cuda);
+  if (result.required_cuda && facts.cuda && facts.driver) {
+    const auto wanted = Version::parse(*result.required_cuda), have = Version::parse(*facts.cuda);
     const auto minimum = wanted ? context.rules.cuda.mvc_minimum(static_cast<int>(wanted->major())) : std::nullopt;
-    result["mvc_would_run"] = wanted && have && minimum && wanted->major() == have->major() &&
+    result.mvc_would_run = wanted && have && minimum && wanted->major() == have->major() &&
                               Version::parse(*facts.driver) >= minimum;
   }
   return result;
@@ -132,9 +131,8 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   facts.visible_devices = parse_visible_devices(context.host.env("NVIDIA_VISIBLE_DEVICES"));
   read_volume_mount_devices(context.host, facts.visible_devices);
   facts.driver_capabilities = parse_driver_capabilities(context.host.env("NVIDIA_DRIVER_CAPABILITIES"));
-  facts.expected_injection = expected_injection(facts.driver_capabilities.at("effective").as_array());
-  const std::string mode(facts.visible_devices.at("mode").as_string());
-  facts.gpu_requested = mode == "all" || mode == "list" || mode == "volume-mounts";
+  facts.expected_injection = expected_injection(facts.driver_capabilities);
+  facts.gpu_requested = facts.visible_devices.requests_gpu();
   facts.require = check_requirements(context);
   layer.source("gpu_requested", "env NVIDIA_VISIBLE_DEVICES");
   layer.source("visible_devices", "env NVIDIA_VISIBLE_DEVICES");
@@ -146,7 +144,8 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   }
   detect_injection(context, layer);
   layer.status = Status::ok;
-  layer.summary = detection.runtime + " container, GPU injection: " + *facts.injection + ", NVIDIA_VISIBLE_DEVICES " + mode;
+  layer.summary = detection.runtime + " container, GPU injection: " + enum_name(*facts.injection) + ", NVIDIA_VISIBLE_DEVICES " +
+                  enum_name(facts.visible_devices.mode);
   return layer;
 }
 

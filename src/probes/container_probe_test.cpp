@@ -14,10 +14,10 @@ TEST_CASE("container: runtime, injection and the toolkit's variables") {
   const auto layer = gd::probe_container(context);
   CHECK(layer.facts.in_container);
   CHECK(*layer.facts.runtime == "docker");
-  CHECK(layer.facts.injection == "legacy");
+  CHECK(layer.facts.injection == gd::Injection::legacy);
   CHECK(layer.facts.gpu_requested);
   CHECK(layer.facts.gpu_nodes_present == true);
-  CHECK(layer.facts.driver_capabilities.at("effective").as_array().size() == 1);
+  CHECK(layer.facts.driver_capabilities.effective == std::vector<std::string>{"utility"});
 }
 
 TEST_CASE("container: on a host the layer is skip, and the variables are still read") {
@@ -27,6 +27,6 @@ TEST_CASE("container: on a host the layer is skip, and the variables are still r
   const auto layer = gd::probe_container(context);
   CHECK_FALSE(layer.facts.in_container);
   CHECK(layer.status == gd::Status::skip);
-  CHECK(layer.facts.visible_devices.at("mode").as_string() == "void");
+  CHECK(layer.facts.visible_devices.mode == gd::VisibleMode::void_);
   CHECK_FALSE(layer.facts.injection);
 }

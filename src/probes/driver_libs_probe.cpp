@@ -204,14 +204,14 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   // nodes or load nvidia_uvm through nvidia-modprobe, as any CUDA program would.
   if (context.options.driver_probe && context.host.mode() != HostMode::root && !context.options.image) {
     // A driver that already kept nvidia-smi waiting will keep these waiting too.
-    const bool wedged = facts.nvidia_smi_run && facts.nvidia_smi_run->status == "timed-out";
+    const bool wedged = facts.nvidia_smi_run && facts.nvidia_smi_run->status == ChildStatus::timed_out;
     const auto cuda_deadline = wedged ? k_nvidia_smi_deadline : k_cuda_probe_deadline;
     const auto nvml_deadline = wedged ? k_nvidia_smi_deadline : k_nvml_probe_deadline;
     if (libcuda.found) {
       facts.cuda_probe = run_cuda_probe(context.host, context.options.smoke, cuda_deadline);
       // A replay gives the diagnosis of the run that took the snapshot,
       // whether or not that run had --smoke.
-      if (facts.cuda_probe->status == "not-recorded" && context.host.mode() == HostMode::replay)
+      if (facts.cuda_probe->status == ChildStatus::not_recorded && context.host.mode() == HostMode::replay)
         facts.cuda_probe = run_cuda_probe(context.host, !context.options.smoke, cuda_deadline);
       layer.source("cuda_probe", "a child process: dlopen(libcuda.so.1), cuInit");
     }
@@ -233,12 +233,12 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   } else {
     layer.summary = "no libcuda.so.1 for a program to load";
   }
-  if (const auto& probe = facts.cuda_probe; probe && probe->status == "ok" && probe->init_result) {
+  if (const auto& probe = facts.cuda_probe; probe && probe->status == ChildStatus::ok && probe->init_result) {
     layer.summary += *probe->init_result == 0 ? "; cuInit: " + std::to_string(probe->devices.size()) + " device(s)" +
                                                     (probe->cuda_version ? ", CUDA " + *probe->cuda_version : std::string())
                                               : "; cuInit: " + probe->init_error.value_or("error " + std::to_string(*probe->init_result));
-  } else if (probe && probe->status != "ok" && probe->status != "not-recorded") {
-    layer.summary += "; driver probe: " + probe->status;
+  } else if (probe && probe->status != ChildStatus::ok && probe->status != ChildStatus::not_recorded) {
+    layer.summary += std::string("; driver probe: ") + enum_name(probe->status);
   }
   return layer;
 }

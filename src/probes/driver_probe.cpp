@@ -45,7 +45,7 @@ template <class OnLine>
 void read_answer(const ChildAnswer& answer, ChildOutcomeFacts& facts, OnLine on_line) {
   if (answer.error) {
     facts.status = unasked_status(*answer.error);
-    if (facts.status == "cannot-start") facts.reason = printable(*answer.error, 80);
+    if (facts.status == ChildStatus::cannot_start) facts.reason = printable(*answer.error, 80);
     return;
   }
   bool done = false;
@@ -79,19 +79,19 @@ void read_answer(const ChildAnswer& answer, ChildOutcomeFacts& facts, OnLine on_
     }
   }
   if (unavailable) {
-    facts.status = "unavailable";
+    facts.status = ChildStatus::unavailable;
     facts.reason = *unavailable;
     facts.stopped_in.reset();
   } else if (note_abnormal_end(answer, facts)) {  // timed-out or crashed: set
   } else if (garbled) {
-    facts.status = "garbled";
+    facts.status = ChildStatus::garbled;
     facts.reason = *garbled;
   } else if (!done) {
     // Some libraries call exit() from inside an initialiser.
-    facts.status = "exited";
+    facts.status = ChildStatus::exited;
     facts.reason = "it exited with status " + std::to_string(answer.exit.value_or(-1)) + " before finishing";
   } else {
-    facts.status = "ok";
+    facts.status = ChildStatus::ok;
     facts.stopped_in.reset();
   }
 }

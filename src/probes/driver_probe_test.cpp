@@ -42,7 +42,7 @@ TEST_CASE("the cuda probe reports the driver's version, cuInit and every device"
   fake().cuda("ok4");
   LiveHost host("/");
   const auto facts = run_cuda_probe(host, false);
-  CHECK(facts.status == "ok");
+  CHECK(facts.status == gd::ChildStatus::ok);
   CHECK(facts.library_loaded);
   CHECK(facts.cuda_version == "12.4");
   CHECK(facts.init_result == 0);
@@ -63,7 +63,7 @@ TEST_CASE("cuInit's error is reported by number and name") {
   fake().cuda("999");
   LiveHost host("/");
   const auto facts = run_cuda_probe(host, false);
-  CHECK(facts.status == "ok");
+  CHECK(facts.status == gd::ChildStatus::ok);
   CHECK(facts.init_result == 999);
   CHECK(facts.init_error == "CUDA_ERROR_UNKNOWN");
   CHECK(facts.devices.empty());
@@ -80,7 +80,7 @@ TEST_CASE("a probe that crashes in cuInit names the signal and the call") {
   const auto facts = run_cuda_probe(host, false);
   if (sanitizer) ::setenv("ASAN_OPTIONS", saved.c_str(), 1);
   else ::unsetenv("ASAN_OPTIONS");
-  CHECK(facts.status == "crashed");
+  CHECK(facts.status == gd::ChildStatus::crashed);
   CHECK(facts.signal == SIGSEGV);
   CHECK(facts.signal_name == "SIGSEGV");
   CHECK(facts.stopped_in == "cuInit");
@@ -91,7 +91,7 @@ TEST_CASE("a probe that hangs in cuInit is stopped at the deadline") {
   fake().cuda("hang");
   LiveHost host("/");
   const auto facts = run_cuda_probe(host, false, std::chrono::milliseconds(800));
-  CHECK(facts.status == "timed-out");
+  CHECK(facts.status == gd::ChildStatus::timed_out);
   CHECK(facts.stopped_in == "cuInit");
 }
 
@@ -99,7 +99,7 @@ TEST_CASE("a library that exits inside cuInit is reported as such") {
   fake().cuda("exit");
   LiveHost host("/");
   const auto facts = run_cuda_probe(host, false);
-  CHECK(facts.status == "exited");
+  CHECK(facts.status == gd::ChildStatus::exited);
   CHECK(facts.stopped_in == "cuInit");
   CHECK(facts.reason == "it exited with status 3 before finishing");
 }
@@ -126,7 +126,7 @@ TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the
   fake().nvml("ok");
   LiveHost host("/");
   const auto facts = run_nvml_probe(host);
-  CHECK(facts.status == "ok");
+  CHECK(facts.status == gd::ChildStatus::ok);
   CHECK(facts.init_result == 0);
   CHECK(facts.driver_version == "550.54.15");
   CHECK(facts.cuda_version == "12.4");
@@ -150,7 +150,7 @@ TEST_CASE("NVML's library/driver mismatch is its init result") {
   fake().nvml("mismatch");
   LiveHost host("/");
   const auto facts = run_nvml_probe(host);
-  CHECK(facts.status == "ok");
+  CHECK(facts.status == gd::ChildStatus::ok);
   CHECK(facts.init_result == 18);
   CHECK(facts.init_error == "Driver/library version mismatch");
   CHECK(facts.devices.empty());
@@ -163,7 +163,7 @@ TEST_CASE("no driver library: the probe says dlopen's error") {
   ::setenv("LD_LIBRARY_PATH", (fake().dir / "lib").c_str(), 1);
   // This machine may have a real libcuda; only where it has none is the error checked.
   if (!facts.library_loaded) {
-    CHECK(facts.status == "ok");
+    CHECK(facts.status == gd::ChildStatus::ok);
     REQUIRE(facts.library_error);
     CHECK(facts.library_error->find("libcuda.so.1") != std::string::npos);
   }
@@ -174,20 +174,20 @@ TEST_CASE("an answer that is not the protocol is garbled, and a replay without o
   answer.exit = 0;
   answer.output = "{\"begin\":\"cuInit\"}\nlibrary chatter\n{\"call\":\"cuInit\",\"result\":0}\n{\"done\":true}\n";
   auto facts = parse_cuda_probe(answer);
-  CHECK(facts.status == "ok");  // a library printing to stdout is not garbage
+  CHECK(facts.status == gd::ChildStatus::ok);  // a library printing to stdout is not garbage
   CHECK(facts.init_result == 0);
   answer.output = "{\"begin\":\"cuInit\"}\n{\"call\":\"cuInit\",\"res\n{\"done\":true}\n";
   facts = parse_cuda_probe(answer);
-  CHECK(facts.status == "garbled");
+  CHECK(facts.status == gd::ChildStatus::garbled);
   CHECK(facts.reason == "line 2 is not the probe's: '{\"call\":\"cuInit\",\"res'");
   ChildAnswer missing;
   missing.error = "not-recorded";
-  CHECK(parse_nvml_probe(missing).status == "not-recorded");
+  CHECK(parse_nvml_probe(missing).status == gd::ChildStatus::not_recorded);
   ChildAnswer static_build;
   static_build.exit = 0;
   static_build.output = "{\"unavailable\":\"this gpudoctor is a static build\"}\n";
   facts = parse_cuda_probe(static_build);
-  CHECK(facts.status == "unavailable");
+  CHECK(facts.status == gd::ChildStatus::unavailable);
   CHECK(facts.reason == "this gpudoctor is a static build");
 }
 

@@ -59,7 +59,7 @@ bool holds(const Factor& factor, const RequireFacts& facts, const RequireGpu* gp
 }
 
 // One variable's value for one GPU; the first failing term is noted.
-bool variable_holds(std::string_view value, const RequireFacts& facts, const RequireGpu* gpu, json::array& invalid) {
+bool variable_holds(std::string_view value, const RequireFacts& facts, const RequireGpu* gpu, std::vector<std::string>& invalid) {
   for (auto term : split(value, ' ')) {
     if (term.empty()) continue;
     bool all = true;
@@ -67,7 +67,7 @@ bool variable_holds(std::string_view value, const RequireFacts& facts, const Req
       if (raw.empty()) continue;
       const auto factor = parse_factor(raw);
       if (!factor) {
-        invalid.push_back(json::string(printable(raw, 80)));
+        invalid.push_back(printable(raw, 80));
         all = false;
         continue;
       }
@@ -91,9 +91,9 @@ std::optional<std::string> required_cuda(std::string_view value) {
 
 }  // namespace
 
-json::object evaluate_requirements(const std::vector<std::pair<std::string, std::string>>& variables,
-                                   const std::optional<std::string>& cuda_version,
-                                   const std::optional<std::string>& disable, const RequireFacts& facts) {
+Requirements evaluate_requirements(const std::vector<std::pair<std::string, std::string>>& variables,
+                                  const std::optional<std::string>& cuda_version,
+                                  const std::optional<std::string>& disable, const RequireFacts& facts) {
   std::vector<std::pair<std::string, std::string>> checked;
   bool has_require_cuda = false;
   for (const auto& [name, value] : variables) {
@@ -105,32 +105,30 @@ json::object evaluate_requirements(const std::vector<std::pair<std::string, std:
   if (!has_require_cuda && cuda_version)
     if (const auto version = Version::parse(trim(*cuda_version)))
       checked.emplace_back("CUDA_VERSION", "cuda>=" + std::to_string(version->major()) + "." + std::to_string(version->minor()));
-  json::object result{{"set", !checked.empty()}};
+  Requirements result{.set = !checked.empty()};
   if (checked.empty()) return result;
   // Go's strconv.ParseBool: only these spellings are true ("yes" is not).
   const std::string off = disable ? std::string(trim(*disable)) : std::string();
-  result["disabled"] = off == "1" || off == "t" || off == "T" || off == "true" || off == "TRUE" || off == "True";
+  result.disabled = off == "1" || off == "t" || off == "T" || off == "true" || off == "TRUE" || off == "True";
   json::object shown;
-  json::array failed, invalid;
-  std::optional<std::string> needs;
+  std::vector<std::string> failed, invalid;
   for (const auto& [name, value] : checked) {
     shown[name] = printable(value, 300);
     bool ok = true;
     if (facts.gpus.empty()) ok = variable_holds(value, facts, nullptr, invalid);
     for (const auto& gpu : facts.gpus) ok = ok && variable_holds(value, facts, &gpu, invalid);
     if (ok) continue;
-    failed.push_back(json::string(name));
-    if (!needs) needs = required_cuda(value);
+    failed.push_back(name);
+    if (!result.required_cuda) result.required_cuda = required_cuda(value);
   }
-  result["variables"] = std::move(shown);
-  result["satisfied"] = failed.empty();
-  result["failed"] = std::move(failed);
-  if (!invalid.empty()) result["invalid"] = std::move(invalid);
-  if (needs) result["required_cuda"] = *needs;
+  result.variables = std::move(shown);
+  result.satisfied = failed.empty();
+  result.failed = std::move(failed);
+  if (!invalid.empty()) result.invalid = std::move(invalid);
   // What the image asks for, met or not: the first cuda>= of the variables checked.
   for (const auto& [name, value] : checked)
     if (auto asked = required_cuda(value)) {
-      result["requested_cuda"] = *asked;
+      result.requested_cuda = *asked;
       break;
     }
   return result;

@@ -6,7 +6,7 @@
 // the whole expression holds for every visible GPU. Because CDI and JIT-CDI
 // mode skip this check, gpudoctor makes it instead.
 
-#include <boost/json.hpp>
+#include "facts/container_facts.h"
 
 #include <optional>
 #include <string>
@@ -29,8 +29,8 @@ struct RequireFacts {
 // variables: every NVIDIA_REQUIRE_* (the JETPACK ones are skipped here);
 // cuda_version: CUDA_VERSION, which implies cuda>=X.Y when no NVIDIA_REQUIRE_CUDA
 // is set; disable: NVIDIA_DISABLE_REQUIRE.
-boost::json::object evaluate_requirements(const std::vector<std::pair<std::string, std::string>>& variables,
+Requirements evaluate_requirements(const std::vector<std::pair<std::string, std::string>>& variables,
                                           const std::optional<std::string>& cuda_version,
-                                          const std::optional<std::string>& disable, const RequireFacts& facts);
+                                  const std::optional<std::string>& disable, const RequireFacts& facts);
 
 }  // namespace gd

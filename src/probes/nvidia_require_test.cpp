@@ -13,7 +13,7 @@ const std::string k_image_12_4 =
 
 bool satisfied(const std::vector<std::pair<std::string, std::string>>& variables, const gd::RequireFacts& facts,
                std::optional<std::string> disable = std::nullopt) {
-  return gd::evaluate_requirements(variables, std::nullopt, disable, facts).at("satisfied").as_bool();
+  return gd::evaluate_requirements(variables, std::nullopt, disable, facts).satisfied.value();
 }
 
 }  // namespace
@@ -39,24 +39,24 @@ TEST_CASE("unknown facts count as satisfied; no GPU makes arch and brand true") 
 
 TEST_CASE("the result names the failing variable and the CUDA it asks for") {
   const auto result = gd::evaluate_requirements({{"NVIDIA_REQUIRE_CUDA", k_image_12_4}}, std::nullopt, std::nullopt, k_535_geforce);
-  CHECK(result.at("failed").as_array().size() == 1);
-  CHECK(result.at("required_cuda").as_string() == "12.4");
-  CHECK_FALSE(result.at("disabled").as_bool());
+  CHECK(result.failed->size() == 1);
+  CHECK(*result.required_cuda == "12.4");
+  CHECK_FALSE(*result.disabled);
 }
 
 TEST_CASE("CUDA_VERSION implies cuda>=X.Y; NVIDIA_DISABLE_REQUIRE follows ParseBool") {
   const auto implied = gd::evaluate_requirements({}, std::string("12.6.3"), std::nullopt, k_535_geforce);
-  CHECK_FALSE(implied.at("satisfied").as_bool());
-  CHECK(implied.at("required_cuda").as_string() == "12.6");
+  CHECK_FALSE(*implied.satisfied);
+  CHECK(*implied.required_cuda == "12.6");
   CHECK(gd::evaluate_requirements({{"NVIDIA_REQUIRE_CUDA", "cuda>=13"}}, std::nullopt, std::string("true"), k_535_geforce)
-            .at("disabled").as_bool());
+            .disabled.value());
   CHECK_FALSE(gd::evaluate_requirements({{"NVIDIA_REQUIRE_CUDA", "cuda>=13"}}, std::nullopt, std::string("yes"), k_535_geforce)
-                  .at("disabled").as_bool());
-  CHECK_FALSE(gd::evaluate_requirements({}, std::nullopt, std::nullopt, k_535_geforce).at("set").as_bool());
+                  .disabled.value());
+  CHECK_FALSE(gd::evaluate_requirements({}, std::nullopt, std::nullopt, k_535_geforce).set);
 }
 
 TEST_CASE("junk factors are invalid, not trusted") {
   const auto result = gd::evaluate_requirements({{"NVIDIA_REQUIRE_CUDA", "gpu>=9 cuda>>12"}}, std::nullopt, std::nullopt, k_535_tesla);
-  CHECK_FALSE(result.at("satisfied").as_bool());
-  CHECK(result.at("invalid").as_array().size() == 2);
+  CHECK_FALSE(*result.satisfied);
+  CHECK(result.invalid->size() == 2);
 }

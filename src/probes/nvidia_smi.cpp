@@ -82,17 +82,17 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
     facts.status = unasked_status(*answer.error);
   } else if (note_abnormal_end(answer, facts)) {  // timed-out or crashed: set
   } else if (contains(text, "couldn't communicate with the NVIDIA driver")) {
-    facts.status = "no-driver";
+    facts.status = ChildStatus::no_driver;
   } else if (contains(text, "Driver/library version mismatch")) {
-    facts.status = "version-mismatch";
+    facts.status = ChildStatus::version_mismatch;
   } else if (answer.exit != 0) {
-    facts.status = "failed";
+    facts.status = ChildStatus::failed;
   } else {
-    facts.status = "ok";
+    facts.status = ChildStatus::ok;
   }
-  if (facts.status != "ok" && facts.status != "not-run" && facts.status != "not-recorded")
+  if (facts.status != ChildStatus::ok && facts.status != ChildStatus::not_run && facts.status != ChildStatus::not_recorded)
     facts.message = first_line(answer.error_output.empty() ? answer.output : answer.error_output);
-  if (facts.status == "ok") {
+  if (facts.status == ChildStatus::ok) {
     for (auto line : lines(answer.output)) {
       if (trim(line).empty() || facts.gpus.size() >= k_max_gpus) continue;
       facts.gpus.push_back(parse_smi_gpu_line(line, with_cc));

@@ -38,7 +38,7 @@ cat <<'CSV'
 3, 550.54.15, NVIDIA H100 80GB HBM3, GPU-dddd, 00000000:61:00.0, 9.0, 81559, 0, Disabled, Disabled, Default
 CSV)");
   const auto facts = gd::run_nvidia_smi(host, smi);
-  CHECK(facts.status == "ok");
+  CHECK(facts.status == gd::ChildStatus::ok);
   REQUIRE(facts.gpus.size() == 4);
   CHECK(facts.gpus[1].bus_id == "00000000:43:00.0");
   CHECK_FALSE(facts.gpus[1].memory_used_mib);
@@ -69,24 +69,24 @@ TEST_CASE("nvidia-smi: a hang is stopped at the deadline, a crash names its sign
   gd::LiveHost host;
   const auto start = std::chrono::steady_clock::now();
   const auto hung = gd::run_nvidia_smi(host, fake_smi(dir, "hang", "sleep 30"), 300ms);
-  CHECK(hung.status == "timed-out");
+  CHECK(hung.status == gd::ChildStatus::timed_out);
   CHECK(std::chrono::steady_clock::now() - start < 5s);
 
   const auto crashed = gd::run_nvidia_smi(host, fake_smi(dir, "crash", "kill -SEGV $$"));
-  CHECK(crashed.status == "crashed");
+  CHECK(crashed.status == gd::ChildStatus::crashed);
   CHECK(crashed.signal == 11);
 
   const auto no_driver = gd::run_nvidia_smi(
       host, fake_smi(dir, "nodriver", "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
                                       "Make sure that the latest NVIDIA driver is installed and running.\"; exit 9"));
-  CHECK(no_driver.status == "no-driver");
+  CHECK(no_driver.status == gd::ChildStatus::no_driver);
   CHECK(no_driver.message.value().starts_with("NVIDIA-SMI has failed"));
 
   const auto mismatch = gd::run_nvidia_smi(
       host, fake_smi(dir, "mismatch", "echo 'Failed to initialize NVML: Driver/library version mismatch'; exit 18"));
-  CHECK(mismatch.status == "version-mismatch");
+  CHECK(mismatch.status == gd::ChildStatus::version_mismatch);
 
-  CHECK(gd::run_nvidia_smi(host, dir / "missing").status == "cannot-start");
+  CHECK(gd::run_nvidia_smi(host, dir / "missing").status == gd::ChildStatus::cannot_start);
 }
 
 TEST_CASE("nvidia-smi: an old driver without compute_cap is asked again without it") {
@@ -97,7 +97,7 @@ TEST_CASE("nvidia-smi: an old driver without compute_cap is asked again without 
   *) echo '0, 470.256.02, NVIDIA A100-SXM4-40GB, GPU-a, 00000000:1B:00.0, 40536, 0, [N/A], Enabled, Default';;
 esac)");
   const auto facts = gd::run_nvidia_smi(host, smi);
-  CHECK(facts.status == "ok");
+  CHECK(facts.status == gd::ChildStatus::ok);
   REQUIRE(facts.gpus.size() == 1);
   CHECK_FALSE(facts.gpus[0].compute_capability);
   CHECK(facts.gpus[0].memory_total_mib == 40536);

@@ -1,0 +1,88 @@
+#include "rules/rule_facts.h"
+
+#include <algorithm>
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+using Problem = std::optional<std::string>;
+
+Problem unknown_path(std::string_view path, std::string_view where) {
+  return std::string(where) + " names \"" + std::string(path) + "\", which is no fact (gpudoctor facts lists them)";
+}
+
+Problem value_allowed(const SchemaMatch& match, std::string_view path, const json::value& literal) {
+  if (!match.doc || match.beneath_open || match.doc->values.empty() || !literal.is_string()) return std::nullopt;
+  const auto& values = match.doc->values;
+  if (std::find(values.begin(), values.end(), std::string_view(literal.get_string())) != values.end()) return std::nullopt;
+  std::string allowed;
+  for (const auto& value : values) allowed += (allowed.empty() ? "" : ", ") + value;
+  return "\"" + std::string(path) + "\" is never \"" + std::string(literal.get_string()) + "\" (it is one of: " + allowed + ")";
+}
+
+Problem check_condition(const json::value& condition, const FactSchema& schema, std::string_view item_list) {
+  const auto& object = condition.as_object();  // validate_condition has checked the shape
+  for (const char* group : {"all", "any"})
+    if (const auto* parts = object.if_contains(group)) {
+      for (const auto& part : parts->get_array())
+        if (auto problem = check_condition(part, schema, item_list)) return problem;
+      return std::nullopt;
+    }
+  if (const auto* inner = object.if_contains("not")) return check_condition(*inner, schema, item_list);
+  const std::string_view path = object.at("fact").get_string();
+  const auto match = find_fact(schema, path, item_list);
+  if (!match.doc) return unknown_path(path, "a condition");
+  for (const auto& [op, operand] : object) {
+    if (op == "fact" || op == "as" || op == "exists" || op == "empty") continue;
+    if (const auto* other = operand.is_object() ? operand.get_object().if_contains("fact") : nullptr) {
+      if (!other->is_string() || !find_fact(schema, other->get_string(), item_list).doc)
+        return unknown_path(other->is_string() ? std::string_view(other->get_string()) : "?", "a condition's operand");
+      continue;
+    }
+    if (op == "in" || op == "not_in") {
+      for (const auto& literal : operand.get_array())
+        if (auto problem = value_allowed(match, path, literal)) return problem;
+    } else if (op == "eq" || op == "ne" || op == "contains") {
+      if (auto problem = value_allowed(match, path, operand)) return problem;
+    }
+  }
+  return std::nullopt;
+}
+
+// {path} and {path|fallback}: rule_set.cpp refuses nested braces.
+Problem check_placeholders(std::string_view text, const FactSchema& schema, std::string_view item_list) {
+  for (std::size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1)) {
+    const auto close = text.find('}', open);
+    if (close == std::string_view::npos) break;
+    const auto inside = text.substr(open + 1, close - open - 1);
+    const auto path = inside.substr(0, inside.find('|'));
+    if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "a placeholder");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> check_rule_facts(const Rule& rule, const FactSchema& schema) {
+  std::string item_list;
+  if (!rule.for_each.empty()) {
+    const auto list = find_fact(schema, rule.for_each);
+    if (!list.doc) return unknown_path(rule.for_each, "\"for_each\"");
+    if (!list.doc->type.starts_with("list")) return "\"for_each\" names \"" + rule.for_each + "\", which is no list";
+    item_list = list.normalised;
+  }
+  if (auto problem = check_condition(rule.when, schema, item_list)) return problem;
+  for (const auto& path : rule.evidence)
+    if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "\"evidence\"");
+  if (auto problem = check_placeholders(rule.message, schema, item_list)) return problem;
+  return check_placeholders(rule.fix, schema, item_list);
+}
+
+void check_rules_against(const RuleSet& rules, const FactSchema& schema) {
+  for (const auto& rule : rules.rules)
+    if (auto problem = check_rule_facts(rule, schema)) throw RuleError(rule.file + ": rule \"" + rule.id + "\": " + *problem);
+}
+
+}  // namespace gd

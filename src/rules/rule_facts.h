@@ -1,0 +1,21 @@
+#pragma once
+// Rules checked against the facts they address (model/fact_schema.h): every
+// path in a condition, for_each, evidence and message placeholder must name
+// a fact of the rule's subject, and every literal compared with a closed set
+// must be one of its values.
+
+#include "model/fact_schema.h"
+#include "rules/rule_set.h"
+
+#include <optional>
+#include <string>
+
+namespace gd {
+
+// The first problem with one rule's facts, or nullopt.
+std::optional<std::string> check_rule_facts(const Rule& rule, const FactSchema& schema);
+
+// Throws RuleError ("FILE: rule \"ID\": problem") for the first rule with a problem.
+void check_rules_against(const RuleSet& rules, const FactSchema& schema);
+
+}  // namespace gd

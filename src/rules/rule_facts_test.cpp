@@ -1,0 +1,72 @@
+#include "rules/rule_facts.h"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+gd::FactDoc doc(std::string path, std::string type, std::vector<std::string> values = {}) {
+  return {.path = std::move(path), .type = std::move(type), .doc = "", .values = std::move(values)};
+}
+
+// A schema of the shapes real layers have: a list of structs, a closed set,
+// an open object (keys are data), and a list of strings.
+gd::FactSchema test_schema() {
+  gd::FactSchema schema;
+  schema.layers["system"] = {doc("platform", "string", {"linux", "wsl2"})};
+  schema.layers["hardware"] = {doc("gpus", "list of object"),
+                               doc("gpus[].driver", "string or null"),
+                               doc("gpus[].bdf", "string")};
+  schema.layers["container"] = {doc("injection", "string, optional", {"legacy", "cdi"}),
+                                doc("markers", "list of string"),
+                                doc("require", "object"),
+                                doc("require.variables", "object, optional")};
+  return schema;
+}
+
+gd::Rule rule_when(const char* condition, std::string for_each = {}, std::string message = "m") {
+  gd::Rule rule;
+  rule.id = "r";
+  rule.when = boost::json::parse(condition);
+  rule.for_each = std::move(for_each);
+  rule.message = std::move(message);
+  rule.fix = "f";
+  return rule;
+}
+
+std::string problem_of(const gd::Rule& rule) { return gd::check_rule_facts(rule, test_schema()).value_or(""); }
+
+}  // namespace
+
+TEST_CASE("paths that name facts pass: list indexes, for_each items, open objects, two-fact comparisons") {
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.driver", "eq": "nouveau"})")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "item.driver", "exists": true})", "hardware.gpus", "GPU {item.bdf} {item.driver|none}")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "container.require.variables.NVIDIA_REQUIRE_CUDA", "exists": true})")) == "");
+  CHECK(problem_of(rule_when(R"({"all": [{"fact": "container.markers", "contains": "/.dockerenv"},
+                                        {"not": {"fact": "system.platform", "in": ["wsl2"]}}]})")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "item.driver", "eq": {"fact": "item.bdf"}})", "hardware.gpus")) == "");
+}
+
+TEST_CASE("a misspelt path, an impossible value or a placeholder naming no fact is refused, with what is wrong") {
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu.0.driver", "eq": "x"})")).find("\"hardware.gpu.0.driver\", which is no fact") !=
+        std::string::npos);
+  CHECK(problem_of(rule_when(R"({"fact": "container.injection", "eq": "legasy"})")) ==
+        "\"container.injection\" is never \"legasy\" (it is one of: legacy, cdi)");
+  CHECK(problem_of(rule_when(R"({"fact": "system.platform", "in": ["linux", "wsl"]})")).find("never \"wsl\"") != std::string::npos);
+  CHECK(problem_of(rule_when(R"({"fact": "item.drvier", "exists": true})", "hardware.gpus")).find("item.drvier") != std::string::npos);
+  CHECK(problem_of(rule_when(R"({"fact": "item.driver", "exists": true})")).find("which is no fact") != std::string::npos);  // no for_each
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus", "exists": true})", "hardware.gpus", "{item.bfd}")).find("a placeholder") !=
+        std::string::npos);
+  CHECK(problem_of(rule_when(R"({"fact": "container.markers", "exists": true})", "container.injection")).find("which is no list") !=
+        std::string::npos);
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.driver", "eq": {"fact": "hardware.gpus.0.name"}})")).find("operand") !=
+        std::string::npos);
+}
+
+TEST_CASE("check_rules_against names the file and the rule") {
+  gd::RuleSet set;
+  set.rules.push_back(rule_when(R"({"fact": "container.injection", "eq": "legasy"})"));
+  set.rules.back().file = "layers/container.json";
+  CHECK_THROWS_WITH_AS(gd::check_rules_against(set, test_schema()),
+                       "layers/container.json: rule \"r\": \"container.injection\" is never \"legasy\" (it is one of: legacy, cdi)",
+                       gd::RuleError);
+}
