@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end checks of the real binary: exit codes, stdout holding only the
 # report, snapshot -> replay on this very machine, NO_COLOR, and bad input.
-# usage: cli_test.sh path/to/gpudoctor path/to/testdata
+# usage: cli_test.sh path/to/gpudoctor path/to/testdata path/to/scenarios (build/testdata/snapshots)
 set -u
 gpudoctor=$1
 testdata=$2
+scenarios=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0
@@ -28,29 +29,29 @@ json_field() {  # json_field FILE KEY -> prints the top-level value
   python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print("null" if v is None else v)' "$1" "$2"
 }
 
-check "ok scenario exits 0" exit_is 0 "$gpudoctor" check --replay "$testdata/snapshots/host-healthy-h100"
-check "warn scenario exits 0" exit_is 0 "$gpudoctor" check --replay "$testdata/snapshots/host-pcie-degraded"
-check "fail scenario exits 1" exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu"
+check "ok scenario exits 0" exit_is 0 "$gpudoctor" check --replay "$scenarios/host-healthy-h100"
+check "warn scenario exits 0" exit_is 0 "$gpudoctor" check --replay "$scenarios/host-pcie-degraded"
+check "fail scenario exits 1" exit_is 1 "$gpudoctor" check --replay "$scenarios/host-no-gpu"
 check "bad usage exits 2" exit_is 2 "$gpudoctor" check --format yaml
 check "missing snapshot exits 2" exit_is 2 "$gpudoctor" check --replay "$work/nothing-here"
 check "explain: neither a rule, a code nor known text exits 1" exit_is 1 "$gpudoctor" explain no-such-rule
 
-"$gpudoctor" gpus --replay "$testdata/snapshots/host-hgx-8gpu-nvswitch" --format csv >"$work/gpus.csv" 2>"$work/err"
+"$gpudoctor" gpus --replay "$scenarios/host-hgx-8gpu-nvswitch" --format csv >"$work/gpus.csv" 2>"$work/err"
 check "gpus csv: a header and eight rows" test "$(wc -l <"$work/gpus.csv")" = 9
 check "gpus csv rows say their source" test "$(cut -d, -f14 "$work/gpus.csv" | sort -u | tr '\n' ' ')" = "nvml source "
 "$gpudoctor" explain "CUDA error: Error 804: forward compatibility was attempted on non supported HW" \
-  --replay "$testdata/snapshots/container-compat-on-geforce" >"$work/explain.txt" 2>&1
+  --replay "$scenarios/container-compat-on-geforce" >"$work/explain.txt" 2>&1
 check "explain: pasted 804 names its signature" grep -q "^compat-not-supported (layer driver-libs)" "$work/explain.txt"
 check "explain: says which cause holds in the snapshot" grep -q "here:    compat-on-unsupported-gpu and cuda-init-compat-refused hold" "$work/explain.txt"
 echo "torch says: Found no NVIDIA driver on your system" | "$gpudoctor" explain - >"$work/explain2.txt"
 check "explain -: reads the text from stdin" grep -q "^torch-no-driver" "$work/explain2.txt"
 check "explain: unknown text exits 1" exit_is 1 "$gpudoctor" explain "all is well"
-check "diff: a snapshot against itself exits 0" exit_is 0 "$gpudoctor" diff "$testdata/snapshots/host-healthy-h100" "$testdata/snapshots/host-healthy-h100"
-"$gpudoctor" check --replay "$testdata/snapshots/host-healthy-h100" --format json >"$work/a.json"
-"$gpudoctor" diff "$work/a.json" "$testdata/snapshots/host-nvidia-smi-crashes" --format json >"$work/diff.json"
+check "diff: a snapshot against itself exits 0" exit_is 0 "$gpudoctor" diff "$scenarios/host-healthy-h100" "$scenarios/host-healthy-h100"
+"$gpudoctor" check --replay "$scenarios/host-healthy-h100" --format json >"$work/a.json"
+"$gpudoctor" diff "$work/a.json" "$scenarios/host-nvidia-smi-crashes" --format json >"$work/diff.json"
 check "diff: a saved report against a snapshot, as JSON" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["b"]["verdict"] == "fail" and any(l["id"] == "driver-libs" and l["status_b"] == "fail" for l in d["layers"])' "$work/diff.json"
 check "diff: a file that is no report exits 2" exit_is 2 "$gpudoctor" diff "$testdata/healthy-guards.json" "$work/a.json"
-"$gpudoctor" check --replay "$testdata/snapshots/host-gpu-rows-exhausted" --format prometheus >"$work/metrics.prom"
+"$gpudoctor" check --replay "$scenarios/host-gpu-rows-exhausted" --format prometheus >"$work/metrics.prom"
 check "prometheus: gpudoctor_ok 0 on a failing node" grep -qx "gpudoctor_ok 0" "$work/metrics.prom"
 check "prometheus: the failing layer" grep -qx 'gpudoctor_failing_layer{layer="hardware"} 1' "$work/metrics.prom"
 # The official client's text-format parser (python3-prometheus-client) reads it as node_exporter would.
@@ -68,16 +69,16 @@ assert "gpu-row-remapping-failed" in rules, rules
 assert len([s for s in families["gpudoctor_layer_status"].samples if s.value == 1]) == 7
 ' "$work/metrics.prom"
 fi
-check "line: the closing line alone, exit 1 on fail" exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-gpu-rows-exhausted" --format line
+check "line: the closing line alone, exit 1 on fail" exit_is 1 "$gpudoctor" check --replay "$scenarios/host-gpu-rows-exhausted" --format line
 check "line: one line" test "$(wc -l <"$work/out")" = 1
 check "--target: a library's GPU code against the GPU" exit_is 1 "$gpudoctor" check --format line \
-  --replay "$testdata/snapshots/host-rtx5090-torch-cu124" --target /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so
+  --replay "$scenarios/host-rtx5090-torch-cu124" --target /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so
 check "--target: names the file" grep -q "^FAIL at application: libtorch_cuda.so carries GPU code for sm_50" "$work/out"
 # The markdown report rendered by GitHub's own renderer (cmark-gfm), raw HTML
 # let through as the worst case: a hostile CUDA_VISIBLE_DEVICES stays text.
 if command -v cmark-gfm >/dev/null; then
   CUDA_VISIBLE_DEVICES='0,</details><script>alert(1)</script><img src=x onerror=alert(2)>' \
-    "$gpudoctor" check --replay "$testdata/snapshots/host-healthy-h100" --format markdown >"$work/report.md"
+    "$gpudoctor" check --replay "$scenarios/host-healthy-h100" --format markdown >"$work/report.md"
   CUDA_VISIBLE_DEVICES='0,</details><script>alert(1)</script><img src=x onerror=alert(2)>' \
     "$gpudoctor" check --format markdown >"$work/live.md"
   for report in "$work/report.md" "$work/live.md"; do
@@ -92,12 +93,12 @@ else
   echo "SKIP: markdown rendering (cmark-gfm is not installed)"
 fi
 check "--image: --gpu needs --image" exit_is 2 "$gpudoctor" check --gpu 2330
-check "--image: a bad --gpu is exit 2" exit_is 2 "$gpudoctor" check --image --replay "$testdata/snapshots/image-healthy-on-its-host" --gpu H100
+check "--image: a bad --gpu is exit 2" exit_is 2 "$gpudoctor" check --image --replay "$scenarios/image-healthy-on-its-host" --gpu H100
 check "--image: a CUDA 13 image on a 550 host fails" exit_is 1 "$gpudoctor" check --image --format line \
-  --replay "$testdata/snapshots/image-runtime-newer-than-host" --gpu 2330 --host-driver 550.54.15
+  --replay "$scenarios/image-runtime-newer-than-host" --gpu 2330 --host-driver 550.54.15
 check "--image: ... and says so at the image's own layer (the toolkit would refuse it at start)" grep -q "^FAIL at image-config: The image.s requirement CUDA_VERSION is not met" "$work/out"
-check "--image --strict: a warning fails" exit_is 1 "$gpudoctor" check --image --strict --replay "$testdata/snapshots/image-bakes-driver-libraries"
-check "--image: without --strict a warning passes" exit_is 0 "$gpudoctor" check --image --replay "$testdata/snapshots/image-bakes-driver-libraries"
+check "--image --strict: a warning fails" exit_is 1 "$gpudoctor" check --image --strict --replay "$scenarios/image-bakes-driver-libraries"
+check "--image: without --strict a warning passes" exit_is 0 "$gpudoctor" check --image --replay "$scenarios/image-bakes-driver-libraries"
 check "lint: a Dockerfile with mistakes exits 1" exit_is 1 "$gpudoctor" lint "$testdata/dockerfiles/mistakes.Dockerfile"
 check "lint: file:line: severity id" grep -q "mistakes.Dockerfile:4: fail dockerfile-stubs-on-loader-path" "$work/out"
 check "lint: the corrected line" grep -q "  corrected: ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64$" "$work/out"
@@ -124,17 +125,17 @@ done
 check "containers: the compose example lints clean" exit_is 0 "$gpudoctor" lint --strict "$examples/examples/compose.yaml"
 preflight="$examples/examples/gpu-preflight.sh"
 check "preflight: the script is valid sh" sh -n "$preflight"
-GPUDOCTOR="$gpudoctor" GPUDOCTOR_ARGS="--replay $testdata/snapshots/host-healthy-h100" sh "$preflight" echo started >"$work/pf.out" 2>"$work/pf.err"
+GPUDOCTOR="$gpudoctor" GPUDOCTOR_ARGS="--replay $scenarios/host-healthy-h100" sh "$preflight" echo started >"$work/pf.out" 2>"$work/pf.err"
 check "preflight: a healthy GPU starts the workload" test "$(cat "$work/pf.out")" = started
 check "preflight: the JSON report goes to the log" python3 -c 'import json,sys; t=open(sys.argv[1]).read(); assert json.loads(t[:t.rindex("}")+1])["verdict"] == "ok"' "$work/pf.err"
-check "preflight: a failing layer stops it with exit 1" exit_is 1 env GPUDOCTOR="$gpudoctor" GPUDOCTOR_ARGS="--replay $testdata/snapshots/host-no-gpu" sh "$preflight" touch "$work/pf-started"
+check "preflight: a failing layer stops it with exit 1" exit_is 1 env GPUDOCTOR="$gpudoctor" GPUDOCTOR_ARGS="--replay $scenarios/host-no-gpu" sh "$preflight" touch "$work/pf-started"
 check "preflight: and the workload never ran" test ! -e "$work/pf-started"
 GPUDOCTOR="$gpudoctor" GPUDOCTOR_ARGS="--replay $work/no-such-snapshot" sh "$preflight" echo started >"$work/pf.out" 2>/dev/null
 check "preflight: gpudoctor unable to run (2) still starts it" test "$(cat "$work/pf.out")" = started
 check "preflight: unless GPUDOCTOR_PREFLIGHT=strict" exit_is 2 env GPUDOCTOR="$gpudoctor" GPUDOCTOR_PREFLIGHT=strict GPUDOCTOR_ARGS="--replay $work/no-such-snapshot" sh "$preflight" true
 check "preflight: GPUDOCTOR_PREFLIGHT=off skips the check" exit_is 0 env GPUDOCTOR=/nonexistent GPUDOCTOR_PREFLIGHT=off sh "$preflight" true
-check "NPD contract: OK is 0" exit_is 0 "$gpudoctor" check --format line --replay "$testdata/snapshots/host-healthy-h100"
-check "NPD contract: NonOK is 1" exit_is 1 "$gpudoctor" check --format line --replay "$testdata/snapshots/host-gpu-rows-exhausted"
+check "NPD contract: OK is 0" exit_is 0 "$gpudoctor" check --format line --replay "$scenarios/host-healthy-h100"
+check "NPD contract: NonOK is 1" exit_is 1 "$gpudoctor" check --format line --replay "$scenarios/host-gpu-rows-exhausted"
 check "NPD contract: Unknown is 2" exit_is 2 "$gpudoctor" check --format line --replay "$work/no-such-snapshot"
 # gpudoctor(1) and the completions are built from --help (docs/meson.build).
 build_dir=$(dirname "$gpudoctor")
@@ -144,15 +145,15 @@ check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe
 
-"$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --format json >"$work/report.json" 2>"$work/err"
+"$gpudoctor" check --replay "$scenarios/host-no-gpu" --format json >"$work/report.json" 2>"$work/err"
 check "json stdout is only the report" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/report.json"
 check "json names the failing layer" test "$(json_field "$work/report.json" failing_layer)" = hardware
 
-NO_COLOR=1 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --color always >"$work/text" 2>&1
+NO_COLOR=1 "$gpudoctor" check --replay "$scenarios/host-no-gpu" --color always >"$work/text" 2>&1
 check "NO_COLOR wins over --color always" bash -c "! grep -q $'\033' '$work/text'"
-"$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --color always >"$work/text" 2>&1
+"$gpudoctor" check --replay "$scenarios/host-no-gpu" --color always >"$work/text" 2>&1
 check "--color always colours" grep -q $'\033\[31m' "$work/text"
-"$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --format markdown >"$work/md" 2>&1
+"$gpudoctor" check --replay "$scenarios/host-no-gpu" --format markdown >"$work/md" 2>&1
 check "markdown has the summary table" grep -q '^| | Layer | Status | Summary |' "$work/md"
 
 # This machine, live: snapshot it, then replay; both must reach the same verdict.
@@ -187,22 +188,22 @@ check "and names file and line" grep -q 'broken.json:3:' "$work/err"
 # closed set never takes would otherwise never fire, silently.
 rm -rf "$work/rules" && cp -r "$testdata/../rules" "$work/rules"
 sed -i 's/"container.visible_devices.mode"/"container.visible_devices.mod"/' "$work/rules/layers/container.json"
-check "a rule naming no fact exits 2" exit_is 2 "$gpudoctor" check --rules "$work/rules" --replay "$testdata/snapshots/host-healthy-h100"
+check "a rule naming no fact exits 2" exit_is 2 "$gpudoctor" check --rules "$work/rules" --replay "$scenarios/host-healthy-h100"
 check "and names the rule and the path" grep -q 'rule "container-[a-z-]*": a condition names "container.visible_devices.mod", which is no fact' "$work/err"
 cp "$testdata/../rules/layers/container.json" "$work/rules/layers/container.json"
 sed -i 's/"eq": "void"/"eq": "voided"/' "$work/rules/layers/container.json"
-check "a value the fact never takes exits 2" exit_is 2 "$gpudoctor" check --rules "$work/rules" --replay "$testdata/snapshots/host-healthy-h100"
+check "a value the fact never takes exits 2" exit_is 2 "$gpudoctor" check --rules "$work/rules" --replay "$scenarios/host-healthy-h100"
 check "and lists the values it takes" grep -q 'is never "voided" (it is one of: unset, empty, void, none' "$work/err"
 
 # check --output: the report goes to a file, replaced whole (the textfile collector's rule).
 mkdir -p "$work/textfile"
 printf 'old\n' >"$work/textfile/gpudoctor.prom"
 check "check --output writes the report and keeps the exit status" \
-  exit_is 1 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --format prometheus --output "$work/textfile/gpudoctor.prom"
+  exit_is 1 "$gpudoctor" check --replay "$scenarios/host-no-gpu" --format prometheus --output "$work/textfile/gpudoctor.prom"
 check "the file holds the metrics, and no temporary file is left" \
   bash -c "grep -q '^gpudoctor_verdict{verdict=\"fail\"} 1' '$work/textfile/gpudoctor.prom' && test \$(ls '$work/textfile' | wc -l) = 1"
 check "check --output into a missing directory exits 2" \
-  exit_is 2 "$gpudoctor" check --replay "$testdata/snapshots/host-no-gpu" --output "$work/no/such/dir/report.txt"
+  exit_is 2 "$gpudoctor" check --replay "$scenarios/host-no-gpu" --output "$work/no/such/dir/report.txt"
 
 "$gpudoctor" rules --format json >"$work/rules.json"
 check "rules lists every rule as JSON" python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["rules"]) >= 30' "$work/rules.json"
@@ -219,17 +220,17 @@ check "resolve lists libc with how it was found" python3 -c '
 import json, sys
 libraries = json.load(open(sys.argv[1]))["libraries"]
 assert any(l["name"] == "libc.so.6" and l["path"] and l["via"] and l["tried"] for l in libraries)' "$work/resolve.json"
-check "resolve of a non-ELF file exits 2" exit_is 2 "$gpudoctor" resolve "$testdata/snapshots/host-no-gpu/expected.json"
-check "resolve inside a snapshot" exit_is 0 "$gpudoctor" resolve /usr/lib/x86_64-linux-gnu/libcuda.so.1 --replay "$testdata/snapshots/host-healthy-h100"
+check "resolve of a non-ELF file exits 2" exit_is 2 "$gpudoctor" resolve "$scenarios/host-no-gpu/expected.json"
+check "resolve inside a snapshot" exit_is 0 "$gpudoctor" resolve /usr/lib/x86_64-linux-gnu/libcuda.so.1 --replay "$scenarios/host-healthy-h100"
 
 # The application layer's two ways out of a framework built for a newer CUDA than the driver.
-"$gpudoctor" check --replay "$testdata/snapshots/host-torch-cu124-on-470" >"$work/two-way.txt"
+"$gpudoctor" check --replay "$scenarios/host-torch-cu124-on-470" >"$work/two-way.txt"
 check "framework too new for the driver: the driver it needs, or the build this driver runs" \
   grep -q "upgrade the driver to 525.60.13 or newer, or install torch 2.5.1+cu118: \`pip install --force-reinstall torch==2.5.1 --index-url https://download.pytorch.org/whl/cu118\`" "$work/two-way.txt"
-"$gpudoctor" check --replay "$testdata/snapshots/host-vllm-torchvision-match-torch" >"$work/frameworks.txt"
+"$gpudoctor" check --replay "$scenarios/host-vllm-torchvision-match-torch" >"$work/frameworks.txt"
 check "the application line names each framework: CUDA build, architectures, verdict for the GPU, libraries" \
   grep -q "torch 2.5.1+cu124 (CUDA 12.4, 4 CUDA libraries found); vllm 0.6.4.post1 (CUDA 12, 6 architectures, SASS for the GPU, 1 CUDA library found)" "$work/frameworks.txt"
-"$gpudoctor" check --replay "$testdata/snapshots/host-vllm-torchvision-match-torch" --format json >"$work/frameworks.json"
+"$gpudoctor" check --replay "$scenarios/host-vllm-torchvision-match-torch" --format json >"$work/frameworks.json"
 check "json names each framework's version, CUDA build, GPU code and libraries" python3 -c '
 import json, sys
 facts = next(l for l in json.load(open(sys.argv[1]))["layers"] if l["id"] == "application")["facts"]

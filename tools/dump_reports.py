@@ -3,7 +3,7 @@
 that two builds or two commits can be compared with `diff -r`: a structural
 change must leave every report identical.
 
-usage: dump_reports.py GPUDOCTOR TESTDATA OUT_DIR
+usage: dump_reports.py GPUDOCTOR SCENARIOS OUT_DIR   (SCENARIOS: build/testdata/snapshots)
 Each scenario is checked the way the replay suite checks it (expected.json's
 "options": --image, --gpu, --host-driver)."""
 
@@ -28,9 +28,8 @@ def options_of(scenario):
 
 
 def main():
-    binary, testdata, out = sys.argv[1:4]
+    binary, snapshots, out = sys.argv[1:4]
     os.makedirs(out, exist_ok=True)
-    snapshots = os.path.join(testdata, "snapshots")
     for name in sorted(os.listdir(snapshots)):
         scenario = os.path.join(snapshots, name)
         if not os.path.isdir(scenario):

@@ -77,7 +77,7 @@ case "${1:-check}" in
     # and replay every scenario exactly as the plain build does.
     configure build-static -Dstatic=true -Dtests=disabled
     static_result=OK
-    tools/compare_builds.sh build/gpudoctor build-static/gpudoctor testdata --static || { static_result=FAIL; status=1; }
+    tools/compare_builds.sh build/gpudoctor build-static/gpudoctor build/testdata/snapshots --static || { static_result=FAIL; status=1; }
     # The fuzz targets must keep building; each runs once over seeds from testdata.
     fuzz_result=OK
     CXX=clang++ configure build-fuzz -Dfuzz=true -Dtests=disabled -Dpci_names=disabled \
@@ -85,14 +85,14 @@ case "${1:-check}" in
     if [ "$fuzz_result" = OK ]; then
       export ASAN_OPTIONS=detect_leaks=0
       seeds=$(mktemp -d)
-      build/gpudoctor snapshot --replay testdata/snapshots/host-identifying-values --output "$seeds/seed.tar.gz" 2>/dev/null &&
+      build/gpudoctor snapshot --replay build/testdata/snapshots/host-identifying-values --output "$seeds/seed.tar.gz" 2>/dev/null &&
         build-fuzz/fuzz_snapshot_archive "$seeds/seed.tar.gz" >/dev/null 2>&1 &&
-        build-fuzz/fuzz_snapshot testdata/snapshots/host-healthy-h100/snapshot.json >/dev/null 2>&1 &&
-        build-fuzz/fuzz_elf testdata/snapshots/host-healthy-h100/root/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 >/dev/null 2>&1 &&
-        build-fuzz/fuzz_ld_cache testdata/snapshots/container-cuda-compat-active/root/etc/ld.so.cache >/dev/null 2>&1 &&
+        build-fuzz/fuzz_snapshot build/testdata/snapshots/host-healthy-h100/snapshot.json >/dev/null 2>&1 &&
+        build-fuzz/fuzz_elf build/testdata/snapshots/host-healthy-h100/root/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 >/dev/null 2>&1 &&
+        build-fuzz/fuzz_ld_cache build/testdata/snapshots/container-cuda-compat-active/root/etc/ld.so.cache >/dev/null 2>&1 &&
         build-fuzz/fuzz_dockerfile testdata/dockerfiles/mistakes.Dockerfile >/dev/null 2>&1 &&
         build-fuzz/fuzz_compose testdata/compose/mistakes.compose.yaml >/dev/null 2>&1 &&
-        build-fuzz/fuzz_python_metadata testdata/snapshots/host-tensorflow-and-cuda/root/opt/venv/lib/python3.11/site-packages/tensorflow/python/platform/build_info.py >/dev/null 2>&1 &&
+        build-fuzz/fuzz_python_metadata build/testdata/snapshots/host-tensorflow-and-cuda/root/opt/venv/lib/python3.11/site-packages/tensorflow/python/platform/build_info.py >/dev/null 2>&1 &&
         build-fuzz/fuzz_rules rules/layers/driver-libs.json >/dev/null 2>&1 || fuzz_result=FAIL
       rm -rf "$seeds"
       unset ASAN_OPTIONS

@@ -1,4 +1,4 @@
-// Replays every testdata/snapshots scenario and checks its verdict, failing
+// Replays every scenario (build/testdata/snapshots, generated from tools/scenarios/) and checks its verdict, failing
 // layer and exact set of warn/fail findings against expected.json. Then it
 // records each replay into a fresh snapshot and replays that, which must
 // give the same diagnosis: the snapshot captures everything the checks read.
@@ -78,7 +78,7 @@ Outcome outcome_of(const gd::Report& report) {
 
 std::vector<fs::path> scenarios() {
   std::vector<fs::path> dirs;
-  for (const auto& entry : fs::directory_iterator(fs::path(GPUDOCTOR_TESTDATA) / "snapshots"))
+  for (const auto& entry : fs::directory_iterator(fs::path(GPUDOCTOR_SCENARIOS)))
     if (fs::exists(entry.path() / "expected.json")) dirs.push_back(entry.path());
   std::sort(dirs.begin(), dirs.end());
   return dirs;
@@ -86,19 +86,19 @@ std::vector<fs::path> scenarios() {
 
 }  // namespace
 
+// One SUBCASE per scenario, so that one runs alone: replay_tests -sc=host-healthy-h100
 TEST_CASE("every scenario snapshot replays to its expected diagnosis") {
-  const gd::RuleSet rules = gd::load_embedded_rules();
+  static const gd::RuleSet rules = gd::load_embedded_rules();
   const auto dirs = scenarios();
   REQUIRE(dirs.size() >= 30);
-  for (const auto& dir : dirs) {
-    CAPTURE(dir.filename().string());
+  for (const auto& dir : dirs) SUBCASE(dir.filename().string().c_str()) {
     const Expected expected = read_expected(dir);
     gd::ReplayHost host(dir.string());
     const Outcome got = outcome_of(gd::run_check(host, rules, expected.options));
     CHECK(got.verdict == expected.verdict);
     CHECK(got.failing_layer == expected.failing_layer);
     // The closing line names the root cause, stated by every scenario that is not ok.
-    CHECK_MESSAGE(expected.headline.empty() == (expected.verdict == "ok"), "state the headline rule in tools/make_snapshots.py");
+    CHECK_MESSAGE(expected.headline.empty() == (expected.verdict == "ok"), "state the headline rule in its recipe (tools/scenarios/, expect(headline=...))");
     CHECK(got.headline == expected.headline);
     CHECK(got.findings == expected.findings);
     for (const auto& rule : expected.info) CHECK_MESSAGE(got.info.count(rule) == 1, rule);
@@ -107,9 +107,8 @@ TEST_CASE("every scenario snapshot replays to its expected diagnosis") {
 }
 
 TEST_CASE("a snapshot recorded from a replay replays to the same diagnosis") {
-  const gd::RuleSet rules = gd::load_embedded_rules();
-  for (const auto& dir : scenarios()) {
-    CAPTURE(dir.filename().string());
+  static const gd::RuleSet rules = gd::load_embedded_rules();
+  for (const auto& dir : scenarios()) SUBCASE(dir.filename().string().c_str()) {
     gd::ReplayHost original(dir.string());
     gd::TempDir out;
     fs::create_directories(out / "root");
@@ -148,7 +147,7 @@ TEST_CASE("every rule that can fail has a healthy scenario of its situation in w
     CAPTURE(rule.id);
     const auto* scenario = guards.if_contains(rule.id);
     REQUIRE_MESSAGE(scenario, "name a healthy scenario for it in testdata/healthy-guards.json");
-    const fs::path dir = fs::path(GPUDOCTOR_TESTDATA) / "snapshots" / std::string(scenario->as_string());
+    const fs::path dir = fs::path(GPUDOCTOR_SCENARIOS) / std::string(scenario->as_string());
     REQUIRE(fs::exists(dir / "expected.json"));
     const Expected expected = read_expected(dir);
     CHECK(expected.verdict == "ok");
@@ -190,7 +189,7 @@ TEST_CASE("no kernel image: the suggested PyTorch index fits the GPU and the dri
   const gd::RuleSet rules = gd::load_embedded_rules();
   for (const auto& [scenario, index] : {std::pair{"host-rtx5090-torch-cu124", "cu128"}, std::pair{"host-pascal-torch-cu128", "cu126"}}) {
     CAPTURE(scenario);
-    gd::ReplayHost host((fs::path(GPUDOCTOR_TESTDATA) / "snapshots" / scenario).string());
+    gd::ReplayHost host((fs::path(GPUDOCTOR_SCENARIOS) / scenario).string());
     const auto report = gd::run_check(host, rules);
     const auto& application = report.layers.back();
     REQUIRE(application.facts.id == "application");

@@ -12,7 +12,7 @@ namespace gd {
 namespace {
 
 boost::json::object report_of(const std::string& scenario) {
-  ReplayHost host(std::string(GPUDOCTOR_TESTDATA) + "/snapshots/" + scenario);
+  ReplayHost host(std::string(GPUDOCTOR_SCENARIOS) + "/" + scenario);
   return report_to_json(run_check(host, load_embedded_rules()));
 }
 

@@ -12,7 +12,7 @@ namespace gd {
 namespace {
 
 std::vector<GpuRow> rows_of(const std::string& scenario) {
-  ReplayHost host(std::string(GPUDOCTOR_TESTDATA) + "/snapshots/" + scenario);
+  ReplayHost host(std::string(GPUDOCTOR_SCENARIOS) + "/" + scenario);
   return gpu_rows(run_check(host, load_embedded_rules()));
 }
 

@@ -74,7 +74,7 @@ int snapshot(const fs::path& scenario, const fs::path& output, std::vector<std::
 
 TEST_CASE("a redacted .tar.gz snapshot of every scenario replays to the original diagnosis") {
   std::size_t count = 0;
-  for (const auto& entry : fs::directory_iterator(fs::path(GPUDOCTOR_TESTDATA) / "snapshots")) {
+  for (const auto& entry : fs::directory_iterator(fs::path(GPUDOCTOR_SCENARIOS))) {
     if (!fs::exists(entry.path() / "expected.json")) continue;
     CAPTURE(entry.path().filename().string());
     const auto args = scenario_args(entry.path());
@@ -88,7 +88,7 @@ TEST_CASE("a redacted .tar.gz snapshot of every scenario replays to the original
 }
 
 TEST_CASE("no host name, user name, home path, UUID, serial or address survives redaction, and the report says what went") {
-  const auto scenario = fs::path(GPUDOCTOR_TESTDATA) / "snapshots/host-identifying-values";
+  const auto scenario = fs::path(GPUDOCTOR_SCENARIOS) / "host-identifying-values";
   const std::vector<std::string> secrets{"gpu-node-17", "alice", "8f3a1c2d", "a3b4c5d6e7f8", "1654922034781", "900-21010",
                                          "52:54:00:12:34:56", "192.168.10.23"};
   gd::TempDir out;
@@ -113,7 +113,7 @@ TEST_CASE("no host name, user name, home path, UUID, serial or address survives 
 }
 
 TEST_CASE("snapshot refuses to overwrite an archive, and a directory output still works") {
-  const auto scenario = fs::path(GPUDOCTOR_TESTDATA) / "snapshots/host-healthy-h100";
+  const auto scenario = fs::path(GPUDOCTOR_SCENARIOS) / "host-healthy-h100";
   gd::TempDir out;
   std::ofstream(out / "taken.tar.gz") << "precious";
   CHECK_THROWS_AS(snapshot(scenario, out / "taken.tar.gz", {}), gd::UsageError);

@@ -1,0 +1,1 @@
+"""The scenarios gpudoctor's suites replay, as code: tools/make_snapshots.py writes them."""

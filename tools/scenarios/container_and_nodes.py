@@ -1,0 +1,55 @@
+"""The container layer and the device nodes: GPUs not requested or injected,
+cgroups, capabilities, node permissions and the driver's version ioctl."""
+
+from scenarios.binaries import *  # noqa: F401,F403
+from scenarios.snapshot import *  # noqa: F401,F403
+
+
+def scenarios():
+    s = h100_host("container-no-gpu-access", "docker run without --gpus: the host's PCI and /proc are visible, no nodes.")
+    s.devices.clear()
+    s.in_docker(legacy=False)
+    yield s.expect("fail", "container", ["container-gpu-not-requested", "nvidiactl-missing"], headline="container-gpu-not-requested")
+
+    s = h100_host("container-not-injected", "An nvidia/cuda image (NVIDIA_VISIBLE_DEVICES=all by default) run by plain runc.")
+    s.devices.clear()
+    s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    yield s.expect("fail", "container", ["container-gpu-not-injected", "nvidiactl-missing"], headline="container-gpu-not-injected")
+
+    s = h100_host("container-visible-void", "NVIDIA_VISIBLE_DEVICES=void: the runtime injected nothing.")
+    s.devices.clear()
+    s.in_docker(legacy=False).env["NVIDIA_VISIBLE_DEVICES"] = "void"
+    yield s.expect("fail", "container", ["container-gpu-void", "nvidiactl-missing"], headline="container-gpu-void")
+
+    s = h100_host("container-healthy-legacy", "docker --gpus all: legacy hook, every node injected and openable.")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    yield s.expect("ok", None, [])
+
+    s = h100_host("container-cgroup-denied", "Nodes present and mode 0666, but the device cgroup refuses the open (FC-21).")
+    s.in_docker(legacy=True).env["NVIDIA_VISIBLE_DEVICES"] = "all"
+    for node in s.devices.values():
+        node["open"] = "EPERM"
+        node.pop("driver_version", None)
+    s.smi(exit=255, stdout="Failed to initialize NVML: Unknown Error\n")
+    s.nvml_probe(init=999, init_name="Unknown Error")
+    yield s.expect("fail", "device-nodes", ["device-open-denied", "nvidia-smi-failed", "nvml-init-failed"], headline="device-open-denied")
+
+    s = h100_host("container-bad-capability", "NVIDIA_DRIVER_CAPABILITIES holds a word the toolkit rejects.")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "0", "NVIDIA_DRIVER_CAPABILITIES": "compute,gpu"})
+    yield s.expect("fail", "container", ["container-driver-capability-invalid"], headline="container-driver-capability-invalid")
+
+    s = h100_host("host-node-permissions", "Nodes crw-rw---- root:video and a user outside video (FC-23).")
+    for node in s.devices.values():
+        node.update({"mode": "0660", "gid": 44, "open": "EACCES"})
+        node.pop("driver_version", None)
+    s.user = {"uid": 1000, "gid": 1000, "groups": [27, 1000]}
+    yield s.expect("fail", "device-nodes", ["device-node-permission-denied"], absent=["device-open-denied"], headline="device-node-permission-denied")
+
+    s = h100_host("host-gpu-node-missing", "Two GPUs claimed, but only /dev/nvidia0 exists.")
+    s.pci("0000:3b:00.0", "10de", "2330", "030200", driver="nvidia").claimed("0000:3b:00.0", "NVIDIA H100 80GB HBM3", 1)
+    yield s.expect("fail", "device-nodes", ["gpu-device-node-missing"], headline="gpu-device-node-missing")
+
+    s = h100_host("host-ioctl-version-mismatch", "/proc says 550.54.14, the driver behind /dev/nvidiactl says 550.54.15.",
+                  version="550.54.14")
+    s.devices["/dev/nvidiactl"]["driver_version"] = "550.54.15"
+    yield s.expect("fail", "device-nodes", ["driver-version-ioctl-mismatch"], headline="driver-version-ioctl-mismatch")

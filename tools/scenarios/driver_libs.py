@@ -1,0 +1,200 @@
+"""The driver's userspace: stubs, nvidia-smi's answers, baked-in and off-path
+libraries, upgrades without reboot, capabilities, cuda-compat."""
+
+from scenarios.binaries import *  # noqa: F401,F403
+from scenarios.snapshot import *  # noqa: F401,F403
+
+
+def scenarios():
+    s = h100_host("host-libcuda-stub", "LD_LIBRARY_PATH puts the toolkit's stubs (with a libcuda.so.1 link) ahead of the driver (FC-29).")
+    stubs = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs"
+    s.file(stubs + "/libcuda.so", tiny_elf("libcuda.so.1"))
+    s.link(stubs + "/libcuda.so.1", "libcuda.so")
+    s.env["LD_LIBRARY_PATH"] = stubs
+    s.cuda_probe(init=34, init_name="CUDA_ERROR_STUB_LIBRARY", mapped=stubs + "/libcuda.so")
+    yield s.expect("fail", "driver-libs", ["libcuda-is-stub", "libcuda-unversioned-is-stub", "cuda-init-stub-library"], headline="libcuda-is-stub")
+
+    # CUDA 12's stubs directory holds only libcuda.so: with it on
+    # LD_LIBRARY_PATH, libcuda.so.1 programs work and dlopen("libcuda.so") ones get the stub.
+    s = h100_host("host-libcuda-unversioned-stub", "LD_LIBRARY_PATH holds the toolkit's stubs/ (only libcuda.so): numba-style dlopen(\"libcuda.so\") gets the stub.")
+    stubs = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs"
+    s.file(stubs + "/libcuda.so", tiny_elf("libcuda.so.1"))
+    s.env["LD_LIBRARY_PATH"] = stubs
+    yield s.expect("warn", None, ["libcuda-unversioned-is-stub"], absent=["libcuda-is-stub"], headline="libcuda-unversioned-is-stub")
+
+    s = h100_host("host-xid-79-in-log", "The kernel log shows Xid 79 and the GPU's node no longer opens.")
+    s.devices["/dev/nvidia0"]["open"] = "ENXIO"
+    s.kernel_log("[ 8301.123456] NVRM: GPU at PCI:0000:1b:00: GPU-00000000-0000-0000-0000-000000000000\n"
+                 "[ 8301.123460] NVRM: Xid (PCI:0000:1b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+                 "[ 8301.123470] NVRM: GPU 0000:1b:00.0: GPU has fallen off the bus.\n")
+    yield s.expect("fail", "hardware", ["kernel-log-gpu-fell-off-bus", "device-open-failed"], headline="kernel-log-gpu-fell-off-bus")
+
+    s = h100_host("host-xid-48-in-log", "A healthy-looking host whose kernel log shows a double-bit ECC error (Xid 48).")
+    s.kernel_log("[ 9120.000001] NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n")
+    yield s.expect("warn", None, ["gpu-xid-reported"], headline="gpu-xid-reported")
+
+    s = h100_host("host-nvidia-smi-hangs", "nvidia-smi does not answer within 5 s: the driver is wedged.")
+    s.smi(timed_out=True)
+    s.cuda_probe(timed_out=True)
+    yield s.expect("fail", "driver-libs", ["nvidia-smi-timed-out", "cuda-probe-timed-out"], headline="nvidia-smi-timed-out")
+
+    s = h100_host("host-compute-mode-prohibited", "The H100 was left in compute mode Prohibited: no CUDA context can be created.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Prohibited\n")
+    s.nvml_probe(devices=[nvml_device(compute_mode="Prohibited")])
+    yield s.expect("fail", "driver-libs", ["gpu-compute-mode-prohibited", "gpu-compute-mode-prohibited-nvml"], headline="gpu-compute-mode-prohibited")
+
+    s = Snapshot("host-nvidia-smi-old-driver-fields", "Driver 470's nvidia-smi lacks compute_cap: asked again without it, it answers; an A100, healthy.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "20b0", "030200", driver="nvidia")
+    s.nvidia_driver("470.256.02").claimed("0000:1b:00.0", "NVIDIA A100-SXM4-40GB", 0)
+    s.driver_nodes([0], version="470.256.02")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    s.smi(exit=2, stdout='Field "compute_cap" is not a valid field to query.\n\n')
+    s.smi("0, 470.256.02, NVIDIA A100-SXM4-40GB, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 40536, 0, [N/A], Enabled, Default\n", with_cc=False)
+    yield s.expect("ok", None, [])
+
+    s = h100_host("host-nvidia-smi-crashes", "nvidia-smi dies with SIGSEGV: the driver's user-space libraries do not belong together.")
+    s.smi(signal=11)
+    yield s.expect("fail", "driver-libs", ["nvidia-smi-crashed"], headline="nvidia-smi-crashed")
+
+    s = h100_host("host-nvidia-smi-disagrees", "nvidia-smi reports 550.54.14 while /proc/driver/nvidia/version says 550.54.15.")
+    s.smi("0, 550.54.14, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+    s.nvml_probe(driver="550.54.14", devices=[nvml_device()])
+    yield s.expect("warn", None, ["nvidia-smi-driver-disagrees", "nvml-driver-disagrees"], headline="nvidia-smi-driver-disagrees")
+
+    s = h100_host("host-nvidia-smi-gpus-disagree", "Two GPU lines of nvidia-smi report different driver versions.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n1, 550.54.14, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+    yield s.expect("warn", None, ["nvidia-smi-driver-versions-differ"], headline="nvidia-smi-driver-versions-differ")
+
+    s = h100_host("host-mig-enabled", "An H100 in MIG mode with two GPU instances; nvidia-smi and NVML both say so.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 11, Enabled, Enabled, Default\n")
+    s.device("/dev/nvidia-caps/nvidia-cap1", 511, 1, mode="0400").device("/dev/nvidia-caps/nvidia-cap2", 511, 2, mode="0444")
+    s.nvml_probe(devices=[nvml_device(mig_mode="Enabled", mig_devices=2, memory_used_mib=11)])
+    yield s.expect("ok", None, [])
+
+    s = h100_host("host-compute-mode-exclusive", "The H100 runs in Exclusive_Process compute mode, as a scheduler sets it: fine, noted.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Exclusive_Process\n")
+    yield s.expect("ok", None, [], info=["gpu-compute-mode-exclusive"])
+
+    s = h100_host("container-libcuda-off-loader-path", "Injected into /usr/local/nvidia/lib64, but LD_LIBRARY_PATH was overridden and no ldconfig ran.")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "LD_LIBRARY_PATH": "/opt/app/lib"})
+    for path in [p for p in list(s.files) if p.startswith("/usr/lib/x86_64-linux-gnu/libnvidia") or p.startswith("/usr/lib/x86_64-linux-gnu/libcuda")]:
+        s.files.pop(path)
+    for path in [p for p in list(s.links) if p.startswith("/usr/lib/x86_64-linux-gnu/lib")]:
+        s.links.pop(path)
+    s.driver_userspace("550.54.15", directory="/usr/local/nvidia/lib64")
+    yield s.expect("fail", "driver-libs", ["libcuda-off-loader-path"], absent=["libcuda-not-found"], headline="libcuda-off-loader-path")
+
+    s = h100_host("container-baked-driver-libs", "The image ships libcuda 565.57.01 of its own; the host runs 535.161.08 (FC-12).", version="535.161.08")
+    s.in_docker(legacy=True).env["NVIDIA_VISIBLE_DEVICES"] = "all"
+    s.driver_userspace("565.57.01")
+    for soname, stem in (("libcuda.so.1", "libcuda.so"), ("libnvidia-ml.so.1", "libnvidia-ml.so"),
+                         ("libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so"), ("libnvidia-nvvm.so.4", "libnvidia-nvvm.so")):
+        s.links[f"/usr/lib/x86_64-linux-gnu/{soname}"] = f"{stem}.565.57.01"
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch"], headline="driver-library-version-mismatch")
+
+    def upgraded_without_reboot(name, description):
+        """Driver packages moved to 550.54.15 while the 550.54.14 module stays loaded."""
+        s = h100_host(name, description, version="550.54.14")
+        for stem in ("libcuda.so", "libnvidia-ml.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so"):
+            s.files.pop(f"/usr/lib/x86_64-linux-gnu/{stem}.550.54.14")
+        s.driver_userspace("550.54.15")
+        return s
+
+    s = upgraded_without_reboot("host-upgraded-without-reboot", "Driver packages upgraded to 550.54.15 while 550.54.14 is still loaded (FC-11).")
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch"], headline="driver-library-version-mismatch")
+
+    s = upgraded_without_reboot("host-upgraded-api-mismatch-in-log", "The same upgrade without reboot, with the NVRM API mismatch lines in the kernel log.")
+    s.kernel_log("[ 7022.000001] NVRM: API mismatch: the client has the version 550.54.15, but\n[ 7022.000002] NVRM: this kernel module has the version 550.54.14.  Please\n")
+    s.smi(exit=18, stdout="Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.54.15\n")
+    s.cuda_probe(init=803, init_name="CUDA_ERROR_SYSTEM_DRIVER_MISMATCH")
+    s.nvml_probe(init=18, init_name="Driver/library version mismatch")
+    yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "kernel-log-api-mismatch", "nvidia-smi-version-mismatch",
+                                           "cuda-init-driver-mismatch", "nvml-version-mismatch"], headline="driver-library-version-mismatch")
+
+    s = Snapshot("wsl2-linux-driver-installed", "A Linux driver package installed inside WSL2 shadows /usr/lib/wsl/lib (FC-41).")
+    s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
+    s.device("/dev/dxg", 10, 125)
+    wsl_libraries(s)
+    s.driver_userspace("535.183.01")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"),
+                                         ("libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1")]))
+    yield s.expect("fail", "driver-libs", ["wsl-linux-driver-shadows-wsl"], headline="wsl-linux-driver-shadows-wsl")
+
+    s = h100_host("container-capabilities-utility-only", "NVIDIA_DRIVER_CAPABILITIES=utility: nvidia-smi works, libcuda was never injected (FC-09).")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "utility"})
+    for path in [p for p in list(s.files) if "libcuda" in p or "ptxjit" in p or "nvvm" in p]:
+        s.files.pop(path)
+    for path in [p for p in list(s.links) if "libcuda" in p or "ptxjit" in p or "nvvm" in p]:
+        s.links.pop(path)
+    yield s.expect("fail", "container", ["container-capability-compute-missing"], absent=["libcuda-not-found"], headline="container-capability-compute-missing")
+
+    s = h100_host("container-capabilities-compute-only", "NVIDIA_DRIVER_CAPABILITIES=compute: CUDA works, NVML and nvidia-smi missing (FC-10).")
+    s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute"})
+    for path in [p for p in list(s.files) if "libnvidia-ml" in p or p == "/usr/bin/nvidia-smi"]:
+        s.files.pop(path)
+    s.links.pop("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1")
+    yield s.expect("warn", None, ["container-capability-utility-missing"], info=["nvidia-smi-not-on-path"], headline="container-capability-utility-missing")
+
+    s = h100_host("host-ptxjit-missing", "A partial driver install without libnvidia-ptxjitcompiler, and a runtime without version metadata.")
+    s.files.pop("/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.550.54.15")
+    s.links.pop("/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.1")
+    s.file("/usr/local/cuda-12.4/lib64/libcudart.so.12", tiny_elf("libcudart.so.12"))
+    yield s.expect("warn", None, ["ptxjit-compiler-missing"], info=["cuda-runtime-version-unknown", "cuda-runtime-off-loader-path"], headline="ptxjit-compiler-missing")
+
+    s = h100_host("host-pip-wheel-cu12", "A virtualenv with torch-style cu12 wheels: libcudart.so.12 12.4.127 and cuDNN 9.1.0.70.")
+    site = "/opt/venv/lib/python3.11/site-packages"
+    s.cuda_wheel(site)
+    s.directory("/opt/venv/lib")
+    s.env["VIRTUAL_ENV"] = "/opt/venv"
+    yield s.expect("ok", None, [], info=["cuda-runtime-off-loader-path"])
+
+    s = h100_host("host-nvjitlink-shadowed", "CUDA 12.4 registered with ldconfig, but LD_LIBRARY_PATH brings an older libnvJitLink (FC-30).")
+    toolkit = "/usr/local/cuda-12.4/targets/x86_64-linux/lib"
+    s.file(toolkit + "/libcudart.so.12.4.127", tiny_elf("libcudart.so.12"))
+    s.link(toolkit + "/libcudart.so.12", "libcudart.so.12.4.127")
+    s.file(toolkit + "/libnvJitLink.so.12.4.127", tiny_elf("libnvJitLink.so.12"))
+    s.link(toolkit + "/libnvJitLink.so.12", "libnvJitLink.so.12.4.127")
+    s.file("/opt/cuda-12.1/lib64/libnvJitLink.so.12.1.105", tiny_elf("libnvJitLink.so.12"))
+    s.link("/opt/cuda-12.1/lib64/libnvJitLink.so.12", "libnvJitLink.so.12.1.105")
+    s.env["LD_LIBRARY_PATH"] = "/opt/cuda-12.1/lib64"
+    s.file("/etc/ld.so.cache", ld_cache([("libcudart.so.12", toolkit + "/libcudart.so.12"),
+                                         ("libnvJitLink.so.12", toolkit + "/libnvJitLink.so.12"),
+                                         ("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1")]))
+    yield s.expect("warn", None, ["cuda-library-shadowed"], headline="cuda-library-shadowed")
+
+    yield compat_container("container-cuda-compat-active",
+                           "A CUDA 12.6 image on a 535 host: its cuda-compat libcuda 560.35.03 is registered first, as supported.",
+                           "535.183.01").cuda_probe(devices=[cuda_device()], version=12060,
+                                                    mapped="/usr/local/cuda-12.6/compat/libcuda.so.560.35.03").expect(
+        "ok", None, [], info=["compat-in-use"], absent=["driver-library-version-mismatch"])
+
+    yield compat_container("container-compat-branch-unsupported",
+                           "cuda-compat 560.35.03 (CUDA 12.6) on a 550 host: its note accepts 550, NVIDIA's table supports only 535.",
+                           "550.54.15").expect("warn", None, ["compat-host-branch-unsupported"], info=["compat-in-use"], headline="compat-host-branch-unsupported")
+
+    yield compat_container("container-compat-on-geforce", "The same CUDA 12.6 image with cuda-compat on an RTX 4090 (FC-26).",
+                           "535.183.01", gpu=("2684", "GeForce RTX 4090", "030000")).cuda_probe(
+        init=804, init_name="CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", mapped="/usr/local/cuda-12.6/compat/libcuda.so.560.35.03").expect(
+        "fail", "driver-libs", ["compat-on-unsupported-gpu", "cuda-init-compat-refused"], headline="compat-on-unsupported-gpu")
+
+    # cuda-compat's libcuda bind-mounted over the standard directory (a
+    # `-v .../compat/libcuda.so.560.35.03:/usr/lib/x86_64-linux-gnu/libcuda.so.1`
+    # workaround): only the mount source tells it from a driver upgrade.
+    s = compat_container("container-compat-mounted-over-driver", "cuda-compat's libcuda mounted over /usr/lib/x86_64-linux-gnu/libcuda.so.1 on an RTX 4090: error 804, not a reboot.",
+                         "535.183.01", gpu=("2684", "GeForce RTX 4090", "030000"))
+    s.files.pop("/etc/ld.so.conf.d/00-compat-1234.conf")
+    s.file("/usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03", tiny_elf("libcuda.so.1", ["libc.so.6"]))
+    s.link("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.560.35.03")
+    s.files.pop("/usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"),
+                                         ("libcudart.so.12", "/usr/local/cuda-12.6/lib64/libcudart.so.12")]))
+    s.file("/proc/self/mountinfo", s.files["/proc/self/mountinfo"] +
+           "1210 1071 0:62 /usr/local/cuda-12.6/compat/libcuda.so.560.35.03 /usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03 ro,relatime - overlay overlay rw\n")
+    yield s.expect("fail", "driver-libs", ["compat-on-unsupported-gpu"], absent=["driver-library-version-mismatch"], headline="compat-on-unsupported-gpu")
+
+    yield compat_container("container-compat-older-than-host", "A CUDA 12.4 image's cuda-compat 550.54.15 registered on a 580 host (FC-28).",
+                           "580.95.05", compat="550.54.15", compat_cuda="12.4", runtime="12.4.127").expect(
+        "fail", "driver-libs", ["compat-older-than-host-driver"], headline="compat-older-than-host-driver")
+
+    yield compat_container("container-compat-branch-not-accepted", "cuda-compat 560.35.03 on a 545 host, a branch its note does not list.",
+                           "545.23.08").expect("fail", "driver-libs", ["compat-host-branch-not-accepted"], headline="compat-host-branch-not-accepted")

@@ -1,0 +1,48 @@
+"""What the driver answers a program: the driver probe in a child (cuInit,
+NVML, --smoke), and the GPU's own health."""
+
+from scenarios.binaries import *  # noqa: F401,F403
+from scenarios.snapshot import *  # noqa: F401,F403
+
+
+def scenarios():
+    # What the driver answers a program (the driver probe, in a child).
+    s = Snapshot("vm-pci-hidden-cuda-works", "A VM whose hypervisor hides the GPU's PCI function, while the driver's libcuda works.")
+    s.plain_vm_pci().driver_userspace("550.54.15")
+    s.cuda_probe(devices=[cuda_device()])
+    yield s.expect("ok", None, [], info=["gpu-hidden-from-pci-view", "libcuda-unversioned-missing"], absent=["no-nvidia-gpu"])
+
+    s = h100_host("host-cuinit-999-after-resume", "Every file looks right, yet cuInit returns 999 (as after a suspend and resume).")
+    yield s.cuda_probe(init=999, init_name="CUDA_ERROR_UNKNOWN").expect("fail", "driver-libs", ["cuda-init-unknown-error"], headline="cuda-init-unknown-error")
+
+    s = h100_host("host-cuinit-os-error", "cuInit fails with CUDA_ERROR_OPERATING_SYSTEM (304).")
+    yield s.cuda_probe(init=304, init_name="CUDA_ERROR_OPERATING_SYSTEM").expect("fail", "driver-libs", ["cuda-init-failed"], headline="cuda-init-failed")
+
+    s = h100_host("host-cuda-probe-crashes", "Loading libcuda and calling cuInit kills the process with SIGSEGV.")
+    yield s.cuda_probe(signal=11).expect("fail", "driver-libs", ["cuda-probe-crashed"], headline="cuda-probe-crashed")
+
+    s = h100_host("host-cuda-probe-exits", "The libcuda found calls exit(1) inside cuInit.")
+    yield s.cuda_probe(exit_code=1).expect("fail", "driver-libs", ["cuda-probe-exited"], headline="cuda-probe-exited")
+
+    s = h100_host("host-libcuda-not-loadable", "libcuda.so.1 resolves to a 32-bit file: dlopen refuses it.")
+    yield s.cuda_probe(dlerror="libcuda.so.1: wrong ELF class: ELFCLASS32").expect(
+        "fail", "driver-libs", ["cuda-probe-library-not-loadable"], headline="cuda-probe-library-not-loadable")
+
+    s = h100_host("host-smoke-test-fails", "gpudoctor check --smoke: the kernel launch fails on the GPU.")
+    yield s.cuda_probe(devices=[cuda_device()], smoke=[{"smoke": 0, "passed": False, "step": "cuLaunchKernel", "result": 719,
+                                                        "name": "CUDA_ERROR_LAUNCH_FAILED"}]).expect(
+        "fail", "driver-libs", ["smoke-test-failed"], headline="smoke-test-failed")
+
+    s = h100_host("host-static-build", "A healthy H100 host checked by the static gpudoctor, which cannot load libcuda.")
+    s.cuda_probe(unavailable="this gpudoctor is a static build, which cannot load the driver's libraries")
+    yield s.expect("ok", None, [], info=["cuda-probe-unavailable", "libcuda-unversioned-missing"])
+
+    s = h100_host("host-gpu-memory-repair-pending", "NVML: uncorrected ECC errors, with a row remapping and a page retirement pending.")
+    s.cuda_probe(devices=[cuda_device()])
+    s.nvml_probe(devices=[nvml_device(ecc_uncorrected_volatile=2, ecc_uncorrected_aggregate=2, remapped_rows_pending=True,
+                                      retired_pages_pending=True)])
+    yield s.expect("warn", None, ["gpu-uncorrected-ecc-errors", "gpu-row-remapping-pending", "gpu-retired-pages-pending"], headline="gpu-uncorrected-ecc-errors")
+
+    s = h100_host("host-gpu-rows-exhausted", "NVML: a row remapping failed (no spare rows left) and the InfoROM is corrupt.")
+    s.nvml_probe(devices=[nvml_device(remapped_rows_failed=True, ecc_uncorrected_aggregate=14, inforom_valid=False)])
+    yield s.expect("fail", "hardware", ["gpu-row-remapping-failed", "gpu-inforom-corrupt"], headline="gpu-row-remapping-failed")

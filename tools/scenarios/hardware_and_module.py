@@ -1,0 +1,180 @@
+"""The hardware and kernel-module layers: PCI functions, competing drivers,
+modules that are not built, blacklisted, refused, or lack firmware."""
+
+from scenarios.binaries import *  # noqa: F401,F403
+from scenarios.snapshot import *  # noqa: F401,F403
+
+
+def scenarios():
+    yield (Snapshot("host-no-gpu", "A VM without any NVIDIA GPU, like the development VM.")
+           .plain_vm_pci().expect("fail", "hardware", ["no-nvidia-gpu"], headline="no-nvidia-gpu"))
+
+    yield (h100_host("host-healthy-h100", "A host with one H100, driver 550.54.15 loaded, every node in place.")
+           .kernel_log("[    4.211839] nvidia: loading out-of-tree module taints kernel.\n"
+                       "[    4.289532] nvidia-nvlink: Nvlink Core is being initialized, major device number 236\n"
+                       "[    4.292718] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
+                       "[    4.401219] nvidia_uvm: module uses symbols nvUvmInterfaceDisableAccessCntr from proprietary module nvidia, inheriting taint.\n")
+           .smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+           .cuda_probe(devices=[cuda_device()], smoke=SMOKE_PASSED)
+           .nvml_probe(devices=[nvml_device()])
+           .expect("ok", None, [], info=["libcuda-unversioned-missing"]))
+
+    s = h100_host("host-pcie-degraded", "The healthy H100 host, but the link trained at x8 of x16.")
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia", width=8, speed="16.0 GT/s PCIe")
+    yield s.expect("warn", None, ["pcie-link-width-degraded"], info=["pcie-link-speed-below-max"], headline="pcie-link-width-degraded")
+
+    s = Snapshot("host-nouveau-bound", "An RTX 3090 claimed by nouveau; nvidia never loaded (FC-17).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2204", "030000", driver="nouveau", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.loaded("nouveau")
+    s.driver_userspace("550.54.15")
+    yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"], headline="gpu-bound-to-other-driver")
+
+    s = Snapshot("host-nova-core-bound", "An RTX 4090 claimed by nova_core on a new kernel (FC-17).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nova_core", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.loaded("nova_core")
+    s.driver_userspace("570.133.20")
+    yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"], headline="gpu-bound-to-other-driver")
+
+    s = Snapshot("host-module-not-built", "Kernel updated without a DKMS rebuild: no nvidia.ko for it (FC-15).")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\nkernel/lib/crc16.ko:\n")
+    s.driver_userspace("535.183.01")
+    s.cuda_probe(init=35, init_name="CUDA_ERROR_INSUFFICIENT_DRIVER", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01")
+    yield s.expect("fail", "kernel-module", ["nvidia-module-not-built-for-kernel", "cuda-init-insufficient-driver"],
+                   absent=["nvidia-module-not-loaded"], headline="nvidia-module-not-built-for-kernel")
+
+    def installed_module(s, version, vermagic_release, license="NVIDIA", where="updates/dkms"):
+        s.file(f"/lib/modules/{s.uname['release']}/{where}/nvidia.ko",
+               tiny_module({"version": version, "license": license, "srcversion": "A1B2C3D4E5F6A7B8C9D0E1F",
+                            "vermagic": f"{vermagic_release} SMP preempt mod_unload modversions "}))
+
+    # modprobe.d keeps nvidia out (left from a VFIO or nouveau setup); the
+    # module itself is installed and fine.
+    s = Snapshot("host-nvidia-blacklisted", "An H100 host whose /etc/modprobe.d blacklists nvidia: the module never loads at boot.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", f"updates/dkms/nvidia.ko: kernel/drivers/video/video.ko\n")
+    installed_module(s, "550.54.15", KERNEL)
+    s.file("/etc/modprobe.d/blacklist-gpu-passthrough.conf", "# for the VM\nblacklist nvidia\nblacklist nouveau\noptions vfio-pci ids=10de:2330\n")
+    yield s.expect("fail", "kernel-module", ["nvidia-blacklisted", "nvidia-module-not-loaded"], headline="nvidia-blacklisted")
+
+    # A kernel update with DKMS's module of the old kernel copied along (or a
+    # module package for another kernel): vermagic names another release.
+    s = Snapshot("host-installed-module-wrong-kernel", "nvidia.ko under this kernel's modules, but built for 6.1.0-17: the kernel refuses it.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "updates/dkms/nvidia.ko:\n")
+    installed_module(s, "550.54.15", "6.1.0-17-amd64")
+    yield s.expect("fail", "kernel-module", ["installed-module-wrong-kernel", "nvidia-module-not-loaded"], headline="installed-module-wrong-kernel")
+
+    # A GTX 1080 with the 590 driver installed: Pascal's last branch is 580, so
+    # the module finds no GPU and does not load.
+    s = Snapshot("host-pascal-installed-590", "A GTX 1080 host with driver 590 installed: no GPU it supports, so nvidia does not load.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "1b80", "030000", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.driver_userspace("590.44.01")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "updates/dkms/nvidia.ko:\n")
+    installed_module(s, "590.44.01", KERNEL)
+    s.kernel_log("[    6.300001] NVRM: The NVIDIA GeForce GTX 1080 GPU installed in this system is\n"
+                 "[    6.300002] NVRM:  supported through the NVIDIA 580.xx Legacy drivers.\n"
+                 "[    6.300003] NVRM: No NVIDIA GPU found.\n")
+    yield s.expect("fail", "kernel-module", ["gpu-dropped-by-installed-driver", "nvidia-module-not-loaded"],
+                   info=["kernel-log-no-gpu-found"], headline="gpu-dropped-by-installed-driver")
+
+    # The open module before 545 on a GeForce, without the parameter: it
+    # loads, claims the GPU, and fails its first open.
+    s = Snapshot("host-open-module-geforce-535", "An RTX 4090 under the open module 535 without NVreg_OpenRmEnableUnsupportedGpus=1.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.nvidia_driver("535.129.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
+    s.file("/proc/driver/nvidia/params", "ResmanDebugLevel: 4294967295\nModifyDeviceFiles: 1\nOpenRmEnableUnsupportedGpus: 0\n")
+    s.driver_nodes([0], version="535.129.03")
+    s.devices["/dev/nvidia0"]["open"] = "EIO"
+    s.file("/usr/bin/nvidia-modprobe", "")
+    s.kernel_log("[   61.200001] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:762)\n"
+                 "[   61.200002] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0\n")
+    yield s.expect("fail", "kernel-module", ["open-module-unsupported-gpu", "device-open-failed", "kernel-log-rm-init-failed"], headline="open-module-unsupported-gpu")
+
+    s = Snapshot("host-healthy-geforce-open", "An RTX 4090 under the open module 560 (which drives GeForce GPUs by default).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.nvidia_driver("560.35.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
+    s.file("/proc/driver/nvidia/params", "ResmanDebugLevel: 4294967295\nModifyDeviceFiles: 1\nOpenRmEnableUnsupportedGpus: 1\n")
+    s.driver_nodes([0], version="560.35.03")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    yield s.expect("ok", None, [])
+
+    s = Snapshot("host-secure-boot-key-rejected", "Secure Boot on and the kernel log shows the module's signature refused.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "updates/dkms/nvidia.ko:\n")
+    s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", b"\x06\x00\x00\x00\x01")
+    s.kernel_log("[    3.101010] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n")
+    yield s.expect("fail", "kernel-module", ["kernel-log-module-key-rejected", "nvidia-module-blocked-by-secure-boot"], headline="kernel-log-module-key-rejected")
+
+    # Ubuntu's signed module package (linux-modules-nvidia-550-server) puts the
+    # open module in kernel/nvidia-550srv/; on a Titan V (Volta) it cannot load.
+    s = Snapshot("host-open-module-installed-volta", "Ubuntu's signed open module 550 installed for a TITAN V (Volta): it never loads.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "1d81", "030000", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.driver_userspace("550.120")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/nvidia-550srv/nvidia.ko:\n")
+    installed_module(s, "550.120", KERNEL, license="Dual MIT/GPL", where="kernel/nvidia-550srv")
+    s.kernel_log("[    5.200001] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1d81)\n"
+                 "[    5.200002] NVRM: installed in this system is not supported by open nvidia.ko\n"
+                 "[    5.200003] NVRM: because it does not include the required GPU System Processor (GSP).\n")
+    yield s.expect("fail", "kernel-module", ["installed-open-module-on-pre-turing-gpu", "nvidia-module-not-loaded",
+                                             "kernel-log-open-module-refused"], headline="installed-open-module-on-pre-turing-gpu")
+
+    s = h100_host("host-gsp-firmware-error", "The H100's GSP firmware fails to boot; the adapter does not initialise and its node fails to open.")
+    s.devices["/dev/nvidia0"]["open"] = "EIO"
+    s.kernel_log("[   12.000001] NVRM: _kgspBootGspRm: unexpected WPR2 already up, cannot proceed with booting GSP\n"
+                 "[   12.000002] NVRM: kgspInitRm_IMPL: cannot bootstrap GSP-RM, failed with status 0x40\n"
+                 "[   12.000003] NVRM: RmInitAdapter: Cannot initialize GSP firmware RM\n"
+                 "[   12.000004] NVRM: GPU 0000:1b:00.0: RmInitAdapter failed! (0x62:0x40:1860)\n")
+    s.smi(exit=9, stdout="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n\n")
+    yield s.expect("fail", "kernel-module", ["kernel-log-gsp-firmware-error", "kernel-log-rm-init-failed", "device-open-failed",
+                                             "nvidia-smi-cannot-reach-driver"], headline="kernel-log-gsp-firmware-error")
+
+    s = Snapshot("host-secure-boot", "The DKMS module exists but Secure Boot refused it (FC-16).")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep",
+           "updates/dkms/nvidia.ko.xz:\nupdates/dkms/nvidia-uvm.ko.xz: updates/dkms/nvidia.ko.xz\n")
+    s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", b"\x06\x00\x00\x00\x01")
+    s.driver_userspace("550.54.15")
+    yield s.expect("fail", "kernel-module", ["nvidia-module-blocked-by-secure-boot"], absent=["nvidia-module-not-loaded"], headline="nvidia-module-blocked-by-secure-boot")
+
+    s = Snapshot("host-open-module-pascal", "The open kernel module on a GTX 1080, which it cannot drive.")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "1b80", "030000", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.nvidia_driver("560.35.03", flavour="open").directory("/proc/driver/nvidia/gpus")
+    s.driver_nodes([], version="560.35.03")
+    s.kernel_log("[    5.100001] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1b80)\n"
+                 "[    5.100002] NVRM: installed in this system is not supported by open nvidia.ko\n"
+                 "[    5.100003] NVRM: because it does not include the required GPU System Processor (GSP).\n")
+    yield s.expect("fail", "kernel-module", ["open-module-on-pre-turing-gpu", "no-gpu-device-node", "kernel-log-open-module-refused"],
+                   absent=["gpu-not-claimed"], headline="open-module-on-pre-turing-gpu")
+
+    s = Snapshot("host-gpu-newer-than-driver", "An RTX 5090 next to driver 535: the module claimed nothing.")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2b85", "030000")
+    s.nvidia_driver("535.183.01").directory("/proc/driver/nvidia/gpus")
+    s.driver_nodes([], version="535.183.01")
+    yield s.expect("fail", "kernel-module", ["gpu-newer-than-driver", "no-gpu-device-node"], absent=["gpu-not-claimed"], headline="gpu-newer-than-driver")
+
+    s = Snapshot("host-uvm-on-demand", "A host where nvidia_uvm is not loaded yet but nvidia-modprobe will load it.")
+    s.plain_vm_pci().pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", uvm=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], uvm=False, version="550.54.15").file("/usr/bin/nvidia-modprobe", "")
+    s.driver_userspace("550.54.15").cuda_probe(devices=[cuda_device()])
+    yield s.expect("ok", None, [], info=["nvidia-uvm-loads-on-demand", "libcuda-unversioned-missing"])
+
+    s = Snapshot("host-cuinit-999-uvm-not-loadable", "nvidia_uvm is not loaded and nvidia-modprobe could not load it: cuInit returns 999.")
+    s.plain_vm_pci().pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", uvm=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], uvm=False, version="550.54.15").file("/usr/bin/nvidia-modprobe", "")
+    s.cuda_probe(init=999, init_name="CUDA_ERROR_UNKNOWN")
+    yield s.expect("fail", "kernel-module", ["cuda-init-unknown-error-without-uvm", "cuda-init-unknown-error"],
+                   info=["nvidia-uvm-loads-on-demand", "libcuda-unversioned-missing"], headline="cuda-init-unknown-error-without-uvm")
+
+    s = Snapshot("container-uvm-missing", "Podman container with nvidiactl and nvidia0 but no nvidia-uvm (FC-19).")
+    s.pci("0000:01:00.0", "10de", "1eb8", "030200", driver="nvidia", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.nvidia_driver("535.161.08", uvm=False).claimed("0000:01:00.0", "Tesla T4", 0)
+    s.file("/run/.containerenv", "engine=\"podman-4.9.3\"\n").file("/proc/self/cgroup", "0::/\n")
+    s.env.update({"container": "podman", "NVIDIA_VISIBLE_DEVICES": "all"})
+    s.driver_nodes([0], uvm=False, version="535.161.08")
+    yield s.expect("fail", "kernel-module", ["nvidia-uvm-not-loaded", "nvidia-uvm-node-missing"], headline="nvidia-uvm-not-loaded")

@@ -1,0 +1,75 @@
+"""Evidence that is missing, odd or only half there: an unreadable PCI bus,
+WSL1, vfio, dropped and excluded GPUs, wrong nodes, truncated /proc files."""
+
+from scenarios.binaries import *  # noqa: F401,F403
+from scenarios.snapshot import *  # noqa: F401,F403
+
+
+def scenarios():
+    s = Snapshot("host-pci-unreadable", "sysfs hides the PCI bus (EACCES), so no GPU can be seen.")
+    s.errors["/sys/bus/pci/devices"] = "EACCES"
+    yield s.expect("warn", None, ["pci-bus-unreadable"], headline="pci-bus-unreadable")
+
+    s = Snapshot("wsl1-no-gpu", "WSL1: a Microsoft kernel string and no /dev/dxg.")
+    s.uname["release"] = "4.4.0-19041-Microsoft"
+    yield s.expect("fail", "hardware", ["wsl1-has-no-gpu"], headline="wsl1-has-no-gpu")
+
+    s = Snapshot("wsl2-no-dxg", "WSL2 without GPU paravirtualization: no /dev/dxg.")
+    s.uname["release"] = "5.10.16.3-microsoft-standard-WSL2"
+    wsl_libraries(s)
+    yield s.expect("fail", "device-nodes", ["wsl-dxg-missing"], headline="wsl-dxg-missing")
+
+    s = h100_host("host-vfio-passthrough", "Two GPUs: one for this host, one bound to vfio-pci for a VM.")
+    s.pci("0000:3b:00.0", "10de", "2330", "030200", driver="vfio-pci")
+    yield s.expect("warn", None, ["gpu-bound-to-vfio"], headline="gpu-bound-to-vfio")
+
+    s = Snapshot("host-gpu-dropped-by-driver", "A Tesla K40 (Kepler) next to driver 570, which dropped Kepler after 470.")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "1024", "030200", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
+    s.nvidia_driver("570.133.20").directory("/proc/driver/nvidia/gpus")
+    s.driver_nodes([], version="570.133.20")
+    yield s.expect("fail", "kernel-module", ["gpu-dropped-by-driver", "no-gpu-device-node"], absent=["gpu-not-claimed"], headline="gpu-dropped-by-driver")
+
+    s = Snapshot("host-gpu-not-claimed", "An RTX 4090 that driver 550 supports but did not claim (RmInitAdapter failed).")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2684", "030000")
+    s.nvidia_driver("550.54.15").directory("/proc/driver/nvidia/gpus")
+    s.driver_nodes([], version="550.54.15")
+    yield s.expect("fail", "kernel-module", ["gpu-not-claimed", "no-gpu-device-node"], headline="gpu-not-claimed")
+
+    s = h100_host("host-gpu-excluded", "The driver claimed the GPU but marked it excluded.")
+    s.claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0, excluded="Yes")
+    yield s.expect("warn", None, ["gpu-excluded-by-driver"], headline="gpu-excluded-by-driver")
+
+    s = h100_host("host-nouveau-also-loaded", "nvidia drives the GPU, but nouveau is loaded too.")
+    s.loaded("nouveau")
+    yield s.expect("warn", None, ["competing-driver-loaded"], headline="competing-driver-loaded")
+
+    s = h100_host("host-module-versions-disagree", "/proc/driver/nvidia/version and /sys/module/nvidia/version differ.")
+    s.file("/sys/module/nvidia/version", "550.54.14\n")
+    yield s.expect("warn", None, ["kernel-module-versions-disagree"], headline="kernel-module-versions-disagree")
+
+    s = h100_host("host-old-driver-silent-ioctl", "Driver 525 does not answer the version query (before 530.30.02).",
+                  version="525.147.05")
+    s.devices["/dev/nvidiactl"]["driver_version"] = ""
+    s.files.pop("/usr/bin/nvidia-smi")
+    yield s.expect("ok", None, [], info=["driver-version-query-unanswered", "nvidia-smi-not-on-path"])
+
+    s = h100_host("container-visible-none", "NVIDIA_VISIBLE_DEVICES=none: libraries injected, no GPU by design.")
+    s.in_docker(legacy=True).env["NVIDIA_VISIBLE_DEVICES"] = "none"
+    del s.devices["/dev/nvidia0"]
+    yield s.expect("fail", "container", ["container-gpu-none"], absent=["no-gpu-device-node"], headline="container-gpu-none")
+
+    s = h100_host("host-node-wrong-kind", "/dev/nvidia0 is a plain file, not a device (created by hand).")
+    s.device("/dev/nvidia0", 0, 0, mode="0644", kind="file", open_result=None)
+    yield s.expect("fail", "device-nodes", ["device-node-wrong-kind"], headline="device-node-wrong-kind")
+
+    s = h100_host("host-node-wrong-number", "/dev/nvidiactl carries the numbers 195:0 instead of 195:255.")
+    s.device("/dev/nvidiactl", 195, 0, driver_version="550.54.15")
+    yield s.expect("fail", "device-nodes", ["device-node-wrong-number"], headline="device-node-wrong-number")
+
+    s = h100_host("host-gpu-fell-off-bus", "Opening /dev/nvidia0 fails with ENXIO: the GPU is gone (Xid 79).")
+    s.devices["/dev/nvidia0"]["open"] = "ENXIO"
+    yield s.expect("fail", "device-nodes", ["device-open-failed"], headline="device-open-failed")
+
+    s = h100_host("host-truncated-proc-version", "/proc/driver/nvidia/version cut off in the middle of the version.")
+    s.file("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.5")
+    yield s.expect("warn", None, ["kernel-module-input-unreadable"], absent=["driver-version-ioctl-mismatch"], headline="kernel-module-input-unreadable")

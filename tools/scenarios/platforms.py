@@ -1,0 +1,208 @@
+"""Platforms and how each looks when healthy: HGX with NVSwitch, WSL2,
+CDI and Kubernetes containers, RHEL, NixOS, GH200, gVisor; and garbage input."""
+
+from scenarios.binaries import *  # noqa: F401,F403
+from scenarios.snapshot import *  # noqa: F401,F403
+
+
+def scenarios():
+    buses = ["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]
+    def hgx_host(name, description):
+        s = Snapshot(name, description).plain_vm_pci()
+        s.nvidia_driver("550.90.07")
+        for index, bus in enumerate(buses):
+            bdf = f"0000:{bus}:00.0"
+            s.pci(bdf, "10de", "2330", "030200", driver="nvidia", numa=str(index // 4))
+            s.claimed(bdf, "NVIDIA H100 80GB HBM3", index)
+        for index, bus in enumerate(["05", "06", "07", "08"]):
+            s.pci(f"0000:{bus}:00.0", "10de", "22a3", "068000", driver="nvidia-nvswitch", subsystem=("10de", "1796"))
+            s.device(f"/dev/nvidia-nvswitch{index}", 508, index)
+        s.device("/dev/nvidia-nvswitchctl", 508, 255)
+        s.driver_nodes(range(8), version="550.90.07")
+        s.file("/proc/devices", "Character devices:\n195 nvidia\n508 nvidia-nvswitch\n510 nvidia-uvm\n511 nvidia-caps\n")
+        return s
+
+    s = hgx_host("host-hgx-8gpu-nvswitch", "An HGX H100 server: 8 GPUs and 4 NVSwitches, all healthy.")
+    s.cuda_probe(devices=[cuda_device(i, bus.upper()) for i, bus in enumerate(buses)],
+                 mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
+    yield s.expect("ok", None, [])
+
+    s = hgx_host("host-hgx-fabric-manager-down", "The HGX server after a driver update: Fabric Manager is not running, so cuInit returns 802.")
+    s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="not-started") for i, bus in enumerate(buses)])
+    yield s.expect("fail", "driver-libs", ["cuda-init-system-not-ready", "gpu-fabric-not-ready"], headline="cuda-init-system-not-ready")
+
+    s = Snapshot("wsl2-healthy", "WSL2 with a working GPU: /dev/dxg, no PCI GPU, no Linux module.")
+    s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
+    s.pci("0000:00:00.0", "1414", "008e", "030200", subsystem=("1414", "0000"))
+    s.device("/dev/dxg", 10, 125)
+    wsl_libraries(s)
+    # What WSL's libraries answer (an RTX 4070 on the Windows side; NVML has no PCI info there).
+    rtx = {"name": "NVIDIA GeForce RTX 4070", "bus": "01"}
+    s.cuda_probe(devices=[dict(cuda_device(0, rtx["bus"], rtx["name"]), compute_capability="8.9", memory_total_mib=12282)],
+                 mapped="/usr/lib/wsl/lib/libcuda.so.1.1", version=12080)
+    s.nvml_probe(driver="572.16", cuda=12080, mapped="/usr/lib/wsl/lib/libnvidia-ml.so.1",
+                 devices=[nvml_device(0, rtx["bus"], rtx["name"], compute_capability="8.9", memory_total_mib=12282,
+                                      memory_used_mib=1210, power_limit_w=200.0, persistence_mode="Enabled",
+                                      ecc_uncorrected_volatile=None, ecc_uncorrected_aggregate=None)])
+    yield s.expect("ok", None, [], info=["wsl-libcuda-not-a-symlink-is-harmless"])
+
+    # Docker Desktop's WSL2 backend with --gpus all. nvidia-container-cli on
+    # WSL2 (libnvidia-container src/nvc_info.c select_wsl_libraries,
+    # src/nvc_mount.c nvc_driver_mount) skips the procfs mount, mounts
+    # /dev/dxg, and bind-mounts the driver-store files into the container's
+    # library directory under their own names (libcuda.so.1.1), linking the
+    # SONAMEs to them; the in-container ldconfig then caches them.
+    s = Snapshot("wsl2-docker-desktop-healthy", "A Docker Desktop (WSL2) container with --gpus all: WSL's libraries mounted into /usr/lib/x86_64-linux-gnu.")
+    s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
+    s.pci("0000:00:00.0", "1414", "008e", "030200", subsystem=("1414", "0000"))
+    s.device("/dev/dxg", 10, 125)
+    s.file("/.dockerenv", "").env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    store = "/usr/lib/wsl/drivers/nv_dispi.inf_amd64_7f1f7e5bd0b5a2c3"
+    lib = "/usr/lib/x86_64-linux-gnu"
+    mounts = ["1071 1000 0:62 / / rw,relatime master:1 - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A",
+              "1102 1071 0:88 /dxg /dev/dxg rw,nosuid - devtmpfs none rw"]
+    for index, (name, soname) in enumerate((("libcuda.so.1.1", "libcuda.so.1"), ("libcuda_loader.so", None),
+                                            ("libnvidia-ml.so.1", None), ("libnvidia-ml_loader.so", None),
+                                            ("libnvidia-ptxjitcompiler.so.1", None), ("libdxcore.so", None))):
+        s.file(f"{lib}/{name}", tiny_elf(soname or name))
+        mounts.append(f"{1110 + index} 1071 0:90 {store}/{name} {lib}/{name} ro,nosuid,nodev,relatime master:2 - 9p drivers ro")
+        if soname:
+            s.link(f"{lib}/{soname}", name)
+    s.file("/usr/bin/nvidia-smi", "")
+    mounts.append(f"1120 1071 0:90 {store}/nvidia-smi /usr/bin/nvidia-smi ro,nosuid,nodev,relatime master:2 - 9p drivers ro")
+    s.env.setdefault("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+    s.file("/proc/self/mountinfo", "\n".join(mounts) + "\n")
+    s.file("/proc/self/cgroup", "0::/\n")
+    s.file(f"{lib}/libc.so.6", tiny_elf("libc.so.6"))
+    s.directory("/lib/x86_64-linux-gnu")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", f"{lib}/libcuda.so.1"), ("libnvidia-ml.so.1", f"{lib}/libnvidia-ml.so.1"),
+                                         ("libnvidia-ptxjitcompiler.so.1", f"{lib}/libnvidia-ptxjitcompiler.so.1")]))
+    yield s.expect("ok", None, [], absent=["wsl-linux-driver-shadows-wsl"])
+
+    # CDI (docker --device nvidia.com/gpu=all, podman, containerd): the spec
+    # that nvidia-ctk cdi generate writes (pkg/nvcdi) sets NVIDIA_VISIBLE_DEVICES
+    # =void on purpose, so that the legacy hook does not inject a second time,
+    # and NVIDIA_CTK_LIBCUDA_DIR; it bind-mounts the driver's libraries at their
+    # host paths, and its update-ldcache hook writes /etc/ld.so.conf.d/00-nvcr-*.conf.
+    s = h100_host("container-healthy-cdi", "A CDI container (--device nvidia.com/gpu=all): NVIDIA_VISIBLE_DEVICES=void by the spec, everything injected.")
+    s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "void", "NVIDIA_CTK_LIBCUDA_DIR": "/usr/lib/x86_64-linux-gnu",
+                                           "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    s.file("/etc/ld.so.conf.d/00-nvcr-2961453620.conf", "/usr/lib/x86_64-linux-gnu\n")
+    mounts = s.files["/proc/self/mountinfo"].rstrip("\n").split("\n")
+    for index, name in enumerate(("libcuda.so.550.54.15", "libnvidia-ml.so.550.54.15", "libnvidia-ptxjitcompiler.so.550.54.15")):
+        path = "/usr/lib/x86_64-linux-gnu/" + name
+        mounts.append(f"{1200 + index} 1071 259:2 {path} {path} ro,nosuid,nodev,relatime master:1 - ext4 /dev/nvme0n1p2 rw")
+    s.file("/proc/self/mountinfo", "\n".join(mounts) + "\n")
+    yield s.expect("ok", None, [], absent=["container-gpu-void", "container-gpu-not-injected"])
+
+    # Kubernetes with the device plugin's default envvar strategy: the plugin
+    # sets NVIDIA_VISIBLE_DEVICES to the allocated GPU's UUID, and the nvidia
+    # runtime's legacy hook injects it.
+    s = h100_host("k8s-device-plugin-healthy", "A pod given nvidia.com/gpu: 1 by the device plugin (envvar strategy, legacy hook).")
+    s.in_docker(legacy=True)
+    s.files.pop("/.dockerenv")
+    s.file("/proc/self/cgroup", "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod1234.slice/cri-containerd-abcd.scope\n")
+    s.env.update({"KUBERNETES_SERVICE_HOST": "10.96.0.1", "NVIDIA_VISIBLE_DEVICES": "GPU-00000000-0000-0000-0000-000000000000",
+                  "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    yield s.expect("ok", None, [])
+
+    # The device plugin's volume-mounts strategy (for clusters that refuse the
+    # variable from unprivileged pods): NVIDIA_VISIBLE_DEVICES names
+    # /var/run/nvidia-container-devices and each device is a /dev/null mounted below it.
+    s = h100_host("k8s-volume-mounts-healthy", "A pod under the device plugin's volume-mounts strategy: devices are mounts below /var/run/nvidia-container-devices.")
+    s.in_docker(legacy=True)
+    s.files.pop("/.dockerenv")
+    s.file("/proc/self/cgroup", "0::/kubepods.slice/kubepods-pod5678.slice/cri-containerd-ef01.scope\n")
+    s.env.update({"KUBERNETES_SERVICE_HOST": "10.96.0.1", "NVIDIA_VISIBLE_DEVICES": "/var/run/nvidia-container-devices"})
+    s.file("/var/run/nvidia-container-devices/GPU-00000000-0000-0000-0000-000000000000", "")
+    yield s.expect("ok", None, [], absent=["container-visible-devices-invalid"])
+
+    # RHEL 9 with NVIDIA's RPMs: 64-bit libraries in /usr/lib64, no multiarch
+    # directories, the cache pointing there.
+    s = Snapshot("host-healthy-rhel", "RHEL 9 with NVIDIA's driver RPMs: libraries in /usr/lib64.").plain_vm_pci()
+    s.uname["release"] = "5.14.0-427.13.1.el9_4.x86_64"
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", userspace=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], version="550.54.15")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+        s.file(f"/usr/lib64/{stem}.550.54.15", tiny_elf(soname, ["libc.so.6"]))
+        s.link(f"/usr/lib64/{soname}", f"{stem}.550.54.15")
+    s.file("/usr/lib64/libc.so.6", tiny_elf("libc.so.6"))
+    s.file("/usr/bin/nvidia-smi", "").env.setdefault("PATH", "/usr/local/bin:/usr/bin")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", "/usr/lib64/libcuda.so.1"), ("libnvidia-ml.so.1", "/usr/lib64/libnvidia-ml.so.1"),
+                                         ("libnvidia-ptxjitcompiler.so.1", "/usr/lib64/libnvidia-ptxjitcompiler.so.1"),
+                                         ("libnvidia-nvvm.so.4", "/usr/lib64/libnvidia-nvvm.so.4"), ("libc.so.6", "/usr/lib64/libc.so.6")]))
+    yield s.expect("ok", None, [])
+
+    # NixOS: no /etc/ld.so.cache and no driver in the default directories; the
+    # driver lives in /run/opengl-driver/lib, which nixpkgs puts in every
+    # program's RUNPATH (addDriverRunpath), and the module in the booted system.
+    s = Snapshot("host-healthy-nixos", "NixOS with hardware.nvidia: the driver reached through /run/opengl-driver/lib, no ld.so.cache.").plain_vm_pci()
+    s.uname["release"] = "6.6.30"
+    s.file("/etc/NIXOS", "")
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", userspace=False).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], version="550.54.15")
+    store = "/nix/store/6kq3q1r0wz1c7y0l1d9s2m5k4v8b3n2x-nvidia-x11-550.54.15-6.6.30/lib"
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+        s.file(f"{store}/{stem}.550.54.15", tiny_elf(soname))
+        s.link(f"{store}/{soname}", f"{stem}.550.54.15")
+    s.link("/run/opengl-driver", "/nix/store/0b3l5m8f2k1x9y7w6v4u3t2s1r0q9p8o-graphics-drivers")
+    s.link("/nix/store/0b3l5m8f2k1x9y7w6v4u3t2s1r0q9p8o-graphics-drivers/lib", store)
+    s.file("/run/current-system/sw/bin/nvidia-smi", "").env["PATH"] = "/run/wrappers/bin:/run/current-system/sw/bin"
+    s.directory("/usr/lib")
+    yield s.expect("ok", None, [], absent=["libcuda-not-found"])
+
+    # A Grace Hopper (GH200) server: aarch64, Ubuntu's multiarch layout.
+    s = Snapshot("host-healthy-gh200-aarch64", "A Grace Hopper GH200 server on aarch64 Ubuntu, driver 550.54.15.")
+    s.uname.update({"release": "6.8.0-1008-nvidia-64k", "machine": "aarch64"})
+    s.pci("0009:01:00.0", "10de", "2342", "030200", driver="nvidia")
+    s.nvidia_driver("550.54.15", userspace=False).claimed("0009:01:00.0", "NVIDIA GH200 480GB", 0)
+    s.driver_nodes([0], version="550.54.15")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    lib = "/usr/lib/aarch64-linux-gnu"
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+        s.file(f"{lib}/{stem}.550.54.15", tiny_elf(soname, ["libc.so.6"], machine=183))
+        s.link(f"{lib}/{soname}", f"{stem}.550.54.15")
+    s.file(f"{lib}/libc.so.6", tiny_elf("libc.so.6", machine=183))
+    s.directory("/lib/aarch64-linux-gnu")
+    s.file("/usr/bin/nvidia-smi", "").env.setdefault("PATH", "/usr/local/bin:/usr/bin")
+    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", f"{lib}/libcuda.so.1"), ("libnvidia-ml.so.1", f"{lib}/libnvidia-ml.so.1"),
+                                         ("libnvidia-ptxjitcompiler.so.1", f"{lib}/libnvidia-ptxjitcompiler.so.1"),
+                                         ("libnvidia-nvvm.so.4", f"{lib}/libnvidia-nvvm.so.4")], flags=0x0a03))
+    yield s.expect("ok", None, [])
+
+    s = Snapshot("gvisor-healthy", "A gVisor (runsc --nvproxy) container with a working GPU.")
+    s.uname["release"] = "4.19.0-gvisor"
+    s.modules = []
+    s.directory("/sys/module").directory("/sys/bus/pci/devices")
+    s.file("/proc/driver/nvidia/params", "ModifyDeviceFiles: 0\n")
+    s.file("/.dockerenv", "").env["NVIDIA_VISIBLE_DEVICES"] = "all"
+    s.device("/dev/nvidiactl", 195, 255, driver_version="550.90.12")
+    s.device("/dev/nvidia0", 195, 0)
+    s.device("/dev/nvidia-uvm", 234, 0)
+    s.driver_userspace("550.90.12")
+    yield s.expect("ok", None, [])
+
+    s = Snapshot("garbage-input", "Junk everywhere: binary /proc files, bad sysfs ids, hostile environment values.")
+    s.pci("0000:00:01.0", "1af4", "1000", "020000")
+    s.file("/sys/bus/pci/devices/0000:00:01.0/vendor", "zzzz\x00\x01\n")
+    s.pci("0000:01:00.0", "10de", "2204", "030000", driver="nvidia", width="x16", numa="lots")
+    s.file("/sys/bus/pci/devices/0000:01:00.0/subsystem_device", "0x" + "f" * 4000 + "\n")
+    s.file("/proc/driver/nvidia/version", b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)))
+    s.file("/sys/module/nvidia/version", "not-a-version\n")
+    s.file("/proc/driver/nvidia/gpus/0000:01:00.0/information", "Model: \x1b[31mred\nDevice Minor: -7\n")
+    s.file("/proc/devices", "Character devices:\n195 nvidia\nabc nvidia-uvm\n99999999999999999999 nvidia-caps\n")
+    s.modules = ["\x00\x01garbage", "nvidia 1 2 - Live 0x0 (POE)"]
+    s.driver_nodes([0], version="\x01" * 80)
+    s.env.update({"NVIDIA_VISIBLE_DEVICES": "\x01\x02," * 5000, "NVIDIA_DRIVER_CAPABILITIES": ",,,\t,all,zz"})
+    s.file("/.dockerenv", "")
+    yield s.expect("fail", "kernel-module",
+                   ["hardware-input-unreadable", "kernel-module-input-unreadable", "nvidia-uvm-not-loaded", "device-nodes-input-unreadable", "libcuda-not-found",
+                    "container-visible-devices-invalid", "container-driver-capability-invalid"], headline="nvidia-uvm-not-loaded")
