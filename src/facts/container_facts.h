@@ -26,11 +26,12 @@ struct EnumTable<SelectorKind> {
   static constexpr std::array names{"index", "gpu-uuid", "mig-uuid", "mig-index", "bus-id", "cdi", "volume-mount"};
 };
 
-// How the GPU got into the container.
-enum class Injection { legacy, cdi, unknown, none };
+// How the GPU got into the container: csv is the toolkit's Jetson mode,
+// which mounts what host-files-for-container.d lists.
+enum class Injection { legacy, cdi, unknown, none, csv };
 template <>
 struct EnumTable<Injection> {
-  static constexpr std::array names{"legacy", "cdi", "unknown", "none"};
+  static constexpr std::array names{"legacy", "cdi", "unknown", "none", "csv"};
 };
 
 struct DeviceSelector {
@@ -145,9 +146,9 @@ struct ContainerFacts {
     f("visible_devices", visible_devices, "NVIDIA_VISIBLE_DEVICES, parsed as the toolkit parses it");
     f("driver_capabilities", driver_capabilities, "NVIDIA_DRIVER_CAPABILITIES, parsed as the toolkit parses it");
     f("require", require, "NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does");
-    f("injection", injection, "how the GPU got in: legacy (a tmpfs /proc/driver/nvidia), cdi, unknown (nodes without toolkit traces), none");
+    f("injection", injection, "how the GPU got in: legacy (a tmpfs /proc/driver/nvidia), cdi, csv (Jetson: L4T files mounted), unknown (nodes without toolkit traces), none");
     f("injection_evidence", injection_evidence, "what the injection was recognised by");
-    f("gpu_nodes_present", gpu_nodes_present, "/dev/nvidiactl or /dev/dxg exists");
+    f("gpu_nodes_present", gpu_nodes_present, "/dev/nvidiactl, /dev/dxg or (Jetson) /dev/nvmap exists");
   }
 };
 

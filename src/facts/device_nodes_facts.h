@@ -79,6 +79,9 @@ struct DeviceNodesFacts {
   std::vector<NodeFacts> nodes;
   std::optional<CudaVisibleDevices> cuda_visible_devices;
 
+  std::optional<std::int64_t> integrated_gpu_nodes;  // on a Jetson only
+  std::optional<bool> nvmap_present;
+
   template <class F>
   void fields(F& f) const {
     f("nvidiactl_present", nvidiactl_present, "/dev/nvidiactl exists");
@@ -92,6 +95,8 @@ struct DeviceNodesFacts {
     f("ioctl_error", ioctl_error, "the errno name of a failed version ioctl");
     f("missing_gpu_nodes", missing_gpu_nodes, "claimed GPUs without their node (hosts only)");
     f("nodes_expected", nodes_expected, "a driver should be reachable here: module loaded, gVisor, or a container");
+    f("integrated_gpu_nodes", integrated_gpu_nodes, "Jetson (nvgpu): /dev/nvmap and the GPU's nvhost/nvgpu nodes present");
+    f("nvmap_present", nvmap_present, "Jetson: /dev/nvmap, which CUDA allocates memory through");
     f("nodes", nodes, "every NVIDIA node found");
     f("cuda_visible_devices", cuda_visible_devices, "what CUDA will enumerate for CUDA_VISIBLE_DEVICES, when set");
   }

@@ -63,6 +63,32 @@ struct PciFunction {
   }
 };
 
+// An integrated GPU on the platform bus (Jetson and other Tegra SoCs): it
+// has no PCI function; the device tree names the SoC and L4T its release.
+struct IntegratedGpu {
+  std::string soc;  // the device tree's "nvidia,tegra234", or "tegra" when only soc0/family says so
+  Nullable<std::string> soc_name, model, chip, architecture, compute_capability;
+  Nullable<std::string> l4t_release, jetpack, driver_cuda;
+  Nullable<std::string> device, driver;
+  std::vector<std::string> evidence;
+
+  template <class F>
+  void fields(F& f) const {
+    f("soc", soc, "the SoC's device-tree compatible (nvidia,tegra234)");
+    f("soc_name", soc_name, "Orin (T234), ... (rules/tables/tegra-socs.json)");
+    f("model", model, "the board, from the device tree's model (NVIDIA Jetson AGX Orin Developer Kit)");
+    f("chip", chip, "the integrated GPU (GA10B)");
+    f("architecture", architecture, "Ampere, ...");
+    f("compute_capability", compute_capability, "8.7, ...");
+    f("l4t_release", l4t_release, "/etc/nv_tegra_release: R36 REVISION 4.0 is 36.4.0");
+    f("jetpack", jetpack, "the JetPack of that L4T release");
+    f("driver_cuda", driver_cuda, "the CUDA version that release's libcuda supports");
+    f("device", device, "the GPU's platform device (/sys/bus/platform/devices/17000000.gpu)");
+    f("driver", driver, "the kernel driver bound to it: gk20a (nvgpu), nvidia (JetPack 7), or null when none is");
+    f("evidence", evidence, "what gave the SoC away");
+  }
+};
+
 struct HardwareFacts {
   std::string pci_scan;  // "ok" or the errno of listing /sys/bus/pci/devices
   std::int64_t pci_function_count = 0;
@@ -72,6 +98,7 @@ struct HardwareFacts {
   std::int64_t consumer_gpu_count = 0;
   std::vector<PciFunction> gpus;
   std::vector<PciFunction> nvswitches;
+  std::optional<IntegratedGpu> integrated_gpu;
 
   template <class F>
   void fields(F& f) const {
@@ -83,6 +110,7 @@ struct HardwareFacts {
     f("consumer_gpu_count", consumer_gpu_count, "GPUs of brand geforce or titan (no forward compatibility)");
     f("gpus", gpus, "the GPUs");
     f("nvswitches", nvswitches, "the NVSwitches");
+    f("integrated_gpu", integrated_gpu, "a Tegra SoC's GPU on the platform bus (Jetson), which no PCI scan finds");
   }
 };
 

@@ -15,7 +15,7 @@ namespace gd {
 
 // Loaded (true), not loaded (false), or cannot tell (null: no /proc/modules, no /sys/module).
 struct ModuleStates {
-  Nullable<bool> nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau, nova_core, nova_drm, nvidia_peermem, nvidia_fs;
+  Nullable<bool> nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau, nova_core, nova_drm, nvidia_peermem, nvidia_fs, nvgpu;
 
   template <class F>
   void fields(F& f) const {
@@ -28,6 +28,7 @@ struct ModuleStates {
     f("nova_drm", nova_drm, "the Rust nova driver's DRM part");
     f("nvidia_peermem", nvidia_peermem, "GPUDirect RDMA with InfiniBand/RoCE NICs (a fact; only RDMA users need it)");
     f("nvidia_fs", nvidia_fs, "GPUDirect Storage (a fact; only GDS users need it)");
+    f("nvgpu", nvgpu, "Jetson's integrated-GPU driver (JetPack 4 builds it into the kernel; JetPack 7 uses nvidia)");
   }
 };
 
@@ -168,7 +169,7 @@ struct KernelModuleFacts {
     f("sysfs_version", sysfs_version, "/sys/module/nvidia/version");
     f("version", version, "the loaded driver's version, 550.54.15");
     f("branch", branch, "its major number, 550");
-    f("driver_cuda", driver_cuda, "the CUDA version the branch reports (rules/tables/cuda-drivers.json)");
+    f("driver_cuda", driver_cuda, "the CUDA version the branch reports (rules/tables/cuda-drivers.json); on a Jetson, its L4T release's (tegra-socs.json)");
     f("driver_cuda_major", driver_cuda_major, "its major");
     f("claimed_gpus", claimed_gpus, "GPUs in /proc/driver/nvidia/gpus");
     f("unclaimed_gpus", unclaimed_gpus, "PCI GPUs the module did not claim (hardware.gpus entries)");

@@ -56,6 +56,13 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
     if (any([](const MountEntry& m) { return m.mount_point == "/proc/driver/nvidia" && m.fstype == "tmpfs"; })) {
       injection = Injection::legacy;
       evidence.emplace_back("/proc/driver/nvidia is a tmpfs (nvidia-container-cli)");
+    } else if (context.hardware.integrated_gpu && any([](const MountEntry& m) {
+                 return m.mount_point.starts_with("/usr/lib/aarch64-linux-gnu/tegra/") ||
+                        m.mount_point.starts_with("/usr/lib/aarch64-linux-gnu/nvidia/");
+               })) {
+      // Jetson: the runtime's CSV mode bind-mounts L4T's libraries one by one.
+      injection = Injection::csv;
+      evidence.emplace_back("L4T driver libraries are bind-mounted (the NVIDIA runtime's CSV mode)");
     } else if (any([](const MountEntry& m) { return m.root.starts_with("/usr/lib/wsl/drivers/"); })) {
       // On WSL2 nvidia-container-cli skips the procfs mount and bind-mounts
       // driver-store files instead.
@@ -74,7 +81,8 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
       evidence.push_back("/etc/ld.so.conf.d/" + printable(name, 80) + " (nvidia-cdi-hook)");
     }
   }
-  const bool has_nodes = host.device("/dev/nvidiactl").has_value() || host.device("/dev/dxg").has_value();
+  const bool has_nodes = host.device("/dev/nvidiactl").has_value() || host.device("/dev/dxg").has_value() ||
+                         (context.hardware.integrated_gpu && host.device("/dev/nvmap").has_value());
   if (!injection) injection = has_nodes ? Injection::unknown : Injection::none;
   if (injection == Injection::unknown) evidence.emplace_back("GPU device nodes present, but no toolkit traces (--device or --privileged?)");
   layer.facts.injection = injection;

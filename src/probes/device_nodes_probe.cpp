@@ -65,6 +65,7 @@ Expected expected_for(const std::string& path, const std::map<std::string, std::
   if (path.starts_with("/dev/nvidia-caps/")) return {dynamic("nvidia-caps"), std::nullopt, false};
   if (path.starts_with("/dev/nvidia-nvswitch")) return {dynamic("nvidia-nvswitch"), std::nullopt, false};
   if (path == "/dev/dxg") return {dynamic("dxg"), std::nullopt, true};
+  if (!path.starts_with("/dev/nvidia")) return {};  // Jetson's nvmap and nvgpu nodes: dynamic numbers
   const auto number = parse_int(std::string_view(path).substr(std::string_view("/dev/nvidia").size()));
   if (number) return {k_nvidia_major, static_cast<std::uint32_t>(*number), true};
   return {};
@@ -77,9 +78,16 @@ std::optional<std::int64_t> gpu_minor(std::string_view name) {
   return number && *number >= 0 && *number < 4096 ? number : std::nullopt;
 }
 
-std::vector<std::string> candidate_paths(Host& host) {
+// nvgpu's nodes on a Jetson (the toolkit's devices.csv lists them): the
+// allocator and the GPU's control, channel and address-space nodes, in the
+// JetPack 4/5 nvhost form and the JetPack 6 nvgpu/igpu0 form.
+constexpr const char* k_integrated_gpu_nodes[] = {"/dev/nvmap", "/dev/nvhost-ctrl-gpu", "/dev/nvhost-gpu", "/dev/nvhost-as-gpu",
+                                                  "/dev/nvgpu/igpu0/ctrl", "/dev/nvgpu/igpu0/channel", "/dev/nvgpu/igpu0/as"};
+
+std::vector<std::string> candidate_paths(Host& host, bool integrated_gpu) {
   std::vector<std::string> paths{"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
                                  "/dev/dxg"};
+  if (integrated_gpu) paths.insert(paths.end(), std::begin(k_integrated_gpu_nodes), std::end(k_integrated_gpu_nodes));
   if (auto entries = host.list_dir("/dev")) {
     for (const auto& name : *entries)
       if (gpu_minor(name) || name.starts_with("nvidia-nvswitch")) paths.push_back("/dev/" + name);
@@ -182,7 +190,9 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   const UserIds user = host.user();
   const auto majors = read_char_majors(host);
   std::vector<std::string> to_open;
-  for (const auto& path : candidate_paths(host)) {
+  const bool integrated_gpu = context.hardware.integrated_gpu.has_value();
+  std::int64_t integrated_nodes = 0;
+  for (const auto& path : candidate_paths(host, integrated_gpu)) {
     auto node = host.device(path);
     if (!node) {
       if (node.error().value() != ENOENT) layer.note_unreadable(path, "cannot stat: " + errno_name(node.error()));
@@ -194,11 +204,19 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
     facts.nvidiactl_present = facts.nvidiactl_present || path == "/dev/nvidiactl";
     facts.uvm_present = facts.uvm_present || path == "/dev/nvidia-uvm";
     facts.dxg_present = facts.dxg_present || path == "/dev/dxg";
+    if (integrated_gpu && !path.starts_with("/dev/nvidia") && path != "/dev/dxg") ++integrated_nodes;
+    if (path == "/dev/nvmap") facts.nvmap_present = true;
     if (auto minor = gpu_minor(std::string_view(path).substr(5))) facts.gpu_minors.push_back(*minor);
   }
   // After the file-based walk, so that what an open may change (a driver
   // creating state on first use) is not what we read.
   const auto ioctl_version = record_opens(layer, open_device_nodes(host, to_open));
+  if (integrated_gpu) {
+    facts.integrated_gpu_nodes = integrated_nodes;
+    facts.nvmap_present = facts.nvmap_present.value_or(false);
+    layer.source("integrated_gpu_nodes", "/dev");
+    layer.source("nvmap_present", "/dev/nvmap");
+  }
   facts.gpu_node_count = static_cast<std::int64_t>(facts.gpu_minors.size());
   layer.source("nvidiactl_present", "/dev/nvidiactl");
   layer.source("uvm_present", "/dev/nvidia-uvm");
@@ -216,7 +234,10 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   // module loaded, a gVisor sandbox, or any container (which needs them injected).
   const auto platform = context.system.platform;
   const bool loaded = context.kernel_module.loaded && *context.kernel_module.loaded;
-  facts.nodes_expected = platform == Platform::gvisor || (platform == Platform::native_linux && (loaded || in_container));
+  // A Jetson whose GPU nvgpu drives has no /dev/nvidia* at all (Thor's nvidia module does).
+  const auto& soc = context.hardware.integrated_gpu;
+  const bool nvgpu_jetson = soc && !loaded && soc->driver.value.value_or("") != "nvidia";
+  facts.nodes_expected = platform == Platform::gvisor || (platform == Platform::native_linux && (loaded || in_container) && !nvgpu_jetson);
   if (auto value = host.env("CUDA_VISIBLE_DEVICES")) {
     std::vector<std::string> uuids;
     for (const auto& gpu : context.kernel_module.claimed_gpus)

@@ -1,5 +1,6 @@
 #include "probes/hardware_probe.h"
 
+#include "probes/integrated_gpu.h"
 #include "probes/pci_names.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -154,6 +155,7 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     facts.min_compute_capability = lowest->text();
     layer.source("min_compute_capability", k_pci_devices);
   }
+  facts.integrated_gpu = probe_integrated_gpu(context, layer);
   for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches"})
     layer.source(fact, k_pci_devices);
 
@@ -162,6 +164,15 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     layer.status = Status::ok;
     layer.summary = std::to_string(facts.gpu_count) + " NVIDIA GPU" + (facts.gpu_count > 1 ? "s" : "") + ": " +
                     facts.gpus.front().name + (facts.gpu_count > 1 ? ", ..." : "");
+  } else if (const auto& soc = facts.integrated_gpu) {
+    // A Jetson: the GPU is part of the SoC, on the platform bus.
+    layer.status = soc->chip ? Status::ok : Status::unknown;
+    layer.summary = soc->chip ? "integrated GPU: " + *soc->architecture + " " + *soc->chip + " (compute capability " +
+                                    *soc->compute_capability + ") of " + soc->soc_name.value.value_or(soc->soc)
+                              : "a Tegra SoC gpudoctor does not know (" + soc->soc + ")";
+    if (soc->model) layer.summary += ", " + *soc->model;
+    if (soc->l4t_release)
+      layer.summary += ", L4T " + *soc->l4t_release + (soc->jetpack ? " (JetPack " + *soc->jetpack + ")" : std::string());
   } else if (platform == Platform::wsl2 || platform == Platform::gvisor) {
     layer.status = Status::skip;
     layer.summary = platform == Platform::wsl2 ? "PCI is not visible under WSL2; the GPU is reached through /dev/dxg"

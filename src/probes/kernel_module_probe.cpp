@@ -18,7 +18,7 @@ constexpr const char* k_proc_version = "/proc/driver/nvidia/version";
 constexpr const char* k_proc_gpus = "/proc/driver/nvidia/gpus";
 constexpr const char* k_secure_boot_var = "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
 constexpr const char* k_watched_modules[] = {"nvidia", "nvidia_uvm", "nvidia_modeset", "nvidia_drm",
-                                             "nouveau", "nova_core", "nova_drm", "nvidia_peermem", "nvidia_fs"};
+                                             "nouveau", "nova_core", "nova_drm", "nvidia_peermem", "nvidia_fs", "nvgpu"};
 
 Nullable<bool>& state_of(ModuleStates& states, std::string_view name) {
   if (name == "nvidia_uvm") return states.nvidia_uvm;
@@ -29,6 +29,7 @@ Nullable<bool>& state_of(ModuleStates& states, std::string_view name) {
   if (name == "nova_drm") return states.nova_drm;
   if (name == "nvidia_peermem") return states.nvidia_peermem;
   if (name == "nvidia_fs") return states.nvidia_fs;
+  if (name == "nvgpu") return states.nvgpu;
   return states.nvidia;
 }
 
@@ -171,6 +172,16 @@ void summarise(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   } else if (platform == Platform::gvisor && !loaded) {
     layer.status = Status::skip;
     layer.summary = "gVisor: nvproxy forwards to the host driver, whose module is not visible in the sandbox";
+  } else if (const auto& soc = context.hardware.integrated_gpu; soc && !loaded) {
+    // A Jetson before Thor: nvgpu (the platform driver "gk20a"), not nvidia, drives the GPU.
+    const bool nvgpu = facts.modules.nvgpu && *facts.modules.nvgpu;
+    if (soc->driver || nvgpu) {
+      layer.status = Status::ok;
+      layer.summary = soc->driver ? *soc->driver + " drives the integrated GPU" + (nvgpu ? " (nvgpu loaded)" : " (nvgpu built in)")
+                                  : "nvgpu loaded (the integrated GPU's driver)";
+    } else {
+      layer.summary = "no driver bound to the integrated GPU";
+    }
   } else if (loaded) {
     layer.status = Status::ok;
     layer.summary = "nvidia " + facts.version.value_or("(version unknown)") +
@@ -194,6 +205,13 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
   facts.unclaimed_gpus = find_unclaimed(context.hardware, facts.claimed_gpus);
   layer.source("claimed_gpus", k_proc_gpus);
   layer.source("unclaimed_gpus", k_proc_gpus);
+  // A Jetson's libcuda is L4T's: the CUDA it supports follows the L4T release.
+  if (const auto& soc = context.hardware.integrated_gpu; soc && soc->driver_cuda && !facts.driver_cuda)
+    if (const auto cuda = Version::parse(*soc->driver_cuda)) {
+      facts.driver_cuda = cuda->text();
+      facts.driver_cuda_major = cuda->major();
+      layer.source("driver_cuda", "/etc/nv_tegra_release: L4T " + soc->l4t_release.value.value_or("?") + " (rules/tables/tegra-socs.json)");
+    }
   facts.nvidia_modprobe = context.host.exists("/usr/bin/nvidia-modprobe");
   layer.source("nvidia_modprobe", "/usr/bin/nvidia-modprobe");
   if (auto text = context.host.read_file("/proc/driver/nvidia/params", k_small_file)) {

@@ -143,6 +143,8 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (table->get_string() == "pci-chips") {
         if (auto problem = set.chips.load(top)) fail(file, 1, *problem);
         have_chips = true;
+      } else if (table->get_string() == "tegra-socs") {
+        if (auto problem = set.tegra.load(top)) fail(file, 1, "table \"tegra-socs\": " + *problem);
       } else if (table->get_string() == "error-signatures") {
         if (auto problem = load_error_signatures(top, set.signatures)) fail(file, 1, "table \"error-signatures\": " + *problem);
         have_signatures = true;

@@ -1,0 +1,69 @@
+#pragma once
+// Reading a reference table's rows (rules/tables/*.json) into typed rows:
+// each list row by row, stopping at the first bad one with its number, and
+// the field checks every table shares.
+
+#include "util/json_fields.h"
+#include "util/version.h"
+
+#include <boost/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace gd {
+
+// Reads the rows of one list, stopping at the first bad one with its number.
+class RowReader {
+ public:
+  RowReader(const boost::json::object& table, const char* list) : m_list(list) {
+    const auto* value = table.if_contains(list);
+    if (!value || !value->is_array()) m_problem = std::string("needs a \"") + list + "\" list";
+    else m_rows = &value->get_array();
+  }
+
+  template <class Parse>
+  std::optional<std::string> each(Parse parse) {
+    if (m_problem) return m_problem;
+    std::size_t index = 0;
+    for (const auto& value : *m_rows) {
+      ++index;
+      if (!value.is_object()) return problem(index, "is not an object");
+      if (auto bad = parse(value.get_object())) return problem(index, *bad);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::string problem(std::size_t index, const std::string& what) const {
+    return std::string(m_list) + " row " + std::to_string(index) + ": " + what;
+  }
+  const char* m_list;
+  const boost::json::array* m_rows = nullptr;
+  std::optional<std::string> m_problem;
+};
+
+// A field that must be a version ("12.4", "550.54.14").
+inline std::optional<std::string> version_field(const boost::json::object& row, const char* key, Version& out) {
+  const std::string text = string_field(row, key);
+  auto parsed = Version::parse(text);
+  if (!parsed) return std::string("\"") + key + "\" must be a version like 12.4, not \"" + text + "\"";
+  out = std::move(*parsed);
+  return std::nullopt;
+}
+
+inline std::optional<std::string> number_field(const boost::json::object& row, const char* key, int low, int high, int& out) {
+  const auto value = int_field(row, key);
+  if (!value || *value < low || *value > high)
+    return std::string("\"") + key + "\" must be a number from " + std::to_string(low) + " to " + std::to_string(high);
+  out = static_cast<int>(*value);
+  return std::nullopt;
+}
+
+inline std::optional<std::string> text_field(const boost::json::object& row, const char* key, std::string& out) {
+  out = string_field(row, key);
+  if (out.empty()) return std::string("needs a non-empty \"") + key + "\"";
+  return std::nullopt;
+}
+
+}  // namespace gd

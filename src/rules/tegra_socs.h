@@ -1,0 +1,37 @@
+#pragma once
+// The tegra-socs table (rules/tables/tegra-socs.json): a Tegra SoC's device
+// tree compatible to its integrated GPU, and an L4T release to the JetPack
+// and the CUDA version its libcuda supports. Validated once at load.
+
+#include <boost/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+struct TegraSocRow {
+  std::string compatible;  // "nvidia,tegra234"
+  std::string soc, chip, architecture, compute_capability, modules;
+};
+
+struct L4tReleaseRow {
+  std::string l4t;  // "36.4": major.minor, as /etc/nv_tegra_release's R36 and REVISION 4.x give it
+  std::string jetpack, cuda;
+};
+
+class TegraTable {
+ public:
+  std::optional<std::string> load(const boost::json::object& table);
+  const TegraSocRow* soc(std::string_view compatible) const;
+  // The row of an L4T release "36.4.0" (matched on major.minor).
+  const L4tReleaseRow* release(std::string_view l4t) const;
+
+ private:
+  std::vector<TegraSocRow> m_socs;
+  std::vector<L4tReleaseRow> m_releases;
+};
+
+}  // namespace gd
