@@ -28,10 +28,10 @@ struct EnumTable<SelectorKind> {
 
 // How the GPU got into the container: csv is the toolkit's Jetson mode,
 // which mounts what host-files-for-container.d lists.
-enum class Injection { legacy, cdi, unknown, none, csv };
+enum class Injection { legacy, cdi, unknown, none, csv, apptainer_nv };
 template <>
 struct EnumTable<Injection> {
-  static constexpr std::array names{"legacy", "cdi", "unknown", "none", "csv"};
+  static constexpr std::array names{"legacy", "cdi", "unknown", "none", "csv", "apptainer-nv"};
 };
 
 struct DeviceSelector {
@@ -135,19 +135,28 @@ struct ContainerFacts {
   std::optional<Injection> injection;  // in a container only
   std::optional<std::vector<std::string>> injection_evidence;
   std::optional<bool> gpu_nodes_present;
+  std::optional<bool> user_namespace, rootless;
+  std::optional<std::string> uid_map;
+  std::optional<std::vector<std::string>> apptainer_libs;  // Apptainer/Singularity only
+  std::optional<bool> apptainer_libs_on_path;
 
   template <class F>
   void fields(F& f) const {
     f("in_container", in_container, "any container marker found");
-    f("runtime", runtime, "kubernetes, podman, docker, containerd, lxc, ...");
+    f("runtime", runtime, "kubernetes, podman, docker, containerd, apptainer, singularity, lxd, incus, lxc, ...");
     f("markers", markers, "what gave the container away (/.dockerenv, /proc/self/cgroup, env)");
     f("expected_injection", expected_injection, "what NVIDIA_DRIVER_CAPABILITIES makes the toolkit inject");
     f("gpu_requested", gpu_requested, "NVIDIA_VISIBLE_DEVICES is all or a list");
     f("visible_devices", visible_devices, "NVIDIA_VISIBLE_DEVICES, parsed as the toolkit parses it");
     f("driver_capabilities", driver_capabilities, "NVIDIA_DRIVER_CAPABILITIES, parsed as the toolkit parses it");
     f("require", require, "NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does");
-    f("injection", injection, "how the GPU got in: legacy (a tmpfs /proc/driver/nvidia), cdi, csv (Jetson: L4T files mounted), unknown (nodes without toolkit traces), none");
+    f("injection", injection, "how the GPU got in: legacy (a tmpfs /proc/driver/nvidia: nvidia-container-cli, also behind apptainer --nvccli and LXD's nvidia.runtime), cdi, csv (Jetson: L4T files mounted), apptainer-nv (--nv bound the host's libraries into /.singularity.d/libs), unknown (nodes without toolkit traces), none");
     f("injection_evidence", injection_evidence, "what the injection was recognised by");
+    f("user_namespace", user_namespace, "/proc/self/uid_map maps less than the whole id range: a user namespace (rootless engines, LXD)");
+    f("uid_map", uid_map, "its first line: inside-id outside-id count");
+    f("rootless", rootless, "podman's /run/.containerenv says rootless=1");
+    f("apptainer_libs", apptainer_libs, "Apptainer: what --nv bound into /.singularity.d/libs (at most 64 names)");
+    f("apptainer_libs_on_path", apptainer_libs_on_path, "Apptainer: LD_LIBRARY_PATH still names /.singularity.d/libs, as the image's 99-base.sh sets it");
     f("gpu_nodes_present", gpu_nodes_present, "/dev/nvidiactl, /dev/dxg or (Jetson) /dev/nvmap exists");
   }
 };

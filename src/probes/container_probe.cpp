@@ -27,9 +27,28 @@ void mark(Detection& found, const std::string& runtime, const std::string& marke
   found.markers.push_back(json::string(marker));
 }
 
+// PID 1's environment ("container=lxc" from LXC, "container=podman"), NUL-separated.
+std::optional<std::string> pid1_container(Host& host) {
+  auto environ = host.read_file("/proc/1/environ", k_small_file);
+  if (!environ) return std::nullopt;
+  for (auto entry : split(*environ, '\0'))
+    if (entry.starts_with("container=") && entry.size() > 10) return printable(entry.substr(10), 40);
+  return std::nullopt;
+}
+
 // Strongest marker first: Kubernetes and podman also look like plain OCI.
+// Apptainer and LXD/Incus/LXC come first of all: they share much of the
+// host (its /dev, its cgroup names) and would look like something else.
 Detection detect_runtime(Host& host) {
   Detection found;
+  // apptainer's launcher sets APPTAINER_CONTAINER and APPTAINER_NAME; Singularity the SINGULARITY_ ones.
+  if (host.env("APPTAINER_CONTAINER")) mark(found, "apptainer", "env APPTAINER_CONTAINER");
+  if (host.env("SINGULARITY_CONTAINER")) mark(found, "singularity", "env SINGULARITY_CONTAINER");
+  if (host.exists("/.singularity.d")) mark(found, "apptainer", "/.singularity.d");
+  if (host.exists("/dev/.lxd-mounts")) mark(found, "lxd", "/dev/.lxd-mounts");
+  if (host.exists("/dev/.incus-mounts")) mark(found, "incus", "/dev/.incus-mounts");
+  if (host.exists("/dev/.lxc")) mark(found, "lxc", "/dev/.lxc");
+  if (auto value = pid1_container(host)) mark(found, *value, "PID 1's environment: container=" + *value);
   if (host.env("KUBERNETES_SERVICE_HOST")) mark(found, "kubernetes", "env KUBERNETES_SERVICE_HOST");
   if (host.exists("/run/.containerenv")) mark(found, "podman", "/run/.containerenv");
   if (host.exists("/.dockerenv")) mark(found, "docker", "/.dockerenv");
@@ -81,6 +100,15 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
       evidence.push_back("/etc/ld.so.conf.d/" + printable(name, 80) + " (nvidia-cdi-hook)");
     }
   }
+  // Apptainer's --nv binds each host library into /.singularity.d/libs (nvliblist.conf names them).
+  if (const auto& libs = layer.facts.apptainer_libs; !injection && libs) {
+    for (const auto& name : *libs)
+      if (name.starts_with("libcuda.so")) {
+        injection = Injection::apptainer_nv;
+        evidence.push_back("/.singularity.d/libs/" + name + " (apptainer --nv)");
+        break;
+      }
+  }
   const bool has_nodes = host.device("/dev/nvidiactl").has_value() || host.device("/dev/dxg").has_value() ||
                          (context.hardware.integrated_gpu && host.device("/dev/nvmap").has_value());
   if (!injection) injection = has_nodes ? Injection::unknown : Injection::none;
@@ -90,6 +118,47 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   layer.facts.gpu_nodes_present = has_nodes;
   layer.source("injection", k_mountinfo);
   layer.source("gpu_nodes_present", "/dev");
+}
+
+// "0 0 4294967295" is the initial namespace; anything else maps a part of
+// the ids, and ids outside it (the host's video group) show as 65534.
+void read_user_namespace(Host& host, Probed<ContainerFacts>& layer) {
+  auto map = host.read_file("/proc/self/uid_map", 4096);
+  if (!map) return;
+  const auto first = trim(std::string_view(*map).substr(0, map->find('\n')));
+  std::vector<std::string_view> fields;
+  for (auto field : split(first, ' '))
+    if (!field.empty()) fields.push_back(field);
+  if (fields.size() != 3) {
+    layer.note_unreadable("/proc/self/uid_map", "not 'inside outside count'", printable(first, 80));
+    return;
+  }
+  layer.facts.uid_map = printable(std::string(fields[0]) + " " + std::string(fields[1]) + " " + std::string(fields[2]), 80);
+  layer.facts.user_namespace = !(fields[0] == "0" && fields[1] == "0" && fields[2] == "4294967295");
+  layer.source("user_namespace", "/proc/self/uid_map");
+  layer.source("uid_map", "/proc/self/uid_map");
+  if (auto env = host.read_file("/run/.containerenv", k_small_file)) {
+    for (auto line : lines(*env))
+      if (trim(line) == "rootless=1") layer.facts.rootless = true;
+    if (!layer.facts.rootless) layer.facts.rootless = false;
+    layer.source("rootless", "/run/.containerenv");
+  }
+}
+
+void read_apptainer_libs(Host& host, Probed<ContainerFacts>& layer) {
+  constexpr const char* k_libs = "/.singularity.d/libs";
+  std::vector<std::string> names;
+  if (auto entries = host.list_dir(k_libs))
+    for (const auto& name : *entries)
+      if (names.size() < 64) names.push_back(printable(name, 80));
+  std::sort(names.begin(), names.end());
+  layer.facts.apptainer_libs = std::move(names);
+  bool on_path = false;
+  if (auto path = host.env("LD_LIBRARY_PATH"))
+    for (auto entry : split(*path, ':')) on_path = on_path || trim(entry) == k_libs || trim(entry) == "/.singularity.d/libs/";
+  layer.facts.apptainer_libs_on_path = on_path;
+  layer.source("apptainer_libs", k_libs);
+  layer.source("apptainer_libs_on_path", "env LD_LIBRARY_PATH");
 }
 
 // The device plugin's volume-mounts strategy (accept-nvidia-visible-devices-
@@ -150,6 +219,8 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
     layer.summary = "not in a container";
     return layer;
   }
+  read_user_namespace(context.host, layer);
+  if (facts.runtime && (*facts.runtime == "apptainer" || *facts.runtime == "singularity")) read_apptainer_libs(context.host, layer);
   detect_injection(context, layer);
   layer.status = Status::ok;
   layer.summary = detection.runtime + " container, GPU injection: " + enum_name(*facts.injection) + ", NVIDIA_VISIBLE_DEVICES " +

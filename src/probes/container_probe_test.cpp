@@ -30,3 +30,49 @@ TEST_CASE("container: on a host the layer is skip, and the variables are still r
   CHECK(layer.facts.visible_devices.mode == gd::VisibleMode::void_);
   CHECK_FALSE(layer.facts.injection);
 }
+
+TEST_CASE("container: Apptainer by its variables or /.singularity.d; --nv's binds are an injection of their own") {
+  gd::ProbeFixture f;
+  f.host.dir("/.singularity.d");
+  f.host.file("/.singularity.d/libs/libcuda.so.1", "").file("/.singularity.d/libs/libnvidia-ml.so.1", "");
+  f.host.env_var("APPTAINER_CONTAINER", "/home/u/torch.sif").env_var("LD_LIBRARY_PATH", "/opt/lib:/.singularity.d/libs");
+  auto context = f.context();
+  const auto layer = gd::probe_container(context);
+  CHECK(*layer.facts.runtime == "apptainer");
+  CHECK(layer.facts.injection == gd::Injection::apptainer_nv);
+  CHECK(*layer.facts.apptainer_libs == std::vector<std::string>{"libcuda.so.1", "libnvidia-ml.so.1"});
+  CHECK(*layer.facts.apptainer_libs_on_path);
+}
+
+TEST_CASE("container: LXD by /dev/.lxd-mounts, LXC by PID 1's container=lxc") {
+  SUBCASE("lxd") {
+    gd::ProbeFixture f;
+    f.host.dir("/dev/.lxd-mounts");
+    auto context = f.context();
+    CHECK(*gd::probe_container(context).facts.runtime == "lxd");
+  }
+  SUBCASE("lxc") {
+    gd::ProbeFixture f;
+    f.host.file("/proc/1/environ", std::string("PATH=/bin\0container=lxc\0", 25));
+    auto context = f.context();
+    const auto layer = gd::probe_container(context);
+    CHECK(*layer.facts.runtime == "lxc");
+    CHECK(layer.facts.markers.back() == "PID 1's environment: container=lxc");
+  }
+}
+
+TEST_CASE("container: a user namespace from /proc/self/uid_map, rootless podman from /run/.containerenv") {
+  gd::ProbeFixture f;
+  f.host.file("/run/.containerenv", "engine=\"podman-4.9.3\"\nrootless=1\n");
+  f.host.file("/proc/self/uid_map", "         0       1000          1\n         1     100000      65536\n");
+  auto context = f.context();
+  const auto layer = gd::probe_container(context);
+  CHECK(*layer.facts.runtime == "podman");
+  CHECK(*layer.facts.user_namespace);
+  CHECK(*layer.facts.uid_map == "0 1000 1");
+  CHECK(*layer.facts.rootless);
+  gd::ProbeFixture host;
+  host.host.file("/proc/self/uid_map", "         0          0 4294967295\n");
+  auto host_context = host.context();
+  CHECK_FALSE(*gd::probe_container(host_context).facts.user_namespace);
+}

@@ -33,10 +33,16 @@ std::map<std::string, std::uint32_t> read_char_majors(Host& host) {
   return majors;
 }
 
+// The overflow id: what an id unmapped in this user namespace shows as.
+constexpr std::uint32_t k_overflow_id = 65534;
+
 // What the mode bits allow this user, as the kernel would decide it before
 // any cgroup: root passes, else owner, group (primary or supplementary), other.
-std::string access_for(const DeviceNode& node, const UserIds& user) {
-  if (user.uid == 0) return "rw";
+// Root of a user namespace passes only for nodes whose owner is mapped into
+// it (capabilities hold over the namespace's own ids: user_namespaces(7)).
+std::string access_for(const DeviceNode& node, const UserIds& user, bool user_namespace) {
+  const bool unmapped = user_namespace && node.uid == k_overflow_id;
+  if (user.uid == 0 && !unmapped) return "rw";
   std::uint32_t bits = node.mode & 07;
   const bool in_group = node.gid == user.gid || std::find(user.groups.begin(), user.groups.end(), node.gid) != user.groups.end();
   if (node.uid == user.uid) bits = (node.mode >> 6) & 07;
@@ -105,7 +111,8 @@ bool may_open(const std::string& path, const DeviceNode& node, const Expected& e
   return path == "/dev/dxg";  // its major is dynamic; /proc/devices may not say it
 }
 
-NodeFacts describe_node(const std::string& path, const DeviceNode& node, const Expected& expected, const UserIds& user) {
+NodeFacts describe_node(const std::string& path, const DeviceNode& node, const Expected& expected, const UserIds& user,
+                        bool user_namespace) {
   NodeFacts item;
   item.path = path;
   item.type = file_type_name(node.type);
@@ -115,7 +122,7 @@ NodeFacts describe_node(const std::string& path, const DeviceNode& node, const E
   item.uid = node.uid;
   item.gid = node.gid;
   item.required = expected.required;
-  item.access = access_for(node, user);
+  item.access = access_for(node, user, user_namespace);
   const bool wrong_major = expected.major && node.major != *expected.major;
   const bool wrong_minor = expected.minor && node.minor != *expected.minor;
   item.wrong_number = node.type == FileType::char_device && (wrong_major || wrong_minor);
@@ -199,7 +206,7 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
       continue;
     }
     const auto expected = expected_for(path, majors);
-    facts.nodes.push_back(describe_node(path, *node, expected, user));
+    facts.nodes.push_back(describe_node(path, *node, expected, user, context.container.user_namespace.value_or(false)));
     if (may_open(path, *node, expected)) to_open.push_back(path);
     facts.nvidiactl_present = facts.nvidiactl_present || path == "/dev/nvidiactl";
     facts.uvm_present = facts.uvm_present || path == "/dev/nvidia-uvm";

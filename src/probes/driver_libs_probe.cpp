@@ -37,7 +37,9 @@ constexpr DriverLibrary k_libraries[] = {
 constexpr const char* k_driver_dirs[] = {"/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", "/usr/lib/x86_64-linux-gnu",
                                          "/usr/lib/x86_64-linux-gnu/nvidia/current", "/usr/lib64", "/usr/lib64/nvidia",
                                          "/run/opengl-driver/lib", "/usr/lib/wsl/lib", "/usr/lib/aarch64-linux-gnu",
-                                         "/usr/lib/aarch64-linux-gnu/nvidia/current"};
+                                         "/usr/lib/aarch64-linux-gnu/nvidia/current",
+                                         "/usr/lib/aarch64-linux-gnu/tegra", "/usr/lib/aarch64-linux-gnu/nvidia",  // L4T (Jetson)
+                                         "/.singularity.d/libs"};  // Apptainer's --nv binds
 
 // Mount point -> what was mounted there (mountinfo's fourth field, the path
 // inside its source file system): the container toolkit bind-mounts each

@@ -1,0 +1,124 @@
+"""Container engines beyond Docker's: Apptainer/Singularity (--nv binds the
+host's libraries into /.singularity.d/libs, --nvccli runs nvidia-container-cli)
+and LXD/Incus/LXC (a gpu device passes the nodes, nvidia.runtime has LXC's
+nvidia hook run nvidia-container-cli). Each engine's healthy container, and
+the failure a user of that engine meets, with that engine's fix."""
+
+from scenarios.binaries import *  # noqa: F401,F403
+from scenarios.snapshot import *  # noqa: F401,F403
+
+APPTAINER_LIBS = "/.singularity.d/libs"
+
+
+def apptainer(name, description, nv=True, ld_library_path=APPTAINER_LIBS):
+    """An H100 host's Apptainer container: the host's /dev is shared (so the
+    nodes are there with or without --nv), the image is a plain Ubuntu."""
+    s = h100_host(name, description)
+    for path in [p for p in s.files if p.startswith("/usr/lib/x86_64-linux-gnu/lib") and "nvidia" in p or "libcuda" in p]:
+        del s.files[path]
+    s.links = {path: target for path, target in s.links.items() if "libcuda" not in path and "nvidia" not in path}
+    s.files.pop("/usr/bin/nvidia-smi", None)
+    s.env.update({"APPTAINER_CONTAINER": "/home/user/pytorch.sif", "APPTAINER_NAME": "pytorch.sif",
+                  "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"})
+    s.file("/.singularity.d/env/99-base.sh", "# set by apptainer build\n").file("/.singularity.d/runscript", "#!/bin/sh\n")
+    s.directory(APPTAINER_LIBS)
+    if ld_library_path is not None:
+        s.env["LD_LIBRARY_PATH"] = ld_library_path
+    s.file("/proc/self/mountinfo", "1021 1020 7:3 / / ro,nodev,relatime - squashfs /dev/loop3 ro\n")
+    if nv:
+        # --nv binds each library of nvliblist.conf that the host's ld.so.cache lists, by its cache name.
+        for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                             ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"),
+                             ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+            s.file(f"{APPTAINER_LIBS}/{soname}", tiny_elf(soname, ["libc.so.6"]))
+        s.file("/usr/bin/nvidia-smi", "")
+    return s
+
+
+def lxd(name, description, gpu_device=True, nvidia_runtime=True):
+    """An Ubuntu container under LXD on an H100 host: nvidia.runtime=true has
+    LXC's nvidia hook run nvidia-container-cli (a tmpfs /proc/driver/nvidia,
+    the driver's libraries mounted); a gpu device passes the nodes."""
+    s = h100_host(name, description)
+    s.file("/dev/.lxd-mounts/.placeholder", "").file("/proc/1/environ", "container=lxc\0TERM=linux\0")
+    s.file("/proc/self/cgroup", "0::/\n")
+    mounts = ["400 300 0:41 / / rw,relatime shared:1 - zfs default/containers/c1 rw"]
+    if nvidia_runtime:
+        mounts.append("430 400 0:55 / /proc/driver/nvidia rw,nosuid,nodev,noexec,relatime - tmpfs tmpfs rw,mode=555,uid=1000000")
+    else:
+        for path in [p for p in s.files if "libcuda" in p or "libnvidia" in p]:
+            del s.files[path]
+        s.links = {path: target for path, target in s.links.items() if "libcuda" not in path and "libnvidia" not in path}
+        s.files.pop("/usr/bin/nvidia-smi", None)
+    if not gpu_device:
+        s.devices.clear()
+    s.file("/proc/self/mountinfo", "\n".join(mounts) + "\n")
+    return s
+
+
+def scenarios():
+    yield apptainer("apptainer-nv-healthy", "apptainer exec --nv on an H100 host: the driver's libraries bound into "
+                    "/.singularity.d/libs, which LD_LIBRARY_PATH names.").expect("ok", None, [])
+
+    s = apptainer("apptainer-nvccli-healthy", "apptainer exec --nvccli: nvidia-container-cli set the container up "
+                  "(a tmpfs /proc/driver/nvidia, the libraries at their usual path).", nv=False)
+    s.driver_userspace("550.54.15")
+    s.file("/proc/self/mountinfo", "1021 1020 7:3 / / ro,nodev,relatime - squashfs /dev/loop3 ro\n"
+           "1030 1021 0:60 / /proc/driver/nvidia rw,nosuid,nodev,noexec,relatime - tmpfs tmpfs rw,mode=555\n")
+    yield s.expect("ok", None, [])
+
+    s = apptainer("apptainer-without-nv", "apptainer exec without --nv: the host's /dev is there, its driver libraries "
+                  "are not; Docker's --gpus advice would not help.", nv=False)
+    yield s.expect("fail", "container", ["apptainer-without-nv", "libcuda-not-found"], headline="apptainer-without-nv")
+
+    s = apptainer("apptainer-nv-ld-library-path-replaced", "--nv bound the libraries, but the image's %environment "
+                  "set LD_LIBRARY_PATH=/opt/app/lib, dropping /.singularity.d/libs.", ld_library_path="/opt/app/lib")
+    yield s.expect("fail", "container", ["apptainer-nv-libs-off-loader-path", "libcuda-off-loader-path"],
+                   headline="apptainer-nv-libs-off-loader-path")
+
+    yield lxd("lxd-nvidia-runtime-healthy", "An LXD container with a gpu device and nvidia.runtime=true: LXC's "
+              "nvidia hook mounted the driver's libraries.").expect("ok", None, [])
+
+    s = lxd("lxd-nvidia-runtime-off", "An LXD container with a gpu device but nvidia.runtime unset: the nodes are "
+            "there, the driver's libraries are not.", nvidia_runtime=False)
+    yield s.expect("fail", "container", ["lxd-nvidia-runtime-off", "libcuda-not-found"], headline="lxd-nvidia-runtime-off")
+
+    s = lxd("lxd-gpu-device-missing", "An LXD container with nvidia.runtime=true but no gpu device: the libraries "
+            "came in, no device node did.", gpu_device=False)
+    yield s.expect("fail", "container", ["lxd-gpu-device-missing", "container-gpu-not-requested", "nvidiactl-missing"],
+                   headline="lxd-gpu-device-missing")
+    yield from more_scenarios()
+
+
+def rootless_podman(name, description, keep_groups):
+    """Rootless podman on an H100 host whose nodes are crw-rw---- root:video
+    (a distribution's udev rule): the user is in video on the host. Inside
+    the user namespace root and video are unmapped, so the nodes show as
+    65534:65534; the process keeps the group only with --group-add keep-groups,
+    where it too shows as 65534."""
+    s = h100_host(name, description)
+    for node in s.devices.values():
+        node.update({"mode": "0660", "uid": 65534, "gid": 65534})
+    s.in_docker(legacy=True)
+    del s.files["/.dockerenv"]
+    s.file("/run/.containerenv", 'engine="podman-4.9.3"\nname="train"\nimage="docker.io/nvidia/cuda:12.4.1-base-ubuntu22.04"\nrootless=1\n')
+    s.file("/proc/self/uid_map", "         0       1000          1\n         1     100000      65536\n")
+    s.env.update({"container": "podman", "NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    s.user = {"uid": 0, "gid": 0, "groups": [65534] if keep_groups else []}
+    if not keep_groups:
+        for node in s.devices.values():
+            node["open"] = "EACCES"
+            node.pop("driver_version", None)
+    return s
+
+
+def more_scenarios():
+    s = rootless_podman("podman-rootless-keep-groups-healthy", "Rootless podman with --group-add keep-groups on nodes "
+                        "that only video may open: the kept group opens them.", keep_groups=True)
+    yield s.expect("ok", None, [])
+
+    s = rootless_podman("podman-rootless-groups-dropped", "Rootless podman without keep-groups on nodes that only video "
+                        "may open: the user is in video on the host, but not in here.", keep_groups=False)
+    s.nvml_probe(init=4, init_name="Insufficient Permissions")
+    yield s.expect("fail", "container", ["user-namespace-drops-device-group", "device-node-permission-denied", "nvml-init-failed"],
+                   headline="user-namespace-drops-device-group")
