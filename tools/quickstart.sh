@@ -93,6 +93,7 @@ case "${1:-check}" in
         build-fuzz/fuzz_dockerfile testdata/dockerfiles/mistakes.Dockerfile >/dev/null 2>&1 &&
         build-fuzz/fuzz_compose testdata/compose/mistakes.compose.yaml >/dev/null 2>&1 &&
         build-fuzz/fuzz_python_metadata build/testdata/snapshots/host-tensorflow-and-cuda/root/opt/venv/lib/python3.11/site-packages/tensorflow/python/platform/build_info.py >/dev/null 2>&1 &&
+        build-fuzz/fuzz_cdi_spec build/testdata/snapshots/host-cdi-spec-current/root/etc/cdi/nvidia.yaml >/dev/null 2>&1 &&
         build-fuzz/fuzz_rules rules/layers/driver-libs.json >/dev/null 2>&1 || fuzz_result=FAIL
       rm -rf "$seeds"
       unset ASAN_OPTIONS

@@ -123,6 +123,38 @@ struct Requirements {
   }
 };
 
+// nvidia-cdi-refresh (nvidia-container-toolkit 1.18+): a path unit that
+// regenerates /var/run/cdi/nvidia.yaml when a driver is installed.
+enum class CdiRefresh { enabled, installed, absent };
+template <>
+struct EnumTable<CdiRefresh> {
+  static constexpr std::array names{"enabled", "installed", "absent"};
+};
+
+// A CDI spec the engines would read (/etc/cdi, /var/run/cdi) of an NVIDIA kind.
+struct CdiSpecFacts {
+  std::string path;
+  std::optional<std::string> kind, problem;
+  std::vector<std::string> devices;  // the first 16 device names
+  std::int64_t device_count = 0;
+  Nullable<std::string> driver_version;
+  std::vector<std::string> missing_host_paths;  // the first 16
+  std::int64_t missing_count = 0;
+
+  template <class F>
+  void fields(F& f) const {
+    f("path", path, "the spec file");
+    f("source", path, "the spec file (for evidence)");
+    f("kind", kind, "nvidia.com/gpu, ...");
+    f("problem", problem, "why it cannot be read as a CDI spec (engines refuse it too)");
+    f("devices", devices, "the device names it offers (the first 16): 0, GPU-<uuid>, all");
+    f("device_count", device_count, "how many devices it offers");
+    f("driver_version", driver_version, "the driver it was generated for: the version of the libcuda.so it mounts");
+    f("missing_host_paths", missing_host_paths, "host paths it mounts or needs that do not exist (the first 16)");
+    f("missing_count", missing_count, "how many such paths");
+  }
+};
+
 struct ContainerFacts {
   bool in_container = false;
   Nullable<std::string> runtime;
@@ -138,6 +170,8 @@ struct ContainerFacts {
   std::optional<bool> user_namespace, rootless;
   std::optional<std::string> uid_map;
   std::optional<std::vector<std::string>> apptainer_libs;  // Apptainer/Singularity only
+  std::optional<std::vector<CdiSpecFacts>> cdi_specs;
+  std::optional<CdiRefresh> cdi_refresh;  // where there are specs
   std::optional<bool> apptainer_libs_on_path;
 
   template <class F>
@@ -157,6 +191,8 @@ struct ContainerFacts {
     f("rootless", rootless, "podman's /run/.containerenv says rootless=1");
     f("apptainer_libs", apptainer_libs, "Apptainer: what --nv bound into /.singularity.d/libs (at most 64 names)");
     f("apptainer_libs_on_path", apptainer_libs_on_path, "Apptainer: LD_LIBRARY_PATH still names /.singularity.d/libs, as the image's 99-base.sh sets it");
+    f("cdi_specs", cdi_specs, "NVIDIA CDI specs in /etc/cdi and /var/run/cdi, as podman, containerd and Docker read them");
+    f("cdi_refresh", cdi_refresh, "nvidia-cdi-refresh.path, which regenerates /var/run/cdi/nvidia.yaml after a driver upgrade");
     f("gpu_nodes_present", gpu_nodes_present, "/dev/nvidiactl, /dev/dxg or (Jetson) /dev/nvmap exists");
   }
 };

@@ -1,5 +1,7 @@
 #include "lint/compose.h"
 
+#include "util/text.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -50,26 +52,6 @@ std::string prefix_of(std::string_view text, const YAML::Node& node) {
   auto prefix = text.substr(from, position - from);
   if (prefix.find_first_not_of(" -") != std::string_view::npos) prefix = prefix.substr(0, prefix.find_first_not_of(' '));
   return std::string(prefix);
-}
-
-// Deepest [ / { nesting outside quotes and comments: yaml-cpp recurses once per level.
-std::size_t flow_nesting(std::string_view text) {
-  std::size_t depth = 0, deepest = 0;
-  char quote = 0;
-  bool comment = false;
-  for (const char c : text) {
-    if (c == '\n') comment = false;
-    if (comment) continue;
-    if (quote) {
-      if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '#') comment = true;
-    else if (c == '"' || c == '\'') quote = c;
-    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
-    else if ((c == ']' || c == '}') && depth > 0) --depth;
-  }
-  return deepest;
 }
 
 ComposeDeviceRequest read_request(std::string_view text, const YAML::Node& entry) {

@@ -1,5 +1,6 @@
 #include "probes/container_probe.h"
 
+#include "probes/cdi_specs.h"
 #include "probes/mountinfo.h"
 #include "probes/nvidia_env.h"
 #include "probes/nvidia_require.h"
@@ -215,8 +216,16 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   layer.source("visible_devices", "env NVIDIA_VISIBLE_DEVICES");
   layer.source("driver_capabilities", "env NVIDIA_DRIVER_CAPABILITIES");
   layer.source("require", "env NVIDIA_REQUIRE_*, CUDA_VERSION, NVIDIA_DISABLE_REQUIRE");
+  // What every CDI container started here would get (read on hosts and in containers alike).
+  if (!context.options.image)
+    if (auto specs = read_cdi_specs(context, layer); !specs.empty()) {
+      facts.cdi_specs = std::move(specs);
+      facts.cdi_refresh = cdi_refresh_state(context.host);
+      layer.source("cdi_refresh", "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
+    }
   if (!facts.in_container) {
     layer.summary = "not in a container";
+    if (facts.cdi_specs) layer.summary += "; " + std::to_string(facts.cdi_specs->size()) + " NVIDIA CDI spec(s) for the engines here";
     return layer;
   }
   read_user_namespace(context.host, layer);

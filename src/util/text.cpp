@@ -136,4 +136,23 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
+std::size_t flow_nesting(std::string_view text) {
+  std::size_t depth = 0, deepest = 0;
+  char quote = 0;
+  bool comment = false;
+  for (const char c : text) {
+    if (c == '\n') comment = false;
+    if (comment) continue;
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '#') comment = true;
+    else if (c == '"' || c == '\'') quote = c;
+    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
+    else if ((c == ']' || c == '}') && depth > 0) --depth;
+  }
+  return deepest;
+}
+
 }  // namespace gd

@@ -42,4 +42,8 @@ std::string valid_utf8(std::string_view text);
 // tab and newline); binary junk in a text file is evidence in itself.
 bool looks_like_text(std::string_view text);
 
+// The deepest [ / { nesting outside quotes and comments: YAML parsers such as
+// yaml-cpp recurse once per level, so input is refused past a bound first.
+std::size_t flow_nesting(std::string_view text);
+
 }  // namespace gd

@@ -88,6 +88,7 @@ def scenarios():
     yield s.expect("fail", "container", ["lxd-gpu-device-missing", "container-gpu-not-requested", "nvidiactl-missing"],
                    headline="lxd-gpu-device-missing")
     yield from more_scenarios()
+    yield from cdi_scenarios()
 
 
 def rootless_podman(name, description, keep_groups):
@@ -122,3 +123,45 @@ def more_scenarios():
     s.nvml_probe(init=4, init_name="Insufficient Permissions")
     yield s.expect("fail", "container", ["user-namespace-drops-device-group", "device-node-permission-denied", "nvml-init-failed"],
                    headline="user-namespace-drops-device-group")
+
+
+def nvidia_ctk_spec(version, lib="/usr/lib/x86_64-linux-gnu"):
+    """/etc/cdi/nvidia.yaml as `nvidia-ctk cdi generate` writes it for one GPU
+    and driver `version`: per-device nodes, the shared nodes, the driver's
+    libraries mounted by their versioned names, and its hooks."""
+    mounts = "".join(f"  - hostPath: {lib}/{stem}.{version}\n    containerPath: {lib}/{stem}.{version}\n"
+                     f"    options:\n    - ro\n    - nosuid\n    - nodev\n    - rbind\n    - rprivate\n"
+                     for stem in ("libcuda.so", "libnvidia-ml.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so"))
+    return ("---\ncdiVersion: 0.5.0\ncontainerEdits:\n  deviceNodes:\n  - path: /dev/nvidia-modeset\n"
+            "  - path: /dev/nvidia-uvm\n  - path: /dev/nvidia-uvm-tools\n  - path: /dev/nvidiactl\n"
+            "  env:\n  - NVIDIA_VISIBLE_DEVICES=void\n  hooks:\n  - args:\n    - nvidia-cdi-hook\n    - create-symlinks\n"
+            f"    - --link\n    - libcuda.so.1::{lib}/libcuda.so\n    hookName: createContainer\n"
+            "    path: /usr/bin/nvidia-cdi-hook\n  - args:\n    - nvidia-cdi-hook\n    - update-ldcache\n"
+            f"    - --folder\n    - {lib}\n    hookName: createContainer\n    path: /usr/bin/nvidia-cdi-hook\n"
+            "  mounts:\n" + mounts +
+            "devices:\n- containerEdits:\n    deviceNodes:\n    - path: /dev/nvidia0\n  name: \"0\"\n"
+            "- containerEdits:\n    deviceNodes:\n    - path: /dev/nvidia0\n  name: GPU-00000000-0000-0000-0000-000000000000\n"
+            "- containerEdits:\n    deviceNodes:\n    - path: /dev/nvidia0\n  name: all\nkind: nvidia.com/gpu\n")
+
+
+def cdi_scenarios():
+    s = h100_host("host-cdi-spec-current", "An H100 host whose /etc/cdi/nvidia.yaml was generated for the running driver "
+                  "(550.54.15), with nvidia-cdi-refresh enabled.")
+    s.file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15")).file("/usr/bin/nvidia-cdi-hook", "")
+    s.file("/usr/lib/systemd/system/nvidia-cdi-refresh.path", "[Path]\n")
+    s.link("/etc/systemd/system/multi-user.target.wants/nvidia-cdi-refresh.path", "/usr/lib/systemd/system/nvidia-cdi-refresh.path")
+    s.file("/etc/cdi/amd.json", '{"cdiVersion": "0.6.0", "kind": "amd.com/gpu", "devices": [{"name": "0", "containerEdits": '
+           '{"deviceNodes": [{"path": "/dev/dri/renderD128"}]}}]}\n')  # another vendor's: not ours to judge
+    yield s.expect("ok", None, [])
+
+    s = h100_host("host-cdi-spec-stale-after-upgrade", "The driver was upgraded to 570.133.20, but /etc/cdi/nvidia.yaml "
+                  "still mounts 550.54.15's libraries, which the upgrade removed: every CDI container fails to start.",
+                  version="570.133.20")
+    s.file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15")).file("/usr/bin/nvidia-cdi-hook", "")
+    yield s.expect("fail", "container", ["cdi-spec-for-other-driver", "cdi-spec-host-paths-missing"],
+                   headline="cdi-spec-for-other-driver")
+
+    s = h100_host("host-cdi-spec-damaged", "A half-written /var/run/cdi/nvidia.yaml (the disk filled up during "
+                  "nvidia-ctk cdi generate): engines skip it.")
+    s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15")[:200] + "\n  - path: [unclosed\n")
+    yield s.expect("warn", None, ["cdi-spec-unreadable"], headline="cdi-spec-unreadable")

@@ -1,0 +1,68 @@
+#include "formats/cdi_spec.h"
+
+#include "util/text.h"
+
+#include <yaml-cpp/yaml.h>
+
+namespace gd {
+
+namespace {
+
+constexpr std::size_t k_max_nesting = 32;
+constexpr std::size_t k_max_devices = 256;
+constexpr std::size_t k_max_paths = 4096;
+
+std::string scalar(const YAML::Node& node, const char* key) {
+  const auto value = node[key];
+  return value && value.IsScalar() ? printable(value.Scalar(), 300) : std::string();
+}
+
+// One containerEdits block: the spec's own, or a device's.
+void read_edits(const YAML::Node& edits, CdiSpec& spec) {
+  if (!edits || !edits.IsMap()) return;
+  auto add = [&spec](std::string path) {
+    if (path.empty()) return;
+    if (spec.host_paths.size() >= k_max_paths) spec.truncated = true;
+    else spec.host_paths.push_back(std::move(path));
+  };
+  if (const auto mounts = edits["mounts"]; mounts && mounts.IsSequence())
+    for (const auto& mount : mounts) add(scalar(mount, "hostPath"));
+  if (const auto nodes = edits["deviceNodes"]; nodes && nodes.IsSequence())
+    for (const auto& node : nodes) {
+      const auto host_path = scalar(node, "hostPath");
+      add(host_path.empty() ? scalar(node, "path") : host_path);
+    }
+  if (const auto hooks = edits["hooks"]; hooks && hooks.IsSequence())
+    for (const auto& hook : hooks) add(scalar(hook, "path"));
+}
+
+}  // namespace
+
+CdiSpecResult parse_cdi_spec(std::string_view text) {
+  if (text.size() > k_max_cdi_spec) return {std::nullopt, "larger than the 4 MiB gpudoctor reads"};
+  if (flow_nesting(text) > k_max_nesting) return {std::nullopt, "nested deeper than any CDI spec"};
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& error) {
+    return {std::nullopt, "not YAML or JSON: " + printable(error.what(), 120)};
+  }
+  if (!root.IsMap()) return {std::nullopt, "not a CDI spec (no cdiVersion, kind and devices)"};
+  CdiSpec spec;
+  spec.cdi_version = scalar(root, "cdiVersion");
+  spec.kind = scalar(root, "kind");
+  if (spec.cdi_version.empty() || spec.kind.empty()) return {std::nullopt, "not a CDI spec (no cdiVersion or kind)"};
+  read_edits(root["containerEdits"], spec);
+  if (const auto devices = root["devices"]; devices && devices.IsSequence())
+    for (const auto& device : devices) {
+      if (spec.devices.size() >= k_max_devices) {
+        spec.truncated = true;
+        break;
+      }
+      spec.devices.push_back(scalar(device, "name"));
+      read_edits(device["containerEdits"], spec);
+    }
+  return {std::move(spec), ""};
+}
+
+}  // namespace gd

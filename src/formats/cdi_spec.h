@@ -1,0 +1,30 @@
+#pragma once
+// A Container Device Interface spec (/etc/cdi/*.yaml|json, /var/run/cdi/*),
+// as the engines read it (tags.cncf.io/container-device-interface, specs-go):
+// its kind, device names, and every host path its edits need. YAML or JSON
+// (JSON is YAML); bounded: size, nesting and counts are capped.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+struct CdiSpec {
+  std::string cdi_version, kind;
+  std::vector<std::string> devices;     // device names: "0", "GPU-<uuid>", "all"
+  std::vector<std::string> host_paths;  // mounts' hostPath, deviceNodes' hostPath (else path), hooks' path
+  bool truncated = false;               // more entries than gpudoctor reads
+};
+
+inline constexpr std::size_t k_max_cdi_spec = 4 << 20;
+
+// The spec, or the reason it is not one.
+struct CdiSpecResult {
+  std::optional<CdiSpec> spec;
+  std::string problem;
+};
+CdiSpecResult parse_cdi_spec(std::string_view text);
+
+}  // namespace gd

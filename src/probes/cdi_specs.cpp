@@ -1,0 +1,87 @@
+#include "probes/cdi_specs.h"
+
+#include "formats/cdi_spec.h"
+#include "util/text.h"
+#include "util/version.h"
+
+#include <algorithm>
+
+namespace gd {
+
+namespace {
+
+constexpr const char* k_spec_dirs[] = {"/etc/cdi", "/var/run/cdi"};
+constexpr std::size_t k_max_specs = 64;
+constexpr std::size_t k_shown = 16;
+
+bool is_spec_name(std::string_view name) {
+  return name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json");
+}
+
+// libcuda.so.550.54.15 among the host paths: the driver the spec was generated for.
+std::optional<std::string> driver_of(const CdiSpec& spec) {
+  for (const auto& path : spec.host_paths) {
+    const auto slash = path.rfind('/');
+    const std::string_view name = std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
+    if (!name.starts_with("libcuda.so.")) continue;
+    const auto version = name.substr(std::string_view("libcuda.so.").size());
+    if (std::count(version.begin(), version.end(), '.') >= 1 && Version::parse(version)) return std::string(version);
+  }
+  return std::nullopt;
+}
+
+CdiSpecFacts check_spec(Host& host, const std::string& path, const CdiSpec& spec) {
+  CdiSpecFacts facts{.path = printable(path, 200), .kind = spec.kind};
+  facts.device_count = static_cast<std::int64_t>(spec.devices.size());
+  for (const auto& name : spec.devices)
+    if (facts.devices.size() < k_shown) facts.devices.push_back(name);
+  facts.driver_version.value = driver_of(spec);
+  std::vector<std::string> seen;
+  for (const auto& needed : spec.host_paths) {
+    if (std::find(seen.begin(), seen.end(), needed) != seen.end() || host.exists(needed)) continue;
+    seen.push_back(needed);
+    ++facts.missing_count;
+    if (facts.missing_host_paths.size() < k_shown) facts.missing_host_paths.push_back(needed);
+  }
+  return facts;
+}
+
+}  // namespace
+
+CdiRefresh cdi_refresh_state(Host& host) {
+  for (const char* dir : {"/etc/systemd/system/multi-user.target.wants", "/usr/lib/systemd/system/multi-user.target.wants"})
+    if (host.exists(std::string(dir) + "/nvidia-cdi-refresh.path")) return CdiRefresh::enabled;
+  for (const char* dir : {"/etc/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"})
+    if (host.exists(std::string(dir) + "/nvidia-cdi-refresh.path")) return CdiRefresh::installed;
+  return CdiRefresh::absent;
+}
+
+std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& notes) {
+  Host& host = context.host;
+  std::vector<CdiSpecFacts> specs;
+  for (const char* dir : k_spec_dirs) {
+    auto names = host.list_dir(dir);
+    if (!names) continue;
+    std::sort(names->begin(), names->end());
+    for (const auto& name : *names) {
+      if (!is_spec_name(name) || specs.size() >= k_max_specs) continue;
+      const std::string path = std::string(dir) + "/" + name;
+      auto text = host.read_file(path, k_max_cdi_spec + 1);
+      if (!text) {
+        notes.note_unreadable(path, "cannot read: " + errno_name(text.error()));
+        continue;
+      }
+      auto parsed = parse_cdi_spec(*text);
+      if (!parsed.spec) {
+        specs.push_back({.path = printable(path, 200), .problem = parsed.problem});
+        continue;
+      }
+      if (!parsed.spec->kind.starts_with("nvidia.com/")) continue;  // another vendor's devices
+      specs.push_back(check_spec(host, path, *parsed.spec));
+    }
+    notes.source("cdi_specs", std::string(k_spec_dirs[0]) + ", " + k_spec_dirs[1]);
+  }
+  return specs;
+}
+
+}  // namespace gd
