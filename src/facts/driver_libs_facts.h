@@ -118,6 +118,20 @@ struct NvidiaSmiFacts {
   }
 };
 
+// NVIDIA Fabric Manager, which an NVSwitch system needs before CUDA can
+// start (error 802 without it), from files: its program and systemd unit.
+struct FabricManagerFacts {
+  Nullable<std::string> program, unit;
+  bool enabled = false;
+
+  template <class F>
+  void fields(F& f) const {
+    f("program", program, "nv-fabricmanager, where the nvidia-fabricmanager package puts it");
+    f("unit", unit, "nvidia-fabricmanager.service in a systemd unit directory");
+    f("enabled", enabled, "the unit is wanted by multi-user.target (it starts at boot)");
+  }
+};
+
 struct DriverLibsFacts {
   std::vector<DriverLibraryFacts> libraries;  // libcuda.so.1 first
   DriverLibraryFacts unversioned_libcuda;     // dlopen("libcuda.so"), as numba and cuda-python do
@@ -128,6 +142,7 @@ struct DriverLibsFacts {
   std::optional<CudaProbeFacts> cuda_probe;
   std::optional<NvmlProbeFacts> nvml_probe;
   std::string ld_so_cache;
+  std::optional<FabricManagerFacts> fabric_manager;  // NVSwitch systems only
 
   template <class F>
   void fields(F& f) const {
@@ -142,6 +157,7 @@ struct DriverLibsFacts {
     f("cuda_probe", cuda_probe, "live, where libcuda.so.1 resolves (not with --no-probe): a child that loaded it and called cuInit");
     f("nvml_probe", nvml_probe, "live, where libnvidia-ml.so.1 resolves (not with --no-probe): a child that asked NVML");
     f("program_runpath", program_runpath, "the RUNPATH the system's programs carry to reach the driver (NixOS: /run/opengl-driver/lib)");
+    f("fabric_manager", fabric_manager, "NVSwitch systems (hosts): Fabric Manager's program and unit, from files");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
   }
 };

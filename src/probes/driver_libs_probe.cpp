@@ -165,6 +165,23 @@ std::vector<std::string> stub_files(Host& host) {
   return stubs;
 }
 
+// Where the nvidia-fabricmanager packages put the daemon and its unit.
+FabricManagerFacts find_fabric_manager(Host& host) {
+  FabricManagerFacts facts;
+  for (const char* program : {"/usr/bin/nv-fabricmanager", "/usr/sbin/nv-fabricmanager"})
+    if (host.exists(program)) {
+      facts.program = std::string(program);
+      break;
+    }
+  for (const char* dir : {"/etc/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"})
+    if (const std::string unit = std::string(dir) + "/nvidia-fabricmanager.service"; host.exists(unit)) {
+      facts.unit = unit;
+      break;
+    }
+  facts.enabled = host.exists("/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service");
+  return facts;
+}
+
 }  // namespace
 
 Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
@@ -221,6 +238,12 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
       facts.nvml_probe = run_nvml_probe(context.host, nvml_deadline);
       layer.source("nvml_probe", "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
     }
+  }
+  // An NVSwitch system's host (a container cannot see the host's daemons).
+  const bool nvswitches = context.hardware.nvswitch_count > 0 || context.host.exists("/dev/nvidia-nvswitchctl");
+  if (nvswitches && !context.container.in_container && !context.options.image) {
+    facts.fabric_manager = find_fabric_manager(context.host);
+    layer.source("fabric_manager", "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service");
   }
   const auto& config = simulation.config();
   if (config.ld_library_path) facts.ld_library_path = printable(*config.ld_library_path, 400);

@@ -198,3 +198,22 @@ def scenarios():
 
     yield compat_container("container-compat-branch-not-accepted", "cuda-compat 560.35.03 on a 545 host, a branch its note does not list.",
                            "545.23.08").expect("fail", "driver-libs", ["compat-host-branch-not-accepted"], headline="compat-host-branch-not-accepted")
+    yield from mig_scenarios()
+
+
+def mig_scenarios():
+    s = h100_host("host-mig-no-instances", "An H100 left in MIG mode after a reboot: its GPU instances are gone, so "
+                  "CUDA sees no device although nvidia-smi lists the GPU.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Enabled, Enabled, Default\n")
+    s.cuda_probe(init=100, init_name="CUDA_ERROR_NO_DEVICE")
+    s.nvml_probe(devices=[nvml_device(mig_mode="Enabled", mig_devices=0)])
+    yield s.expect("fail", "driver-libs", ["mig-enabled-without-instances", "cuda-init-no-device"],
+                   headline="mig-enabled-without-instances")
+
+    s = h100_host("host-mig-cap-node-unreadable", "CUDA_VISIBLE_DEVICES names a MIG device, but the MIG capability "
+                  "nodes are 0400 root and the user is not root.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 11, Enabled, Enabled, Default\n")
+    s.device("/dev/nvidia-caps/nvidia-cap21", 511, 21, mode="0400").device("/dev/nvidia-caps/nvidia-cap22", 511, 22, mode="0400")
+    s.user = {"uid": 1000, "gid": 1000, "groups": [1000]}
+    s.env["CUDA_VISIBLE_DEVICES"] = "MIG-4a8f1d2e-0c1b-5e3a-9d7f-2b6c8e1a0f34"
+    yield s.expect("fail", "device-nodes", ["mig-capability-node-unreadable"], headline="mig-capability-node-unreadable")

@@ -7,7 +7,7 @@ from scenarios.snapshot import *  # noqa: F401,F403
 
 def scenarios():
     buses = ["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]
-    def hgx_host(name, description):
+    def hgx_host(name, description, fabric_manager="enabled"):
         s = Snapshot(name, description).plain_vm_pci()
         s.nvidia_driver("550.90.07")
         for index, bus in enumerate(buses):
@@ -20,6 +20,11 @@ def scenarios():
         s.device("/dev/nvidia-nvswitchctl", 508, 255)
         s.driver_nodes(range(8), version="550.90.07")
         s.file("/proc/devices", "Character devices:\n195 nvidia\n508 nvidia-nvswitch\n510 nvidia-uvm\n511 nvidia-caps\n")
+        if fabric_manager:  # the nvidia-fabricmanager-550 package, its unit enabled
+            s.file("/usr/bin/nv-fabricmanager", "").file("/usr/lib/systemd/system/nvidia-fabricmanager.service", "[Service]\n")
+            if fabric_manager == "enabled":
+                s.link("/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service",
+                       "/usr/lib/systemd/system/nvidia-fabricmanager.service")
         return s
 
     s = hgx_host("host-hgx-8gpu-nvswitch", "An HGX H100 server: 8 GPUs and 4 NVSwitches, all healthy.")
@@ -32,6 +37,15 @@ def scenarios():
     s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
     s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="not-started") for i, bus in enumerate(buses)])
     yield s.expect("fail", "driver-libs", ["cuda-init-system-not-ready", "gpu-fabric-not-ready"], headline="cuda-init-system-not-ready")
+
+    # From files alone (--root, --no-probe, a snapshot without the driver's answers): no Fabric Manager at all.
+    s = hgx_host("host-hgx-no-fabric-manager", "An HGX H100 server whose image never got nvidia-fabricmanager: "
+                 "every CUDA program will fail with 802, told from files alone.", fabric_manager=None)
+    yield s.expect("fail", "driver-libs", ["fabric-manager-missing"], headline="fabric-manager-missing")
+
+    s = hgx_host("host-hgx-fabric-manager-disabled", "Fabric Manager installed but its unit not enabled: the next "
+                 "boot comes up without the NVLink fabric.", fabric_manager="installed")
+    yield s.expect("warn", None, ["fabric-manager-not-enabled"], headline="fabric-manager-not-enabled")
 
     s = Snapshot("wsl2-healthy", "WSL2 with a working GPU: /dev/dxg, no PCI GPU, no Linux module.")
     s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
