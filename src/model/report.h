@@ -33,6 +33,9 @@ struct Finding {
   // is listed under its cause and never becomes the headline.
   std::optional<std::string> caused_by;
   std::string cause_layer;
+  // What other layers show against this failure (rules/ disputed_by): the
+  // finding was a failure, and is reported as a warning because of these.
+  std::vector<std::string> disputed_by;
 };
 
 // Root causes first, then consequences, each in their own order.

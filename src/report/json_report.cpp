@@ -23,6 +23,11 @@ json::object finding_to_json(const Finding& finding) {
                       {"fix", finding.fix},         {"reference", finding.reference}, {"about", finding.about}};
   object["caused_by"] = finding.caused_by ? json::value(json::object{{"rule", *finding.caused_by}, {"layer", finding.cause_layer}})
                                           : json::value(nullptr);
+  if (!finding.disputed_by.empty()) {
+    json::array disputed;
+    for (const auto& says : finding.disputed_by) disputed.push_back(json::string(says));
+    object["disputed_by"] = std::move(disputed);
+  }
   return object;
 }
 

@@ -15,6 +15,15 @@ Finding make_finding(const Rule& rule, const FactView& view, const json::value* 
     const auto* value = view.find(path);
     finding.evidence.push_back({path, value ? *value : json::value(nullptr), view.source_of(path)});
   }
+  // One source must not fail a layer that other layers' evidence contradicts:
+  // an unknown platform then reads as a warning saying what disagrees.
+  for (const auto& disagreement : rule.disputed_by)
+    if (evaluate_condition(disagreement.when, view)) finding.disputed_by.push_back(render_template(disagreement.says, view));
+  if (!finding.disputed_by.empty()) {
+    finding.severity = Severity::warn;
+    finding.message += " Yet " + joined_list(finding.disputed_by) +
+                       ": the layers disagree, as they do on a platform gpudoctor does not know, so this alone fails nothing.";
+  }
   return finding;
 }
 

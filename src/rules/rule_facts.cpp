@@ -74,6 +74,10 @@ std::optional<std::string> check_rule_facts(const Rule& rule, const FactSchema& 
     item_list = list.normalised;
   }
   if (auto problem = check_condition(rule.when, schema, item_list)) return problem;
+  for (const auto& disagreement : rule.disputed_by) {
+    if (auto problem = check_condition(disagreement.when, schema, item_list)) return "disputed_by: " + *problem;
+    if (auto problem = check_placeholders(disagreement.says, schema, item_list)) return "disputed_by: " + *problem;
+  }
   for (const auto& path : rule.evidence)
     if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "\"evidence\"");
   if (auto problem = check_placeholders(rule.message, schema, item_list)) return problem;

@@ -100,6 +100,19 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
       rule.explained_by.emplace_back(cause.get_string());
     }
   }
+  if (auto* disputed = object.if_contains("disputed_by")) {
+    if (rule.severity != Severity::fail) fail(file, line_of_rule(file, id), "rule \"" + id + "\": only a fail rule can be \"disputed_by\"");
+    if (!disputed->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"disputed_by\" is a list of {\"when\", \"says\"}");
+    for (auto& entry : disputed->get_array()) {
+      auto* item = entry.if_object();
+      auto* condition = item ? item->if_contains("when") : nullptr;
+      const auto* says = item ? item->if_contains("says") : nullptr;
+      if (!condition || !says || !says->is_string() || says->get_string().empty())
+        fail(file, line_of_rule(file, id), "rule \"" + id + "\": each \"disputed_by\" entry needs \"when\" and \"says\"");
+      if (auto problem = validate_condition(*condition)) fail(file, line_of_rule(file, id), "rule \"" + id + "\": disputed_by: " + *problem);
+      rule.disputed_by.push_back({std::move(*condition), std::string(says->get_string())});
+    }
+  }
   if (const auto* evidence = object.if_contains("evidence")) {
     if (!evidence->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"evidence\" is a list of facts");
     for (const auto& path : evidence->get_array()) {

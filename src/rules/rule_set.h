@@ -17,6 +17,14 @@
 
 namespace gd {
 
+// Evidence of another layer that contradicts a failure ("the nvidia module
+// claims a GPU" against "no GPU on the PCI bus"): when it holds, the finding
+// is reported as a warning that says what disagrees, never a failure.
+struct Disagreement {
+  boost::json::value when;
+  std::string says;  // a message template: what the other evidence shows
+};
+
 struct Rule {
   std::string id;
   std::string subject = "host";  // what it judges (model/layers.h); "layer" is one of its layers
@@ -27,6 +35,7 @@ struct Rule {
   // Rules whose findings explain this one's: when one of them fires, this
   // finding is a consequence, listed under that cause, never the headline.
   std::vector<std::string> explained_by;
+  std::vector<Disagreement> disputed_by;  // fail rules only
   std::string message;
   std::vector<std::string> evidence;
   std::string fix;

@@ -1,6 +1,7 @@
 #include "rules/rule_set.h"
 
 #include "model/layers.h"
+#include "rules/evaluator.h"
 #include "rules/message_template.h"
 #include "test_support/temp_dir.h"
 
@@ -188,3 +189,42 @@ TEST_CASE("an error signature naming no rule, or without text to match, is refus
             .find("signatures row 1: \"match\" is empty") != std::string::npos);
 }
 
+
+TEST_CASE("disputed_by: only on fail rules, each entry a condition and what it says") {
+  const std::string head = R"({"rules": [{"id": "r", "layer": "hardware", "when": {"fact": "hardware.gpu_count", "eq": 0},
+    "message": "m", "fix": "f", "source": "s", )";
+  CHECK(error_of(head + R"("severity": "warn", "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}, "says": "x"}]}]})")
+            .find("only a fail rule can be \"disputed_by\"") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "fail", "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}}]}]})")
+            .find("needs \"when\" and \"says\"") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "fail", "disputed_by": [{"when": {"fact": "x"}, "says": "y"}]}]})").find("disputed_by:") !=
+        std::string::npos);
+  CHECK(error_of(head + R"("severity": "fail", "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}, "says": "y"}]}]})") == "");
+}
+
+TEST_CASE("a failure that another layer's evidence contradicts is reported as a warning saying what disagrees") {
+  const auto rules = gd::load_rule_files(with_tables({{"layers/test.json", R"({"rules": [{"id": "no-gpu", "layer": "hardware",
+    "severity": "fail", "when": {"fact": "hardware.gpu_count", "eq": 0}, "message": "No GPU.", "fix": "f", "source": "s",
+    "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}, "says": "nvidia {kernel-module.version} is loaded"},
+                    {"when": {"fact": "kernel-module.version", "eq": "1.0"}, "says": "never shown"}]}]})"}}));
+  auto report_with = [&](bool loaded) {
+    gd::Report report;
+    report.layers.resize(2);
+    report.layers[0].facts.id = "hardware";
+    report.layers[0].facts.set("gpu_count", boost::json::value(0));
+    report.layers[1].facts.id = "kernel-module";
+    report.layers[1].facts.set("loaded", boost::json::value(loaded));
+    report.layers[1].facts.set("version", "550.54.15");
+    gd::apply_rules(rules, report);
+    REQUIRE(report.layers[0].findings.size() == 1);
+    return report.layers[0].findings[0];
+  };
+  const auto disputed = report_with(true);
+  CHECK(disputed.severity == gd::Severity::warn);
+  CHECK(disputed.disputed_by == std::vector<std::string>{"nvidia 550.54.15 is loaded"});
+  CHECK(disputed.message.starts_with("No GPU. Yet nvidia 550.54.15 is loaded: the layers disagree"));
+  const auto undisputed = report_with(false);
+  CHECK(undisputed.severity == gd::Severity::fail);
+  CHECK(undisputed.disputed_by.empty());
+  CHECK(undisputed.message == "No GPU.");
+}

@@ -73,3 +73,17 @@ def scenarios():
     s = h100_host("host-truncated-proc-version", "/proc/driver/nvidia/version cut off in the middle of the version.")
     s.file("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.5")
     yield s.expect("warn", None, ["kernel-module-input-unreadable"], absent=["driver-version-ioctl-mismatch"], headline="kernel-module-input-unreadable")
+    yield from disputed_scenarios()
+
+
+def disputed_scenarios():
+    # The layers disagree: the PCI view shows no NVIDIA GPU, yet the nvidia
+    # module claims one and its nodes exist (a hypervisor that hides the
+    # function from the guest's sysfs, or a platform gpudoctor does not know).
+    # No failure on the one missing source: a warning saying what disagrees.
+    s = Snapshot("host-gpu-off-pci-but-claimed", "No NVIDIA function on the PCI bus, yet nvidia 550.54.15 is loaded, "
+                 "claims a GPU and made /dev/nvidia0: the layers disagree, so the PCI view alone fails nothing.")
+    s.plain_vm_pci()
+    s.nvidia_driver("550.54.15").claimed("0000:00:05.0", "NVIDIA H100 80GB HBM3", 0)
+    s.driver_nodes([0], version="550.54.15")
+    yield s.expect("warn", None, ["no-nvidia-gpu"], headline="no-nvidia-gpu")
