@@ -75,7 +75,7 @@ void print_report(const Report& report, const Options& options) {
     std::cout << text;
     return;
   }
-  if (auto written = write_file_atomically(*options.output, text); !written)
+  if (auto written = write_output_file(*options.output, text); !written)
     throw OutputError("cannot write " + *options.output + ": " + written.error().message());
 }
 
@@ -98,11 +98,26 @@ void prepare_output_dir(const std::string& dir) {
   if (error) throw UsageError("cannot create " + dir + ": " + error.message());
 }
 
+// --target names a program or library to judge: a file that is missing, a
+// directory or not ELF is a usage error naming it, never a healthy "✓".
+void check_targets(Host& host, const std::vector<std::string>& targets) {
+  for (const auto& target : targets) {
+    const std::string named = "--target " + printable(target, 300);
+    auto stat = host.stat(target);
+    if (!stat) throw UsageError(named + ": " + stat.error().message());
+    if (stat->type == FileType::directory) throw UsageError(named + " is a directory, not a program or library");
+    if (stat->type != FileType::regular) throw UsageError(named + " is not a regular file");
+    auto magic = host.read_range(target, 0, 4);
+    if (!magic || *magic != std::string_view("\x7f" "ELF", 4)) throw UsageError(named + " is not an ELF file (a program or shared library)");
+  }
+}
+
 }  // namespace
 
 int run_check_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   auto host = make_host(options);
+  check_targets(*host, options.targets);
   const Report report = run_check(*host, rules, probe_options(options));
   print_report(report, options);
   return exit_status(report, options.strict);
@@ -169,15 +184,23 @@ int run_lint_command(const Options& options) {
   if (!text) throw UsageError(options.file + ": " + text.error().message());
   std::vector<std::string> problems;
   std::vector<LintFinding> findings;
-  if (compose) {
+  // A file that is neither a Dockerfile nor a compose file is not "clean":
+  // a CI gate must not pass it. Exit 2, with the reason.
+  std::optional<std::string> unusable;
+  if (!looks_like_text(std::string_view(*text).substr(0, 4096))) {
+    unusable = "not a text file";
+  } else if (compose) {
     const ComposeFile file = parse_compose(*text);
     problems = file.problems;
+    if (file.services.empty() && !problems.empty()) unusable = "not a compose file: " + problems.front();
     findings = lint_compose(file, rules);
   } else {
     const Dockerfile file = parse_dockerfile(*text);
     problems = file.problems;
+    if (file.stages.empty()) unusable = "not a Dockerfile: no FROM instruction";
     findings = lint_dockerfile(file, rules);
   }
+  if (unusable && std::find(problems.begin(), problems.end(), *unusable) == problems.end()) problems.insert(problems.begin(), *unusable);
   bool failed = false;
   if (options.format == Format::json) {
     boost::json::array list;
@@ -200,8 +223,12 @@ int run_lint_command(const Options& options) {
              finding.message + "\n  fix: " + finding.fix + "\n";
       if (finding.corrected) out += "  corrected: " + *finding.corrected + "\n";
     }
-    if (findings.empty()) out += options.file + ": no GPU mistakes found\n";
+    if (findings.empty() && !unusable) out += options.file + ": no GPU mistakes found\n";
     std::cout << valid_utf8(out);
+  }
+  if (unusable) {
+    std::cerr << "gpudoctor: " << printable(options.file, 300) << " cannot be linted: " << printable(*unusable, 300) << "\n";
+    return 2;
   }
   for (const auto& finding : findings)
     failed = failed || finding.severity == "fail" || (options.strict && finding.severity == "warn");

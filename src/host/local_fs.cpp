@@ -132,11 +132,11 @@ Result<FileStat> stat_local(const std::string& path) {
                   static_cast<std::uint64_t>(info.st_size)};
 }
 
-Result<void> write_file_atomically(const std::string& path, std::string_view content) {
+Result<void> write_file_atomically(const std::string& path, std::string_view content, unsigned mode) {
   std::string temporary = path + ".tmp.XXXXXX";
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) return errno_code(errno);
-  bool written = ::fchmod(fd, 0644) == 0;
+  bool written = ::fchmod(fd, static_cast<mode_t>(mode)) == 0;
   for (std::size_t done = 0; written && done < content.size();) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) continue;
@@ -152,6 +152,50 @@ Result<void> write_file_atomically(const std::string& path, std::string_view con
     return errno_code(error ? error : EIO);
   }
   return {};
+}
+
+namespace {
+
+Result<void> write_into(const std::string& path, std::string_view content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return errno_code(errno);
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a reader is there: block as writes normally do
+  int error = 0;
+  for (std::size_t done = 0; done < content.size();) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = n < 0 ? errno : EIO;
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return error ? Result<void>(errno_code(error)) : Result<void>();
+}
+
+}  // namespace
+
+Result<void> write_output_file(const std::string& path, std::string_view content) {
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) != 0) {
+    if (errno != ENOENT) return errno_code(errno);
+    return write_file_atomically(path, content);
+  }
+  if (S_ISREG(link.st_mode)) return write_file_atomically(path, content);
+  struct stat target {};
+  if (S_ISLNK(link.st_mode)) {
+    if (::stat(path.c_str(), &target) != 0) return errno_code(errno);  // dangling: nothing to follow
+    if (S_ISREG(target.st_mode)) {
+      char resolved[PATH_MAX];
+      if (!::realpath(path.c_str(), resolved)) return errno_code(errno);
+      return write_file_atomically(resolved, content);
+    }
+  } else {
+    target = link;
+  }
+  if (S_ISDIR(target.st_mode)) return errno_code(EISDIR);
+  return write_into(path, content);
 }
 
 }  // namespace gd

@@ -29,7 +29,14 @@ Result<FileStat> stat_local(const std::string& path);
 
 // Writes content to a new temporary file beside path, then renames it over
 // path: a reader (node_exporter's textfile collector, a ticket upload) sees
-// the old file or the whole new one, never half. The file is 0644.
-Result<void> write_file_atomically(const std::string& path, std::string_view content);
+// the old file or the whole new one, never half. The file gets `mode`.
+Result<void> write_file_atomically(const std::string& path, std::string_view content, unsigned mode = 0644);
+
+// An output path the user named: a regular file (or nothing yet) is
+// replaced atomically; a symlink is followed and its target replaced; a
+// character device, FIFO or socket (/dev/null, /dev/stdout, a pipe) is
+// written into, never replaced by a file; a directory is an error. A FIFO
+// nobody reads is ENXIO at once, not a hang.
+Result<void> write_output_file(const std::string& path, std::string_view content);
 
 }  // namespace gd

@@ -74,7 +74,8 @@ bool is_archive_name(std::string_view path) { return path.ends_with(".tar.gz") |
 
 void pack_snapshot(const std::string& dir, const std::string& archive_path) {
   const std::string packed = gzip_compress(write_tar(entries_below(dir, folder_name(archive_path)), std::time(nullptr)));
-  if (auto written = write_file_atomically(archive_path, packed); !written)
+  // Private, as the directory form is: a snapshot holds the machine's files (all of them with --no-redact).
+  if (auto written = write_file_atomically(archive_path, packed, 0600); !written)
     throw std::runtime_error("cannot write " + archive_path + ": " + written.error().message());
 }
 

@@ -77,6 +77,8 @@ std::string substitute_args(std::string_view text, const std::vector<std::pair<s
 
 Dockerfile parse_dockerfile(std::string_view text) {
   Dockerfile file;
+  // Editors on Windows save a UTF-8 byte-order mark; BuildKit skips it, so the first line is still FROM.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   if (text.size() > k_max_dockerfile) {
     file.problems.push_back("larger than " + std::to_string(k_max_dockerfile >> 20) + " MB: read up to there");
     text = text.substr(0, k_max_dockerfile);

@@ -111,7 +111,10 @@ std::optional<std::string> torch_index_digits(const std::string& text) {
 void check_torch_index(Linter& lint, const Instruction& instruction, const std::string& text, const std::string& digits) {
   const auto& published = lint.rules().cuda.torch_published();
   if (published.empty()) return;
-  const int tag = std::stoi(digits);
+  // Digits from the file: any length (std::stoi would throw on 99999999999).
+  const auto parsed = parse_int(digits);
+  if (!parsed || *parsed > 100000) return;
+  const int tag = static_cast<int>(*parsed);
   std::smatch match;
   const int newest = *std::max_element(published.begin(), published.end());
   if (tag > newest || tag < published.front()) return;
@@ -164,7 +167,9 @@ void check_run_command(Linter& lint, const Instruction& instruction, const std::
       // The index for the base's CUDA: the newest published one not newer than it (12.2 -> cu121).
       std::string base_tag = *base;
       base_tag.erase(std::remove(base_tag.begin(), base_tag.end(), '.'), base_tag.end());
-      const int base_number = std::stoi(base_tag);
+      const auto parsed = parse_int(base_tag);
+      if (!parsed || *parsed > 100000) return;
+      const int base_number = static_cast<int>(*parsed);
       int nearest = 0;
       for (int number : lint.rules().cuda.torch_published())
         if (number <= base_number && number / 10 == base_number / 10) nearest = std::max(nearest, number);
