@@ -246,5 +246,32 @@ NVIDIA_VISIBLE_DEVICES="$(head -c 100000 /dev/zero | tr '\0' 'x'),void,$(printf 
 status=$?
 check "hostile environment is diagnosed, not fatal" test "$status" -le 1
 
+# lint must not call a file it cannot read as a Dockerfile or compose file clean.
+check "lint: a file that is no Dockerfile exits 2" exit_is 2 "$gpudoctor" lint /etc/passwd
+check "lint: and says why" grep -q 'not a Dockerfile: no FROM instruction' "$work/err"
+printf 'services: [unclosed\n' >"$work/broken.compose.yaml"
+check "lint: a compose file that is no YAML exits 2" exit_is 2 "$gpudoctor" lint "$work/broken.compose.yaml"
+check "lint: a binary file exits 2" exit_is 2 "$gpudoctor" lint "$gpudoctor"
+printf '\357\273\277FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nENV LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs\n' >"$work/bom.Dockerfile"
+check "lint: a byte-order mark hides nothing" exit_is 1 "$gpudoctor" lint "$work/bom.Dockerfile"
+printf 'FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nRUN pip install torch --index-url https://download.pytorch.org/whl/cu99999999999999999999999\n' >"$work/digits.Dockerfile"
+"$gpudoctor" lint "$work/digits.Dockerfile" >"$work/out" 2>"$work/err"
+check "lint: absurd digits are no internal error" bash -c "[ $? -le 1 ] && ! grep -q 'internal error' '$work/err'"
+# --target names a program or library; anything else is a usage error naming it.
+check "--target: a missing file exits 2" exit_is 2 "$gpudoctor" check --no-probe --target "$work/no-such-program"
+check "--target: a directory exits 2" exit_is 2 "$gpudoctor" check --no-probe --target "$work"
+check "--target: a file that is not ELF exits 2" exit_is 2 "$gpudoctor" check --no-probe --target /etc/passwd
+# --output onto something that is not a regular file: written into, never replaced by a file.
+mkfifo "$work/fifo"
+check "--output into a FIFO nobody reads is an error, not a hang" \
+  exit_is 2 timeout 10 "$gpudoctor" check --replay "$scenarios/host-healthy-h100" --format line --output "$work/fifo"
+check "--output onto /dev/null keeps it a character device" \
+  bash -c "'$gpudoctor' check --replay '$scenarios/host-healthy-h100' --format line --output /dev/null && test -c /dev/null"
+ln -s /proc/self/fd/1 "$work/stdout-link"
+check "--output through a link to stdout writes to stdout, and keeps the link" \
+  bash -c "'$gpudoctor' check --replay '$scenarios/host-healthy-h100' --format line --output '$work/stdout-link' | grep -q '^OK' && test -L '$work/stdout-link'"
+check "a snapshot archive is private under any umask" \
+  bash -c "umask 022 && '$gpudoctor' snapshot --replay '$scenarios/host-healthy-h100' --no-redact --output '$work/private.tar.gz' 2>/dev/null && test \"\$(stat -c %a '$work/private.tar.gz')\" = 600"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
