@@ -37,7 +37,8 @@ json::object report_to_json(const Report& report) {
   json::array layers;
   for (const auto& layer : report.layers) {
     json::array findings;
-    for (const auto& finding : layer.findings) findings.push_back(finding_to_json(finding));
+    // Root causes first, then their consequences: a reader of the failing layer meets the cause first.
+    for (const Finding* finding : causes_first(layer.findings)) findings.push_back(finding_to_json(*finding));
     json::object sources;
     for (const auto& [fact, source] : layer.facts.sources) sources[fact] = source;
     layers.push_back(json::object{{"id", layer.facts.id},
@@ -54,6 +55,15 @@ json::object report_to_json(const Report& report) {
                    {"mode", report.mode},
                    {"verdict", status_name(report.verdict)}};
   top["failing_layer"] = report.failing_layer ? json::value(*report.failing_layer) : json::value(nullptr);
+  // The closing line, for machines: the root cause, never a consequence; null when healthy.
+  const Finding* headline = report.verdict == Status::ok ? nullptr : headline_finding(report);
+  top["headline"] = headline ? json::value(json::object{{"rule", headline->rule},
+                                                        {"layer", headline->layer},
+                                                        {"severity", severity_name(headline->severity)},
+                                                        {"message", headline->message},
+                                                        {"fix", headline->fix},
+                                                        {"line", verdict_line(report)}})
+                             : json::value(nullptr);
   top["system"] = report.system;
   if (report.redacted) top["redacted"] = json::array(report.redacted->begin(), report.redacted->end());
   top["layers"] = std::move(layers);
