@@ -74,4 +74,17 @@ TEST_CASE("gpus: csv quotes what needs quoting, json is one document") {
   CHECK(json.at("gpus").at(0).at("memory_total_mib").is_null());
 }
 
+TEST_CASE("gpus: a cell a spreadsheet would run as a formula is text (OWASP CSV injection)") {
+  for (const std::string hostile : {"=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTAB"}) {
+    GpuRow row;
+    row.index = 0;
+    row.name = hostile;
+    row.source = "files";
+    const std::string csv = render_gpus_csv({row});
+    const auto line = csv.substr(csv.find('\n') + 1);
+    CAPTURE(line);
+    CHECK(line.starts_with("0,\"'"));
+  }
+}
+
 }  // namespace gd

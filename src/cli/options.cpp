@@ -228,7 +228,7 @@ options:
   --format text|json|markdown|prometheus|line
                                 report format (default text; gpus: text, json or csv; prometheus: for
                                 node_exporter's textfile collector; line: the closing line alone)
-  --color auto|always|never     colour in the text report (NO_COLOR always wins)
+  --color auto|always|never     colour in the text report (a non-empty NO_COLOR turns auto off)
   -v, --verbose                 show every fact
   --image                       judge an image (with --root DIR, --replay, or inside a RUN step): no devices
                                 expected, the host is the one --gpu and --host-driver name

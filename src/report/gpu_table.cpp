@@ -154,10 +154,13 @@ std::string memory(const GpuRow& row) {
 }
 
 // CSV and JSON carry values only as they were escaped above; CSV quotes
-// fields that hold its separators.
+// fields that hold its separators. A cell a spreadsheet would run as a
+// formula (=, +, -, @, tab, CR first: OWASP's CSV injection) gets a leading
+// ' and is quoted, so it is read as text.
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
+  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+  if (!formula && text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = formula ? "\"'" : "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
 }

@@ -59,12 +59,15 @@ TEST_CASE("text report: marks, summary line, and colour only when asked") {
   CHECK(fancy.find("count: 1") != std::string::npos);
 }
 
-TEST_CASE("NO_COLOR turns colour off even when asked for") {
-  ::setenv("NO_COLOR", "", 1);
-  CHECK_FALSE(gd::decide_terminal_style(gd::ColorChoice::always).color);
-  ::unsetenv("NO_COLOR");
-  CHECK(gd::decide_terminal_style(gd::ColorChoice::always).color);
-  CHECK_FALSE(gd::decide_terminal_style(gd::ColorChoice::never).color);
+TEST_CASE("colour as no-color.org says: a non-empty NO_COLOR turns the default off, --color overrides it") {
+  using gd::ColorChoice;
+  CHECK_FALSE(gd::wants_color(ColorChoice::auto_detect, "1", true, "xterm"));
+  CHECK(gd::wants_color(ColorChoice::auto_detect, "", true, "xterm"));  // empty: disables nothing
+  CHECK(gd::wants_color(ColorChoice::auto_detect, nullptr, true, "xterm"));
+  CHECK_FALSE(gd::wants_color(ColorChoice::auto_detect, nullptr, false, "xterm"));  // not a terminal
+  CHECK_FALSE(gd::wants_color(ColorChoice::auto_detect, nullptr, true, "dumb"));
+  CHECK(gd::wants_color(ColorChoice::always, "1", false, "dumb"));  // the command line beats NO_COLOR
+  CHECK_FALSE(gd::wants_color(ColorChoice::never, nullptr, true, "xterm"));
 }
 
 TEST_CASE("markdown escapes table cells and lists findings") {

@@ -36,17 +36,19 @@ std::size_t terminal_width() {
   return 80;
 }
 
+// no-color.org: a NO_COLOR that is present and not empty turns the default
+// colour off; an option given on the command line overrides it.
+bool wants_color(ColorChoice choice, const char* no_color, bool terminal, const char* term) {
+  if (choice != ColorChoice::auto_detect) return choice == ColorChoice::always;
+  if (no_color && *no_color) return false;
+  return terminal && !(term && std::string_view(term) == "dumb");
+}
+
 TerminalStyle decide_terminal_style(ColorChoice choice) {
   TerminalStyle style;
   style.unicode = locale_is_utf8();
   style.width = terminal_width();
-  if (std::getenv("NO_COLOR") || choice == ColorChoice::never) return style;
-  if (choice == ColorChoice::always) {
-    style.color = true;
-    return style;
-  }
-  const char* term = std::getenv("TERM");
-  style.color = ::isatty(STDOUT_FILENO) == 1 && !(term && std::string_view(term) == "dumb");
+  style.color = wants_color(choice, std::getenv("NO_COLOR"), ::isatty(STDOUT_FILENO) == 1, std::getenv("TERM"));
   return style;
 }
 

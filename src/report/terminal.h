@@ -20,4 +20,8 @@ struct TerminalStyle {
 // colour only when stdout is a terminal and TERM is not "dumb".
 TerminalStyle decide_terminal_style(ColorChoice choice);
 
+// The colour decision alone: --color always/never wins; for auto, a
+// non-empty NO_COLOR turns colour off, else a terminal not "dumb" gets it.
+bool wants_color(ColorChoice choice, const char* no_color, bool terminal, const char* term);
+
 }  // namespace gd
