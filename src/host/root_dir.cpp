@@ -84,10 +84,15 @@ Result<int> RootDir::open_at(std::string_view path, int flags, FollowFinal follo
     how.flags = static_cast<std::uint64_t>(flags);
     how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
     const std::string relative = path.empty() ? std::string(".") : std::string(path);
-    const long fd = ::syscall(SYS_openat2, m_fd, relative.c_str(), &how, sizeof how);
-    if (fd >= 0) return static_cast<int>(fd);
+    // RESOLVE_IN_ROOT answers EAGAIN when any rename on the system raced its
+    // ".." checks: try again, and past a few tries take the walk below.
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const long fd = ::syscall(SYS_openat2, m_fd, relative.c_str(), &how, sizeof how);
+      if (fd >= 0) return static_cast<int>(fd);
+      if (errno != EAGAIN && errno != EINTR) break;
+    }
     // Kernels before 5.6 lack it; seccomp profiles may refuse it as EPERM.
-    if (errno != ENOSYS && errno != EPERM) return errno_code(errno);
+    if (errno != ENOSYS && errno != EPERM && errno != EAGAIN && errno != EINTR) return errno_code(errno);
   }
   return walk(path, flags, follow);
 }
