@@ -36,6 +36,7 @@ struct Finding {
   // What other layers show against this failure (rules/ disputed_by): the
   // finding was a failure, and is reported as a warning because of these.
   std::vector<std::string> disputed_by;
+  bool quiet = false;  // shown by text and markdown only with -v (rules/ "quiet")
 };
 
 // Root causes first, then consequences, each in their own order.

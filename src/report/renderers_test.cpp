@@ -70,6 +70,19 @@ TEST_CASE("colour as no-color.org says: a non-empty NO_COLOR turns the default o
   CHECK_FALSE(gd::wants_color(ColorChoice::never, nullptr, true, "xterm"));
 }
 
+TEST_CASE("a quiet info finding is in the text report with -v only, and always in JSON") {
+  auto report = sample_report();
+  gd::Finding quiet;
+  quiet.rule = "libcuda-unversioned-missing";
+  quiet.layer = "kernel-module";
+  quiet.message = "There is no libcuda.so.";
+  quiet.quiet = true;
+  report.layers[1].findings.push_back(quiet);
+  CHECK(gd::render_text(report, {false, false}, gd::Verbosity::normal).find("There is no libcuda.so.") == std::string::npos);
+  CHECK(gd::render_text(report, {false, false}, gd::Verbosity::verbose).find("There is no libcuda.so.") != std::string::npos);
+  CHECK(boost::json::serialize(gd::report_to_json(report)).find("libcuda-unversioned-missing") != std::string::npos);
+}
+
 TEST_CASE("markdown escapes table cells and lists findings") {
   const auto markdown = gd::render_markdown(sample_report());
   CHECK(markdown.find("summary \\| with a pipe") != std::string::npos);

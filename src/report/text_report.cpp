@@ -113,6 +113,7 @@ std::string render_text(const Report& report, TerminalStyle style, Verbosity ver
     } else {
       // One rule firing for several nodes or libraries is one problem: shown once, then named.
       for (const auto& group : group_by_rule(layer.findings)) {
+        if (group.first->quiet) continue;  // an info that holds almost everywhere: -v shows it
         render_finding(out, *group.first, painter);
         std::vector<std::string> others;
         for (const auto* repeat : group.repeats) others.push_back(repeat->about);

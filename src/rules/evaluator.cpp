@@ -15,6 +15,7 @@ Finding make_finding(const Rule& rule, const FactView& view, const json::value* 
     const auto* value = view.find(path);
     finding.evidence.push_back({path, value ? *value : json::value(nullptr), view.source_of(path)});
   }
+  finding.quiet = rule.quiet;
   // One source must not fail a layer that other layers' evidence contradicts:
   // an unknown platform then reads as a warning saying what disagrees.
   for (const auto& disagreement : rule.disputed_by)

@@ -100,6 +100,12 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
       rule.explained_by.emplace_back(cause.get_string());
     }
   }
+  if (const auto* quiet = object.if_contains("quiet")) {
+    if (!quiet->is_bool()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"quiet\" is true or false");
+    if (quiet->get_bool() && rule.severity != Severity::info)
+      fail(file, line_of_rule(file, id), "rule \"" + id + "\": only an info rule can be \"quiet\"");
+    rule.quiet = quiet->get_bool();
+  }
   if (auto* disputed = object.if_contains("disputed_by")) {
     if (rule.severity != Severity::fail) fail(file, line_of_rule(file, id), "rule \"" + id + "\": only a fail rule can be \"disputed_by\"");
     if (!disputed->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"disputed_by\" is a list of {\"when\", \"says\"}");

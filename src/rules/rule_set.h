@@ -36,6 +36,9 @@ struct Rule {
   // finding is a consequence, listed under that cause, never the headline.
   std::vector<std::string> explained_by;
   std::vector<Disagreement> disputed_by;  // fail rules only
+  // An info rule that holds on nearly every healthy machine: the text and
+  // markdown reports show it only with -v (JSON always has it).
+  bool quiet = false;
   std::string message;
   std::vector<std::string> evidence;
   std::string fix;
