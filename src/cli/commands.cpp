@@ -22,6 +22,8 @@
 #include "util/text.h"
 
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -118,6 +120,14 @@ int run_check_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   auto host = make_host(options);
   check_targets(*host, options.targets);
+  if (options.every_seconds) {
+    // A long-running check (a DaemonSet's container): the verdict is in the
+    // file, never the exit status; SIGTERM ends it as it ends `sleep`.
+    for (;;) {
+      print_report(run_check(*host, rules, probe_options(options)), options);
+      std::this_thread::sleep_for(std::chrono::seconds(*options.every_seconds));
+    }
+  }
   const Report report = run_check(*host, rules, probe_options(options));
   print_report(report, options);
   return exit_status(report, options.strict);

@@ -80,6 +80,13 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--replay") options.replay = take_value();
     else if (name == "--output" || name == "-o") options.output = take_value();
     else if (name == "--rules") options.rules_dir = take_value();
+    else if (name == "--every") {
+      const std::string text = take_value();
+      const auto seconds = text.size() <= 6 && !text.empty() && text.find_first_not_of("0123456789") == std::string::npos
+                               ? std::stoi(text) : 0;  // six digits at most: stoi cannot overflow
+      if (seconds < 1 || seconds > 86400) throw UsageError("--every takes seconds from 1 to 86400, not '" + text + "'");
+      options.every_seconds = seconds;
+    }
     else if (arg.starts_with("-") && arg != "-") throw UsageError("unknown option '" + arg + "'");
     else if (!have_command) options.command = parse_command(arg), have_command = true;
     else if (options.command == Command::help && !options.help_about) options.help_about = parse_command(arg);
@@ -115,6 +122,9 @@ Options parse_options(const std::vector<std::string>& args) {
   if ((options.assumed_gpu || options.assumed_driver) && !options.image)
     throw UsageError("--gpu and --host-driver describe the host an image will run on: use them with --image");
   if (options.here && options.command != Command::explain) throw UsageError("--here is for explain");
+  if (options.every_seconds && options.command != Command::check) throw UsageError("--every is for check");
+  if (options.every_seconds && !options.output) throw UsageError("--every rewrites the file --output names: give one");
+  if (options.every_seconds && options.replay) throw UsageError("--every checks a live system again and again; a replay never changes");
   if (options.here && (options.root || options.replay)) throw UsageError("--here checks this machine; not with --root or --replay");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
   if (options.command == Command::lint && options.file.empty()) throw UsageError("lint needs a Dockerfile or a compose file");
@@ -146,7 +156,7 @@ const std::vector<CommandHelp>& command_helps() {
        "Diagnoses this machine or container (or --root DIR, --replay DIR) layer by layer, bottom up,\n"
        "and names the lowest layer that fails, the evidence, and the fix.",
        {"--format", "--color", "-v,", "--image", "--gpu", "--host-driver", "--strict", "--target", "--no-probe", "--smoke",
-        "--output", "--root", "--replay", "--rules"}},
+        "--output", "--every", "--root", "--replay", "--rules"}},
       {Command::snapshot, "gpudoctor snapshot --output DIR|FILE.tar.gz [--no-redact] [OPTIONS]",
        "Records everything the checks read (files, variables, children's answers) into DIR or one .tar.gz,\n"
        "to attach to a ticket; `gpudoctor check --replay DIR|FILE.tar.gz` gives the same diagnosis anywhere.\n"
@@ -240,6 +250,8 @@ options:
   --smoke                       also run a tiny kernel on every visible GPU (in that child)
   --output DIR|FILE.tar.gz      snapshot: the new (or empty) directory, or the archive, to write;
                                 check: the file to write the report to (replaced atomically)
+  --every SECONDS               check: again every SECONDS, rewriting --output each time, until stopped
+                                (a DaemonSet runs the static image this way: no shell needed)
   --no-redact                   snapshot: keep host and user names, UUIDs, serials and addresses as they are
   --here                        explain: check this machine for the causes of the error
   --root DIR                    check DIR as if it were / (an unpacked image)
