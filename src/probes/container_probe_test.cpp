@@ -49,7 +49,8 @@ TEST_CASE("container: LXD by /dev/.lxd-mounts, LXC by PID 1's container=lxc") {
     gd::ProbeFixture f;
     f.host.dir("/dev/.lxd-mounts");
     auto context = f.context();
-    CHECK(*gd::probe_container(context).facts.runtime == "lxd");
+    const auto layer = gd::probe_container(context);
+    CHECK(*layer.facts.runtime == "lxd");
   }
   SUBCASE("lxc") {
     gd::ProbeFixture f;
@@ -71,8 +72,10 @@ TEST_CASE("container: a user namespace from /proc/self/uid_map, rootless podman 
   CHECK(*layer.facts.user_namespace);
   CHECK(*layer.facts.uid_map == "0 1000 1");
   CHECK(*layer.facts.rootless);
-  gd::ProbeFixture host;
-  host.host.file("/proc/self/uid_map", "         0          0 4294967295\n");
-  auto host_context = host.context();
-  CHECK_FALSE(*gd::probe_container(host_context).facts.user_namespace);
+  gd::ProbeFixture rootful;  // a rootful container: the whole id range, no user namespace
+  rootful.host.file("/.dockerenv", "").file("/proc/self/uid_map", "         0          0 4294967295\n");
+  auto rootful_context = rootful.context();
+  const auto plain = gd::probe_container(rootful_context);
+  REQUIRE(plain.facts.user_namespace.has_value());
+  CHECK_FALSE(*plain.facts.user_namespace);
 }
