@@ -3,25 +3,46 @@
 #include "util/result.h"
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/read.hpp>
+#include <boost/asio/buffer.hpp>
 #include <boost/process.hpp>
 
 #include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
 
 namespace gd {
 namespace bp = boost::process;
 
 namespace {
 
-// Reads a pipe into text until EOF, an error, or the size cap; a child
-// that talks past the cap is stopped rather than left blocked on a full pipe.
-void read_capped(bp::async_pipe& pipe, std::string& text, bp::group& group) {
-  boost::asio::async_read(pipe, boost::asio::dynamic_buffer(text, k_max_child_output),
-                          [&text, &group](const boost::system::error_code&, std::size_t) {
-                            std::error_code ignored;
-                            if (text.size() >= k_max_child_output) group.terminate(ignored);
-                          });
-}
+// Reads a pipe into text chunk by chunk until EOF, an error, or the size
+// cap, appending exactly the bytes read (a dynamic buffer left by a child
+// stopped mid-read would hold its unfilled, zeroed reserve); a child that
+// talks past the cap is stopped rather than left blocked on a full pipe.
+class CappedReader {
+ public:
+  CappedReader(bp::async_pipe& pipe, std::string& text, bp::group& group) : m_pipe(pipe), m_text(text), m_group(group) {}
+
+  void start() {
+    m_pipe.async_read_some(boost::asio::buffer(m_chunk), [this](const boost::system::error_code& error, std::size_t n) {
+      m_text.append(m_chunk.data(), std::min(n, k_max_child_output - m_text.size()));
+      if (error) return;
+      if (m_text.size() >= k_max_child_output) {
+        std::error_code ignored;
+        m_group.terminate(ignored);
+        return;
+      }
+      start();
+    });
+  }
+
+ private:
+  bp::async_pipe& m_pipe;
+  std::string& m_text;
+  bp::group& m_group;
+  std::array<char, 16384> m_chunk{};
+};
 
 }  // namespace
 
@@ -47,8 +68,9 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
     answer.error = errno_name(launch_error.value());
     return answer;
   }
-  read_capped(out, answer.output, group);
-  read_capped(err, answer.error_output, group);
+  CappedReader out_reader(out, answer.output, group), err_reader(err, answer.error_output, group);
+  out_reader.start();
+  err_reader.start();
   context.run_for(deadline);
   if (!context.stopped()) {
     answer.timed_out = true;

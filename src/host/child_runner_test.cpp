@@ -39,3 +39,10 @@ TEST_CASE("run_child caps runaway output") {
   auto answer = gd::run_child({"sh", "-c", "head -c 3000000 /dev/zero"}, 5s);
   CHECK(answer.output.size() <= gd::k_max_child_output);
 }
+
+TEST_CASE("a child stopped at its deadline leaves exactly the bytes it wrote, no padding") {
+  auto answer = gd::run_child({"sh", "-c", "printf 'partial answer'; sleep 30"}, 500ms);
+  CHECK(answer.timed_out);
+  CHECK(answer.output == "partial answer");
+  CHECK(answer.error_output.empty());
+}
