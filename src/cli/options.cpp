@@ -82,10 +82,9 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--rules") options.rules_dir = take_value();
     else if (name == "--every") {
       const std::string text = take_value();
-      const auto seconds = text.size() <= 6 && !text.empty() && text.find_first_not_of("0123456789") == std::string::npos
-                               ? std::stoi(text) : 0;  // six digits at most: stoi cannot overflow
-      if (seconds < 1 || seconds > 86400) throw UsageError("--every takes seconds from 1 to 86400, not '" + text + "'");
-      options.every_seconds = seconds;
+      const auto seconds = text.find_first_not_of("0123456789") == std::string::npos ? parse_int(text) : std::nullopt;
+      if (!seconds || *seconds < 1 || *seconds > 86400) throw UsageError("--every takes seconds from 1 to 86400, not '" + text + "'");
+      options.every_seconds = static_cast<int>(*seconds);
     }
     else if (arg.starts_with("-") && arg != "-") throw UsageError("unknown option '" + arg + "'");
     else if (!have_command) options.command = parse_command(arg), have_command = true;

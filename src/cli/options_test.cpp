@@ -45,3 +45,11 @@ TEST_CASE("per-command help: `check --help` and `help lint` show that command's 
   CHECK_THROWS_AS(gd::parse_options({"check", "--no-redact"}), gd::UsageError);
   CHECK_THROWS_AS(gd::parse_options({"gpus", "--output", "x"}), gd::UsageError);
 }
+
+TEST_CASE("--every takes 1 to 86400 seconds, with --output, for check only") {
+  CHECK(parse_options({"check", "--output", "f", "--every", "300"}).every_seconds == 300);
+  for (const char* bad : {"0", "86401", "-5", "5s", "", "99999999999999999999999"})
+    CHECK_THROWS_AS(parse_options({"check", "--output", "f", "--every", bad}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"check", "--every", "300"}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"gpus", "--every", "300"}), gd::UsageError);
+}

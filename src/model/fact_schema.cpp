@@ -30,11 +30,11 @@ bool is_open(const std::vector<FactDoc>& docs, const FactDoc& doc) {
          !has_members(docs, doc.path);
 }
 
-// Walks parts from `from` below `prefix` (a normalised path, "" for the layer itself).
-SchemaMatch walk(const std::vector<FactDoc>& docs, std::string prefix, const std::vector<std::string_view>& parts,
-                 std::size_t from) {
+// Walks the parts after the first (the layer, or item) below `prefix` (a
+// normalised path, "" for the layer itself).
+SchemaMatch walk(const std::vector<FactDoc>& docs, std::string prefix, const std::vector<std::string_view>& parts) {
   const FactDoc* current = prefix.empty() ? nullptr : doc_at(docs, prefix);
-  for (std::size_t i = from; i < parts.size(); ++i) {
+  for (std::size_t i = 1; i < parts.size(); ++i) {
     if (current && is_open(docs, *current)) return {current, true, prefix};
     const bool index = !parts[i].empty() && std::all_of(parts[i].begin(), parts[i].end(), [](char c) { return c >= '0' && c <= '9'; });
     if (index && current && is_list(*current)) {
@@ -55,7 +55,6 @@ SchemaMatch find_fact(const FactSchema& schema, std::string_view path, std::stri
   if (parts.empty()) return {};
   std::string_view layer = parts[0];
   std::string prefix;
-  std::size_t from = 1;
   if (layer == "item") {
     const auto colon = item_list.find(':');
     if (colon == std::string_view::npos) return {};
@@ -64,13 +63,14 @@ SchemaMatch find_fact(const FactSchema& schema, std::string_view path, std::stri
   }
   const auto docs = schema.layers.find(layer);
   if (docs == schema.layers.end()) return {};
-  if (parts.size() == from) {  // "item" itself: the element
+  if (parts.size() == 1) {  // "item" itself: the element; a bare layer name is no fact
+    if (prefix.empty()) return {};
     SchemaMatch element;
     element.doc = doc_at(docs->second, prefix.substr(0, prefix.size() - 2));
     element.normalised = std::string(layer) + ":" + prefix;
     return element;
   }
-  auto match = walk(docs->second, prefix, parts, from);
+  auto match = walk(docs->second, prefix, parts);
   if (match.doc) match.normalised = std::string(layer) + ":" + match.normalised;
   return match;
 }

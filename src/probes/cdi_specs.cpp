@@ -1,10 +1,12 @@
 #include "probes/cdi_specs.h"
 
 #include "formats/cdi_spec.h"
+#include "probes/systemd_units.h"
 #include "util/text.h"
 #include "util/version.h"
 
 #include <algorithm>
+#include <set>
 
 namespace gd {
 
@@ -36,10 +38,9 @@ CdiSpecFacts check_spec(Host& host, const std::string& path, const CdiSpec& spec
   for (const auto& name : spec.devices)
     if (facts.devices.size() < k_shown) facts.devices.push_back(name);
   facts.driver_version.value = driver_of(spec);
-  std::vector<std::string> seen;
+  std::set<std::string_view> seen;  // a spec names a library in every device's edits: stat each path once
   for (const auto& needed : spec.host_paths) {
-    if (std::find(seen.begin(), seen.end(), needed) != seen.end() || host.exists(needed)) continue;
-    seen.push_back(needed);
+    if (!seen.insert(needed).second || host.exists(needed)) continue;
     ++facts.missing_count;
     if (facts.missing_host_paths.size() < k_shown) facts.missing_host_paths.push_back(needed);
   }
@@ -49,19 +50,18 @@ CdiSpecFacts check_spec(Host& host, const std::string& path, const CdiSpec& spec
 }  // namespace
 
 CdiRefresh cdi_refresh_state(Host& host) {
-  for (const char* dir : {"/etc/systemd/system/multi-user.target.wants", "/usr/lib/systemd/system/multi-user.target.wants"})
-    if (host.exists(std::string(dir) + "/nvidia-cdi-refresh.path")) return CdiRefresh::enabled;
-  for (const char* dir : {"/etc/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"})
-    if (host.exists(std::string(dir) + "/nvidia-cdi-refresh.path")) return CdiRefresh::installed;
-  return CdiRefresh::absent;
+  const auto unit = find_systemd_unit(host, "nvidia-cdi-refresh.path");
+  return unit.enabled ? CdiRefresh::enabled : unit.path ? CdiRefresh::installed : CdiRefresh::absent;
 }
 
 std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& notes) {
   Host& host = context.host;
   std::vector<CdiSpecFacts> specs;
+  bool any_dir = false;
   for (const char* dir : k_spec_dirs) {
     auto names = host.list_dir(dir);
     if (!names) continue;
+    any_dir = true;
     std::sort(names->begin(), names->end());
     for (const auto& name : *names) {
       if (!is_spec_name(name) || specs.size() >= k_max_specs) continue;
@@ -79,8 +79,8 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& note
       if (!parsed.spec->kind.starts_with("nvidia.com/")) continue;  // another vendor's devices
       specs.push_back(check_spec(host, path, *parsed.spec));
     }
-    notes.source("cdi_specs", std::string(k_spec_dirs[0]) + ", " + k_spec_dirs[1]);
   }
+  if (any_dir) notes.source("cdi_specs", std::string(k_spec_dirs[0]) + ", " + k_spec_dirs[1]);
   return specs;
 }
 

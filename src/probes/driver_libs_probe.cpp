@@ -6,6 +6,7 @@
 #include "probes/driver_probe.h"
 #include "probes/mountinfo.h"
 #include "probes/nvidia_smi.h"
+#include "probes/systemd_units.h"
 #include "rules/cuda_tables.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -173,12 +174,9 @@ FabricManagerFacts find_fabric_manager(Host& host) {
       facts.program = std::string(program);
       break;
     }
-  for (const char* dir : {"/etc/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"})
-    if (const std::string unit = std::string(dir) + "/nvidia-fabricmanager.service"; host.exists(unit)) {
-      facts.unit = unit;
-      break;
-    }
-  facts.enabled = host.exists("/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service");
+  const auto unit = find_systemd_unit(host, "nvidia-fabricmanager.service");
+  facts.unit.value = unit.path;
+  facts.enabled = unit.enabled;
   return facts;
 }
 

@@ -45,12 +45,7 @@ class FunctionReader {
     return parsed;
   }
 
-  std::string driver() {
-    auto target = m_host.read_link(m_dir + "/driver");
-    if (!target) return "none";
-    const auto slash = target->rfind('/');
-    return printable(slash == std::string::npos ? *target : target->substr(slash + 1), 64);
-  }
+  std::string driver() { return bound_driver(m_host, m_dir).value_or("none"); }
 
  private:
   Host& m_host;
@@ -121,6 +116,13 @@ PciFunction describe_function(ProbeContext& context, FunctionReader& reader, con
 }
 
 }  // namespace
+
+std::optional<std::string> bound_driver(Host& host, const std::string& device_dir) {
+  auto target = host.read_link(device_dir + "/driver");
+  if (!target) return std::nullopt;
+  const auto slash = target->rfind('/');
+  return printable(slash == std::string::npos ? *target : target->substr(slash + 1), 64);
+}
 
 Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
   Probed<HardwareFacts> layer;

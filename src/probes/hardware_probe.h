@@ -8,4 +8,9 @@ namespace gd {
 
 Probed<HardwareFacts> probe_hardware(ProbeContext& context);
 
+// The kernel driver bound to a sysfs device directory (its `driver` link's
+// last component, escaped), or nullopt when none is bound. PCI functions and
+// platform devices (a Jetson's GPU) alike.
+std::optional<std::string> bound_driver(Host& host, const std::string& device_dir);
+
 }  // namespace gd

@@ -1,5 +1,6 @@
 #include "probes/integrated_gpu.h"
 
+#include "probes/hardware_probe.h"
 #include "util/text.h"
 
 namespace gd {
@@ -39,10 +40,7 @@ void find_gpu_device(Host& host, IntegratedGpu& gpu) {
     if (!is_gpu_device(name)) continue;
     const std::string dir = std::string(k_platform_devices) + "/" + name;
     gpu.device = printable(dir, 200);
-    if (auto target = host.read_link(dir + "/driver")) {
-      const auto slash = target->rfind('/');
-      gpu.driver = printable(slash == std::string::npos ? *target : target->substr(slash + 1), 64);
-    }
+    gpu.driver.value = bound_driver(host, dir);
     return;
   }
 }
