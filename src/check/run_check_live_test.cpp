@@ -6,8 +6,8 @@
 #include "check/run_check.h"
 
 #include "host/live_host.h"
-#include "host/recording_host.h"
-#include "host/replay_host.h"
+#include "snapshot/recording_host.h"
+#include "snapshot/replay_host.h"
 #include "test_support/fake_driver.h"
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // `gpudoctor diff`: two testdata snapshots, replayed, compared bottom up.
 
 #include "check/run_check.h"
-#include "host/replay_host.h"
+#include "snapshot/replay_host.h"
 #include "report/renderers.h"
 #include "report/report_diff.h"
 #include "rules/rule_set.h"

@@ -2,7 +2,7 @@
 // that answered, and the formats people paste or parse.
 
 #include "check/run_check.h"
-#include "host/replay_host.h"
+#include "snapshot/replay_host.h"
 #include "report/gpu_table.h"
 #include "rules/rule_set.h"
 

@@ -2,7 +2,7 @@
 // machines: the same root-cause rule and the same words, in every scenario.
 
 #include "check/run_check.h"
-#include "host/replay_host.h"
+#include "snapshot/replay_host.h"
 #include "report/renderers.h"
 #include "rules/rule_set.h"
 

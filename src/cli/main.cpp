@@ -5,8 +5,8 @@
 #include "cli/options.h"
 #include "gpudoctor_config.h"
 #include "facts/fact_reference.h"
-#include "host/child_main.h"
-#include "host/replay_host.h"
+#include "child/child_main.h"
+#include "snapshot/replay_host.h"
 #include "rules/rule_set.h"
 
 #include <exception>

@@ -6,7 +6,7 @@
 #include "check/run_check.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "host/replay_host.h"
+#include "snapshot/replay_host.h"
 #include "rules/rule_set.h"
 #include "test_support/temp_dir.h"
 

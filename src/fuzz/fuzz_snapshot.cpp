@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes as snapshot.json. A bad snapshot is a
 // SnapshotError, never a crash.
-#include "host/snapshot.h"
+#include "snapshot/snapshot.h"
 
 #include <cstddef>
 #include <cstdint>

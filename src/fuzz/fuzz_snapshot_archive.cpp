@@ -3,7 +3,7 @@
 // A bad archive is a problem string; nothing crashes, hangs or grows past its caps.
 #include "archive/gzip.h"
 #include "archive/tar_archive.h"
-#include "host/stored_files.h"
+#include "snapshot/stored_files.h"
 #include "redact/redactor.h"
 
 #include <cstddef>

@@ -4,7 +4,7 @@
 // output through a Host, so each check runs the same live, under --root, or
 // on a replayed snapshot (see docs/snapshot-format.md).
 
-#include "host/child_evidence.h"
+#include "child/child_evidence.h"
 #include "util/result.h"
 
 #include <chrono>

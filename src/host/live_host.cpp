@@ -1,7 +1,9 @@
 #include "host/live_host.h"
 
-#include "host/child_main.h"
-#include "host/child_runner.h"
+#include "host/file_mode.h"
+
+#include "child/child_main.h"
+#include "child/child_runner.h"
 #include "host/local_fs.h"
 #include "host/root_dir.h"
 #include <fcntl.h>
@@ -18,18 +20,6 @@
 extern char** environ;
 
 namespace gd {
-namespace {
-
-FileType file_type_of(mode_t mode) {
-  if (S_ISCHR(mode)) return FileType::char_device;
-  if (S_ISBLK(mode)) return FileType::block_device;
-  if (S_ISREG(mode)) return FileType::regular;
-  if (S_ISDIR(mode)) return FileType::directory;
-  return FileType::other;
-}
-
-}  // namespace
-
 LiveHost::LiveHost(std::string root_dir) : m_root(std::move(root_dir)) {
   while (m_root.size() > 1 && m_root.back() == '/') m_root.pop_back();
   if (m_root == "/") return;
@@ -167,24 +157,6 @@ const char* host_mode_name(HostMode mode) {
     case HostMode::replay: return "replay";
   }
   return "live";
-}
-
-const char* file_type_name(FileType type) {
-  switch (type) {
-    case FileType::regular: return "file";
-    case FileType::directory: return "directory";
-    case FileType::symlink: return "symlink";
-    case FileType::char_device: return "char";
-    case FileType::block_device: return "block";
-    case FileType::other: return "other";
-  }
-  return "other";
-}
-
-FileType parse_file_type(std::string_view name) {
-  for (auto type : {FileType::regular, FileType::directory, FileType::symlink, FileType::char_device, FileType::block_device})
-    if (name == file_type_name(type)) return type;
-  return FileType::other;
 }
 
 }  // namespace gd

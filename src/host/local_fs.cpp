@@ -1,5 +1,7 @@
 #include "host/local_fs.h"
 
+#include "host/file_mode.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,19 +12,6 @@
 #include <cerrno>
 
 namespace gd {
-namespace {
-
-FileType file_type(mode_t mode) {
-  if (S_ISREG(mode)) return FileType::regular;
-  if (S_ISDIR(mode)) return FileType::directory;
-  if (S_ISLNK(mode)) return FileType::symlink;
-  if (S_ISCHR(mode)) return FileType::char_device;
-  if (S_ISBLK(mode)) return FileType::block_device;
-  return FileType::other;
-}
-
-}  // namespace
-
 Result<std::string> read_fd(int fd, std::size_t max_bytes) {
   std::string content;
   char buffer[16384];
@@ -121,14 +110,14 @@ Result<std::string> read_local_link(const std::string& path) {
 Result<FileStat> stat_fd(int fd) {
   struct stat info {};
   if (::fstat(fd, &info) != 0) return errno_code(errno);
-  return FileStat{file_type(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid,
+  return FileStat{file_type_of(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid,
                   static_cast<std::uint64_t>(info.st_size)};
 }
 
 Result<FileStat> stat_local(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return errno_code(errno);
-  return FileStat{file_type(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid,
+  return FileStat{file_type_of(info.st_mode), static_cast<std::uint32_t>(info.st_mode & 07777), info.st_uid, info.st_gid,
                   static_cast<std::uint64_t>(info.st_size)};
 }
 

@@ -1,6 +1,6 @@
 #include "loader/ld_cache.h"
 
-#include "host/child_runner.h"
+#include "child/child_runner.h"
 #include "host/local_fs.h"
 #include "util/text.h"
 

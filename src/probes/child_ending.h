@@ -6,7 +6,7 @@
 // (crashed, with the signal's number and name).
 
 #include "facts/child_status.h"
-#include "host/child_evidence.h"
+#include "child/child_evidence.h"
 #include "util/result.h"
 
 #include <string>

@@ -1,6 +1,6 @@
 #include "probes/device_nodes_probe.h"
 
-#include "host/snapshot_json.h"
+#include "host/file_mode.h"
 #include "probes/device_open.h"
 #include "util/text.h"
 #include "util/version.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The driver probe, the parent side: asks the child (host/driver_probe_child)
+// The driver probe, the parent side: asks the child (child/driver_probe_child)
 // to load libcuda.so.1 or libnvidia-ml.so.1 and turns its answer into facts.
 // Whatever the child does — crash, hang, print garbage, exit in the middle —
 // the parent gets an answer within the deadline and says what happened.

@@ -4,7 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
-#include "host/child_main.h"
+#include "child/child_main.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 // Builds throw-away ELF files with the exact SONAME, NEEDED, RPATH and
 // RUNPATH a test needs, with the system's C compiler, at test time.
 
-#include "host/child_runner.h"
+#include "child/child_runner.h"
 #include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>

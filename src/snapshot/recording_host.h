@@ -6,8 +6,8 @@
 
 #include "host/host.h"
 #include "host/path_walk.h"
-#include "host/snapshot.h"
-#include "host/write_root.h"
+#include "snapshot/snapshot.h"
+#include "snapshot/write_root.h"
 
 #include <map>
 #include <memory>

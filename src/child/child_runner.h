@@ -4,7 +4,7 @@
 // output capped, and a deadline after which the whole process group is
 // killed. Device opens run through it too, as `gpudoctor __child ...`.
 
-#include "host/child_evidence.h"
+#include "child/child_evidence.h"
 
 #include <chrono>
 #include <string>

@@ -1,9 +1,9 @@
 #pragma once
 // The JSON forms of the host's value types inside snapshot.json
-// (docs/snapshot-format.md); host/snapshot.cpp puts them together.
+// (docs/snapshot-format.md); snapshot/snapshot.cpp puts them together.
 
 #include "host/host.h"
-#include "host/snapshot.h"
+#include "snapshot/snapshot.h"
 
 #include <boost/json.hpp>
 
@@ -22,8 +22,5 @@ UserIds user_from_json(const boost::json::object& object);
 // entry ({"argv", "stdout", ...}) reads as a command request.
 RecordedChild child_from_json(const boost::json::object& object);
 RecordedChild legacy_command_from_json(const boost::json::object& object);
-
-std::string mode_string(std::uint32_t mode);           // 0666 -> "0666"
-std::optional<std::uint32_t> parse_mode(std::string_view text);
 
 }  // namespace gd

@@ -1,4 +1,4 @@
-#include "host/stored_files.h"
+#include "snapshot/stored_files.h"
 
 #include "host/local_fs.h"
 #include "host/path_walk.h"

@@ -1,4 +1,4 @@
-#include "host/child_runner.h"
+#include "child/child_runner.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "host/write_root.h"
+#include "snapshot/write_root.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

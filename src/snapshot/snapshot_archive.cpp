@@ -1,4 +1,4 @@
-#include "host/snapshot_archive.h"
+#include "snapshot/snapshot_archive.h"
 
 #include "archive/gzip.h"
 #include "archive/tar_archive.h"

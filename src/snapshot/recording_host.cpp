@@ -1,6 +1,6 @@
-#include "host/recording_host.h"
+#include "snapshot/recording_host.h"
 
-#include "host/write_root.h"
+#include "snapshot/write_root.h"
 #include "util/text.h"
 
 #include <fcntl.h>

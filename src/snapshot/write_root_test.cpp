@@ -1,11 +1,11 @@
 // Snapshot writes never leave the output directory: a symlink in the way is
 // refused, not followed, and stored links resolve inside the snapshot.
 
-#include "host/write_root.h"
+#include "snapshot/write_root.h"
 
 #include "host/live_host.h"
-#include "host/recording_host.h"
-#include "host/replay_host.h"
+#include "snapshot/recording_host.h"
+#include "snapshot/replay_host.h"
 #include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>

@@ -4,8 +4,8 @@
 // .tar.gz of such a directory, read into memory.
 
 #include "host/host.h"
-#include "host/snapshot.h"
-#include "host/stored_files.h"
+#include "snapshot/snapshot.h"
+#include "snapshot/stored_files.h"
 
 #include <boost/json.hpp>
 

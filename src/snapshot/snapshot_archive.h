@@ -3,8 +3,8 @@
 // (every entry under one folder, NAME/, so `tar xzf` makes a snapshot
 // directory), and such a file read back whole into memory for replay.
 
-#include "host/snapshot.h"
-#include "host/stored_files.h"
+#include "snapshot/snapshot.h"
+#include "snapshot/stored_files.h"
 
 #include <memory>
 #include <string>

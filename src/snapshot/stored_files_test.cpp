@@ -1,4 +1,4 @@
-#include "host/stored_files.h"
+#include "snapshot/stored_files.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,6 @@
-#include "host/snapshot_json.h"
+#include "snapshot/snapshot_json.h"
+
+#include "host/file_mode.h"
 
 #include "util/json_fields.h"
 
@@ -15,22 +17,6 @@ std::uint32_t u32_field(const json::object& object, const char* key) {
 }
 
 }  // namespace
-
-std::string mode_string(std::uint32_t mode) {
-  char text[8];
-  std::snprintf(text, sizeof text, "%04o", mode & 07777);
-  return text;
-}
-
-std::optional<std::uint32_t> parse_mode(std::string_view text) {
-  if (text.empty() || text.size() > 5) return std::nullopt;
-  std::uint32_t mode = 0;
-  for (char c : text) {
-    if (c < '0' || c > '7') return std::nullopt;
-    mode = mode * 8 + static_cast<std::uint32_t>(c - '0');
-  }
-  return mode;
-}
 
 json::object to_json(const DeviceNode& node) {
   json::object object{{"type", file_type_name(node.type)},   {"major", node.major}, {"minor", node.minor},

@@ -1,7 +1,7 @@
-#include "host/snapshot.h"
+#include "snapshot/snapshot.h"
 
 #include "host/local_fs.h"
-#include "host/snapshot_json.h"
+#include "snapshot/snapshot_json.h"
 #include "util/json_fields.h"
 #include "util/json_pretty.h"
 #include "util/text.h"

@@ -1,8 +1,8 @@
-#include "host/replay_host.h"
+#include "snapshot/replay_host.h"
 
 #include "host/local_fs.h"
 #include "host/root_dir.h"
-#include "host/snapshot_archive.h"
+#include "snapshot/snapshot_archive.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "host/replay_host.h"
+#include "snapshot/replay_host.h"
 
 #include "test_support/temp_dir.h"
 
@@ -136,4 +136,11 @@ TEST_CASE("mistyped snapshot fields fall back to defaults instead of throwing") 
   CHECK(host.device("/dev/nvidiactl").value().major == 0);
   CHECK(host.device("/dev/nvidiactl").value().mode == 0);
   CHECK(host.device("/dev/x").error().value() == ENOENT);
+}
+
+TEST_CASE("a snapshot whose root is a symlink is refused: it would describe this machine") {
+  gd::TempDir dir;
+  dir.write("snapshot.json", R"({"format": "gpudoctor-snapshot/1"})");
+  dir.symlink("root", "/");
+  CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("never a symlink"), gd::SnapshotError);
 }

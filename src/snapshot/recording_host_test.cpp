@@ -1,7 +1,7 @@
-#include "host/recording_host.h"
+#include "snapshot/recording_host.h"
 
 #include "host/live_host.h"
-#include "host/replay_host.h"
+#include "snapshot/replay_host.h"
 #include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-#include "host/child_evidence.h"
+#include "child/child_evidence.h"
 
 namespace gd {
 

@@ -1,7 +1,7 @@
-#include "host/child_main.h"
+#include "child/child_main.h"
 
-#include "host/child_evidence.h"
-#include "host/driver_probe_child.h"
+#include "child/child_evidence.h"
+#include "child/driver_probe_child.h"
 #include "util/result.h"
 
 #include <fcntl.h>

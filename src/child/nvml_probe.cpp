@@ -1,0 +1,153 @@
+// The NVML half of the driver probe: the driver version and each device as NVML sees it.
+#include "child/driver_probe_parts.h"
+
+#include "gpudoctor_config.h"
+
+#include <cstdio>
+
+// A static build never loads the driver (driver_probe_child.cpp says so instead).
+#if !GPUDOCTOR_STATIC
+
+namespace gd::driver_probe {
+namespace {
+
+// ---- NVML (nvml.h) ----
+using nvmlReturn = int;
+using nvmlDevice = void*;
+
+struct Nvml {
+  const Library& lib;
+
+  std::string error_text(nvmlReturn result) const {
+    auto* text_of = lib.get<const char*(nvmlReturn)>("nvmlErrorString");
+    return text_of ? bounded(text_of(result), 200) : "NVML error " + std::to_string(result);
+  }
+
+  // Calls SYMBOL(device, args...) when the library has it; true on success.
+  template <class... Args>
+  bool ask(const char* symbol, nvmlDevice device, Args... args) const {
+    auto* call = lib.get<nvmlReturn(nvmlDevice, Args...)>(symbol);
+    return call && call(device, args...) == 0;
+  }
+};
+
+constexpr const char* k_compute_modes[] = {"Default", "Exclusive_Thread", "Prohibited", "Exclusive_Process"};
+constexpr const char* k_fabric_states[] = {"not-supported", "not-started", "in-progress", "completed"};
+constexpr std::pair<unsigned long long, const char*> k_throttle_reasons[] = {
+    {0x4, "sw-power-cap"},          {0x8, "hw-slowdown"},         {0x20, "sw-thermal-slowdown"},
+    {0x40, "hw-thermal-slowdown"},  {0x80, "hw-power-brake"},     {0x10, "sync-boost"},
+};
+constexpr nvmlReturn k_nvml_insufficient_size = 7, k_nvml_corrupted_inforom = 14;
+
+json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device) {
+  json::object line{{"nvml_device", index}};
+  char text[256] = {};
+  if (nvml.ask("nvmlDeviceGetName", device, text, 255u)) line["name"] = bounded(text, sizeof text);
+  char uuid[96] = {};
+  if (nvml.ask("nvmlDeviceGetUUID", device, uuid, 95u)) line["uuid"] = bounded(uuid, sizeof uuid);
+  // nvmlPciInfo_t (v3): busIdLegacy[16], five unsigned ints, busId[32].
+  alignas(8) char pci[256] = {};
+  if (nvml.ask("nvmlDeviceGetPciInfo_v3", device, static_cast<void*>(pci))) line["bus_id"] = bounded(pci + 36, 32);
+  int major = 0, minor = 0;
+  if (nvml.ask("nvmlDeviceGetCudaComputeCapability", device, &major, &minor))
+    line["compute_capability"] = std::to_string(major) + "." + std::to_string(minor);
+  unsigned long long memory[3] = {};  // nvmlMemory_t: total, free, used
+  if (nvml.ask("nvmlDeviceGetMemoryInfo", device, static_cast<void*>(memory))) {
+    line["memory_total_mib"] = static_cast<std::int64_t>(memory[0] >> 20);
+    line["memory_used_mib"] = static_cast<std::int64_t>(memory[2] >> 20);
+  }
+  unsigned utilisation[2] = {};  // nvmlUtilization_t: gpu, memory
+  if (nvml.ask("nvmlDeviceGetUtilizationRates", device, static_cast<void*>(utilisation))) line["utilization_percent"] = utilisation[0];
+  unsigned value = 0;
+  if (nvml.ask("nvmlDeviceGetTemperature", device, 0, &value)) line["temperature_c"] = value;
+  if (nvml.ask("nvmlDeviceGetPowerUsage", device, &value)) line["power_draw_w"] = value / 1000.0;
+  if (nvml.ask("nvmlDeviceGetEnforcedPowerLimit", device, &value)) line["power_limit_w"] = value / 1000.0;
+  int state = 0;
+  if (nvml.ask("nvmlDeviceGetPersistenceMode", device, &state)) line["persistence_mode"] = state ? "Enabled" : "Disabled";
+  if (nvml.ask("nvmlDeviceGetComputeMode", device, &state) && state >= 0 && state < 4) line["compute_mode"] = k_compute_modes[state];
+  unsigned current = 0, pending = 0;
+  if (nvml.ask("nvmlDeviceGetMigMode", device, &current, &pending)) line["mig_mode"] = current ? "Enabled" : "Disabled";
+  unsigned most = 0;
+  if (current && nvml.ask("nvmlDeviceGetMaxMigDeviceCount", device, &most)) {
+    unsigned instances = 0;
+    for (unsigned i = 0; i < most && i < 64; ++i) {
+      nvmlDevice instance = nullptr;
+      if (nvml.ask("nvmlDeviceGetMigDeviceHandleByIndex", device, i, &instance)) ++instances;
+    }
+    line["mig_devices"] = instances;
+  }
+  unsigned long long errors = 0;
+  if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 0, &errors)) line["ecc_uncorrected_volatile"] = errors;
+  if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 1, &errors)) line["ecc_uncorrected_aggregate"] = errors;
+  if (nvml.ask("nvmlDeviceGetRetiredPagesPendingStatus", device, &state)) line["retired_pages_pending"] = state != 0;
+  unsigned corrected = 0, uncorrected = 0, remap_pending = 0, remap_failed = 0;
+  if (nvml.ask("nvmlDeviceGetRemappedRows", device, &corrected, &uncorrected, &remap_pending, &remap_failed)) {
+    line["remapped_rows_pending"] = remap_pending != 0;
+    line["remapped_rows_failed"] = remap_failed != 0;
+  }
+  if (auto* validate = nvml.lib.get<nvmlReturn(nvmlDevice)>("nvmlDeviceValidateInforom")) {
+    const nvmlReturn result = validate(device);
+    if (result == 0) line["inforom_valid"] = true;
+    else if (result == k_nvml_corrupted_inforom) line["inforom_valid"] = false;
+  }
+  unsigned long long reasons = 0;
+  if (nvml.ask("nvmlDeviceGetCurrentClocksThrottleReasons", device, &reasons)) {
+    json::array named;
+    for (const auto& [bit, name] : k_throttle_reasons)
+      if (reasons & bit) named.emplace_back(name);
+    line["throttle_reasons"] = std::move(named);
+  }
+  if (auto* processes = nvml.lib.get<nvmlReturn(nvmlDevice, unsigned*, void*)>("nvmlDeviceGetComputeRunningProcesses_v3")) {
+    unsigned count = 0;  // asked with room for none: the answer is the count
+    const nvmlReturn result = processes(device, &count, nullptr);
+    if (result == 0 || result == k_nvml_insufficient_size) line["processes"] = count;
+  }
+  // nvmlGpuFabricInfo_t: clusterUuid[16], status, cliqueId, state (one byte).
+  alignas(8) unsigned char fabric[64] = {};
+  if (nvml.ask("nvmlDeviceGetGpuFabricInfo", device, static_cast<void*>(fabric)) && fabric[24] < 4)
+    line["fabric_state"] = k_fabric_states[fabric[24]];
+  return line;
+}
+
+}  // namespace
+
+int probe_nvml() {
+  begin("dlopen libnvidia-ml.so.1");
+  Library lib("libnvidia-ml.so.1");
+  if (!lib) return 0;
+  say_mapped();
+  const Nvml nvml{lib};
+  auto* init = lib.get<nvmlReturn()>("nvmlInit_v2");
+  if (!init) {
+    say({{"call", "nvmlInit_v2"}, {"missing", true}});
+    return 0;
+  }
+  begin("nvmlInit_v2");
+  const nvmlReturn initialised = init();
+  json::object line{{"call", "nvmlInit_v2"}, {"result", initialised}};
+  if (initialised != 0) line["name"] = nvml.error_text(initialised);
+  say(line);
+  if (initialised != 0) return 0;
+  char version[96] = {};
+  if (auto* get = lib.get<nvmlReturn(char*, unsigned)>("nvmlSystemGetDriverVersion"); get && get(version, 95) == 0)
+    say({{"call", "nvmlSystemGetDriverVersion"}, {"result", 0}, {"value", bounded(version, sizeof version)}});
+  int cuda_version = 0;
+  if (auto* get = lib.get<nvmlReturn(int*)>("nvmlSystemGetCudaDriverVersion_v2"); get && get(&cuda_version) == 0)
+    say({{"call", "nvmlSystemGetCudaDriverVersion"}, {"result", 0}, {"value", cuda_version}});
+  unsigned count = 0;
+  auto* get_count = lib.get<nvmlReturn(unsigned*)>("nvmlDeviceGetCount_v2");
+  auto* handle_of = lib.get<nvmlReturn(unsigned, nvmlDevice*)>("nvmlDeviceGetHandleByIndex_v2");
+  if (!get_count || !handle_of || get_count(&count) != 0) return 0;
+  say({{"call", "nvmlDeviceGetCount"}, {"result", 0}, {"value", count}});
+  for (unsigned index = 0; index < count && index < 1024; ++index) {
+    nvmlDevice device = nullptr;
+    begin(("nvml device " + std::to_string(index)).c_str());
+    if (handle_of(index, &device) == 0) say(nvml_device(nvml, index, device));
+  }
+  if (auto* shutdown = lib.get<nvmlReturn()>("nvmlShutdown")) shutdown();
+  return 0;
+}
+
+}  // namespace gd::driver_probe
+
+#endif
