@@ -1,79 +1,55 @@
 #include "test_support/fake_host.h"
 
+#include "host/path_walk.h"
+
 #include <cerrno>
 #include <vector>
 
 namespace gd {
-namespace {
-
-std::string parent_of(std::string_view path) {
-  const auto slash = path.rfind('/');
-  return slash == 0 || slash == std::string_view::npos ? "/" : std::string(path.substr(0, slash));
-}
-
-// dir + "/" + name, without doubling the slash of "/".
-std::string joined(const std::string& dir, std::string_view name) {
-  return (dir == "/" ? std::string() : dir) + "/" + std::string(name);
-}
-
-std::string_view base_name(std::string_view path) { return path.substr(path.rfind('/') + 1); }
-
-// "/dir/../real/./x" -> "/real/x", lexically (link targets are joined first).
-std::string normalized(std::string_view path) {
-  std::vector<std::string_view> parts;
-  std::size_t at = 0;
-  while (at <= path.size()) {
-    const auto end = std::min(path.find('/', at), path.size());
-    const auto part = path.substr(at, end - at);
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
-    at = end + 1;
-  }
-  std::string out;
-  for (auto part : parts) out += "/" + std::string(part);
-  return out.empty() ? "/" : out;
-}
-
-}  // namespace
-
 void FakeHost::check_throw(std::string_view path) const {
   if (throw_on_read.count(path)) throw std::runtime_error("injected failure reading " + std::string(path));
 }
 
-// Follows links component by component, as the kernel does; relative
-// targets are taken from the link's directory. Bounded against loops.
-std::string FakeHost::resolve(std::string_view path) const {
-  std::string current(path);
-  for (int hops = 0; hops < 40; ++hops) {
-    bool changed = false;
-    for (std::size_t end = 1; end <= current.size(); ++end) {
-      if (end != current.size() && current[end] != '/') continue;
-      const std::string prefix = current.substr(0, end);
-      const auto link = links.find(prefix);
-      if (link == links.end()) continue;
-      std::string target = link->second.starts_with("/") ? link->second : joined(parent_of(prefix), link->second);
-      current = normalized(target + current.substr(end));
-      changed = true;
-      break;
-    }
-    if (!changed) break;
-  }
-  return current;
+// A directory named, or implied by anything beneath it.
+bool FakeHost::is_directory(const std::string& path) const {
+  if (path == "/" || directories.count(path)) return true;
+  const std::string prefix = path + "/";
+  auto starts_there = [&](const std::string& key) { return key.starts_with(prefix); };
+  auto has_child = [&](const auto& map) {
+    const auto next = map.lower_bound(prefix);
+    return next != map.end() && starts_there(next->first);
+  };
+  const auto directory = directories.lower_bound(prefix);
+  return has_child(files) || has_child(links) || has_child(devices) ||
+         (directory != directories.end() && starts_there(*directory));
+}
+
+// The walk the replay and every other host without a kernel use, over these
+// maps: what a test builds resolves as --root and a replay would resolve it.
+Result<std::string> FakeHost::resolve(std::string_view path, FollowFinal follow) const {
+  return walk_path(path, follow, [&](const std::string& logical, bool is_final) -> Result<std::optional<std::string>> {
+    if (const auto link = links.find(logical); link != links.end()) return std::optional<std::string>(link->second);
+    if (is_final) return std::optional<std::string>();  // the caller looks it up
+    if (files.count(logical) || devices.count(logical)) return errno_code(ENOTDIR);
+    if (!is_directory(logical)) return errno_code(ENOENT);
+    return std::optional<std::string>();
+  });
 }
 
 Result<std::string> FakeHost::read_file(std::string_view path, std::size_t max_bytes) {
   check_throw(path);
-  const auto found = files.find(resolve(path));
+  const auto resolved = resolve(path, FollowFinal::yes);
+  if (!resolved) return resolved.error();
+  const auto found = files.find(*resolved);
   if (found == files.end()) return errno_code(ENOENT);
   return found->second.substr(0, max_bytes);
 }
 
 Result<std::string> FakeHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
   check_throw(path);
-  const auto found = files.find(resolve(path));
+  const auto resolved = resolve(path, FollowFinal::yes);
+  if (!resolved) return resolved.error();
+  const auto found = files.find(*resolved);
   if (found == files.end()) return errno_code(ENOENT);
   if (offset >= found->second.size()) return std::string();
   return found->second.substr(static_cast<std::size_t>(offset), size);
@@ -81,7 +57,9 @@ Result<std::string> FakeHost::read_range(std::string_view path, std::uint64_t of
 
 Result<std::vector<std::string>> FakeHost::list_dir(std::string_view path) {
   check_throw(path);
-  const std::string dir = resolve(path);
+  const auto resolved = resolve(path, FollowFinal::yes);
+  if (!resolved) return resolved.error();
+  const std::string& dir = *resolved;
   const std::string prefix = dir == "/" ? "/" : dir + "/";
   std::set<std::string> names;
   auto add = [&](const std::string& child) {
@@ -100,14 +78,18 @@ Result<std::vector<std::string>> FakeHost::list_dir(std::string_view path) {
 Result<std::string> FakeHost::read_link(std::string_view path) {
   check_throw(path);
   // The final component is the link itself, not followed.
-  const auto found = links.find(joined(resolve(parent_of(path)), base_name(path)));
+  const auto resolved = resolve(path, FollowFinal::no);
+  if (!resolved) return resolved.error();
+  const auto found = links.find(*resolved);
   if (found == links.end()) return errno_code(EINVAL);
   return found->second;
 }
 
 Result<FileStat> FakeHost::stat(std::string_view path) {
   check_throw(path);
-  const std::string resolved = resolve(path);
+  const auto followed = resolve(path, FollowFinal::yes);
+  if (!followed) return followed.error();
+  const std::string& resolved = *followed;
   if (const auto file = files.find(resolved); file != files.end())
     return FileStat{FileType::regular, 0644, 0, 0, file->second.size()};
   if (const auto node = devices.find(resolved); node != devices.end())
@@ -118,7 +100,9 @@ Result<FileStat> FakeHost::stat(std::string_view path) {
 
 Result<DeviceNode> FakeHost::device(std::string_view path) {
   check_throw(path);
-  const auto found = devices.find(resolve(path));
+  const auto resolved = resolve(path, FollowFinal::yes);
+  if (!resolved) return resolved.error();
+  const auto found = devices.find(*resolved);
   if (found == devices.end()) return errno_code(ENOENT);
   return found->second;
 }

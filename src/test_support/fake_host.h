@@ -6,6 +6,7 @@
 // throw, so a test can check that a probe's failure is contained.
 
 #include "host/host.h"
+#include "host/path_walk.h"
 
 #include <map>
 #include <set>
@@ -59,7 +60,8 @@ class FakeHost final : public Host {
   ChildAnswer ask(const ChildRequest& request) override;
 
  private:
-  std::string resolve(std::string_view path) const;  // follows links of every component
+  Result<std::string> resolve(std::string_view path, FollowFinal follow) const;
+  bool is_directory(const std::string& path) const;
   void check_throw(std::string_view path) const;
   std::set<std::string, std::less<>> directories;
 };
