@@ -7,18 +7,17 @@
 // from /home, HOME, USER and the host name files, so that the first answer
 // is redacted like the last.
 
-#include "host/host.h"
+#include "host/forwarding_host.h"
 #include "redact/redactor.h"
 
 namespace gd {
 
-class RedactingHost final : public Host {
+class RedactingHost final : public ForwardingHost {
  public:
-  explicit RedactingHost(Host& inner);
+  explicit RedactingHost(Host& wrapped);
 
   std::optional<std::vector<std::string>> redactions() const override { return m_redactor.summary(); }
 
-  HostMode mode() const override { return m_inner.mode(); }
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
   Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
   Result<std::vector<std::string>> list_dir(std::string_view path) override;
@@ -28,11 +27,9 @@ class RedactingHost final : public Host {
   std::optional<std::string> env(std::string_view name) override;
   std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
   Uname uname() override;
-  UserIds user() override { return m_inner.user(); }
   ChildAnswer ask(const ChildRequest& request) override;
 
  private:
-  Host& m_inner;
   Redactor m_redactor;
 };
 

@@ -20,7 +20,7 @@ bool worth_recording(const std::error_code& error) { return error.value() != ENO
 
 }  // namespace
 
-RecordingHost::RecordingHost(Host& inner, std::string out_dir) : m_inner(inner), m_out(std::move(out_dir)) {
+RecordingHost::RecordingHost(Host& wrapped, std::string out_dir) : ForwardingHost(wrapped), m_out(std::move(out_dir)) {
   auto root = WriteRoot::open(m_out + "/root");
   if (root) m_root.emplace(std::move(*root));
 }
@@ -32,7 +32,7 @@ std::optional<std::string> RecordingHost::prepare(std::string_view path, FollowF
   // system did. Every write goes through m_root, never through a symlink.
   if (!m_root) return std::nullopt;
   auto walked = walk_path(path, follow_final, [&](const std::string& logical, bool is_final) -> Result<std::optional<std::string>> {
-    if (auto target = m_inner.read_link(logical)) {
+    if (auto target = inner().read_link(logical)) {
       if (m_root->make_link(logical, *target) && contained_link_target(logical, *target) != *target)
         m_snapshot.links.insert_or_assign(logical, *target);
       return std::optional<std::string>(*target);
@@ -49,7 +49,7 @@ void RecordingHost::record_error(std::string_view path, const std::error_code& e
 }
 
 Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t max_bytes) {
-  auto content = m_inner.read_file(path, max_bytes);
+  auto content = inner().read_file(path, max_bytes);
   if (!content) {
     record_error(path, content.error());
     return content;
@@ -61,19 +61,19 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
 // Pieces of a large file are kept and packed at the end (see finish), so a
 // snapshot of a 500 MB library holds the few kilobytes the checks read.
 Result<std::string> RecordingHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
-  auto content = m_inner.read_range(path, offset, size);
+  auto content = inner().read_range(path, offset, size);
   if (!content) {
     record_error(path, content.error());
     return content;
   }
-  if (auto info = m_inner.stat(path)) m_snapshot.file_sizes.insert_or_assign(std::string(path), info->size);
+  if (auto info = inner().stat(path)) m_snapshot.file_sizes.insert_or_assign(std::string(path), info->size);
   auto& piece = m_read_pieces[std::string(path)][offset];
   if (content->size() > piece.size()) piece = *content;
   return content;
 }
 
 Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) {
-  auto names = m_inner.list_dir(path);
+  auto names = inner().list_dir(path);
   if (!names) {
     record_error(path, names.error());
     return names;
@@ -89,7 +89,7 @@ Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) 
 }
 
 Result<std::string> RecordingHost::read_link(std::string_view path) {
-  auto target = m_inner.read_link(path);
+  auto target = inner().read_link(path);
   if (!target) {
     // EINVAL only says "not a symlink", which replay says by itself.
     if (target.error().value() != EINVAL) record_error(path, target.error());
@@ -103,7 +103,7 @@ Result<std::string> RecordingHost::read_link(std::string_view path) {
 }
 
 Result<FileStat> RecordingHost::stat(std::string_view path) {
-  auto info = m_inner.stat(path);
+  auto info = inner().stat(path);
   if (!info) {
     record_error(path, info.error());
     return info;
@@ -118,7 +118,7 @@ Result<FileStat> RecordingHost::stat(std::string_view path) {
 }
 
 Result<DeviceNode> RecordingHost::device(std::string_view path) {
-  auto node = m_inner.device(path);
+  auto node = inner().device(path);
   if (!node) {
     record_error(path, node.error());
     return node;
@@ -128,29 +128,29 @@ Result<DeviceNode> RecordingHost::device(std::string_view path) {
 }
 
 std::optional<std::string> RecordingHost::env(std::string_view name) {
-  auto value = m_inner.env(name);
+  auto value = inner().env(name);
   if (value) m_snapshot.env.insert_or_assign(std::string(name), *value);
   return value;
 }
 
 std::vector<std::pair<std::string, std::string>> RecordingHost::env_with_prefix(std::string_view prefix) {
-  auto found = m_inner.env_with_prefix(prefix);
+  auto found = inner().env_with_prefix(prefix);
   for (const auto& [name, value] : found) m_snapshot.env.insert_or_assign(name, value);
   return found;
 }
 
 Uname RecordingHost::uname() {
-  m_snapshot.uname = m_inner.uname();
+  m_snapshot.uname = inner().uname();
   return *m_snapshot.uname;
 }
 
 UserIds RecordingHost::user() {
-  m_snapshot.user = m_inner.user();
+  m_snapshot.user = inner().user();
   return *m_snapshot.user;
 }
 
 ChildAnswer RecordingHost::ask(const ChildRequest& request) {
-  auto answer = m_inner.ask(request);
+  auto answer = inner().ask(request);
   m_snapshot.children.push_back({request, answer});
   return answer;
 }
@@ -190,7 +190,7 @@ void RecordingHost::pack_pieces() {
 Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
   pack_pieces();
   m_snapshot.gpudoctor_version = gpudoctor_version;
-  m_snapshot.redactions = m_inner.redactions();
+  m_snapshot.redactions = inner().redactions();
   return write_snapshot(m_out, m_snapshot);
 }
 

@@ -4,7 +4,7 @@
 // environment holds just the variables the checks asked for, and a file
 // holds just the bytes that were read from it.
 
-#include "host/host.h"
+#include "host/forwarding_host.h"
 #include "host/path_walk.h"
 #include "snapshot/snapshot.h"
 #include "snapshot/write_root.h"
@@ -15,17 +15,15 @@
 
 namespace gd {
 
-class RecordingHost final : public Host {
+class RecordingHost final : public ForwardingHost {
  public:
   // out_dir must not exist yet, or be empty; nothing is written outside it.
-  RecordingHost(Host& inner, std::string out_dir);
+  RecordingHost(Host& wrapped, std::string out_dir);
 
   // Writes snapshot.json; call once, after the checks ran.
   Result<void> finish(const std::string& gpudoctor_version);
   std::size_t files_written() const { return m_files_written; }
 
-  HostMode mode() const override { return m_inner.mode(); }
-  std::optional<std::vector<std::string>> redactions() const override { return m_inner.redactions(); }
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
   Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
   Result<std::vector<std::string>> list_dir(std::string_view path) override;
@@ -46,7 +44,6 @@ class RecordingHost final : public Host {
   void record_error(std::string_view path, const std::error_code& error);
   void pack_pieces();
 
-  Host& m_inner;
   std::string m_out;
   std::optional<WriteRoot> m_root;  // out_dir/root, opened once
   std::size_t m_files_written = 0;
