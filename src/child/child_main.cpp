@@ -3,6 +3,7 @@
 #include "child/child_evidence.h"
 #include "child/driver_probe_child.h"
 #include "util/result.h"
+#include "util/unique_fd.h"
 
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -36,16 +37,16 @@ constexpr unsigned k_nvidia_major = 195, k_nvidiactl_minor = 255;
 // still has the answers before it. "N open=ok version=550.54.15".
 std::string open_one(std::size_t index, const std::string& path) {
   std::string line = std::to_string(index);
-  const int fd = ::open(path.c_str(), O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return line + " open=" + errno_name(errno);
+  const UniqueFd fd(::open(path.c_str(), O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (!fd.valid()) return line + " open=" + errno_name(errno);
   line += " open=ok";
   struct stat info {};
   // The ioctl goes only to the real control node: a character device 195:255.
-  if (::fstat(fd, &info) == 0 && S_ISCHR(info.st_mode) && ::major(info.st_rdev) == k_nvidia_major &&
+  if (::fstat(fd.get(), &info) == 0 && S_ISCHR(info.st_mode) && ::major(info.st_rdev) == k_nvidia_major &&
       ::minor(info.st_rdev) == k_nvidiactl_minor) {
     NvRmApiVersion query{};
     query.cmd = k_cmd_query;
-    if (::ioctl(fd, k_nv_esc_check_version_str, &query) == 0) {
+    if (::ioctl(fd.get(), k_nv_esc_check_version_str, &query) == 0) {
       query.version_string[sizeof query.version_string - 1] = '\0';
       std::string version(query.version_string);
       for (char& c : version)
@@ -55,7 +56,6 @@ std::string open_one(std::size_t index, const std::string& path) {
       line += " ioctl=" + errno_name(errno);
     }
   }
-  ::close(fd);
   return line;
 }
 

@@ -28,10 +28,6 @@ LiveHost::LiveHost(std::string root_dir) : m_root(std::move(root_dir)) {
   else m_root_error = opened.error();
 }
 
-LiveHost::~LiveHost() {
-  if (m_open_fd >= 0) ::close(m_open_fd);
-}
-
 Result<std::string> LiveHost::read_file(std::string_view path, std::size_t max_bytes) {
   if (m_root == "/") return read_local_file(std::string(path), max_bytes);
   if (!m_root_dir) return m_root_error;
@@ -39,16 +35,15 @@ Result<std::string> LiveHost::read_file(std::string_view path, std::size_t max_b
 }
 
 Result<std::string> LiveHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {
-  if (m_open_fd < 0 || m_open_path != path) {
+  if (!m_open_fd.valid() || m_open_path != path) {
     auto fd = m_root == "/"   ? open_local_regular(std::string(path))
               : m_root_dir ? m_root_dir->open_regular(path)
-                           : Result<int>(m_root_error);
+                           : Result<UniqueFd>(m_root_error);
     if (!fd) return fd.error();
-    if (m_open_fd >= 0) ::close(m_open_fd);
-    m_open_fd = *fd;
+    m_open_fd = std::move(*fd);
     m_open_path = std::string(path);
   }
-  return pread_all(m_open_fd, offset, size);
+  return pread_all(m_open_fd.get(), offset, size);
 }
 
 Result<std::vector<std::string>> LiveHost::list_dir(std::string_view path) {
@@ -77,10 +72,7 @@ Result<DeviceNode> LiveHost::device(std::string_view path) {
     if (!m_root_dir) return m_root_error;
     auto fd = m_root_dir->open_at(path, O_PATH, FollowFinal::yes);
     if (!fd) return fd.error();
-    const int result = ::fstat(*fd, &info);
-    const int error = errno;
-    ::close(*fd);
-    if (result != 0) return errno_code(error);
+    if (::fstat(fd->get(), &info) != 0) return errno_code(errno);
   }
   DeviceNode node;
   node.type = file_type_of(info.st_mode);

@@ -14,7 +14,6 @@ namespace gd {
 class LiveHost final : public Host {
  public:
   explicit LiveHost(std::string root_dir = "/");
-  ~LiveHost() override;
   LiveHost(const LiveHost&) = delete;
   LiveHost& operator=(const LiveHost&) = delete;
 
@@ -37,7 +36,7 @@ class LiveHost final : public Host {
   std::error_code m_root_error;       // why the root could not be opened
   // The ELF reader reads one file in many pieces: keep it open between them.
   std::string m_open_path;
-  int m_open_fd = -1;
+  UniqueFd m_open_fd;
 };
 
 }  // namespace gd

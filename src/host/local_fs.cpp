@@ -12,46 +12,37 @@
 #include <cerrno>
 
 namespace gd {
-Result<std::string> read_fd(int fd, std::size_t max_bytes) {
+Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes) {
   std::string content;
   char buffer[16384];
   while (content.size() < max_bytes) {
-    const ssize_t n = ::read(fd, buffer, std::min(sizeof buffer, max_bytes - content.size()));
+    const ssize_t n = ::read(fd.get(), buffer, std::min(sizeof buffer, max_bytes - content.size()));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      return errno_code(error);
-    }
+    if (n < 0) return errno_code(errno);
     if (n == 0) break;
     content.append(buffer, static_cast<std::size_t>(n));
   }
-  ::close(fd);
   return content;
 }
 
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
   auto opened = open_local_regular(path);
   if (!opened) return opened.error();
-  return read_fd(*opened, max_bytes);
+  return read_fd(std::move(*opened), max_bytes);
 }
 
-Result<int> check_regular(int fd) {
+Result<UniqueFd> check_regular(UniqueFd fd) {
   struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    const int error = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
-    ::close(fd);
-    return errno_code(error);
-  }
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) return errno_code(S_ISDIR(info.st_mode) ? EISDIR : EINVAL);
   return fd;
 }
 
 // Opens a regular file for reading. O_NONBLOCK so that a FIFO planted where
 // a file should be cannot hang us; anything but a regular file is refused.
-Result<int> open_local_regular(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return errno_code(errno);
-  return check_regular(fd);
+Result<UniqueFd> open_local_regular(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (!fd.valid()) return errno_code(errno);
+  return check_regular(std::move(fd));
 }
 
 Result<std::string> pread_all(int fd, std::uint64_t offset, std::size_t size) {
@@ -71,18 +62,13 @@ Result<std::string> pread_all(int fd, std::uint64_t offset, std::size_t size) {
 Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size) {
   auto opened = open_local_regular(path);
   if (!opened) return opened.error();
-  auto content = pread_all(*opened, offset, size);
-  ::close(*opened);
-  return content;
+  return pread_all(opened->get(), offset, size);
 }
 
-Result<std::vector<std::string>> list_fd_dir(int fd) {
-  DIR* dir = ::fdopendir(fd);
-  if (!dir) {
-    const int error = errno;
-    ::close(fd);
-    return errno_code(error);
-  }
+Result<std::vector<std::string>> list_fd_dir(UniqueFd fd) {
+  DIR* dir = ::fdopendir(fd.get());
+  if (!dir) return errno_code(errno);
+  fd.release();  // the DIR owns it now
   std::vector<std::string> names;
   while (const dirent* entry = ::readdir(dir)) {
     const std::string name = entry->d_name;
@@ -94,9 +80,9 @@ Result<std::vector<std::string>> list_fd_dir(int fd) {
 }
 
 Result<std::vector<std::string>> list_local_dir(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return errno_code(errno);
-  return list_fd_dir(fd);
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd.valid()) return errno_code(errno);
+  return list_fd_dir(std::move(fd));
 }
 
 Result<std::string> read_local_link(const std::string& path) {
@@ -123,18 +109,18 @@ Result<FileStat> stat_local(const std::string& path) {
 
 Result<void> write_file_atomically(const std::string& path, std::string_view content, unsigned mode) {
   std::string temporary = path + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return errno_code(errno);
-  bool written = ::fchmod(fd, static_cast<mode_t>(mode)) == 0;
+  UniqueFd fd(::mkstemp(temporary.data()));
+  if (!fd.valid()) return errno_code(errno);
+  bool written = ::fchmod(fd.get(), static_cast<mode_t>(mode)) == 0;
   for (std::size_t done = 0; written && done < content.size();) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    const ssize_t n = ::write(fd.get(), content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) continue;
     written = n > 0;
     if (written) done += static_cast<std::size_t>(n);
   }
   int error = written ? 0 : errno;
-  if (written && ::fsync(fd) != 0) error = errno, written = false;
-  ::close(fd);
+  if (written && ::fsync(fd.get()) != 0) error = errno, written = false;
+  fd.reset();  // closed before the rename, so the new file is whole when it appears
   if (written && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno, written = false;
   if (!written) {
     ::unlink(temporary.c_str());
@@ -146,12 +132,12 @@ Result<void> write_file_atomically(const std::string& path, std::string_view con
 namespace {
 
 Result<void> write_into(const std::string& path, std::string_view content) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return errno_code(errno);
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a reader is there: block as writes normally do
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
+  if (!fd.valid()) return errno_code(errno);
+  ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);  // a reader is there: block as writes normally do
   int error = 0;
   for (std::size_t done = 0; done < content.size();) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    const ssize_t n = ::write(fd.get(), content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       error = n < 0 ? errno : EIO;
@@ -159,7 +145,6 @@ Result<void> write_into(const std::string& path, std::string_view content) {
     }
     done += static_cast<std::size_t>(n);
   }
-  ::close(fd);
   return error ? Result<void>(errno_code(error)) : Result<void>();
 }
 

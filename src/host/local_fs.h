@@ -4,6 +4,7 @@
 // FIFOs and other special files planted where a file should be.
 
 #include "host/host.h"
+#include "util/unique_fd.h"
 
 #include <string>
 #include <vector>
@@ -11,15 +12,15 @@
 namespace gd {
 
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
-// The same from descriptors (RootDir's opens); each takes ownership and closes it.
-Result<std::string> read_fd(int fd, std::size_t max_bytes);
-Result<std::vector<std::string>> list_fd_dir(int fd);
-// Returns fd when it is a regular file, else closes it and fails (EISDIR, EINVAL).
-Result<int> check_regular(int fd);
+// The same from descriptors (RootDir's opens); each takes the descriptor.
+Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes);
+Result<std::vector<std::string>> list_fd_dir(UniqueFd fd);
+// Returns fd when it is a regular file, else fails (EISDIR, EINVAL).
+Result<UniqueFd> check_regular(UniqueFd fd);
 // fstat of a descriptor, not taking it.
 Result<FileStat> stat_fd(int fd);
 // Opens a regular file for reading (O_NONBLOCK: a FIFO cannot hang us).
-Result<int> open_local_regular(const std::string& path);
+Result<UniqueFd> open_local_regular(const std::string& path);
 // Up to size bytes from offset of an open file.
 Result<std::string> pread_all(int fd, std::uint64_t offset, std::size_t size);
 Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size);

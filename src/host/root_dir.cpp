@@ -16,24 +16,6 @@ namespace {
 
 constexpr int k_max_links = 40;  // the kernel's limit too (ELOOP)
 
-// Closes what it holds; the walk keeps one per directory it stands in.
-struct Fd {
-  int fd = -1;
-  explicit Fd(int value = -1) : fd(value) {}
-  Fd(Fd&& other) noexcept : fd(std::exchange(other.fd, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) {
-      if (fd >= 0) ::close(fd);
-      fd = std::exchange(other.fd, -1);
-    }
-    return *this;
-  }
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-  int release() { return std::exchange(fd, -1); }
-};
-
 // Splits a path into its components, pushed so that the first is at the back.
 void push_components(std::vector<std::string>& pending, std::string_view path) {
   std::vector<std::string> parts;
@@ -57,27 +39,12 @@ bool only_dots(const std::vector<std::string>& pending) {
 }  // namespace
 
 Result<RootDir> RootDir::open(const std::string& dir, bool dir_may_be_link, ResolveMethod method) {
-  const int fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | (dir_may_be_link ? 0 : O_NOFOLLOW));
-  if (fd < 0) return errno_code(errno == ELOOP ? ENOTDIR : errno);
-  return RootDir(fd, method);
+  UniqueFd fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | (dir_may_be_link ? 0 : O_NOFOLLOW)));
+  if (!fd.valid()) return errno_code(errno == ELOOP ? ENOTDIR : errno);
+  return RootDir(std::move(fd), method);
 }
 
-RootDir::RootDir(RootDir&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)), m_method(other.m_method) {}
-
-RootDir& RootDir::operator=(RootDir&& other) noexcept {
-  if (this != &other) {
-    if (m_fd >= 0) ::close(m_fd);
-    m_fd = std::exchange(other.m_fd, -1);
-    m_method = other.m_method;
-  }
-  return *this;
-}
-
-RootDir::~RootDir() {
-  if (m_fd >= 0) ::close(m_fd);
-}
-
-Result<int> RootDir::open_at(std::string_view path, int flags, FollowFinal follow) const {
+Result<UniqueFd> RootDir::open_at(std::string_view path, int flags, FollowFinal follow) const {
   flags |= O_CLOEXEC | (follow == FollowFinal::no ? O_NOFOLLOW : 0);
   if (m_method == ResolveMethod::automatic) {
     open_how how{};
@@ -87,8 +54,8 @@ Result<int> RootDir::open_at(std::string_view path, int flags, FollowFinal follo
     // RESOLVE_IN_ROOT answers EAGAIN when any rename on the system raced its
     // ".." checks: try again, and past a few tries take the walk below.
     for (int attempt = 0; attempt < 8; ++attempt) {
-      const long fd = ::syscall(SYS_openat2, m_fd, relative.c_str(), &how, sizeof how);
-      if (fd >= 0) return static_cast<int>(fd);
+      const long fd = ::syscall(SYS_openat2, m_fd.get(), relative.c_str(), &how, sizeof how);
+      if (fd >= 0) return UniqueFd(static_cast<int>(fd));
       if (errno != EAGAIN && errno != EINTR) break;
     }
     // Kernels before 5.6 lack it; seccomp profiles may refuse it as EPERM.
@@ -100,10 +67,10 @@ Result<int> RootDir::open_at(std::string_view path, int flags, FollowFinal follo
 // The same resolution by hand: one component at a time, each opened with
 // O_NOFOLLOW relative to the directory descriptor before it, each symlink
 // read through its own descriptor and spliced into what remains.
-Result<int> RootDir::walk(std::string_view path, int flags, FollowFinal follow) const {
-  std::vector<Fd> dirs;
-  dirs.emplace_back(::fcntl(m_fd, F_DUPFD_CLOEXEC, 0));
-  if (dirs.back().fd < 0) return errno_code(errno);
+Result<UniqueFd> RootDir::walk(std::string_view path, int flags, FollowFinal follow) const {
+  std::vector<UniqueFd> dirs;  // one per directory the walk stands in
+  dirs.emplace_back(::fcntl(m_fd.get(), F_DUPFD_CLOEXEC, 0));
+  if (!dirs.back().valid()) return errno_code(errno);
   std::vector<std::string> pending;
   push_components(pending, path);
   int links = 0;
@@ -116,14 +83,14 @@ Result<int> RootDir::walk(std::string_view path, int flags, FollowFinal follow) 
       continue;
     }
     const bool last = only_dots(pending);
-    Fd entry(::openat(dirs.back().fd, part.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
-    if (entry.fd < 0) return errno_code(errno);
+    UniqueFd entry(::openat(dirs.back().get(), part.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    if (!entry.valid()) return errno_code(errno);
     struct stat info {};
-    if (::fstat(entry.fd, &info) != 0) return errno_code(errno);
+    if (::fstat(entry.get(), &info) != 0) return errno_code(errno);
     if (S_ISLNK(info.st_mode) && (!last || follow == FollowFinal::yes)) {
       if (++links > k_max_links) return errno_code(ELOOP);
       std::string target(4096, '\0');
-      const ssize_t size = ::readlinkat(entry.fd, "", target.data(), target.size());
+      const ssize_t size = ::readlinkat(entry.get(), "", target.data(), target.size());
       if (size < 0) return errno_code(errno);
       target.resize(static_cast<std::size_t>(size));
       if (target.starts_with("/")) dirs.resize(1);  // an absolute target restarts at the root
@@ -131,46 +98,44 @@ Result<int> RootDir::walk(std::string_view path, int flags, FollowFinal follow) 
       continue;
     }
     if (last) {
-      if ((flags & O_PATH) && (flags & O_NOFOLLOW || !S_ISLNK(info.st_mode))) return entry.release();
+      if ((flags & O_PATH) && (flags & O_NOFOLLOW || !S_ISLNK(info.st_mode))) return entry;
       // Opened again with the real flags; O_NOFOLLOW refuses a symlink swapped in meanwhile.
-      const int fd = ::openat(dirs.back().fd, part.c_str(), flags | O_NOFOLLOW);
-      if (fd < 0) return errno_code(errno);
+      UniqueFd fd(::openat(dirs.back().get(), part.c_str(), flags | O_NOFOLLOW));
+      if (!fd.valid()) return errno_code(errno);
       return fd;
     }
     if (!S_ISDIR(info.st_mode)) return errno_code(ENOTDIR);
     dirs.push_back(std::move(entry));
   }
-  const int fd = ::openat(dirs.back().fd, ".", flags & ~O_NOFOLLOW);
-  if (fd < 0) return errno_code(errno);
+  UniqueFd fd(::openat(dirs.back().get(), ".", flags & ~O_NOFOLLOW));
+  if (!fd.valid()) return errno_code(errno);
   return fd;
 }
 
-Result<int> RootDir::open_regular(std::string_view path) const {
+Result<UniqueFd> RootDir::open_regular(std::string_view path) const {
   auto fd = open_at(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, FollowFinal::yes);
   if (!fd) return fd.error();
-  return check_regular(*fd);
+  return check_regular(std::move(*fd));
 }
 
 Result<std::string> RootDir::read_file(std::string_view path, std::size_t max_bytes) const {
   auto fd = open_regular(path);
   if (!fd) return fd.error();
-  return read_fd(*fd, max_bytes);  // closes it
+  return read_fd(std::move(*fd), max_bytes);
 }
 
 Result<std::vector<std::string>> RootDir::list_dir(std::string_view path) const {
   auto fd = open_at(path, O_RDONLY | O_DIRECTORY, FollowFinal::yes);
   if (!fd) return fd.error();
-  return list_fd_dir(*fd);  // closes it
+  return list_fd_dir(std::move(*fd));
 }
 
 Result<std::string> RootDir::read_link(std::string_view path) const {
   auto fd = open_at(path, O_PATH, FollowFinal::no);
   if (!fd) return fd.error();
   std::string target(4096, '\0');
-  const ssize_t size = ::readlinkat(*fd, "", target.data(), target.size());
-  const int error = errno;
-  ::close(*fd);
-  if (size < 0) return errno_code(error == ENOENT ? EINVAL : error);  // not a symlink
+  const ssize_t size = ::readlinkat(fd->get(), "", target.data(), target.size());
+  if (size < 0) return errno_code(errno == ENOENT ? EINVAL : errno);  // not a symlink
   target.resize(static_cast<std::size_t>(size));
   return target;
 }
@@ -178,9 +143,7 @@ Result<std::string> RootDir::read_link(std::string_view path) const {
 Result<FileStat> RootDir::stat(std::string_view path) const {
   auto fd = open_at(path, O_PATH, FollowFinal::yes);
   if (!fd) return fd.error();
-  auto info = stat_fd(*fd);
-  ::close(*fd);
-  return info;
+  return stat_fd(fd->get());
 }
 
 }  // namespace gd

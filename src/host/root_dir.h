@@ -8,6 +8,7 @@
 
 #include "host/host.h"
 #include "host/path_walk.h"
+#include "util/unique_fd.h"
 
 #include <string>
 #include <string_view>
@@ -22,26 +23,21 @@ class RootDir {
   // dir_may_be_link: --root DIR may name a symlink (the user's choice); a
   // snapshot's root may not, or a snapshot could make us read this machine.
   static Result<RootDir> open(const std::string& dir, bool dir_may_be_link, ResolveMethod method = ResolveMethod::automatic);
-  RootDir(RootDir&& other) noexcept;
-  RootDir& operator=(RootDir&& other) noexcept;
-  RootDir(const RootDir&) = delete;
-  RootDir& operator=(const RootDir&) = delete;
-  ~RootDir();
 
   // A descriptor for path inside the root; flags as for openat (O_PATH for stat and readlink).
-  Result<int> open_at(std::string_view path, int flags, FollowFinal follow) const;
+  Result<UniqueFd> open_at(std::string_view path, int flags, FollowFinal follow) const;
 
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) const;
-  Result<int> open_regular(std::string_view path) const;  // the caller closes it
+  Result<UniqueFd> open_regular(std::string_view path) const;
   Result<std::vector<std::string>> list_dir(std::string_view path) const;
   Result<std::string> read_link(std::string_view path) const;
   Result<FileStat> stat(std::string_view path) const;
 
  private:
-  RootDir(int fd, ResolveMethod method) : m_fd(fd), m_method(method) {}
-  Result<int> walk(std::string_view path, int flags, FollowFinal follow) const;
+  RootDir(UniqueFd fd, ResolveMethod method) : m_fd(std::move(fd)), m_method(method) {}
+  Result<UniqueFd> walk(std::string_view path, int flags, FollowFinal follow) const;
 
-  int m_fd = -1;
+  UniqueFd m_fd;
   ResolveMethod m_method = ResolveMethod::automatic;
 };
 

@@ -20,9 +20,7 @@ class DirectoryFiles final : public StoredFiles {
   Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) const override {
     auto fd = m_root.open_regular(path);
     if (!fd) return fd.error();
-    auto bytes = pread_all(*fd, offset, size);
-    ::close(*fd);
-    return bytes;
+    return pread_all(fd->get(), offset, size);
   }
   Result<std::vector<std::string>> list_dir(std::string_view path) const override { return m_root.list_dir(path); }
   Result<std::string> read_link(std::string_view path) const override { return m_root.read_link(path); }

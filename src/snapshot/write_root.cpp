@@ -27,32 +27,24 @@ std::vector<std::string_view> components(std::string_view path) {
 }  // namespace
 
 Result<WriteRoot> WriteRoot::open(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return errno_code(errno == ELOOP ? ENOTDIR : errno);
-  return WriteRoot(fd);
+  UniqueFd fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) return errno_code(errno == ELOOP ? ENOTDIR : errno);
+  return WriteRoot(std::move(fd));
 }
 
-WriteRoot::WriteRoot(WriteRoot&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
-
-WriteRoot::~WriteRoot() {
-  if (m_fd >= 0) ::close(m_fd);
-}
-
-Result<int> WriteRoot::parent_of(std::string_view path, bool create, std::string& name) {
+Result<UniqueFd> WriteRoot::parent_of(std::string_view path, bool create, std::string& name) {
   const auto parts = components(path);
   for (const auto part : parts)
     if (part == "." || part == "..") return errno_code(EINVAL);  // logical paths come resolved
   if (parts.empty()) return errno_code(EINVAL);
-  int dir = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
-  if (dir < 0) return errno_code(errno);
+  UniqueFd dir(::fcntl(m_fd.get(), F_DUPFD_CLOEXEC, 0));
+  if (!dir.valid()) return errno_code(errno);
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     const std::string part(parts[i]);
-    if (create) ::mkdirat(dir, part.c_str(), 0755);  // EEXIST is fine; what is there is checked next
-    const int next = ::openat(dir, part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    const int error = errno;
-    ::close(dir);
-    if (next < 0) return errno_code(error);  // ELOOP/ENOTDIR: a symlink or a file stands there
-    dir = next;
+    if (create) ::mkdirat(dir.get(), part.c_str(), 0755);  // EEXIST is fine; what is there is checked next
+    UniqueFd next(::openat(dir.get(), part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!next.valid()) return errno_code(errno);  // ELOOP/ENOTDIR: a symlink or a file stands there
+    dir = std::move(next);
   }
   name = std::string(parts.back());
   return dir;
@@ -62,29 +54,25 @@ bool WriteRoot::make_dirs(std::string_view path) {
   std::string name;
   auto parent = parent_of(path, true, name);
   if (!parent) return false;
-  ::mkdirat(*parent, name.c_str(), 0755);
+  ::mkdirat(parent->get(), name.c_str(), 0755);
   struct stat info {};
-  const bool ok = ::fstatat(*parent, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(info.st_mode);
-  ::close(*parent);
-  return ok;
+  return ::fstatat(parent->get(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(info.st_mode);
 }
 
 bool WriteRoot::write_file(std::string_view path, std::string_view content, unsigned mode) {
   std::string name;
   auto parent = parent_of(path, true, name);
   if (!parent) return false;
-  const int fd = ::openat(*parent, name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
-  ::close(*parent);
-  if (fd < 0) return false;
+  UniqueFd fd(::openat(parent->get(), name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode));
+  if (!fd.valid()) return false;
   std::size_t written = 0;
   while (written < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    const ssize_t n = ::write(fd.get(), content.data() + written, content.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     written += static_cast<std::size_t>(n);
   }
-  ::fchmod(fd, mode);
-  ::close(fd);
+  ::fchmod(fd.get(), mode);
   return written == content.size();
 }
 
@@ -93,9 +81,7 @@ bool WriteRoot::make_link(std::string_view path, std::string_view target) {
   auto parent = parent_of(path, true, name);
   if (!parent) return false;
   const std::string stored = contained_link_target(path, target);
-  const bool ok = ::symlinkat(stored.c_str(), *parent, name.c_str()) == 0 || errno == EEXIST;
-  ::close(*parent);
-  return ok;
+  return ::symlinkat(stored.c_str(), parent->get(), name.c_str()) == 0 || errno == EEXIST;
 }
 
 std::optional<std::uint64_t> WriteRoot::regular_size(std::string_view path) {
@@ -103,8 +89,7 @@ std::optional<std::uint64_t> WriteRoot::regular_size(std::string_view path) {
   auto parent = parent_of(path, false, name);
   if (!parent) return std::nullopt;
   struct stat info {};
-  const bool ok = ::fstatat(*parent, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode);
-  ::close(*parent);
+  const bool ok = ::fstatat(parent->get(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode);
   if (!ok) return std::nullopt;
   return static_cast<std::uint64_t>(info.st_size);
 }
@@ -114,9 +99,7 @@ bool WriteRoot::exists(std::string_view path) {
   auto parent = parent_of(path, false, name);
   if (!parent) return false;
   struct stat info {};
-  const bool ok = ::fstatat(*parent, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0;
-  ::close(*parent);
-  return ok;
+  return ::fstatat(parent->get(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 std::string contained_link_target(std::string_view link_path, std::string_view target) {

@@ -6,6 +6,7 @@
 // stored so that they resolve inside the snapshot (see contained_link_target).
 
 #include "host/host.h"
+#include "util/unique_fd.h"
 
 #include <string>
 #include <string_view>
@@ -16,11 +17,6 @@ class WriteRoot {
  public:
   // dir must be a directory, not a symlink to one.
   static Result<WriteRoot> open(const std::string& dir);
-  WriteRoot(WriteRoot&& other) noexcept;
-  WriteRoot(const WriteRoot&) = delete;
-  WriteRoot& operator=(const WriteRoot&) = delete;
-  WriteRoot& operator=(WriteRoot&&) = delete;
-  ~WriteRoot();
 
   // Each takes an absolute logical path ("/usr/lib/libcuda.so.1") and
   // fails, writing nothing, when a component on the way is not a real directory.
@@ -32,11 +28,11 @@ class WriteRoot {
   bool exists(std::string_view path);
 
  private:
-  explicit WriteRoot(int fd) : m_fd(fd) {}
+  explicit WriteRoot(UniqueFd fd) : m_fd(std::move(fd)) {}
   // The directory that holds path's last component (created when asked), and that component.
-  Result<int> parent_of(std::string_view path, bool create, std::string& name);
+  Result<UniqueFd> parent_of(std::string_view path, bool create, std::string& name);
 
-  int m_fd = -1;
+  UniqueFd m_fd;
 };
 
 // The target to store for a symlink at link_path so that it resolves, inside
