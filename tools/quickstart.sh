@@ -67,7 +67,7 @@ case "${1:-check}" in
     ;;
   test)
     install_missing "${build_packages[@]}" "${test_packages[@]}"
-    configure build -Dtests=enabled
+    configure build -Dtests=enabled -Dwerror=true  # warnings are errors in CI
     status=0
     run_suites build "tests" || status=1
     configure build-sanitize -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
@@ -75,11 +75,11 @@ case "${1:-check}" in
       run_suites build-sanitize "tests under ASan+UBSan" || status=1
     # The diagnosis must not depend on how the binary was built: without
     # libpci (as the static build will be) every scenario must replay the same.
-    configure build-nopci -Dtests=enabled -Dpci_names=disabled
+    configure build-nopci -Dtests=enabled -Dpci_names=disabled -Dwerror=true
     run_suites build-nopci "tests without libpci" --suite replay --suite cli || status=1
     # The single static file for images (-Dstatic=true): it must be static,
     # and replay every scenario exactly as the plain build does.
-    configure build-static -Dstatic=true -Dtests=disabled
+    configure build-static -Dstatic=true -Dtests=disabled -Dwerror=true
     static_result=OK
     tools/compare_builds.sh build/gpudoctor build-static/gpudoctor build/testdata/snapshots --static || { static_result=FAIL; status=1; }
     # gpudoctor inside containers a real engine (podman + runc) made, where it runs here (77: skipped).

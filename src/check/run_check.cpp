@@ -38,12 +38,14 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
   LayerFacts facts{id, Status::unknown, "the probe stopped: " + printable(error, 200), {}, {}};
   facts.set("probe_error", printable(error, 400));
   // info: the layer stays unknown, as it would with no evidence at all.
-  Finding finding{"probe-error", id, Severity::info,
-                  "gpudoctor's " + std::string(id) + " probe stopped with an error, so this layer was not examined: " +
-                      printable(error, 200),
-                  {{std::string(id) + ".probe_error", facts.facts["probe_error"], ""}},
-                  "This is a bug in gpudoctor: please report it with `gpudoctor snapshot --output DIR` attached.",
-                  "gpudoctor", "", {}, ""};
+  Finding finding{.rule = "probe-error",
+                  .layer = id,
+                  .severity = Severity::info,
+                  .message = "gpudoctor's " + std::string(id) +
+                             " probe stopped with an error, so this layer was not examined: " + printable(error, 200),
+                  .evidence = {{std::string(id) + ".probe_error", facts.facts["probe_error"], ""}},
+                  .fix = "This is a bug in gpudoctor: please report it with `gpudoctor snapshot --output DIR` attached.",
+                  .reference = "gpudoctor"};
   report.layers.push_back({std::move(facts), Status::unknown, {std::move(finding)}, {}});
   return Facts{};
 }
@@ -51,7 +53,7 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
 }  // namespace
 
 Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
-  ProbeContext context{host, rules, probe_system(host), {}, {}, {}, {}, {}, options};
+  ProbeContext context{.host = host, .rules = rules, .system = probe_system(host), .options = options};
   Report report;
   report.gpudoctor_version = GPUDOCTOR_VERSION;
   report.mode = host_mode_name(host.mode());

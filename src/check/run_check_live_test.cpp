@@ -51,7 +51,7 @@ TEST_CASE("a live check asks the driver in a child wherever libcuda.so.1 resolve
   CHECK(facts.at("nvml_probe").at("status") == "ok");
   CHECK(has_finding(probed, "cuda-init-unknown-error"));
 
-  const Report quiet = run_check(host, rules, ProbeOptions{false, false});
+  const Report quiet = run_check(host, rules, ProbeOptions{.driver_probe = false});
   CHECK(!layer(quiet, "driver-libs").facts.facts.contains("cuda_probe"));
   CHECK(!has_finding(quiet, "cuda-init-unknown-error"));
 
@@ -83,7 +83,7 @@ TEST_CASE("a snapshot of a live run with the driver's answers replays to the sam
   TempDir out;
   std::filesystem::create_directories(out / "root");
   RecordingHost recorder(live, out.path());
-  const Report recorded = run_check(recorder, rules, ProbeOptions{true, true, {}});  // with --smoke
+  const Report recorded = run_check(recorder, rules, ProbeOptions{.driver_probe = true, .smoke = true});  // with --smoke
   REQUIRE(recorder.finish("test").has_value());
   ::unsetenv("FAKE_CUDA");
   ::unsetenv("FAKE_NVML");

@@ -1,24 +1,25 @@
 #include "cli/commands.h"
 
 #include "check/run_check.h"
+#include "cli/resolve_output.h"
 #include "facts/fact_reference.h"
 #include "gpudoctor_config.h"
 #include "host/live_host.h"
+#include "host/local_fs.h"
+#include "lint/compose_lint.h"
+#include "lint/dockerfile_lint.h"
+#include "loader/load_simulation.h"
+#include "model/layers.h"
+#include "redact/redacting_host.h"
+#include "report/gpu_table.h"
+#include "report/renderers.h"
+#include "report/report_diff.h"
+#include "rules/rule_facts.h"
 #include "snapshot/recording_host.h"
 #include "snapshot/replay_host.h"
 #include "snapshot/snapshot_archive.h"
-#include "redact/redacting_host.h"
-#include "rules/rule_facts.h"
-#include "loader/load_simulation.h"
-#include "lint/compose_lint.h"
-#include "lint/dockerfile_lint.h"
-#include "report/gpu_table.h"
-#include "report/report_diff.h"
-#include "report/renderers.h"
-#include "model/layers.h"
-#include "cli/resolve_output.h"
-#include "host/local_fs.h"
 #include "util/json_pretty.h"
+#include "util/path.h"
 #include "util/text.h"
 
 #include <cerrno>
@@ -180,7 +181,7 @@ int run_diff_command(const Options& options) {
 namespace {
 
 bool is_compose_name(std::string_view path) {
-  const auto name = path.substr(path.rfind('/') + 1);
+  const std::string name(base_name(path));
   return name.ends_with(".yml") || name.ends_with(".yaml");
 }
 

@@ -56,18 +56,18 @@ struct GpuCodeCheck {
 };
 
 struct FrameworkFacts {
-  std::string name;  // torch, tensorflow, onnxruntime-gpu, vllm, or the file's name
-  std::optional<std::string> version, cuda, cuda_source, cudnn, path, library, code_source;
+  std::string name{};  // torch, tensorflow, onnxruntime-gpu, vllm, or the file's name
+  std::optional<std::string> version{}, cuda{}, cuda_source{}, cudnn{}, path{}, library{}, code_source{};
   bool cpu_only = false;
-  std::optional<std::vector<std::string>> sass, ptx;
-  std::optional<std::int64_t> compressed_entries;
-  std::vector<std::string> problems;
+  std::optional<std::vector<std::string>> sass{}, ptx{};
+  std::optional<std::int64_t> compressed_entries{};
+  std::vector<std::string> problems{};
   // Its CUDA build against the driver here: same-major (it runs, perhaps
   // through minor-version compatibility) or needs-newer-driver, with both
   // ways out: the driver it needs, and a build of it that this driver runs.
-  std::optional<std::string> driver_cuda;
-  std::optional<DriverRelation> driver_relation;
-  std::optional<std::string> driver_needed, alternative_build, alternative_hint;
+  std::optional<std::string> driver_cuda{};
+  std::optional<DriverRelation> driver_relation{};
+  std::optional<std::string> driver_needed{}, alternative_build{}, alternative_hint{};
 
   template <class F>
   void fields(F& f) const {
@@ -132,9 +132,9 @@ struct FrameworkLibrary {
 // A library wheel a framework pins exactly (torch's METADATA:
 // nvidia-cudnn-cu12==9.1.0.70) against the one installed beside it.
 struct WheelPin {
-  std::string framework, package, required;
-  std::optional<std::string> installed;
-  std::string relation;  // same, older, newer, missing
+  std::string framework{}, package{}, required{};
+  std::optional<std::string> installed{};
+  std::string relation{};  // same, older, newer, missing
 
   template <class F>
   void fields(F& f) const {
@@ -202,10 +202,10 @@ struct PackageFacts {
 // CUDA runtime of its major: in the environment's NVIDIA wheels, or where
 // the loader finds it.
 struct PackageRuntime {
-  std::string package, version, runtime;
+  std::string package{}, version{}, runtime{};
   std::int64_t cuda_major = 0;
   bool found = false;
-  std::optional<std::string> found_at;
+  std::optional<std::string> found_at{};
 
   template <class F>
   void fields(F& f) const {

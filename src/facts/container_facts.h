@@ -47,10 +47,10 @@ struct DeviceSelector {
 
 struct VisibleDevices {
   bool set = false;
-  std::optional<std::string> value;
+  std::optional<std::string> value{};
   VisibleMode mode = VisibleMode::unset;
-  std::optional<std::vector<DeviceSelector>> entries;  // list, all, none, void and volume-mounts
-  std::optional<std::vector<std::string>> invalid;
+  std::optional<std::vector<DeviceSelector>> entries{};  // list, all, none, void and volume-mounts
+  std::optional<std::vector<std::string>> invalid{};
 
   bool requests_gpu() const { return mode == VisibleMode::all || mode == VisibleMode::list || mode == VisibleMode::volume_mounts; }
 
@@ -66,9 +66,9 @@ struct VisibleDevices {
 
 struct DriverCapabilities {
   bool set = false;
-  std::optional<std::string> value;
-  std::vector<std::string> effective;
-  std::vector<std::string> invalid;
+  std::optional<std::string> value{};
+  std::vector<std::string> effective{};
+  std::vector<std::string> invalid{};
 
   bool has(std::string_view capability) const {
     for (const auto& known : effective)
@@ -87,7 +87,7 @@ struct DriverCapabilities {
 
 // What the toolkit's legacy path injects for the effective capabilities.
 struct ExpectedInjection {
-  std::vector<std::string> device_nodes, libraries, binaries;
+  std::vector<std::string> device_nodes{}, libraries{}, binaries{};
 
   template <class F>
   void fields(F& f) const {
@@ -100,14 +100,14 @@ struct ExpectedInjection {
 // NVIDIA_REQUIRE_* (or CUDA_VERSION) evaluated as nvidia-container-cli does.
 struct Requirements {
   bool set = false;
-  std::optional<bool> disabled;
-  std::optional<boost::json::object> variables;  // keyed by variable name, an open set
-  std::optional<bool> satisfied;
-  std::optional<std::vector<std::string>> failed;
-  std::optional<std::vector<std::string>> invalid;
-  std::optional<std::string> required_cuda;
-  std::optional<std::string> requested_cuda;
-  std::optional<bool> mvc_would_run;
+  std::optional<bool> disabled{};
+  std::optional<boost::json::object> variables{};  // keyed by variable name, an open set
+  std::optional<bool> satisfied{};
+  std::optional<std::vector<std::string>> failed{};
+  std::optional<std::vector<std::string>> invalid{};
+  std::optional<std::string> required_cuda{};
+  std::optional<std::string> requested_cuda{};
+  std::optional<bool> mvc_would_run{};
 
   template <class F>
   void fields(F& f) const {
@@ -133,12 +133,12 @@ struct EnumTable<CdiRefresh> {
 
 // A CDI spec the engines would read (/etc/cdi, /var/run/cdi) of an NVIDIA kind.
 struct CdiSpecFacts {
-  std::string path;
-  std::optional<std::string> kind, problem;
-  std::vector<std::string> devices;  // the first 16 device names
+  std::string path{};
+  std::optional<std::string> kind{}, problem{};
+  std::vector<std::string> devices{};  // the first 16 device names
   std::int64_t device_count = 0;
-  Nullable<std::string> driver_version;
-  std::vector<std::string> missing_host_paths;  // the first 16
+  Nullable<std::string> driver_version{};
+  std::vector<std::string> missing_host_paths{};  // the first 16
   std::int64_t missing_count = 0;
 
   template <class F>

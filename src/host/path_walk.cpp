@@ -1,6 +1,6 @@
 #include "host/path_walk.h"
 
-#include "util/text.h"
+#include "util/path.h"
 
 #include <cerrno>
 #include <deque>
@@ -13,9 +13,9 @@ namespace {
 constexpr int k_max_symlinks = 40;  // the kernel's own limit
 
 void push_components(std::deque<std::string>& queue, std::string_view path) {
-  auto parts = split(path, '/');
+  const auto parts = path_components(path);
   for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-    if (!it->empty() && *it != ".") queue.emplace_front(*it);
+    if (*it != ".") queue.emplace_front(*it);
 }
 
 std::string join(const std::vector<std::string>& parts) {

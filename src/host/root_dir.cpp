@@ -1,6 +1,7 @@
 #include "host/root_dir.h"
 
 #include "host/local_fs.h"
+#include "util/path.h"
 
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -18,16 +19,8 @@ constexpr int k_max_links = 40;  // the kernel's limit too (ELOOP)
 
 // Splits a path into its components, pushed so that the first is at the back.
 void push_components(std::vector<std::string>& pending, std::string_view path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    const auto slash = path.find('/', start);
-    const auto end = slash == std::string_view::npos ? path.size() : slash;
-    if (end > start) parts.emplace_back(path.substr(start, end - start));
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
-  }
-  for (auto it = parts.rbegin(); it != parts.rend(); ++it) pending.push_back(std::move(*it));
+  const auto parts = path_components(path);
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) pending.emplace_back(*it);
 }
 
 bool only_dots(const std::vector<std::string>& pending) {

@@ -2,8 +2,9 @@
 
 #include "formats/architecture.h"
 
-#include "loader/search_path.h"
 #include "host/host_paths.h"
+#include "loader/search_path.h"
+#include "util/path.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -35,7 +36,7 @@ bool is_musl_builtin(const std::string& name) {
 LoadSimulation::LoadSimulation(Host& host, LoaderConfig config) : m_host(host), m_config(std::move(config)) {}
 
 std::string LoadSimulation::origin_of(int object) const {
-  return object == 0 ? m_main_origin : dirname_of(m_objects[static_cast<std::size_t>(object)].path);
+  return object == 0 ? m_main_origin : dir_name(m_objects[static_cast<std::size_t>(object)].path);
 }
 
 const std::vector<std::string>& LoadSimulation::active_hwcaps() {
@@ -278,7 +279,7 @@ int LoadSimulation::add_object(const std::string& path, const std::string& name,
   m_loaded_names.emplace(object.path, index);
   // glibc matches a loaded object's SONAME; musl the short name a search produced.
   if (m_config.libc == Libc::glibc && object.elf.soname) m_loaded_names.emplace(*object.elf.soname, index);
-  if (m_config.libc == Libc::musl) m_loaded_names.emplace(object.path.substr(object.path.rfind('/') + 1), index);
+  if (m_config.libc == Libc::musl) m_loaded_names.emplace(std::string(base_name(object.path)), index);
   return index;
 }
 
@@ -293,7 +294,7 @@ std::optional<ElfError> LoadSimulation::load_main(const std::string& path) {
   auto main = read_elf(m_host, path);
   if (main.error) return main.error;
   // The main program's $ORIGIN comes from /proc/self/exe: symlinks resolved.
-  m_main_origin = dirname_of(real_path(m_host, path));
+  m_main_origin = dir_name(real_path(m_host, path));
   m_ld_library_path_dirs.reset();  // $ORIGIN in LD_LIBRARY_PATH is the main program's
   add_object(path, path, std::move(*main.info), -1);
   // The interpreter is mapped before anything else, under its PT_INTERP path.

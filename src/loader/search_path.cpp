@@ -61,11 +61,4 @@ std::vector<PathElement> parse_path_list(std::string_view list, PathListKind kin
   return elements;
 }
 
-std::string dirname_of(std::string_view path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string_view::npos) return ".";
-  if (slash == 0) return "/";
-  return std::string(path.substr(0, slash));
-}
-
 }  // namespace gd

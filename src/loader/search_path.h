@@ -33,6 +33,4 @@ std::vector<PathElement> parse_path_list(std::string_view list, PathListKind kin
 // DST expansion of one string; nullopt when a token cannot be expanded.
 std::optional<std::string> expand_dst(std::string_view text, const DstValues& values);
 
-std::string dirname_of(std::string_view path);
-
 }  // namespace gd

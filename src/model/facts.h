@@ -12,13 +12,13 @@
 namespace gd {
 
 struct LayerFacts {
-  std::string id;
+  std::string id{};
   // The probe's view before rules: ok (evidence looks sound), skip (does not
   // apply here) or unknown (no evidence). Findings can only make it worse.
   Status status = Status::unknown;
-  std::string summary;
-  boost::json::object facts;
-  std::map<std::string, std::string> sources;  // top-level fact -> file or command
+  std::string summary{};
+  boost::json::object facts{};
+  std::map<std::string, std::string> sources{};  // top-level fact -> file or command
 
   void set(const std::string& key, boost::json::value value, const std::string& source = {}) {
     facts[key] = std::move(value);

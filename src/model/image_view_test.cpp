@@ -24,9 +24,11 @@ TEST_CASE("an image's layers: target-host from hardware and kernel-module, image
   for (const auto id : gd::k_layer_ids) report.layers.push_back(layer(std::string(id), gd::Status::ok, std::string(id) + " summary"));
   report.layers[3].facts.status = gd::Status::skip;  // device-nodes: an image has none
   // The host driver named is too old (a kernel-module fact) and the image's requirement fails because of it.
-  gd::Finding cause{"require-unsatisfied", "container", gd::Severity::fail, "requirement not met", {}, "fix", "src", "", {}, ""};
-  gd::Finding consequence{"driver-too-old-for-runtime", "cuda-runtime", gd::Severity::fail, "runtime too new", {}, "fix", "src", "",
-                          std::string("require-unsatisfied"), "container"};
+  gd::Finding cause{.rule = "require-unsatisfied", .layer = "container", .severity = gd::Severity::fail,
+                    .message = "requirement not met", .fix = "fix", .reference = "src"};
+  gd::Finding consequence{.rule = "driver-too-old-for-runtime", .layer = "cuda-runtime", .severity = gd::Severity::fail,
+                          .message = "runtime too new", .fix = "fix", .reference = "src",
+                          .caused_by = std::string("require-unsatisfied"), .cause_layer = "container"};
   report.layers[2].findings.push_back(cause);
   report.layers[5].findings.push_back(consequence);
   gd::settle_verdict(report);

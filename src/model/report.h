@@ -14,28 +14,28 @@
 namespace gd {
 
 struct Evidence {
-  std::string fact;   // "kernel-module.version"
-  boost::json::value value;
-  std::string source;  // "/proc/driver/nvidia/version"; empty when derived
+  std::string fact{};   // "kernel-module.version"
+  boost::json::value value{};
+  std::string source{};  // "/proc/driver/nvidia/version"; empty when derived
 };
 
 struct Finding {
-  std::string rule;
-  std::string layer;
+  std::string rule{};
+  std::string layer{};
   Severity severity = Severity::info;
-  std::string message;
-  std::vector<Evidence> evidence;
-  std::string fix;
-  std::string reference;  // where the rule's knowledge comes from
-  std::string about;      // for_each rules: the item it is about ("/dev/nvidia-uvm"); else empty
+  std::string message{};
+  std::vector<Evidence> evidence{};
+  std::string fix{};
+  std::string reference{};  // where the rule's knowledge comes from
+  std::string about{};     // for_each rules: the item it is about ("/dev/nvidia-uvm"); else empty
   // A consequence: the root-cause finding that explains it (its rule names
   // that rule in explained_by), and the layer the cause is in. A consequence
   // is listed under its cause and never becomes the headline.
-  std::optional<std::string> caused_by;
-  std::string cause_layer;
+  std::optional<std::string> caused_by{};
+  std::string cause_layer{};
   // What other layers show against this failure (rules/ disputed_by): the
   // finding was a failure, and is reported as a warning because of these.
-  std::vector<std::string> disputed_by;
+  std::vector<std::string> disputed_by{};
   bool quiet = false;  // shown by text and markdown only with -v (rules/ "quiet")
 };
 

@@ -9,8 +9,8 @@ gd::Report two_layers(gd::Severity kernel_finding) {
   report.layers.push_back({{"hardware", gd::Status::ok, "1 GPU", {}, {}}, gd::Status::unknown, {}, {}});
   report.layers.push_back({{"kernel-module", gd::Status::ok, "", {}, {}}, gd::Status::unknown, {}, {}});
   report.layers.push_back({{"container", gd::Status::skip, "", {}, {}}, gd::Status::unknown, {}, {}});
-  report.layers[1].findings.push_back({"r", "kernel-module", kernel_finding, "m", {}, "f", "s", "", {}, ""});
-  report.layers[2].findings.push_back({"r2", "container", gd::Severity::fail, "m", {}, "f", "s", "", {}, ""});
+  report.layers[1].findings.push_back({.rule = "r", .layer = "kernel-module", .severity = kernel_finding, .message = "m", .fix = "f", .reference = "s"});
+  report.layers[2].findings.push_back({.rule = "r2", .layer = "container", .severity = gd::Severity::fail, .message = "m", .fix = "f", .reference = "s"});
   gd::settle_verdict(report);
   return report;
 }

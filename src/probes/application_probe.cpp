@@ -9,6 +9,7 @@
 #include "probes/python_envs.h"
 #include "probes/python_frameworks.h"
 #include "probes/triton_needs.h"
+#include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -139,7 +140,7 @@ void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::
   if (!file.empty()) {
     contents = read_fatbin(context.host, file);
     framework.library = printable(file, 300);
-    framework.code_source = ".nv_fatbin of " + file.substr(file.rfind('/') + 1);
+    framework.code_source = ".nv_fatbin of " + std::string(base_name(file));
   }
   // No readable fatbin (TensorFlow keeps its kernels in libraries we may not
   // find): the architecture list its build info records is the next best.
@@ -245,7 +246,7 @@ std::optional<std::int64_t> max_gcc_of(Host& host, const std::string& toolkit) {
 // The major of a gcc from its real file name (gcc-12, x86_64-linux-gnu-gcc-14),
 // else from the one version directory under /usr/lib/gcc/<triplet>/.
 std::optional<std::int64_t> gcc_major_of(Host& host, const std::string& real) {
-  const auto name = real.substr(real.rfind('/') + 1);
+  const std::string name(base_name(real));
   const auto dash = name.rfind('-');
   if (name.find("gcc") != std::string::npos || name.find("g++") != std::string::npos)
     if (dash != std::string::npos && dash + 1 < name.size() && name.find_first_not_of("0123456789", dash + 1) == std::string::npos &&
@@ -298,7 +299,7 @@ void find_toolchains(Host& host, ApplicationFacts& facts) {
     ToolchainFacts toolchain;
     toolchain.nvcc = printable(nvcc, 300);
     toolchain.on_path = on_path;
-    const std::string toolkit = dirname_of(dirname_of(real));
+    const std::string toolkit = dir_name(dir_name(real));
     if (auto version = nvcc_version(host, toolkit)) {
       toolchain.version = printable(version->first, 40);
       toolchain.version_source = printable(version->second, 300);
@@ -339,7 +340,7 @@ void compare_wheel_pins(const FoundFramework& framework, const InstalledPackages
   const std::string label = framework_label(framework.facts);
   for (const auto& [package, required] : framework.pins) {
     if (!package.starts_with("nvidia_") || facts.wheel_pins.size() >= 128) continue;
-    WheelPin pin{label, package, required, std::nullopt, "missing"};
+    WheelPin pin{.framework = label, .package = package, .required = required, .relation = "missing"};
     if (const auto found = installed.find(package); found != installed.end()) {
       pin.installed = found->second;
       pin.relation = pin_relation(found->second, required);
@@ -469,7 +470,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
   for (const auto& target : context.options.targets) {
     facts.examined.push_back(printable(target, 300));
     FrameworkFacts framework;
-    framework.name = printable(target.substr(target.rfind('/') + 1), 120);
+    framework.name = printable(base_name(target), 120);
     framework.path = printable(target, 300);
     read_gpu_code(context, framework, target, {}, facts);
     resolve_framework_libraries(context.host, host_loader_config(context), {framework.name, target, {}, {}, {}, {}, {}}, facts.libraries);

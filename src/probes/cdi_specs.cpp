@@ -2,6 +2,7 @@
 
 #include "formats/cdi_spec.h"
 #include "probes/systemd_units.h"
+#include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -23,8 +24,7 @@ bool is_spec_name(std::string_view name) {
 // libcuda.so.550.54.15 among the host paths: the driver the spec was generated for.
 std::optional<std::string> driver_of(const CdiSpec& spec) {
   for (const auto& path : spec.host_paths) {
-    const auto slash = path.rfind('/');
-    const std::string_view name = std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
+    const std::string_view name = base_name(path);
     if (!name.starts_with("libcuda.so.")) continue;
     const auto version = name.substr(std::string_view("libcuda.so.").size());
     if (std::count(version.begin(), version.end(), '.') >= 1 && Version::parse(version)) return std::string(version);

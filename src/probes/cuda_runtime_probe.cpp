@@ -6,6 +6,7 @@
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
 #include "rules/cuda_tables.h"
+#include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -95,7 +96,7 @@ class RuntimeSurvey {
       const auto resolution = m_simulation.dlopen(soname, k_plain_program);
       if (!resolution.path) continue;
       m_loader_hits[real_path(m_host, *resolution.path)] = enum_name(resolution.via) + std::string(resolution.via_detail.empty() ? "" : " (" + resolution.via_detail + ")");
-      add_dir(dirname_of(*resolution.path), "loader");
+      add_dir(dir_name(*resolution.path), "loader");
     }
   }
 
@@ -114,10 +115,10 @@ class RuntimeSurvey {
     if (!runtime.version && runtime.install == "framework (torch)") {
       // A bundled runtime's name carries only its major; torch records the
       // CUDA it was built with in torch/version.py (cuda = '11.8').
-      if (auto torch = read_torch_version(m_host, dirname_of(dir) + "/version.py"); torch && torch->cuda) {
+      if (auto torch = read_torch_version(m_host, dir_name(dir) + "/version.py"); torch && torch->cuda) {
         const auto cuda = torch->cuda;
         runtime.version = *cuda;
-        runtime.version_source = dirname_of(dir) + "/version.py";
+        runtime.version_source = dir_name(dir) + "/version.py";
       }
     }
     const auto hit = m_loader_hits.find(real);
@@ -160,9 +161,9 @@ class RuntimeSurvey {
     std::vector<CudaLibraryFacts> found;
     std::vector<std::pair<std::string, std::vector<std::string>>> places{{dir, names}};
     if (wheel)  // wheels keep cuDNN, NCCL and friends in sibling nvidia/<package>/lib directories
-      if (auto packages = m_host.list_dir(dirname_of(dirname_of(dir))))
+      if (auto packages = m_host.list_dir(dir_name(dir_name(dir))))
         for (const auto& package : *packages) {
-          const std::string sibling = dirname_of(dirname_of(dir)) + "/" + package + "/lib";
+          const std::string sibling = dir_name(dir_name(dir)) + "/" + package + "/lib";
           if (sibling == dir) continue;
           if (auto entries = m_host.list_dir(sibling)) places.emplace_back(sibling, *entries);
         }
@@ -193,7 +194,7 @@ std::string summary_of(const std::vector<RuntimeFacts>& runtimes) {
   const auto& first = runtimes.front();
   std::string text = first.name;
   if (first.version) text += " " + *first.version;
-  text += " (" + first.install + ", " + dirname_of(first.path) + ")";
+  text += " (" + first.install + ", " + dir_name(first.path) + ")";
   for (const auto& library : first.libraries) {
     if (library.label != "cuDNN") continue;
     text += ", cuDNN";

@@ -4,6 +4,7 @@
 #include "loader/load_simulation.h"
 #include "loader/search_path.h"
 #include "probes/library_files.h"
+#include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -26,7 +27,7 @@ std::optional<std::string> copy_in_own_path(Host& host, const LoadedObject& requ
                                             const std::string& found, const LoaderConfig& config) {
   const auto& list = requester.elf.runpath ? requester.elf.runpath : requester.elf.rpath;
   if (!list) return std::nullopt;
-  const DstValues values{dirname_of(requester.path), config.lib_token, config.platform};
+  const DstValues values{dir_name(requester.path), config.lib_token, config.platform};
   for (const auto& element : parse_path_list(*list, PathListKind::dynamic_section, values)) {
     if (element.dir.empty()) continue;
     const std::string candidate = element.dir + "/" + name;

@@ -2,6 +2,7 @@
 
 #include "probes/integrated_gpu.h"
 #include "probes/pci_names.h"
+#include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -120,8 +121,7 @@ PciFunction describe_function(ProbeContext& context, FunctionReader& reader, con
 std::optional<std::string> bound_driver(Host& host, const std::string& device_dir) {
   auto target = host.read_link(device_dir + "/driver");
   if (!target) return std::nullopt;
-  const auto slash = target->rfind('/');
-  return printable(slash == std::string::npos ? *target : target->substr(slash + 1), 64);
+  return printable(base_name(*target), 64);
 }
 
 Probed<HardwareFacts> probe_hardware(ProbeContext& context) {

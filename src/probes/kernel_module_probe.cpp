@@ -5,6 +5,7 @@
 
 #include "probes/kernel_log.h"
 #include "probes/module_config.h"
+#include "util/path.h"
 
 #include <set>
 #include <unordered_set>
@@ -136,8 +137,7 @@ void check_built_for_kernel(ProbeContext& context, Probed<KernelModuleFacts>& la
   std::string module_file;
   for (auto line : lines(*text)) {
     const auto key = line.substr(0, line.find(':'));
-    const auto slash = key.rfind('/');
-    const auto base = slash == std::string_view::npos ? key : key.substr(slash + 1);
+    const auto base = base_name(key);
     if (base.starts_with("nvidia.ko")) module_file = std::string(key);
   }
   layer.facts.built_for_running_kernel = !module_file.empty();

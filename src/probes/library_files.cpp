@@ -1,6 +1,7 @@
 #include "probes/library_files.h"
 
 #include "loader/search_path.h"
+#include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -30,7 +31,6 @@ const CudaLibraryKind* cuda_library_kind(std::string_view file_name) {
 
 namespace {
 
-std::string basename_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 // ".../nvidia_cuda_runtime_cu12-12.4.127.dist-info" -> "12.4.127"
 std::optional<std::string> dist_info_version(const std::string& name, const std::string& prefix) {
@@ -74,7 +74,7 @@ std::optional<PackageVersion> from_version_json(Host& host, const std::string& d
 }  // namespace
 
 std::optional<std::string> version_from_file_name(const std::string& path, const std::string& stem) {
-  const std::string name = basename_of(path);
+  const std::string name(base_name(path));
   if (!name.starts_with(stem + ".")) return std::nullopt;
   const std::string rest = name.substr(stem.size() + 1);
   const auto version = Version::parse(rest);
@@ -83,8 +83,8 @@ std::optional<std::string> version_from_file_name(const std::string& path, const
 
 std::optional<PackageVersion> package_version(Host& host, const std::string& library_path, const std::string& package_prefix,
                                               const std::string& version_json_key) {
-  const std::string file = basename_of(library_path);
-  std::string dir = dirname_of(library_path);
+  const std::string file(base_name(library_path));
+  std::string dir = dir_name(library_path);
   // Wheels: site-packages/nvidia/cu13/lib -> site-packages (three up); a
   // toolkit built from wheels keeps them in <root>/dist-info.
   for (int up = 0; up < 4 && dir.size() > 1; ++up) {
@@ -92,7 +92,7 @@ std::optional<PackageVersion> package_version(Host& host, const std::string& lib
     if (auto found = from_dist_info(host, dir + "/dist-info", file, package_prefix)) return found;
     if (!version_json_key.empty())
       if (auto found = from_version_json(host, dir, version_json_key)) return found;
-    dir = dirname_of(dir);
+    dir = dir_name(dir);
   }
   return std::nullopt;
 }

@@ -25,21 +25,21 @@ namespace gd {
 struct ProbeOptions {
   bool driver_probe = true;  // --no-probe turns it off
   bool smoke = false;        // --smoke
-  std::vector<std::string> targets;  // --target: files whose GPU code the application layer reads
+  std::vector<std::string> targets{};  // --target: files whose GPU code the application layer reads
   bool image = false;                          // --image: an image, not a running system
-  std::optional<std::string> assumed_gpu;      // --gpu DEVICE-ID|CC: the host's GPU, in image mode
-  std::optional<std::string> assumed_driver;   // --host-driver VERSION: the host's driver, in image mode
+  std::optional<std::string> assumed_gpu{};      // --gpu DEVICE-ID|CC: the host's GPU, in image mode
+  std::optional<std::string> assumed_driver{};   // --host-driver VERSION: the host's driver, in image mode
 };
 
 struct ProbeContext {
   Host& host;
   const RuleSet& rules;
-  SystemFacts system;
-  HardwareFacts hardware;
-  KernelModuleFacts kernel_module;
-  ContainerFacts container;
-  DeviceNodesFacts device_nodes;
-  DriverLibsFacts driver_libs;
+  SystemFacts system{};
+  HardwareFacts hardware{};
+  KernelModuleFacts kernel_module{};
+  ContainerFacts container{};
+  DeviceNodesFacts device_nodes{};
+  DriverLibsFacts driver_libs{};
   ProbeOptions options{};
   // The loader of a typical program here (ld.so.conf, the cache, LD_LIBRARY_PATH),
   // read once per check by host_loader_config() and shared by every probe that simulates loading.

@@ -4,6 +4,7 @@
 
 #include "host/host_paths.h"
 #include "loader/search_path.h"
+#include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -99,7 +100,7 @@ std::vector<std::string> python_site_dirs(Host& host) {
   // without VIRTUAL_ENV (ENV PATH=/opt/venv/bin:$PATH in images), else the
   // prefix of the interpreter it leads to (/opt/conda, pyenv, /usr/local).
   if (auto python = find_on_path(host, "python3")) {
-    const std::string prefix = dirname_of(dirname_of(*python));
+    const std::string prefix = dir_name(dir_name(*python));
     if (host.exists(prefix + "/pyvenv.cfg")) add_python_lib(prefix + "/lib");
     else if (python->ends_with("/shims/python3") && host.exists(prefix + "/versions")) {
       // pyenv: a shell-script shim; the versions it selects are in PYENV_VERSION, else <root>/version.
@@ -111,7 +112,7 @@ std::vector<std::string> python_site_dirs(Host& host) {
         if (version = trim(version); !version.empty() && version.front() != '#' && version.find('/') == std::string_view::npos)
           add_python_lib(prefix + "/versions/" + std::string(version) + "/lib");
     }
-    else if (const std::string real = real_path(host, *python); real.starts_with("/")) add_python_lib(dirname_of(dirname_of(real)) + "/lib");
+    else if (const std::string real = real_path(host, *python); real.starts_with("/")) add_python_lib(dir_name(dir_name(real)) + "/lib");
   }
   add_python_lib("/usr/local/lib");
   // The user site, which Python adds outside virtual environments (pip install --user).

@@ -3,6 +3,7 @@
 #include "formats/elf_file.h"
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
+#include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -74,7 +75,7 @@ void set_cuda_build(Host& host, FrameworkFacts& facts, const std::optional<std::
     facts.cuda_source = recorded_source;
   } else if (auto major = cuda_major_of_links(host, library)) {
     facts.cuda = *major;
-    facts.cuda_source = "the CUDA major of the libraries " + library.substr(library.rfind('/') + 1) + " links";
+    facts.cuda_source = "the CUDA major of the libraries " + std::string(base_name(library)) + " links";
   }
 }
 
@@ -233,7 +234,11 @@ std::vector<WheelPin> torch_pins(Host& host, const Environments& environments) {
       if (std::find(k_torch_extensions.begin(), k_torch_extensions.end(), normal) == k_torch_extensions.end()) continue;
       for (const auto& [package, required] : pinned_requirements(host, site + "/" + name + "-" + version + ".dist-info/METADATA")) {
         if (package != "torch" || pins.size() >= 32) continue;
-        WheelPin pin{name + " " + version, "torch", required, torch ? std::optional(torch->second) : std::nullopt, "missing"};
+        WheelPin pin{.framework = name + " " + version,
+                     .package = "torch",
+                     .required = required,
+                     .installed = torch ? std::optional(torch->second) : std::nullopt,
+                     .relation = "missing"};
         if (torch) pin.relation = pin_relation(public_version(torch->second), public_version(required));
         pins.push_back(std::move(pin));
       }
@@ -267,7 +272,11 @@ JaxChecks jax_checks(Host& host, const Environments& environments) {
     for (const auto& [name, version] : installed) {
       const auto normal = normalized_package_name(name);
       if (!normal.starts_with("jax_cuda") || !normal.ends_with("_plugin") || checks.plugins.size() >= 8) continue;
-      WheelPin pin{name + " " + version, "jaxlib", version, jaxlib ? std::optional(jaxlib->second) : std::nullopt, "missing"};
+      WheelPin pin{.framework = name + " " + version,
+                   .package = "jaxlib",
+                   .required = version,
+                   .installed = jaxlib ? std::optional(jaxlib->second) : std::nullopt,
+                   .relation = "missing"};
       if (jaxlib) {
         const auto plugin = numeric_prefix(version);
         pin.relation = relation_of(numeric_prefix(jaxlib->second), plugin, plugin);
@@ -279,7 +288,11 @@ JaxChecks jax_checks(Host& host, const Environments& environments) {
     const auto strings = read_python_strings(host, jax->first + "/jax/version.py");
     const auto minimum = strings.find("_minimum_jaxlib_version");
     const auto low = minimum != strings.end() ? numeric_prefix(minimum->second) : std::nullopt;
-    WheelPin range{"jax " + jax->second, "jaxlib", (low ? low->text() : std::string("?")) + " to " + jax->second, jaxlib->second, "same"};
+    WheelPin range{.framework = "jax " + jax->second,
+                   .package = "jaxlib",
+                   .required = (low ? low->text() : std::string("?")) + " to " + jax->second,
+                   .installed = jaxlib->second,
+                   .relation = "same"};
     range.relation = relation_of(numeric_prefix(jaxlib->second), low, numeric_prefix(jax->second));
     checks.jaxlib_ranges.push_back(std::move(range));
   }

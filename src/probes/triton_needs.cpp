@@ -3,6 +3,7 @@
 #include "host/host_paths.h"
 #include "loader/loader_config.h"
 #include "loader/search_path.h"
+#include "util/path.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -31,7 +32,7 @@ TritonFacts check_triton(ProbeContext& context, const std::string& version, cons
   triton.version = version;
   triton.site = printable(site, 300);
   if (!context.driver_libs.libraries.empty() && context.driver_libs.libraries.front().found)
-    if (const auto& real = context.driver_libs.libraries.front().real_path) triton.driver_dir = printable(dirname_of(*real), 300);
+    if (const auto& real = context.driver_libs.libraries.front().real_path) triton.driver_dir = printable(dir_name(*real), 300);
 
   std::vector<std::string> dirs;
   if (auto path = host.env("TRITON_LIBCUDA_PATH"); path && !path->empty()) {
@@ -43,7 +44,7 @@ TritonFacts check_triton(ProbeContext& context, const std::string& version, cons
     const auto& config = host_loader_config(context);
     if (config.cache)
       for (const auto& entry : config.cache->entries)
-        if (entry.key.find("libcuda.so.1") != std::string_view::npos) add_unique(dirs, dirname_of(std::string(entry.value)));
+        if (entry.key.find("libcuda.so.1") != std::string_view::npos) add_unique(dirs, dir_name(std::string(entry.value)));
     triton.libcuda_dirs_source = dirs.empty() ? "none" : "ld.so.cache";
     if (dirs.empty())
       if (auto path = host.env("LD_LIBRARY_PATH"); path && !path->empty()) {

@@ -1,5 +1,7 @@
 #include "redact/redactor.h"
 
+#include "util/path.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -54,7 +56,7 @@ std::size_t replace_token(std::string& text, std::string_view from, std::string_
 }
 
 bool looks_like_version_file(std::string_view path) {
-  const auto name = path.substr(path.rfind('/') + 1);
+  const auto name = base_name(path);
   return path.find(".dist-info/") != std::string_view::npos || path.find(".egg-info/") != std::string_view::npos ||
          name.find("version") != std::string_view::npos || name.find("VERSION") != std::string_view::npos;
 }

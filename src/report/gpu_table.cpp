@@ -60,10 +60,20 @@ std::vector<GpuRow> from_nvml(const json::array& devices, const std::string& dri
   for (const auto& entry : devices) {
     if (!entry.is_object()) continue;
     const auto& device = entry.get_object();
-    GpuRow row{int_at(device, "index"), int_at(device, "memory_used_mib"), int_at(device, "memory_total_mib"),
-               int_at(device, "utilization_percent"), int_at(device, "temperature_c"), number_at(device, "power_draw_w"),
-               number_at(device, "power_limit_w"), text_at(device, "name"), text_at(device, "bus_id"),
-               text_at(device, "uuid"), text_at(device, "compute_capability"), driver, text_at(device, "mig_mode"), "nvml"};
+    GpuRow row{.index = int_at(device, "index"),
+               .memory_used_mib = int_at(device, "memory_used_mib"),
+               .memory_total_mib = int_at(device, "memory_total_mib"),
+               .utilization_percent = int_at(device, "utilization_percent"),
+               .temperature_c = int_at(device, "temperature_c"),
+               .power_draw_w = number_at(device, "power_draw_w"),
+               .power_limit_w = number_at(device, "power_limit_w"),
+               .name = text_at(device, "name"),
+               .bus_id = text_at(device, "bus_id"),
+               .uuid = text_at(device, "uuid"),
+               .compute_capability = text_at(device, "compute_capability"),
+               .driver = driver,
+               .mig = text_at(device, "mig_mode"),
+               .source = "nvml"};
     if (const auto instances = int_at(device, "mig_devices"); instances && row.mig == "Enabled")
       row.mig += " (" + std::to_string(*instances) + " devices)";
     rows.push_back(std::move(row));

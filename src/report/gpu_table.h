@@ -13,10 +13,10 @@
 namespace gd {
 
 struct GpuRow {
-  std::optional<std::int64_t> index, memory_used_mib, memory_total_mib, utilization_percent, temperature_c;
-  std::optional<double> power_draw_w, power_limit_w;
-  std::string name, bus_id, uuid, compute_capability, driver, mig;
-  std::string source;  // nvml, nvidia-smi, cuda, files
+  std::optional<std::int64_t> index{}, memory_used_mib{}, memory_total_mib{}, utilization_percent{}, temperature_c{};
+  std::optional<double> power_draw_w{}, power_limit_w{};
+  std::string name{}, bus_id{}, uuid{}, compute_capability{}, driver{}, mig{};
+  std::string source{};  // nvml, nvidia-smi, cuda, files
 };
 
 std::vector<GpuRow> gpu_rows(const Report& report);

@@ -22,8 +22,13 @@ gd::Report sample_report() {
     layer.facts.set("count", 1, "/sys/bus/pci/devices");
     report.layers.push_back(layer);
   }
-  report.layers[1].findings.push_back({"nvidia-module-not-loaded", "kernel-module", gd::Severity::fail, "It is not loaded.",
-                                       {{"kernel-module.loaded", false, "/proc/modules"}}, "modprobe it", "test", "", {}, ""});
+  report.layers[1].findings.push_back({.rule = "nvidia-module-not-loaded",
+                                       .layer = "kernel-module",
+                                       .severity = gd::Severity::fail,
+                                       .message = "It is not loaded.",
+                                       .evidence = {{"kernel-module.loaded", false, "/proc/modules"}},
+                                       .fix = "modprobe it",
+                                       .reference = "test"});
   gd::settle_verdict(report);
   return report;
 }
@@ -94,8 +99,13 @@ TEST_CASE("repeats of one rule are shown once, then named, in text and markdown"
   gd::Report report;
   report.layers.push_back({{"device-nodes", gd::Status::ok, "3 nodes", {}, {}}, gd::Status::unknown, {}, {}});
   for (const char* node : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia0"})
-    report.layers[0].findings.push_back({"device-open-denied", "device-nodes", gd::Severity::fail,
-                                         std::string("Opening ") + node + " was refused.", {}, "Restart it.", "src", node, {}, ""});
+    report.layers[0].findings.push_back({.rule = "device-open-denied",
+                                         .layer = "device-nodes",
+                                         .severity = gd::Severity::fail,
+                                         .message = std::string("Opening ") + node + " was refused.",
+                                         .fix = "Restart it.",
+                                         .reference = "src",
+                                         .about = node});
   gd::settle_verdict(report);
   const auto text = gd::render_text(report, {false, false}, gd::Verbosity::normal);
   CHECK(text.find("Opening /dev/nvidiactl was refused.") != std::string::npos);

@@ -9,8 +9,13 @@ namespace json = boost::json;
 namespace {
 
 Finding make_finding(const Rule& rule, const FactView& view, const json::value* item = nullptr) {
-  Finding finding{rule.id, rule.layer, rule.severity, render_template(rule.message, view), {},
-                  render_template(rule.fix, view), rule.source, item ? format_fact(*item) : std::string(), {}, ""};
+  Finding finding{.rule = rule.id,
+                  .layer = rule.layer,
+                  .severity = rule.severity,
+                  .message = render_template(rule.message, view),
+                  .fix = render_template(rule.fix, view),
+                  .reference = rule.source,
+                  .about = item ? format_fact(*item) : std::string()};
   for (const auto& path : rule.evidence) {
     const auto* value = view.find(path);
     finding.evidence.push_back({path, value ? *value : json::value(nullptr), view.source_of(path)});

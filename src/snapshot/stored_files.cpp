@@ -2,6 +2,7 @@
 
 #include "host/local_fs.h"
 #include "host/path_walk.h"
+#include "util/path.h"
 
 #include <unistd.h>
 
@@ -30,11 +31,6 @@ class DirectoryFiles final : public StoredFiles {
   RootDir m_root;
 };
 
-std::pair<std::string, std::string> split_parent(std::string_view path) {
-  const auto slash = path.rfind('/');
-  return {slash == 0 ? "/" : std::string(path.substr(0, slash)), std::string(path.substr(slash + 1))};
-}
-
 }  // namespace
 
 std::unique_ptr<StoredFiles> files_in_directory(RootDir root) { return std::make_unique<DirectoryFiles>(std::move(root)); }
@@ -48,10 +44,9 @@ void MemoryFiles::add(std::string_view path, Node node) {
   // Parents first, so every node's directory exists.
   for (std::size_t slash = clean.find('/', 1); slash != std::string::npos; slash = clean.find('/', slash + 1)) {
     const std::string parent = clean.substr(0, slash);
-    if (m_nodes.emplace(parent, Node{}).second) m_children[split_parent(parent).first].insert(split_parent(parent).second);
+    if (m_nodes.emplace(parent, Node{}).second) m_children[dir_name(parent)].insert(std::string(base_name(parent)));
   }
-  const auto [parent, name] = split_parent(clean);
-  m_children[parent].insert(name);
+  m_children[dir_name(clean)].insert(std::string(base_name(clean)));
   m_nodes.insert_or_assign(clean, std::move(node));
 }
 

@@ -1,5 +1,7 @@
 #include "snapshot/write_root.h"
 
+#include "util/path.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,23 +11,6 @@
 #include <vector>
 
 namespace gd {
-namespace {
-
-std::vector<std::string_view> components(std::string_view path) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    const auto slash = path.find('/', start);
-    const auto end = slash == std::string_view::npos ? path.size() : slash;
-    if (end > start) parts.push_back(path.substr(start, end - start));
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
-  }
-  return parts;
-}
-
-}  // namespace
-
 Result<WriteRoot> WriteRoot::open(const std::string& dir) {
   UniqueFd fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.valid()) return errno_code(errno == ELOOP ? ENOTDIR : errno);
@@ -33,7 +18,7 @@ Result<WriteRoot> WriteRoot::open(const std::string& dir) {
 }
 
 Result<UniqueFd> WriteRoot::parent_of(std::string_view path, bool create, std::string& name) {
-  const auto parts = components(path);
+  const auto parts = path_components(path);
   for (const auto part : parts)
     if (part == "." || part == "..") return errno_code(EINVAL);  // logical paths come resolved
   if (parts.empty()) return errno_code(EINVAL);
@@ -103,13 +88,13 @@ bool WriteRoot::exists(std::string_view path) {
 }
 
 std::string contained_link_target(std::string_view link_path, std::string_view target) {
-  const auto link_parts = components(link_path);
+  const auto link_parts = path_components(link_path);
   const std::size_t depth = link_parts.empty() ? 0 : link_parts.size() - 1;  // directories above the link
   // Does the target, taken from the link's directory, ever climb above the root?
   const bool absolute = target.starts_with("/");
   long level = absolute ? 0 : static_cast<long>(depth);
   bool climbs_out = false;
-  for (const auto part : components(target)) {
+  for (const auto part : path_components(target)) {
     if (part == "..") climbs_out = climbs_out || --level < 0;
     else if (part != ".") ++level;
   }
@@ -128,7 +113,7 @@ std::string contained_link_target(std::string_view link_path, std::string_view t
   std::vector<std::string_view> resolved;
   if (!absolute)
     for (std::size_t i = 0; i < depth; ++i) resolved.push_back(link_parts[i]);
-  for (const auto part : components(target)) {
+  for (const auto part : path_components(target)) {
     if (part == "..") {
       if (!resolved.empty()) resolved.pop_back();
     } else if (part != ".") {
