@@ -1,6 +1,7 @@
 #include "model/image_view.h"
 
 #include "model/layers.h"
+#include "util/json_fields.h"
 
 #include <algorithm>
 #include <map>
@@ -15,30 +16,19 @@ std::string image_layer_of(const std::string& host_layer) {
 
 namespace {
 
-const boost::json::value* at(const boost::json::object& object, std::initializer_list<const char*> path) {
-  const boost::json::value* value = nullptr;
-  const boost::json::object* current = &object;
-  for (const char* key : path) {
-    if (!current || !(value = current->if_contains(key))) return nullptr;
-    current = value->is_object() ? &value->get_object() : nullptr;
-  }
-  return value;
-}
-
 // What the image asks of the container toolkit, in one line: its GPU
 // selection, its capabilities and its CUDA requirement against the host named.
 std::string image_config_summary(const boost::json::object& container, bool host_named) {
   std::string out;
-  const auto text_at = [&](std::initializer_list<const char*> path) -> std::string {
-    const auto* value = at(container, path);
-    return value && value->is_string() ? std::string(value->get_string()) : std::string();
+  const auto text_at = [&](std::initializer_list<std::string_view> path) {
+    return as_string(value_at(container, path)).value_or(std::string());
   };
   const auto visible = text_at({"visible_devices", "value"}), capabilities = text_at({"driver_capabilities", "value"});
   out += "NVIDIA_VISIBLE_DEVICES=" + (visible.empty() ? std::string("(unset: no GPU unless the run asks)") : visible);
   out += ", NVIDIA_DRIVER_CAPABILITIES=" + (capabilities.empty() ? std::string("(unset: utility,compute)") : capabilities);
   const auto requested = text_at({"require", "requested_cuda"});
   if (!requested.empty()) {
-    const auto* satisfied = at(container, {"require", "satisfied"});
+    const auto* satisfied = value_at(container, {"require", "satisfied"});
     out += "; requires CUDA " + requested +
            (host_named && satisfied && satisfied->is_bool() ? (satisfied->get_bool() ? " (the host named meets it)" : " (the host named does not)")
                                                             : "");

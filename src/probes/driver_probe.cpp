@@ -1,6 +1,7 @@
 #include "probes/driver_probe.h"
 
 #include "probes/child_ending.h"
+#include "util/json_fields.h"
 #include "util/text.h"
 
 #include <boost/json.hpp>
@@ -14,29 +15,9 @@ constexpr std::size_t k_max_lines = 20000;  // 1024 devices, a few lines each, f
 constexpr std::size_t k_max_items = 1024;
 
 std::optional<std::string> text_of(const json::object& line, std::string_view key, std::size_t max = 200) {
-  const auto* value = line.if_contains(key);
-  if (!value || !value->is_string()) return std::nullopt;
-  return printable(value->get_string(), max);
-}
-
-std::optional<std::int64_t> int_of(const json::object& line, std::string_view key) {
-  const auto* value = line.if_contains(key);
-  if (value && value->is_int64()) return value->get_int64();
-  if (value && value->is_uint64() && value->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
-    return static_cast<std::int64_t>(value->get_uint64());
-  return std::nullopt;
-}
-
-std::optional<double> number_of(const json::object& line, std::string_view key) {
-  const auto* value = line.if_contains(key);
-  if (value && value->is_number()) return value->to_number<double>();
-  return std::nullopt;
-}
-
-std::optional<bool> bool_of(const json::object& line, std::string_view key) {
-  const auto* value = line.if_contains(key);
-  if (value && value->is_bool()) return value->get_bool();
-  return std::nullopt;
+  const auto text = optional_string(line, key);
+  if (!text) return std::nullopt;
+  return printable(*text, max);
 }
 
 // Walks the child's lines: the outcome fields common to both children are
@@ -69,7 +50,7 @@ void read_answer(const ChildAnswer& answer, ChildOutcomeFacts& facts, OnLine on_
     else if (line.contains("done")) done = true;
     else if (auto why = text_of(line, "unavailable", 300)) unavailable = *why;
     else if (line.contains("library")) {
-      facts.library_loaded = bool_of(line, "loaded").value_or(false);
+      facts.library_loaded = bool_field(line, "loaded").value_or(false);
       facts.library_error = text_of(line, "error", 400);
     } else if (const auto* mapped = line.if_contains("mapped"); mapped && mapped->is_array()) {
       for (const auto& path : mapped->get_array())
@@ -106,36 +87,36 @@ CudaProbeFacts parse_cuda_probe(const ChildAnswer& answer) {
   CudaProbeFacts facts;
   read_answer(answer, facts, [&](const json::object& line) {
     if (auto call = text_of(line, "call", 80)) {
-      const auto result = int_of(line, "result");
+      const auto result = int_field(line, "result");
       if (*call == "cuDriverGetVersion" && result == 0) {
-        facts.driver_api_version = int_of(line, "value");
+        facts.driver_api_version = int_field(line, "value");
         if (facts.driver_api_version && *facts.driver_api_version > 0) facts.cuda_version = cuda_version_text(*facts.driver_api_version);
       } else if (*call == "cuInit") {
         facts.init_result = result;
         facts.init_error = text_of(line, "name", 80);
         if (result == 0) facts.init_error = "CUDA_SUCCESS";
       } else if (*call == "cuDeviceGetCount" && result == 0) {
-        facts.device_count = int_of(line, "value");
+        facts.device_count = int_field(line, "value");
       }
-    } else if (auto index = int_of(line, "device"); index && facts.devices.size() < k_max_items) {
+    } else if (auto index = int_field(line, "device"); index && facts.devices.size() < k_max_items) {
       CudaDeviceFacts device;
       device.index = *index;
       device.name = text_of(line, "name", 120);
       device.uuid = text_of(line, "uuid", 80);
       device.bus_id = text_of(line, "bus_id", 40);
       device.compute_capability = text_of(line, "compute_capability", 12);
-      device.memory_total_mib = int_of(line, "memory_total_mib");
+      device.memory_total_mib = int_field(line, "memory_total_mib");
       facts.devices.push_back(std::move(device));
-    } else if (auto smoked = int_of(line, "smoke")) {
+    } else if (auto smoked = int_field(line, "smoke")) {
       if (!facts.smoke) facts.smoke.emplace();
       if (facts.smoke->size() >= k_max_items) return;
       SmokeFacts smoke;
       smoke.index = *smoked;
-      smoke.passed = bool_of(line, "passed").value_or(false);
+      smoke.passed = bool_field(line, "passed").value_or(false);
       smoke.step = text_of(line, "step", 80);
       smoke.error = text_of(line, "name", 200);
       smoke.log = text_of(line, "log", 1000);
-      smoke.ms = number_of(line, "ms");
+      smoke.ms = number_field(line, "ms");
       facts.smoke->push_back(std::move(smoke));
     }
   });
@@ -146,41 +127,41 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
   NvmlProbeFacts facts;
   read_answer(answer, facts, [&](const json::object& line) {
     if (auto call = text_of(line, "call", 80)) {
-      const auto result = int_of(line, "result");
+      const auto result = int_field(line, "result");
       if (*call == "nvmlInit_v2") {
         facts.init_result = result;
         facts.init_error = result == 0 ? std::optional<std::string>("Success") : text_of(line, "name", 200);
       } else if (*call == "nvmlSystemGetDriverVersion" && result == 0) {
         facts.driver_version = text_of(line, "value", 40);
       } else if (*call == "nvmlSystemGetCudaDriverVersion" && result == 0) {
-        if (auto version = int_of(line, "value"); version && *version > 0) facts.cuda_version = cuda_version_text(*version);
+        if (auto version = int_field(line, "value"); version && *version > 0) facts.cuda_version = cuda_version_text(*version);
       } else if (*call == "nvmlDeviceGetCount" && result == 0) {
-        facts.device_count = int_of(line, "value");
+        facts.device_count = int_field(line, "value");
       }
-    } else if (auto index = int_of(line, "nvml_device"); index && facts.devices.size() < k_max_items) {
+    } else if (auto index = int_field(line, "nvml_device"); index && facts.devices.size() < k_max_items) {
       NvmlDeviceFacts device;
       device.index = *index;
       device.name = text_of(line, "name", 120);
       device.uuid = text_of(line, "uuid", 80);
       device.bus_id = text_of(line, "bus_id", 40);
       device.compute_capability = text_of(line, "compute_capability", 12);
-      device.memory_total_mib = int_of(line, "memory_total_mib");
-      device.memory_used_mib = int_of(line, "memory_used_mib");
-      device.utilization_percent = int_of(line, "utilization_percent");
-      device.temperature_c = int_of(line, "temperature_c");
-      device.power_draw_w = number_of(line, "power_draw_w");
-      device.power_limit_w = number_of(line, "power_limit_w");
+      device.memory_total_mib = int_field(line, "memory_total_mib");
+      device.memory_used_mib = int_field(line, "memory_used_mib");
+      device.utilization_percent = int_field(line, "utilization_percent");
+      device.temperature_c = int_field(line, "temperature_c");
+      device.power_draw_w = number_field(line, "power_draw_w");
+      device.power_limit_w = number_field(line, "power_limit_w");
       device.persistence_mode = text_of(line, "persistence_mode", 20);
       device.compute_mode = text_of(line, "compute_mode", 40);
       device.mig_mode = text_of(line, "mig_mode", 20);
-      device.mig_devices = int_of(line, "mig_devices");
-      device.ecc_uncorrected_volatile = int_of(line, "ecc_uncorrected_volatile");
-      device.ecc_uncorrected_aggregate = int_of(line, "ecc_uncorrected_aggregate");
-      device.retired_pages_pending = bool_of(line, "retired_pages_pending");
-      device.remapped_rows_pending = bool_of(line, "remapped_rows_pending");
-      device.remapped_rows_failed = bool_of(line, "remapped_rows_failed");
-      device.inforom_valid = bool_of(line, "inforom_valid");
-      device.processes = int_of(line, "processes");
+      device.mig_devices = int_field(line, "mig_devices");
+      device.ecc_uncorrected_volatile = int_field(line, "ecc_uncorrected_volatile");
+      device.ecc_uncorrected_aggregate = int_field(line, "ecc_uncorrected_aggregate");
+      device.retired_pages_pending = bool_field(line, "retired_pages_pending");
+      device.remapped_rows_pending = bool_field(line, "remapped_rows_pending");
+      device.remapped_rows_failed = bool_field(line, "remapped_rows_failed");
+      device.inforom_valid = bool_field(line, "inforom_valid");
+      device.processes = int_field(line, "processes");
       device.fabric_state = text_of(line, "fabric_state", 40);
       if (const auto* reasons = line.if_contains("throttle_reasons"); reasons && reasons->is_array()) {
         device.throttle_reasons.emplace();

@@ -1,5 +1,6 @@
 #include "report/gpu_table.h"
 
+#include "util/json_fields.h"
 #include "util/json_pretty.h"
 #include "util/text.h"
 
@@ -17,42 +18,13 @@ const json::object* layer_facts(const Report& report, std::string_view id) {
   return nullptr;
 }
 
-const json::value* at(const json::object* object, std::string_view key) {
-  return object ? object->if_contains(key) : nullptr;
-}
-
-const json::object* object_at(const json::object* object, std::string_view key) {
-  const auto* value = at(object, key);
-  return value && value->is_object() ? &value->get_object() : nullptr;
-}
-
-const json::array* array_at(const json::object* object, std::string_view key) {
-  const auto* value = at(object, key);
-  return value && value->is_array() ? &value->get_array() : nullptr;
-}
-
 // Every value came from the diagnosed system: escaped, and cut to a width.
 std::string text_at(const json::object& object, std::string_view key, std::size_t max = 60) {
-  const auto* value = object.if_contains(key);
-  return value && value->is_string() ? printable(value->get_string(), max) : std::string();
-}
-
-std::optional<std::int64_t> int_at(const json::object& object, std::string_view key) {
-  const auto* value = object.if_contains(key);
-  if (value && value->is_int64()) return value->get_int64();
-  return std::nullopt;
-}
-
-std::optional<double> number_at(const json::object& object, std::string_view key) {
-  const auto* value = object.if_contains(key);
-  if (value && value->is_number()) return value->to_number<double>();
-  return std::nullopt;
+  return printable(string_field(object, key), max);
 }
 
 bool answered(const json::object* probe) {
-  const auto* status = at(probe, "status");
-  const auto* init = at(probe, "init_result");
-  return status && status->is_string() && status->get_string() == "ok" && init && init->is_int64() && init->get_int64() == 0;
+  return as_string(field(probe, "status")) == "ok" && as_int(field(probe, "init_result")) == 0;
 }
 
 std::vector<GpuRow> from_nvml(const json::array& devices, const std::string& driver) {
@@ -60,13 +32,13 @@ std::vector<GpuRow> from_nvml(const json::array& devices, const std::string& dri
   for (const auto& entry : devices) {
     if (!entry.is_object()) continue;
     const auto& device = entry.get_object();
-    GpuRow row{.index = int_at(device, "index"),
-               .memory_used_mib = int_at(device, "memory_used_mib"),
-               .memory_total_mib = int_at(device, "memory_total_mib"),
-               .utilization_percent = int_at(device, "utilization_percent"),
-               .temperature_c = int_at(device, "temperature_c"),
-               .power_draw_w = number_at(device, "power_draw_w"),
-               .power_limit_w = number_at(device, "power_limit_w"),
+    GpuRow row{.index = int_field(device, "index"),
+               .memory_used_mib = int_field(device, "memory_used_mib"),
+               .memory_total_mib = int_field(device, "memory_total_mib"),
+               .utilization_percent = int_field(device, "utilization_percent"),
+               .temperature_c = int_field(device, "temperature_c"),
+               .power_draw_w = number_field(device, "power_draw_w"),
+               .power_limit_w = number_field(device, "power_limit_w"),
                .name = text_at(device, "name"),
                .bus_id = text_at(device, "bus_id"),
                .uuid = text_at(device, "uuid"),
@@ -74,7 +46,7 @@ std::vector<GpuRow> from_nvml(const json::array& devices, const std::string& dri
                .driver = driver,
                .mig = text_at(device, "mig_mode"),
                .source = "nvml"};
-    if (const auto instances = int_at(device, "mig_devices"); instances && row.mig == "Enabled")
+    if (const auto instances = int_field(device, "mig_devices"); instances && row.mig == "Enabled")
       row.mig += " (" + std::to_string(*instances) + " devices)";
     rows.push_back(std::move(row));
   }
@@ -87,14 +59,14 @@ std::vector<GpuRow> from_smi(const json::array& gpus) {
     if (!entry.is_object()) continue;
     const auto& gpu = entry.get_object();
     GpuRow row;
-    row.index = int_at(gpu, "index");
+    row.index = int_field(gpu, "index");
     row.name = text_at(gpu, "name");
     row.bus_id = text_at(gpu, "bus_id");
     row.uuid = text_at(gpu, "uuid");
     row.compute_capability = text_at(gpu, "compute_capability");
     row.driver = text_at(gpu, "driver_version");
-    row.memory_used_mib = int_at(gpu, "memory_used_mib");
-    row.memory_total_mib = int_at(gpu, "memory_total_mib");
+    row.memory_used_mib = int_field(gpu, "memory_used_mib");
+    row.memory_total_mib = int_field(gpu, "memory_total_mib");
     row.mig = text_at(gpu, "mig_mode");
     row.source = "nvidia-smi";
     rows.push_back(std::move(row));
@@ -108,12 +80,12 @@ std::vector<GpuRow> from_cuda(const json::array& devices, const std::string& dri
     if (!entry.is_object()) continue;
     const auto& device = entry.get_object();
     GpuRow row;
-    row.index = int_at(device, "index");
+    row.index = int_field(device, "index");
     row.name = text_at(device, "name");
     row.bus_id = text_at(device, "bus_id");
     row.uuid = text_at(device, "uuid");
     row.compute_capability = text_at(device, "compute_capability");
-    row.memory_total_mib = int_at(device, "memory_total_mib");
+    row.memory_total_mib = int_field(device, "memory_total_mib");
     row.driver = driver;
     row.source = "cuda";
     rows.push_back(std::move(row));
@@ -125,8 +97,8 @@ std::vector<GpuRow> from_cuda(const json::array& devices, const std::string& dri
 // /proc/driver/nvidia/gpus says about the ones it claimed.
 std::vector<GpuRow> from_files(const json::object* hardware, const json::object* module, const std::string& driver) {
   std::vector<GpuRow> rows;
-  const auto* gpus = array_at(hardware, "gpus");
-  const auto* claimed = array_at(module, "claimed_gpus");
+  const auto* gpus = as_array(field(hardware, "gpus"));
+  const auto* claimed = as_array(field(module, "claimed_gpus"));
   if (!gpus) return rows;
   for (const auto& entry : *gpus) {
     if (!entry.is_object()) continue;
@@ -139,7 +111,7 @@ std::vector<GpuRow> from_files(const json::object* hardware, const json::object*
     for (const auto& other : claimed ? *claimed : json::array{}) {
       if (!other.is_object() || text_at(other.get_object(), "bdf") != row.bus_id) continue;
       row.uuid = text_at(other.get_object(), "uuid");
-      row.index = int_at(other.get_object(), "minor");
+      row.index = int_field(other.get_object(), "minor");
       row.driver = driver;
     }
     rows.push_back(std::move(row));
@@ -180,20 +152,18 @@ std::string csv_field(const std::string& text) {
 std::vector<GpuRow> gpu_rows(const Report& report) {
   const auto* libs = layer_facts(report, "driver-libs");
   const auto* module = layer_facts(report, "kernel-module");
-  const auto* nvml = object_at(libs, "nvml_probe");
-  const auto* smi = object_at(libs, "nvidia_smi_run");
-  const auto* cuda = object_at(libs, "cuda_probe");
+  const auto* nvml = as_object(field(libs, "nvml_probe"));
+  const auto* smi = as_object(field(libs, "nvidia_smi_run"));
+  const auto* cuda = as_object(field(libs, "cuda_probe"));
   std::string driver;
-  if (const auto* version = at(module, "version"); version && version->is_string()) driver = printable(version->get_string(), 40);
-  if (nvml) {
-    if (const auto* version = at(nvml, "driver_version"); version && version->is_string()) driver = printable(version->get_string(), 40);
-  }
+  if (const auto version = as_string(field(module, "version"))) driver = printable(*version, 40);
+  if (const auto version = as_string(field(nvml, "driver_version"))) driver = printable(*version, 40);
   if (answered(nvml))
-    if (const auto* devices = array_at(nvml, "devices"); devices && !devices->empty()) return from_nvml(*devices, driver);
-  if (const auto* status = at(smi, "status"); status && status->is_string() && status->get_string() == "ok")
-    if (const auto* gpus = array_at(smi, "gpus"); gpus && !gpus->empty()) return from_smi(*gpus);
+    if (const auto* devices = as_array(field(nvml, "devices")); devices && !devices->empty()) return from_nvml(*devices, driver);
+  if (as_string(field(smi, "status")) == "ok")
+    if (const auto* gpus = as_array(field(smi, "gpus")); gpus && !gpus->empty()) return from_smi(*gpus);
   if (answered(cuda))
-    if (const auto* devices = array_at(cuda, "devices"); devices && !devices->empty()) return from_cuda(*devices, driver);
+    if (const auto* devices = as_array(field(cuda, "devices")); devices && !devices->empty()) return from_cuda(*devices, driver);
   return from_files(layer_facts(report, "hardware"), module, driver);
 }
 

@@ -1,6 +1,7 @@
 #include "report/report_diff.h"
 
 #include "model/fact_text.h"
+#include "util/json_fields.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -13,8 +14,7 @@ namespace json = boost::json;
 namespace {
 
 std::string text_of(const json::object& object, std::string_view key) {
-  const auto* value = object.if_contains(key);
-  return value && value->is_string() ? printable(value->get_string(), 200) : std::string();
+  return printable(string_field(object, key), 200);
 }
 
 // Two fact trees compared together: objects key by key, lists element by

@@ -1,32 +1,12 @@
 #include "rules/error_signatures.h"
 
+#include "rules/table_rows.h"
 #include "util/text.h"
 
 #include <algorithm>
 
 namespace gd {
 namespace json = boost::json;
-
-namespace {
-
-std::optional<std::string> text_field(const json::object& row, const char* key, std::string& out) {
-  const auto* value = row.if_contains(key);
-  if (!value || !value->is_string() || value->get_string().empty()) return std::string("needs \"") + key + "\" (text)";
-  out = std::string(value->get_string());
-  return std::nullopt;
-}
-
-std::optional<std::string> list_field(const json::object& row, const char* key, std::vector<std::string>& out) {
-  const auto* value = row.if_contains(key);
-  if (!value || !value->is_array()) return std::string("needs \"") + key + "\" (a list of text)";
-  for (const auto& item : value->get_array()) {
-    if (!item.is_string() || item.get_string().empty()) return std::string("\"") + key + "\" holds something that is not text";
-    out.emplace_back(item.get_string());
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::optional<std::string> load_error_signatures(const json::object& table, std::vector<ErrorSignature>& signatures) {
   const auto* rows = table.if_contains("signatures");
@@ -40,8 +20,8 @@ std::optional<std::string> load_error_signatures(const json::object& table, std:
     ErrorSignature signature;
     for (auto problem : {text_field(row, "id", signature.id), text_field(row, "layer", signature.layer),
                          text_field(row, "meaning", signature.meaning), text_field(row, "check", signature.check),
-                         text_field(row, "source", signature.source), list_field(row, "match", signature.match),
-                         list_field(row, "rules", signature.rules)})
+                         text_field(row, "source", signature.source), text_list_field(row, "match", signature.match),
+                         text_list_field(row, "rules", signature.rules)})
       if (problem) return where + *problem;
     if (signature.match.empty()) return where + "\"match\" is empty";
     for (auto& text : signature.match) text = to_lower(text);

@@ -3,6 +3,7 @@
 #include "model/layers.h"
 #include "rules/condition.h"
 #include "rules/embedded_rules.h"
+#include "util/json_fields.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -40,10 +41,9 @@ json::value parse_with_line(const RuleFile& file) {
 }
 
 std::string required_string(const RuleFile& file, const json::object& rule, const char* key, const std::string& id) {
-  const auto* value = rule.if_contains(key);
-  if (!value || !value->is_string() || value->get_string().empty())
-    fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a non-empty \"" + key + "\"");
-  return std::string(value->get_string());
+  auto value = optional_string(rule, key);
+  if (!value || value->empty()) fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a non-empty \"" + key + "\"");
+  return std::move(*value);
 }
 
 bool valid_id(const std::string& id) {
@@ -57,8 +57,7 @@ bool valid_id(const std::string& id) {
 Rule parse_rule(const RuleFile& file, json::value& value) {
   if (!value.is_object()) fail(file, 1, "each entry of \"rules\" must be an object");
   auto& object = value.get_object();
-  const auto* id_value = object.if_contains("id");
-  const std::string id = id_value && id_value->is_string() ? std::string(id_value->get_string()) : "";
+  const std::string id = string_field(object, "id");
   if (!valid_id(id)) fail(file, line_of_rule(file, id), "a rule needs an \"id\" of lower-case letters, digits and '-'");
   Rule rule;
   rule.id = id;

@@ -66,4 +66,15 @@ inline std::optional<std::string> text_field(const boost::json::object& row, con
   return std::nullopt;
 }
 
+// A field that must be a list of non-empty texts.
+inline std::optional<std::string> text_list_field(const boost::json::object& row, const char* key, std::vector<std::string>& out) {
+  const auto* list = array_field(row, key);
+  if (!list) return std::string("needs \"") + key + "\" (a list of text)";
+  for (const auto& item : *list) {
+    if (!item.is_string() || item.get_string().empty()) return std::string("\"") + key + "\" holds something that is not text";
+    out.emplace_back(item.get_string());
+  }
+  return std::nullopt;
+}
+
 }  // namespace gd

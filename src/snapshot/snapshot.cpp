@@ -22,16 +22,6 @@ constexpr std::size_t k_max_json_values = 1'000'000;  // ',' and ':' counted bef
 constexpr std::size_t k_max_env = 65536;               // more than any real environment
 constexpr std::size_t k_max_env_value = 128 * 1024;    // Linux's MAX_ARG_STRLEN: no variable can be longer
 
-const json::object* object_field(const json::object& object, const char* key) {
-  const auto* value = object.if_contains(key);
-  return value && value->is_object() ? &value->get_object() : nullptr;
-}
-
-const json::array* array_field(const json::object& object, const char* key) {
-  const auto* value = object.if_contains(key);
-  return value && value->is_array() ? &value->get_array() : nullptr;
-}
-
 void read_pieces(const json::object& top, Snapshot& snapshot) {
   if (const auto* sizes = object_field(top, "file_sizes"))
     for (const auto& [path, size] : *sizes)

@@ -81,18 +81,9 @@ ChildAnswer answer_from_json(const json::object& object) {
   if (auto signal = int_field(object, "signal"); signal && *signal > 0 && *signal < 128) answer.signal = static_cast<int>(*signal);
   answer.output = string_field(object, "stdout");
   answer.error_output = string_field(object, "stderr");
-  if (const auto* timed_out = object.if_contains("timed_out"); timed_out && timed_out->is_bool())
-    answer.timed_out = timed_out->get_bool();
+  if (const auto timed_out = bool_field(object, "timed_out")) answer.timed_out = *timed_out;
   if (object.contains("error")) answer.error = string_field(object, "error");
   return answer;
-}
-
-std::vector<std::string> strings_field(const json::object& object, const char* key) {
-  std::vector<std::string> out;
-  if (const auto* list = object.if_contains(key); list && list->is_array())
-    for (const auto& item : list->get_array())
-      if (item.is_string()) out.emplace_back(item.get_string());
-  return out;
 }
 
 }  // namespace
