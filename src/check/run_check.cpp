@@ -1,6 +1,6 @@
 #include "check/run_check.h"
 
-#include "model/image_view.h"
+#include "check/image_view.h"
 
 #include "gpudoctor_config.h"
 #include "probes/application_probe.h"

@@ -3,7 +3,7 @@
 // ids are a public contract: they appear in reports, rules and snapshots
 // (docs/layers.md). The host (a machine or a container on it) is what rules
 // are written against; an image (check --image) is reported with layers of
-// its own, each made of host layers (model/image_view.h): the same law,
+// its own, each made of host layers (check/image_view.h): the same law,
 // read the way an image is built and shipped.
 
 #include <array>

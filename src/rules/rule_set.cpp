@@ -63,7 +63,7 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
   rule.id = id;
   rule.file = file.name;
   if (const auto* subject = object.if_contains("subject")) {
-    // Rules judge host-shaped facts; an image is reported through them, regrouped (model/image_view.h).
+    // Rules judge host-shaped facts; an image is reported through them, regrouped (check/image_view.h).
     if (!subject->is_string() || subject->get_string() != k_host_subject)
       fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"subject\" can only be host (an image is judged by the host's rules, then regrouped)");
     rule.subject = std::string(subject->get_string());

@@ -1,7 +1,7 @@
 // An image's report: host layers regrouped into the image's own, findings
 // moved with their causes, the verdict settled again on the new layers.
 
-#include "model/image_view.h"
+#include "check/image_view.h"
 #include "model/layers.h"
 
 #include <doctest/doctest.h>

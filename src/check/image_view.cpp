@@ -1,4 +1,4 @@
-#include "model/image_view.h"
+#include "check/image_view.h"
 
 #include "model/layers.h"
 #include "util/json_fields.h"
