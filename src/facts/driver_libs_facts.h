@@ -4,6 +4,7 @@
 
 #include "facts/driver_probe_facts.h"
 #include "model/fact_fields.h"
+#include "model/gpu_list_source.h"
 
 #include <boost/json.hpp>
 
@@ -143,6 +144,7 @@ struct DriverLibsFacts {
   std::optional<NvmlProbeFacts> nvml_probe;
   std::string ld_so_cache;
   std::optional<FabricManagerFacts> fabric_manager;  // NVSwitch systems only
+  GpuListSource gpu_list_source = GpuListSource::files;
 
   template <class F>
   void fields(F& f) const {
@@ -159,6 +161,9 @@ struct DriverLibsFacts {
     f("program_runpath", program_runpath, "the RUNPATH the system's programs carry to reach the driver (NixOS: /run/opengl-driver/lib)");
     f("fabric_manager", fabric_manager, "NVSwitch systems (hosts): Fabric Manager's program and unit, from files");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
+    f("gpu_list_source", gpu_list_source,
+      "which evidence lists the GPUs (the GPU table of `gpus`, text and markdown): NVML when it answered with devices, "
+      "else nvidia-smi, else CUDA's devices, else the files (sysfs, /proc/driver/nvidia)");
   }
 };
 

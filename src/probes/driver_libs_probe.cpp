@@ -249,6 +249,9 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   facts.ld_so_cache = config.cache ? config.cache->layout : printable(config.cache_problem, 200);
   layer.source("ld_so_cache", "/etc/ld.so.cache");
 
+  facts.gpu_list_source = gpu_list_source(facts);
+  layer.source("gpu_list_source", "nvml_probe, nvidia_smi_run, cuda_probe, else the hardware layer");
+
   if (libcuda.found) {
     layer.status = Status::ok;
     layer.summary = "libcuda.so.1 -> " + *libcuda.real_path + " (" + *libcuda.kind +
@@ -264,6 +267,17 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     layer.summary += std::string("; driver probe: ") + enum_name(probe->status);
   }
   return layer;
+}
+
+GpuListSource gpu_list_source(const DriverLibsFacts& facts) {
+  const auto answered = [](const auto& probe) {
+    return probe && probe->status == ChildStatus::ok && probe->init_result == 0 && !probe->devices.empty();
+  };
+  if (answered(facts.nvml_probe)) return GpuListSource::nvml;
+  if (facts.nvidia_smi_run && facts.nvidia_smi_run->status == ChildStatus::ok && !facts.nvidia_smi_run->gpus.empty())
+    return GpuListSource::nvidia_smi;
+  if (answered(facts.cuda_probe)) return GpuListSource::cuda;
+  return GpuListSource::files;
 }
 
 }  // namespace gd

@@ -12,4 +12,7 @@ namespace gd {
 
 Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context);
 
+// The most detailed evidence that listed GPUs: NVML, nvidia-smi, CUDA, else the files.
+GpuListSource gpu_list_source(const DriverLibsFacts& facts);
+
 }  // namespace gd

@@ -1,5 +1,6 @@
 #include "report/gpu_table.h"
 
+#include "model/gpu_list_source.h"
 #include "util/json_fields.h"
 #include "util/json_pretty.h"
 #include "util/text.h"
@@ -23,9 +24,6 @@ std::string text_at(const json::object& object, std::string_view key, std::size_
   return printable(string_field(object, key), max);
 }
 
-bool answered(const json::object* probe) {
-  return as_string(field(probe, "status")) == "ok" && as_int(field(probe, "init_result")) == 0;
-}
 
 std::vector<GpuRow> from_nvml(const json::array& devices, const std::string& driver) {
   std::vector<GpuRow> rows;
@@ -158,12 +156,20 @@ std::vector<GpuRow> gpu_rows(const Report& report) {
   std::string driver;
   if (const auto version = as_string(field(module, "version"))) driver = printable(*version, 40);
   if (const auto version = as_string(field(nvml, "driver_version"))) driver = printable(*version, 40);
-  if (answered(nvml))
-    if (const auto* devices = as_array(field(nvml, "devices")); devices && !devices->empty()) return from_nvml(*devices, driver);
-  if (as_string(field(smi, "status")) == "ok")
-    if (const auto* gpus = as_array(field(smi, "gpus")); gpus && !gpus->empty()) return from_smi(*gpus);
-  if (answered(cuda))
-    if (const auto* devices = as_array(field(cuda, "devices")); devices && !devices->empty()) return from_cuda(*devices, driver);
+  // Which source to trust is the driver-libs probe's decision (gpu_list_source), not the table's.
+  const auto source = enum_from_name<GpuListSource>(as_string(field(libs, "gpu_list_source")).value_or(""))
+                          .value_or(GpuListSource::files);
+  static const json::array none;
+  const auto list = [&](const json::object* facts, std::string_view key) -> const json::array& {
+    const auto* items = as_array(field(facts, key));
+    return items ? *items : none;
+  };
+  switch (source) {
+    case GpuListSource::nvml: return from_nvml(list(nvml, "devices"), driver);
+    case GpuListSource::nvidia_smi: return from_smi(list(smi, "gpus"));
+    case GpuListSource::cuda: return from_cuda(list(cuda, "devices"), driver);
+    case GpuListSource::files: break;
+  }
   return from_files(layer_facts(report, "hardware"), module, driver);
 }
 
