@@ -92,6 +92,11 @@ struct FrameworkFacts {
   }
 };
 
+// "torch 2.5.1+cu124": how findings name a framework.
+inline std::string framework_label(const FrameworkFacts& framework) {
+  return framework.name + (framework.version ? " " + *framework.version : std::string());
+}
+
 // One CUDA library a framework (or --target file) loads, found as the
 // loader would find it from the framework's own library: its RUNPATH (the
 // NVIDIA wheels beside it), LD_LIBRARY_PATH (searched first), the cache.
