@@ -39,8 +39,7 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
       if (!carries_all) continue;
       const std::string version = std::to_string(torch->major()) + "." + std::to_string(torch->minor()) + "." + std::to_string(torch->component(2));
       framework.alternative_build = "torch " + version + "+" + name;
-      framework.alternative_hint = "`pip install --force-reinstall torch==" + version + " --index-url https://download.pytorch.org/whl/" + name +
-                                   "` (uv: `uv pip install`)";
+      framework.alternative_hint = "`" + tables.torch_install_command("torch==" + version, name) + "` (uv: `uv pip install`)";
       return;
     }
   }

@@ -61,8 +61,7 @@ void add_install_hint(GpuCodeCheck& check, const FrameworkFacts& framework, int 
     const bool carries = std::any_of(row.sass.begin(), row.sass.end(), [cc](int sass) { return within_major(sass, cc); });
     if (!runs_here || !carries) continue;
     check.suggested_index = row.index;
-    check.install_hint = "`pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/" + row.index +
-                         "` (the newest index with it" + (driver ? " that this driver runs" : std::string()) + "; uv: `uv pip install`)";
+    check.install_hint = "`" + tables.torch_install_command("torch", row.index) + "` (the newest index with it" + (driver ? " that this driver runs" : std::string()) + "; uv: `uv pip install`)";
     return;
   }
   check.install_hint = std::string(driver ? "no PyTorch index this driver runs has it: upgrade the driver, or build" : "build") +

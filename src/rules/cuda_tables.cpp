@@ -186,10 +186,22 @@ std::optional<std::string> CudaTables::load_torch_wheels(const json::object& tab
       return std::nullopt;
     });
   if (bad) return bad;
+  const std::string install = string_field(table, "install");
+  if (install.find("{torch}") == std::string::npos || install.find("{index}") == std::string::npos)
+    return std::string("needs an \"install\" command with {torch} and {index} in it");
+  m_torch_install = install;
   m_torch_indexes = std::move(rows);
   m_torch_published = std::move(published);
   m_torch_releases = std::move(releases);
   return std::nullopt;
+}
+
+std::string CudaTables::torch_install_command(std::string_view torch, std::string_view index) const {
+  std::string command = m_torch_install;
+  for (const auto& [placeholder, value] : {std::pair{std::string_view("{torch}"), torch}, std::pair{std::string_view("{index}"), index}})
+    for (auto at = command.find(placeholder); at != std::string::npos; at = command.find(placeholder, at + value.size()))
+      command.replace(at, placeholder.size(), value);
+  return command;
 }
 
 std::vector<int> CudaTables::torch_release_indexes(const Version& torch) const {

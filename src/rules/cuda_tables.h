@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gd {
@@ -90,6 +91,8 @@ class CudaTables {
   const std::vector<int>& torch_published() const { return m_torch_published; }
   // The indexes a torch minor ("2.5") was built for; empty when the table does not know it.
   std::vector<int> torch_release_indexes(const Version& torch) const;
+  // The table's install command for torch ("torch", "torch==2.5.1") from an index ("cu124").
+  std::string torch_install_command(std::string_view torch, std::string_view index) const;
 
  private:
   std::optional<std::string> load_drivers(const boost::json::object& table);
@@ -111,6 +114,7 @@ class CudaTables {
   std::vector<TorchIndexRow> m_torch_indexes;
   std::vector<int> m_torch_published;
   std::vector<std::pair<Version, std::vector<int>>> m_torch_releases;
+  std::string m_torch_install;
   std::string m_error_codes_source;
 };
 
