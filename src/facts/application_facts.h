@@ -22,6 +22,20 @@ struct EnumTable<KernelImage> {
 };
 
 // A framework's CUDA major against the driver's.
+// A found version against the one wanted (a pin, a build's own, a range).
+enum class VersionRelation { same, older, newer, missing, unknown };
+template <>
+struct EnumTable<VersionRelation> {
+  static constexpr std::array names{"same", "older", "newer", "missing", "unknown"};
+};
+
+// The CUDA a framework was built with against the nvcc that builds its extensions.
+enum class BuildRelation { same, minor_differs, major_differs };
+template <>
+struct EnumTable<BuildRelation> {
+  static constexpr std::array names{"same", "minor-differs", "major-differs"};
+};
+
 enum class DriverRelation { same_major, older_major, needs_newer_driver };
 template <>
 struct EnumTable<DriverRelation> {
@@ -109,7 +123,8 @@ struct FrameworkLibrary {
   std::optional<std::string> shadowed_copy;
   // What it is and which version wins, against the version the framework
   // was built with (torch's wheel pins, TensorFlow's build info).
-  std::optional<std::string> label, version, built_against, relation;
+  std::optional<std::string> label, version, built_against;
+  std::optional<VersionRelation> relation;
   // Not found by the loader, but in this environment's NVIDIA wheels,
   // which the framework does not search by itself (ONNX Runtime).
   std::optional<std::string> wheel_copy;
@@ -128,7 +143,7 @@ struct FrameworkLibrary {
     f("label", label, "cuDNN, NCCL, cuBLAS, nvJitLink, ...");
     f("version", version, "the version of the copy found: its real file name, else its wheel's dist-info");
     f("built_against", built_against, "the version the framework was built with: its pinned wheel (torch), its build info (TensorFlow: cuDNN major)");
-    f("relation", relation, "the found copy against built_against: same, older, newer");
+    f("relation", relation, "the found copy against built_against: same, older, newer (unknown: not comparable)");
     f("wheel_copy", wheel_copy, "not found: a copy in this environment's nvidia/*/lib wheels that the loader does not search");
     f("install_hint", install_hint, "what installs it for this framework");
   }
@@ -139,7 +154,7 @@ struct FrameworkLibrary {
 struct WheelPin {
   std::string framework{}, package{}, required{};
   std::optional<std::string> installed{};
-  std::string relation{};  // same, older, newer, missing
+  VersionRelation relation = VersionRelation::missing;
 
   template <class F>
   void fields(F& f) const {
@@ -147,7 +162,7 @@ struct WheelPin {
     f("package", package, "the pinned wheel, as its dist-info spells it: nvidia_cudnn_cu12");
     f("required", required, "the version the framework's METADATA pins");
     f("installed", installed, "the version installed in the same site directory");
-    f("relation", relation, "same, older (than the pin), newer, or missing");
+    f("relation", relation, "same, older (than the pin), newer, missing, or unknown (not comparable)");
   }
 };
 
@@ -177,8 +192,8 @@ struct ToolchainFacts {
 
 // A framework against the nvcc a build here would use (torch.utils.cpp_extension's check).
 struct ExtensionBuild {
-  std::string framework, framework_cuda, nvcc, nvcc_version;
-  std::string relation;  // same, minor-differs, major-differs
+  std::string framework{}, framework_cuda{}, nvcc{}, nvcc_version{};
+  BuildRelation relation = BuildRelation::same;
 
   template <class F>
   void fields(F& f) const {

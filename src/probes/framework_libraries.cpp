@@ -52,7 +52,7 @@ void compare_with_build(Host& host, const CudaLibraryKind& kind, const std::stri
   for (std::size_t i = 0; i < want->size() && i < have->size(); ++i) truncated += (i ? "." : "") + std::to_string(have->component(i));
   const auto compared = Version::parse(truncated);
   if (!compared) return;
-  library.relation = *compared < *want ? "older" : *want < *compared ? "newer" : "same";
+  library.relation = *compared < *want ? VersionRelation::older : *want < *compared ? VersionRelation::newer : VersionRelation::same;
 }
 
 // A copy of name in the environment's NVIDIA wheels (site/nvidia/*/lib).

@@ -175,10 +175,10 @@ std::optional<int> package_cuda_major(std::string_view name) {
   return std::nullopt;
 }
 
-std::string pin_relation(std::string_view installed, std::string_view pinned) {
+VersionRelation pin_relation(std::string_view installed, std::string_view pinned) {
   const auto have = Version::parse(installed), want = Version::parse(pinned);
-  if (!have || !want) return installed == pinned ? "same" : "unknown";
-  return *have < *want ? "older" : *want < *have ? "newer" : "same";
+  if (!have || !want) return installed == pinned ? VersionRelation::same : VersionRelation::unknown;
+  return *have < *want ? VersionRelation::older : *want < *have ? VersionRelation::newer : VersionRelation::same;
 }
 
 std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host, const std::string& metadata) {

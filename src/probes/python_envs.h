@@ -4,6 +4,7 @@
 // prefix, the system's and /usr/local's site- and dist-packages, and what
 // their packages say about themselves (torch/version.py, *.dist-info names).
 
+#include "facts/application_facts.h"
 #include "host/host.h"
 
 #include <map>
@@ -51,7 +52,7 @@ std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host,
 
 // An installed version against a pinned one: older, same or newer; where
 // either is no plain dotted version, same when the texts are equal, else unknown.
-std::string pin_relation(std::string_view installed, std::string_view pinned);
+VersionRelation pin_relation(std::string_view installed, std::string_view pinned);
 
 // "name-1.2.3.dist-info" directories of a site dir: (name, version), names as written.
 std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, const std::string& site);

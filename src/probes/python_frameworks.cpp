@@ -238,7 +238,7 @@ std::vector<WheelPin> torch_pins(Host& host, const Environments& environments) {
                      .package = "torch",
                      .required = required,
                      .installed = torch ? std::optional(torch->second) : std::nullopt,
-                     .relation = "missing"};
+                     .relation = VersionRelation::missing};
         if (torch) pin.relation = pin_relation(public_version(torch->second), public_version(required));
         pins.push_back(std::move(pin));
       }
@@ -256,11 +256,11 @@ std::optional<Version> numeric_prefix(std::string_view text) {
   return Version::parse(text.substr(0, end));
 }
 
-std::string relation_of(const std::optional<Version>& have, const std::optional<Version>& low, const std::optional<Version>& high) {
-  if (!have) return "unknown";
-  if (low && *have < *low) return "older";
-  if (high && *high < *have) return "newer";
-  return "same";
+VersionRelation relation_of(const std::optional<Version>& have, const std::optional<Version>& low, const std::optional<Version>& high) {
+  if (!have) return VersionRelation::unknown;
+  if (low && *have < *low) return VersionRelation::older;
+  if (high && *high < *have) return VersionRelation::newer;
+  return VersionRelation::same;
 }
 
 }  // namespace
@@ -276,7 +276,7 @@ JaxChecks jax_checks(Host& host, const Environments& environments) {
                    .package = "jaxlib",
                    .required = version,
                    .installed = jaxlib ? std::optional(jaxlib->second) : std::nullopt,
-                   .relation = "missing"};
+                   .relation = VersionRelation::missing};
       if (jaxlib) {
         const auto plugin = numeric_prefix(version);
         pin.relation = relation_of(numeric_prefix(jaxlib->second), plugin, plugin);
@@ -292,7 +292,7 @@ JaxChecks jax_checks(Host& host, const Environments& environments) {
                    .package = "jaxlib",
                    .required = (low ? low->text() : std::string("?")) + " to " + jax->second,
                    .installed = jaxlib->second,
-                   .relation = "same"};
+                   .relation = VersionRelation::same};
     range.relation = relation_of(numeric_prefix(jaxlib->second), low, numeric_prefix(jax->second));
     checks.jaxlib_ranges.push_back(std::move(range));
   }

@@ -78,10 +78,10 @@ TEST_CASE("METADATA pins as pip writes them: plain, in parentheses, with extras 
   REQUIRE(pins.size() == 2);
   CHECK(pins[0] == std::pair<std::string, std::string>{"torch", "2.5.1"});
   CHECK(pins[1] == std::pair<std::string, std::string>{"xformers", "0.0.28.post3"});
-  CHECK(gd::pin_relation("8.9.2.26", "9.1.0.70") == "older");
-  CHECK(gd::pin_relation("12.4.5.9", "12.4.5.8") == "newer");
-  CHECK(gd::pin_relation("0.0.28.post3", "0.0.28.post3") == "same");  // no dotted version: equal texts
-  CHECK(gd::pin_relation("0.0.28.post2", "0.0.28.post3") == "unknown");
+  CHECK(gd::pin_relation("8.9.2.26", "9.1.0.70") == gd::VersionRelation::older);
+  CHECK(gd::pin_relation("12.4.5.9", "12.4.5.8") == gd::VersionRelation::newer);
+  CHECK(gd::pin_relation("0.0.28.post3", "0.0.28.post3") == gd::VersionRelation::same);  // no dotted version: equal texts
+  CHECK(gd::pin_relation("0.0.28.post2", "0.0.28.post3") == gd::VersionRelation::unknown);
 }
 
 TEST_CASE("each framework found from its own files") {
@@ -144,16 +144,16 @@ TEST_CASE("a package's torch pin against the torch installed, ignoring the local
   const auto pins = gd::torch_pins(host, {{k_site, installed}});
   REQUIRE(pins.size() == 2);
   CHECK(pins[0].framework == "torchvision 0.20.1");
-  CHECK(pins[0].relation == "same");
+  CHECK(pins[0].relation == gd::VersionRelation::same);
   CHECK(pins[1].framework == "torchaudio 2.4.0");
-  CHECK(pins[1].relation == "newer");  // torch 2.5.1 is newer than the 2.4.0 it was built for
+  CHECK(pins[1].relation == gd::VersionRelation::newer);  // torch 2.5.1 is newer than the 2.4.0 it was built for
   const auto without_torch = gd::torch_pins(host, {{k_site, {{"torchvision", "0.20.1"}}}});
   REQUIRE(without_torch.size() == 1);
-  CHECK(without_torch[0].relation == "missing");
+  CHECK(without_torch[0].relation == gd::VersionRelation::missing);
   // torch from a later site on the path (a venv that sees the system's site-packages)
   const auto across = gd::torch_pins(host, {{k_site, {{"torchvision", "0.20.1"}}}, {"/usr/lib/python3/dist-packages", {{"torch", "2.5.1"}}}});
   REQUIRE(across.size() == 1);
-  CHECK(across[0].relation == "same");
+  CHECK(across[0].relation == gd::VersionRelation::same);
 }
 
 TEST_CASE("NVIDIA wheels of one library for two CUDA majors overlap only where their RECORDs share library files") {
@@ -178,16 +178,16 @@ TEST_CASE("JAX's checks: the plugin equals jaxlib by dotted numeric prefix; jaxl
   host.file(k_site + "/jax/version.py", "_version: str = \"0.4.38\"\n_minimum_jaxlib_version: str = \"0.4.36\"\n");
   const auto same = gd::jax_checks(host, {{k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.38"}, {"jax_cuda12_plugin", "0.4.38.dev20260317"}}}});
   REQUIRE(same.plugins.size() == 1);
-  CHECK(same.plugins[0].relation == "same");  // .dev20260317 is past the numeric prefix
+  CHECK(same.plugins[0].relation == gd::VersionRelation::same);  // .dev20260317 is past the numeric prefix
   REQUIRE(same.jaxlib_ranges.size() == 1);
   CHECK(same.jaxlib_ranges[0].required == "0.4.36 to 0.4.38");
-  CHECK(same.jaxlib_ranges[0].relation == "same");
+  CHECK(same.jaxlib_ranges[0].relation == gd::VersionRelation::same);
   const auto skewed = gd::jax_checks(host, {{k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.39"}, {"jax-cuda12-plugin", "0.4.38"}}}});
-  CHECK(skewed.plugins[0].relation == "newer");        // jaxlib newer than the plugin
-  CHECK(skewed.jaxlib_ranges[0].relation == "newer");  // and newer than jax
+  CHECK(skewed.plugins[0].relation == gd::VersionRelation::newer);        // jaxlib newer than the plugin
+  CHECK(skewed.jaxlib_ranges[0].relation == gd::VersionRelation::newer);  // and newer than jax
   const auto old = gd::jax_checks(host, {{k_site, {{"jax", "0.4.38"}, {"jaxlib", "0.4.30"}}}});
   CHECK(old.plugins.empty());
-  CHECK(old.jaxlib_ranges[0].relation == "older");
+  CHECK(old.jaxlib_ranges[0].relation == gd::VersionRelation::older);
 }
 
 TEST_CASE("the Python environments an application would run in, without VIRTUAL_ENV") {

@@ -123,10 +123,12 @@ void compare_extension_builds(ApplicationFacts& facts) {
   for (const auto& framework : facts.frameworks) {
     const auto cuda = framework.cuda ? Version::parse(*framework.cuda) : std::nullopt;
     if (!cuda || !nvcc) continue;
-    ExtensionBuild entry{framework_label(framework), *framework.cuda,
-                         build->nvcc, *build->version, "same"};
-    if (cuda->major() != nvcc->major()) entry.relation = "major-differs";
-    else if (cuda->minor() != nvcc->minor()) entry.relation = "minor-differs";
+    ExtensionBuild entry{.framework = framework_label(framework),
+                         .framework_cuda = *framework.cuda,
+                         .nvcc = build->nvcc,
+                         .nvcc_version = *build->version};
+    if (cuda->major() != nvcc->major()) entry.relation = BuildRelation::major_differs;
+    else if (cuda->minor() != nvcc->minor()) entry.relation = BuildRelation::minor_differs;
     facts.extension_builds.push_back(std::move(entry));
   }
 }

@@ -19,7 +19,7 @@ void compare_wheel_pins(const FoundFramework& framework, const InstalledPackages
   const std::string label = framework_label(framework.facts);
   for (const auto& [package, required] : framework.pins) {
     if (!package.starts_with("nvidia_") || facts.wheel_pins.size() >= 128) continue;
-    WheelPin pin{.framework = label, .package = package, .required = required, .relation = "missing"};
+    WheelPin pin{.framework = label, .package = package, .required = required, .relation = VersionRelation::missing};
     if (const auto found = installed.find(package); found != installed.end()) {
       pin.installed = found->second;
       pin.relation = pin_relation(found->second, required);
