@@ -45,9 +45,18 @@ struct ResolutionFacts {
   }
 };
 
+// What a driver library found is: the host driver's, a cuda-compat copy, a
+// toolkit stub (link-time only), or WSL's (from the Windows driver).
+enum class LibraryKind { driver, compat, stub, wsl };
+template <>
+struct EnumTable<LibraryKind> {
+  static constexpr std::array names{"driver", "compat", "stub", "wsl"};
+};
+
 struct DriverLibraryFacts : ResolutionFacts {
   bool found = false;
-  std::optional<std::string> real_path, kind, version;
+  std::optional<std::string> real_path, version;
+  std::optional<LibraryKind> kind;
   std::optional<bool> injected;
   std::optional<std::string> mount_source;
   std::optional<std::int64_t> branch;

@@ -222,7 +222,7 @@ void add_driver_levels(ProbeContext& context, RuntimeFacts& runtime) {
     if (auto driver = tables.toolkit_driver(*Version::parse(*runtime.cuda))) runtime.toolkit_driver = driver->text();
   const auto& kernel = context.kernel_module;
   const DriverLibraryFacts* libcuda = context.driver_libs.libraries.empty() ? nullptr : &context.driver_libs.libraries.front();
-  if (libcuda && libcuda->kind == "compat" && libcuda->cuda && libcuda->version) {
+  if (libcuda && libcuda->kind == LibraryKind::compat && libcuda->cuda && libcuda->version) {
     runtime.driver_cuda = libcuda->cuda;
     runtime.driver_version = libcuda->version;
     runtime.driver_source = "cuda-compat " + *libcuda->version;

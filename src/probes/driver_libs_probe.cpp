@@ -62,15 +62,15 @@ MountSources mount_sources(Host& host) {
 // A library mounted over a standard directory keeps its origin in the mount
 // source, so that is judged like the paths: a cuda-compat libcuda there is
 // forward compatibility (errors 803/804), not a driver upgrade awaiting a reboot.
-std::string kind_of(const std::string& path, const std::string& real, const std::string& mount_source,
+LibraryKind kind_of(const std::string& path, const std::string& real, const std::string& mount_source,
                     bool wsl2, bool has_driver_version) {
   for (const auto* p : {&path, &real, &mount_source}) {
-    if (contains(*p, "/stubs/")) return "stub";
-    if (contains(*p, "/compat/") || contains(*p, "cuda-compat")) return "compat";
-    if (p->starts_with("/usr/lib/wsl/") || contains(*p, "/lxss/lib/")) return "wsl";
+    if (contains(*p, "/stubs/")) return LibraryKind::stub;
+    if (contains(*p, "/compat/") || contains(*p, "cuda-compat")) return LibraryKind::compat;
+    if (p->starts_with("/usr/lib/wsl/") || contains(*p, "/lxss/lib/")) return LibraryKind::wsl;
   }
-  if (wsl2 && !has_driver_version) return "wsl";
-  return "driver";
+  if (wsl2 && !has_driver_version) return LibraryKind::wsl;
+  return LibraryKind::driver;
 }
 
 ResolutionFacts resolution_facts(const Resolution& resolution) {
@@ -95,7 +95,7 @@ void describe_driver_level(ProbeContext& context, DriverLibraryFacts& item, cons
   const CudaTables& tables = context.rules.cuda;
   item.branch = version->major();
   if (auto cuda = tables.cuda_for_branch(static_cast<int>(version->major()))) item.cuda = cuda->text();
-  if (item.kind != "compat") return;
+  if (item.kind != LibraryKind::compat) return;
   for (const auto& note : read_section_notes(context.host, real, ".note.cuda.fwd_compatibility")) {
     boost::system::error_code error;
     auto payload = json::parse(note.desc.substr(0, note.desc.find('\0')), error);
@@ -254,7 +254,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
 
   if (libcuda.found) {
     layer.status = Status::ok;
-    layer.summary = "libcuda.so.1 -> " + *libcuda.real_path + " (" + *libcuda.kind +
+    layer.summary = "libcuda.so.1 -> " + *libcuda.real_path + " (" + std::string(enum_name(*libcuda.kind)) +
                     (libcuda.version ? " " + *libcuda.version : std::string()) + ", via " + *libcuda.via + ")";
   } else {
     layer.summary = "no libcuda.so.1 for a program to load";
