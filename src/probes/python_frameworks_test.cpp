@@ -218,3 +218,17 @@ TEST_CASE("the Python environments an application would run in, without VIRTUAL_
   CHECK(std::count(active.begin(), active.end(), "/opt/venv/lib/python3.11/site-packages") == 1);
   CHECK_FALSE(has(active, "/root/.local/lib/python3.11/site-packages"));
 }
+
+TEST_CASE("a GPU package's CUDA major, from the name its wheel is published under") {
+  CHECK(gd::package_cuda_major("cupy_cuda12x") == 12);
+  CHECK(gd::package_cuda_major("cupy-cuda117") == 11);
+  CHECK(gd::package_cuda_major("cupy_cuda102") == 10);
+  CHECK(gd::package_cuda_major("jax_cuda12_plugin") == 12);
+  CHECK(gd::package_cuda_major("jax-cuda13-pjrt") == 13);
+  CHECK(gd::package_cuda_major("nvidia_cublas_cu12") == 12);
+  CHECK(gd::package_cuda_major("nvidia_cuda_runtime") == std::nullopt);  // CUDA 13's wheels drop the suffix
+  CHECK(gd::package_cuda_major("nvidia_nccl_cu1") == std::nullopt);
+  CHECK(gd::package_cuda_major("cupy") == std::nullopt);
+  CHECK(gd::package_cuda_major("tensorflow") == std::nullopt);
+  CHECK(gd::package_cuda_major("nvidia_cu12x") == std::nullopt);
+}

@@ -1,8 +1,7 @@
 // The law of which GPU code runs where (CUDA C++ Programming Guide, Binary
 // and PTX Compatibility), checked case by case.
 
-#include "probes/application_probe.h"
-#include "probes/python_envs.h"
+#include "probes/gpu_code.h"
 
 #include "rules/rule_set.h"
 
@@ -37,20 +36,6 @@ TEST_CASE("PTX JIT-compiles for the same or newer GPUs, when the driver knows it
   CHECK(image({}, {{90, "8.7"}}, 90, std::nullopt) == "ptx-jit");  // driver unknown: no false failure
   CHECK(image({80}, {{80, "8.0"}}, 90) == "ptx-jit");               // SASS for 8.0 does not run on 9.0; PTX does
   CHECK(image({90}, {{80, "9.9"}}, 90) == "sass");                  // SASS first
-}
-
-TEST_CASE("a GPU package's CUDA major, from the name its wheel is published under") {
-  CHECK(gd::package_cuda_major("cupy_cuda12x") == 12);
-  CHECK(gd::package_cuda_major("cupy-cuda117") == 11);
-  CHECK(gd::package_cuda_major("cupy_cuda102") == 10);
-  CHECK(gd::package_cuda_major("jax_cuda12_plugin") == 12);
-  CHECK(gd::package_cuda_major("jax-cuda13-pjrt") == 13);
-  CHECK(gd::package_cuda_major("nvidia_cublas_cu12") == 12);
-  CHECK(gd::package_cuda_major("nvidia_cuda_runtime") == std::nullopt);  // CUDA 13's wheels drop the suffix
-  CHECK(gd::package_cuda_major("nvidia_nccl_cu1") == std::nullopt);
-  CHECK(gd::package_cuda_major("cupy") == std::nullopt);
-  CHECK(gd::package_cuda_major("tensorflow") == std::nullopt);
-  CHECK(gd::package_cuda_major("nvidia_cu12x") == std::nullopt);
 }
 
 TEST_CASE("'a' code runs on its own capability only; 'f' code across its family, never across majors") {
