@@ -7,11 +7,7 @@ namespace gd {
 namespace {
 
 std::string fill(std::string text, const LintValues& values) {
-  for (const auto& [key, value] : values) {
-    const std::string placeholder = "{" + key + "}";
-    for (auto at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size()))
-      text.replace(at, placeholder.size(), value);
-  }
+  for (const auto& [key, value] : values) text = replace_all(std::move(text), "{" + key + "}", value);
   return text;
 }
 

@@ -2,6 +2,7 @@
 
 #include "rules/table_rows.h"
 #include "util/json_fields.h"
+#include "util/text.h"
 
 namespace gd {
 namespace json = boost::json;
@@ -197,11 +198,7 @@ std::optional<std::string> CudaTables::load_torch_wheels(const json::object& tab
 }
 
 std::string CudaTables::torch_install_command(std::string_view torch, std::string_view index) const {
-  std::string command = m_torch_install;
-  for (const auto& [placeholder, value] : {std::pair{std::string_view("{torch}"), torch}, std::pair{std::string_view("{index}"), index}})
-    for (auto at = command.find(placeholder); at != std::string::npos; at = command.find(placeholder, at + value.size()))
-      command.replace(at, placeholder.size(), value);
-  return command;
+  return replace_all(replace_all(m_torch_install, "{torch}", torch), "{index}", index);
 }
 
 std::vector<int> CudaTables::torch_release_indexes(const Version& torch) const {

@@ -36,6 +36,12 @@ bool contains(std::string_view text, std::string_view needle) {
   return text.find(needle) != std::string_view::npos;
 }
 
+std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+  if (from.empty()) return text;
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+  return text;
+}
+
 std::optional<std::uint32_t> parse_hex(std::string_view text) {
   text = trim(text);
   if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);

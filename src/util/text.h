@@ -21,6 +21,8 @@ std::vector<std::string_view> lines(std::string_view text);
 // ASCII lower case (the identifiers we compare are ASCII).
 std::string to_lower(std::string_view text);
 bool contains(std::string_view text, std::string_view needle);
+// Every occurrence of from replaced by to, left to right; what to brings in is not searched again.
+std::string replace_all(std::string text, std::string_view from, std::string_view to);
 
 // "0x10de\n" or "10de" -> 0x10de; nullopt on anything else.
 std::optional<std::uint32_t> parse_hex(std::string_view text);

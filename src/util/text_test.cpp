@@ -56,3 +56,11 @@ TEST_CASE("valid_utf8 keeps valid UTF-8 and writes every other byte as \\xNN") {
   CHECK(gd::valid_utf8("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a surrogate
   CHECK(gd::valid_utf8("\xe2\x84") == "\\xe2\\x84");           // cut short
 }
+
+TEST_CASE("replace_all replaces every occurrence once, never what it brought in") {
+  CHECK(gd::replace_all("pip install {torch} # {torch}", "{torch}", "torch==2.5.1") == "pip install torch==2.5.1 # torch==2.5.1");
+  CHECK(gd::replace_all("{x}", "{x}", "{x}{x}") == "{x}{x}");  // not searched again: no runaway
+  CHECK(gd::replace_all("aaa", "a", "") == "");
+  CHECK(gd::replace_all("text", "", "x") == "text");
+  CHECK(gd::replace_all("text", "missing", "x") == "text");
+}
