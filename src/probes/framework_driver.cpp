@@ -34,7 +34,7 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
       const std::string name = "cu" + std::to_string(index);
       const auto row = std::find_if(tables.torch_indexes().begin(), tables.torch_indexes().end(), [&](const auto& r) { return r.index == name; });
       const bool carries_all = std::all_of(gpus.begin(), gpus.end(), [&](const Gpu& gpu) {
-        return row == tables.torch_indexes().end() || std::any_of(row->sass.begin(), row->sass.end(), [&](int sass) { return within_major(sass, gpu.arch); });
+        return row == tables.torch_indexes().end() || index_carries(*row, gpu.arch);
       });
       if (!carries_all) continue;
       const std::string version = std::to_string(torch->major()) + "." + std::to_string(torch->minor()) + "." + std::to_string(torch->component(2));

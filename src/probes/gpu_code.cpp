@@ -58,8 +58,7 @@ void add_install_hint(GpuCodeCheck& check, const FrameworkFacts& framework, int 
   const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
   for (const auto& row : tables.torch_indexes()) {
     const bool runs_here = !driver || driver->major() >= row.cuda.major();
-    const bool carries = std::any_of(row.sass.begin(), row.sass.end(), [cc](int sass) { return within_major(sass, cc); });
-    if (!runs_here || !carries) continue;
+    if (!runs_here || !index_carries(row, cc)) continue;
     check.suggested_index = row.index;
     check.install_hint = "`" + tables.torch_install_command("torch", row.index) + "` (the newest index with it" + (driver ? " that this driver runs" : std::string()) + "; uv: `uv pip install`)";
     return;

@@ -6,7 +6,9 @@
 #include "facts/application_facts.h"
 #include "formats/fatbin.h"
 #include "probes/probe_context.h"
+#include "rules/cuda_tables.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +18,11 @@ namespace gd {
 // Code for arch serves compute capability cc within its major, at an equal
 // or higher minor: portable and family SASS (sm_86 on 8.9, not on 9.0), family PTX.
 inline bool within_major(int arch, int cc) { return arch / 10 == cc / 10 && arch % 10 <= cc % 10; }
+
+// Whether a PyTorch wheel index's builds carry SASS that runs on compute capability cc.
+inline bool index_carries(const TorchIndexRow& row, int cc) {
+  return std::any_of(row.sass.begin(), row.sass.end(), [cc](int sass) { return within_major(sass, cc); });
+}
 
 struct Gpu {
   std::string name;  // its address
