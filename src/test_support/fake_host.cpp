@@ -60,6 +60,7 @@ Result<std::vector<std::string>> FakeHost::list_dir(std::string_view path) {
   const auto resolved = resolve(path, FollowFinal::yes);
   if (!resolved) return resolved.error();
   const std::string& dir = *resolved;
+  if (!is_directory(dir)) return errno_code(ENOENT);
   const std::string prefix = dir == "/" ? "/" : dir + "/";
   std::set<std::string> names;
   auto add = [&](const std::string& child) {
@@ -71,7 +72,6 @@ Result<std::vector<std::string>> FakeHost::list_dir(std::string_view path) {
   for (const auto& [name, target] : links) add(name);
   for (const auto& [name, node] : devices) add(name);
   for (const auto& name : directories) add(name);
-  if (names.empty() && !directories.count(dir)) return errno_code(ENOENT);
   return std::vector<std::string>(names.begin(), names.end());
 }
 
@@ -94,7 +94,7 @@ Result<FileStat> FakeHost::stat(std::string_view path) {
     return FileStat{FileType::regular, 0644, 0, 0, file->second.size()};
   if (const auto node = devices.find(resolved); node != devices.end())
     return FileStat{node->second.type, node->second.mode, 0, 0, 0};
-  if (list_dir(resolved)) return FileStat{FileType::directory, 0755, 0, 0, 0};
+  if (is_directory(resolved)) return FileStat{FileType::directory, 0755, 0, 0, 0};
   return errno_code(ENOENT);
 }
 
