@@ -2,6 +2,7 @@
 
 #include "host/host_paths.h"
 #include "probes/python_envs.h"
+#include "util/json_fields.h"
 #include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -21,9 +22,8 @@ std::optional<std::pair<std::string, std::string>> nvcc_version(Host& host, cons
     boost::system::error_code error;
     auto document = boost::json::parse(*text, error);
     if (!error && document.is_object())
-      if (const auto* nvcc = document.as_object().if_contains("cuda_nvcc"); nvcc && nvcc->is_object())
-        if (const auto* version = nvcc->as_object().if_contains("version"); version && version->is_string())
-          if (Version::parse(version->as_string())) return std::pair{std::string(version->as_string()), root + "/version.json"};
+      if (auto version = as_string(value_at(document.as_object(), {"cuda_nvcc", "version"})); version && Version::parse(*version))
+        return std::pair{std::move(*version), root + "/version.json"};
   }
   for (const auto& [name, version] : installed_packages(host, root + "/dist-info"))
     if (name == "nvidia_cuda_nvcc" && Version::parse(version)) return std::pair{version, root + "/dist-info"};

@@ -38,8 +38,10 @@ void check_package_runtimes(Host& host, const LoaderConfig& config, ApplicationF
     const bool loads_cuda = name.starts_with("cupy") || (name.starts_with("jax") && (name.ends_with("plugin") || name.ends_with("pjrt")));
     if (!loads_cuda || !package.cuda_major || facts.package_runtimes.size() >= 64) continue;
     const auto major = *package.cuda_major;
-    PackageRuntime runtime{package.name, package.version,
-                           major == 11 ? std::string("libcudart.so.11.0") : "libcudart.so." + std::to_string(major), major};
+    PackageRuntime runtime{.package = package.name,
+                           .version = package.version,
+                           .runtime = major == 11 ? std::string("libcudart.so.11.0") : "libcudart.so." + std::to_string(major),
+                           .cuda_major = major};
     for (const auto& dir : {package.site + "/nvidia/cuda_runtime/lib", package.site + "/nvidia/cu" + std::to_string(major) + "/lib"})
       if (!runtime.found && host.stat(dir + "/" + runtime.runtime)) {
         runtime.found = true;
