@@ -175,6 +175,7 @@ struct ToolchainFacts {
   std::optional<std::int64_t> max_gcc;
   std::optional<std::string> host_compiler;  // the gcc nvcc would run: NVCC_CCBIN, else gcc on PATH
   std::optional<std::int64_t> host_compiler_major;
+  std::optional<bool> host_compiler_supported;  // derived; the rule compares the two numbers itself
 
   template <class F>
   void fields(F& f) const {
@@ -185,6 +186,8 @@ struct ToolchainFacts {
     f("max_gcc", max_gcc, "the newest gcc major its include/crt/host_config.h accepts ('#if __GNUC__ > 13' -> 13)");
     f("host_compiler", host_compiler, "the gcc it would run (NVCC_CCBIN, else gcc on PATH), its real path");
     f("host_compiler_major", host_compiler_major, "that gcc's major version, from its file name (gcc-12) or /usr/lib/gcc/TRIPLET/N");
+    f("host_compiler_supported", host_compiler_supported,
+      "host_compiler_major <= max_gcc, for readers of the report (gpudoctor-report/1 keeps it); rules compare the two themselves");
   }
 };
 

@@ -71,6 +71,7 @@ void find_host_compiler(Host& host, ToolchainFacts& toolchain) {
   if (real.find("clang") != std::string::npos) return;  // clang has its own range; not judged here
   toolchain.host_compiler = printable(real, 300);
   toolchain.host_compiler_major = gcc_major_of(host, real);
+  if (toolchain.host_compiler_major && toolchain.max_gcc) toolchain.host_compiler_supported = *toolchain.host_compiler_major <= *toolchain.max_gcc;
 }
 
 }  // namespace
