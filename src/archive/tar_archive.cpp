@@ -144,28 +144,22 @@ std::string write_tar(const std::vector<TarEntry>& entries, std::int64_t mtime) 
   return out;
 }
 
-TarContents read_tar(std::string_view archive) {
-  TarContents result;
+Checked<std::vector<TarEntry>> read_tar(std::string_view archive) {
+  std::vector<TarEntry> entries;
   std::string pax_path, pax_link, long_name, long_link;
   std::size_t at = 0;
   while (true) {
-    if (at + k_block > archive.size()) {
-      result.problem = "the archive ends in the middle of a header (cut short?)";
-      return result;
-    }
+    if (at + k_block > archive.size())
+      return problem("the archive ends in the middle of a header (cut short?)");
     const auto block = archive.substr(at, k_block);
     at += k_block;
-    if (block.find_first_not_of('\0') == std::string_view::npos) return result;  // end-of-archive marker
+    if (block.find_first_not_of('\0') == std::string_view::npos) return entries;  // end-of-archive marker
     std::uint64_t size = 0, mode = 0, stored_sum = 0;
-    if (!parse_octal(block, k_size, size) || !parse_octal(block, k_checksum, stored_sum) || stored_sum != checksum(block)) {
-      result.problem = "a tar header at byte " + std::to_string(at - k_block) + " is damaged (size or checksum does not add up)";
-      return result;
-    }
+    if (!parse_octal(block, k_size, size) || !parse_octal(block, k_checksum, stored_sum) || stored_sum != checksum(block))
+      return problem("a tar header at byte " + std::to_string(at - k_block) + " is damaged (size or checksum does not add up)");
     parse_octal(block, k_mode, mode);
-    if (size > archive.size() - at) {
-      result.problem = "an entry claims " + std::to_string(size) + " bytes, more than the archive holds";
-      return result;
-    }
+    if (size > archive.size() - at)
+      return problem("an entry claims " + std::to_string(size) + " bytes, more than the archive holds");
     const auto data = archive.substr(at, static_cast<std::size_t>(size));
     at += static_cast<std::size_t>((size + k_block - 1) / k_block * k_block);
     at = std::min(at, archive.size());
@@ -189,26 +183,20 @@ TarContents read_tar(std::string_view archive) {
     if (!pax_link.empty()) link = pax_link;
     pax_path.clear(), pax_link.clear(), long_name.clear(), long_link.clear();
     if (type != '0' && type != '\0' && type != '7' && type != '5' && type != '2') continue;  // hard links, devices, FIFOs
-    if (name.size() > k_max_path || link.size() > k_max_path) {
-      result.problem = "a name in the archive is longer than " + std::to_string(k_max_path) + " bytes";
-      return result;
-    }
+    if (name.size() > k_max_path || link.size() > k_max_path)
+      return problem("a name in the archive is longer than " + std::to_string(k_max_path) + " bytes");
     TarEntry entry;
     entry.path = clean_name(name);
-    if (entry.path.empty() && !name.empty() && clean_name(name + "/x") != "x") {
-      result.problem = "the archive names a path outside itself (absolute or with \"..\")";
-      return result;
-    }
+    if (entry.path.empty() && !name.empty() && clean_name(name + "/x") != "x")
+      return problem("the archive names a path outside itself (absolute or with \"..\")");
     if (entry.path.empty()) continue;  // "./" itself
     entry.mode = static_cast<std::uint32_t>(mode & 07777);
     entry.type = type == '5' ? TarEntry::Type::directory : type == '2' ? TarEntry::Type::symlink : TarEntry::Type::file;
     if (entry.type == TarEntry::Type::file) entry.content = std::string(data);
     if (entry.type == TarEntry::Type::symlink) entry.target = link;
-    if (result.entries.size() == k_max_tar_entries) {
-      result.problem = "the archive holds more than " + std::to_string(k_max_tar_entries) + " entries";
-      return result;
-    }
-    result.entries.push_back(std::move(entry));
+    if (entries.size() == k_max_tar_entries)
+      return problem("the archive holds more than " + std::to_string(k_max_tar_entries) + " entries");
+    entries.push_back(std::move(entry));
   }
 }
 

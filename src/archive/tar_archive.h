@@ -4,6 +4,8 @@
 // Reading never touches the disk, so an archive's "../" or absolute names
 // cannot place anything anywhere; they are refused.
 
+#include "util/checked.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -22,16 +24,11 @@ struct TarEntry {
 
 std::string write_tar(const std::vector<TarEntry>& entries, std::int64_t mtime);
 
-struct TarContents {
-  std::vector<TarEntry> entries;
-  std::string problem;  // empty when the archive read cleanly
-};
-
 inline constexpr std::size_t k_max_tar_entries = 200'000;
 
 // Hard links, devices and FIFOs are skipped (a snapshot holds none); a
 // header that does not add up, a name that climbs out, or more than
 // k_max_tar_entries entries end the read with a problem.
-TarContents read_tar(std::string_view archive);
+Checked<std::vector<TarEntry>> read_tar(std::string_view archive);
 
 }  // namespace gd

@@ -426,12 +426,12 @@ int run_resolve_command(const Options& options) {
   std::string file = options.file;
   if (!options.root && !options.replay && !file.starts_with("/")) file = std::filesystem::absolute(file).string();
   auto main = read_elf(*host, file);
-  if (main.error) throw UsageError(main.error->message);
+  if (!main) throw UsageError(main.error());
   const auto mode = host->stat(file);
-  auto config = detect_loader_config(*host, *main.info, mode ? mode->mode : 0);
+  auto config = detect_loader_config(*host, *main, mode ? mode->mode : 0);
   if (!options.root && !options.replay) config.cwd = std::filesystem::current_path().string();
   LoadSimulation simulation(*host, std::move(config));
-  if (auto error = simulation.load_main(file)) throw UsageError(error->message);
+  if (auto loaded = simulation.load_main(file); !loaded) throw UsageError(loaded.error());
   if (options.format == Format::json)
     std::cout << pretty_json(resolutions_to_json(file, simulation));
   else

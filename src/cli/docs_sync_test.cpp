@@ -48,5 +48,5 @@ TEST_CASE("the fact reference names every fact the rules commonly address") {
 TEST_CASE("every built-in rule addresses facts that exist, with values they can take") {
   const auto rules = gd::load_embedded_rules();
   const auto schema = gd::host_fact_schema();
-  for (const auto& rule : rules.rules) CHECK_MESSAGE(gd::check_rule_facts(rule, schema).value_or("") == "", rule.id);
+  for (const auto& rule : rules.rules) CHECK_MESSAGE(gd::check_rule_facts(rule, schema), rule.id);
 }

@@ -38,20 +38,20 @@ void read_edits(const YAML::Node& edits, CdiSpec& spec) {
 
 }  // namespace
 
-CdiSpecResult parse_cdi_spec(std::string_view text) {
-  if (text.size() > k_max_cdi_spec) return {std::nullopt, "larger than the 4 MiB gpudoctor reads"};
-  if (flow_nesting(text) > k_max_nesting) return {std::nullopt, "nested deeper than any CDI spec"};
+Checked<CdiSpec> parse_cdi_spec(std::string_view text) {
+  if (text.size() > k_max_cdi_spec) return problem("larger than the 4 MiB gpudoctor reads");
+  if (flow_nesting(text) > k_max_nesting) return problem("nested deeper than any CDI spec");
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
   } catch (const YAML::Exception& error) {
-    return {std::nullopt, "not YAML or JSON: " + printable(error.what(), 120)};
+    return problem("not YAML or JSON: " + printable(error.what(), 120));
   }
-  if (!root.IsMap()) return {std::nullopt, "not a CDI spec (no cdiVersion, kind and devices)"};
+  if (!root.IsMap()) return problem("not a CDI spec (no cdiVersion, kind and devices)");
   CdiSpec spec;
   spec.cdi_version = scalar(root, "cdiVersion");
   spec.kind = scalar(root, "kind");
-  if (spec.cdi_version.empty() || spec.kind.empty()) return {std::nullopt, "not a CDI spec (no cdiVersion or kind)"};
+  if (spec.cdi_version.empty() || spec.kind.empty()) return problem("not a CDI spec (no cdiVersion or kind)");
   read_edits(root["containerEdits"], spec);
   if (const auto devices = root["devices"]; devices && devices.IsSequence())
     for (const auto& device : devices) {
@@ -62,7 +62,7 @@ CdiSpecResult parse_cdi_spec(std::string_view text) {
       spec.devices.push_back(scalar(device, "name"));
       read_edits(device["containerEdits"], spec);
     }
-  return {std::move(spec), ""};
+  return spec;
 }
 
 }  // namespace gd

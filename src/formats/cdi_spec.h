@@ -4,7 +4,8 @@
 // its kind, device names, and every host path its edits need. YAML or JSON
 // (JSON is YAML); bounded: size, nesting and counts are capped.
 
-#include <optional>
+#include "util/checked.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,10 +22,6 @@ struct CdiSpec {
 inline constexpr std::size_t k_max_cdi_spec = 4 << 20;
 
 // The spec, or the reason it is not one.
-struct CdiSpecResult {
-  std::optional<CdiSpec> spec;
-  std::string problem;
-};
-CdiSpecResult parse_cdi_spec(std::string_view text);
+Checked<CdiSpec> parse_cdi_spec(std::string_view text);
 
 }  // namespace gd

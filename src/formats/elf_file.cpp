@@ -96,23 +96,23 @@ class Reader {
     if (phentsize != (m_bits == 64 ? 56u : 32u)) return fail(ElfErrorKind::bad_header, "unexpected program header size");
     if (phnum > k_max_phnum || !inside(phoff, phnum * phentsize))
       return fail(ElfErrorKind::corrupt, "program headers lie outside the file");
-    if (auto error = read_segments(phoff, phnum, phentsize)) return *error;
-    if (auto error = read_interp(elf)) return *error;
-    if (auto error = read_dynamic(elf)) return *error;
+    if (auto read = read_segments(phoff, phnum, phentsize); !read) return read.problem();
+    if (auto read = read_interp(elf); !read) return read.problem();
+    if (auto read = read_dynamic(elf); !read) return read.problem();
     read_notes(elf);
-    return {std::move(elf), std::nullopt};
+    return elf;
   }
 
  private:
-  ElfResult fail(ElfErrorKind kind, std::string message, int error_number = 0) {
-    return {std::nullopt, ElfError{kind, m_path + ": " + message, error_number}};
+  ElfError fail(ElfErrorKind kind, std::string message, int error_number = 0) {
+    return ElfError{kind, m_path + ": " + message, error_number};
   }
 
   bool inside(std::uint64_t offset, std::uint64_t length) const {
     return offset <= m_size && length <= m_size - offset;
   }
 
-  std::optional<ElfResult> read_segments(std::uint64_t phoff, std::uint64_t phnum, std::uint64_t phentsize) {
+  Checked<void, ElfError> read_segments(std::uint64_t phoff, std::uint64_t phnum, std::uint64_t phentsize) {
     auto table = m_host.read_range(m_path, phoff, static_cast<std::size_t>(phnum * phentsize));
     if (!table || table->size() != phnum * phentsize) return fail(ElfErrorKind::corrupt, "cannot read the program headers");
     const Decoder d(*table, m_little);
@@ -131,10 +131,10 @@ class Reader {
       }
       m_segments.push_back(segment);
     }
-    return std::nullopt;
+    return {};
   }
 
-  std::optional<ElfResult> read_interp(ElfInfo& elf) {
+  Checked<void, ElfError> read_interp(ElfInfo& elf) {
     for (const auto& segment : m_segments) {
       if (segment.type != k_pt_interp) continue;
       if (!inside(segment.offset, segment.filesz) || segment.filesz > 4096)
@@ -143,7 +143,7 @@ class Reader {
       if (!text) return fail(ElfErrorKind::corrupt, "cannot read PT_INTERP");
       elf.interpreter = text->substr(0, text->find('\0'));
     }
-    return std::nullopt;
+    return {};
   }
 
   // A virtual address to a file offset, through the PT_LOAD that holds it.
@@ -154,11 +154,11 @@ class Reader {
     return std::nullopt;
   }
 
-  std::optional<ElfResult> read_dynamic(ElfInfo& elf) {
+  Checked<void, ElfError> read_dynamic(ElfInfo& elf) {
     const Segment* dynamic = nullptr;
     for (const auto& segment : m_segments)
       if (segment.type == k_pt_dynamic) dynamic = &segment;
-    if (!dynamic) return std::nullopt;  // a static executable
+    if (!dynamic) return {};  // a static executable
     if (!inside(dynamic->offset, dynamic->filesz) || dynamic->filesz > k_max_dynamic)
       return fail(ElfErrorKind::corrupt, "PT_DYNAMIC lies outside the file");
     auto bytes = m_host.read_range(m_path, dynamic->offset, static_cast<std::size_t>(dynamic->filesz));
@@ -182,7 +182,7 @@ class Reader {
       for (const auto& [tag, value] : entries)
         if (tag == k_dt_needed || tag == k_dt_soname || tag == k_dt_rpath || tag == k_dt_runpath)
           return fail(ElfErrorKind::corrupt, "DT_STRTAB lies outside the file");
-      return std::nullopt;
+      return {};
     }
     // Only the few strings named are read: a large library's DT_STRTAB holds
     // megabytes of symbol names.
@@ -199,7 +199,7 @@ class Reader {
       else elf.runpath = std::move(*text);
     }
     if (elf.runpath) elf.rpath.reset();  // glibc: DT_RUNPATH disables DT_RPATH
-    return std::nullopt;
+    return {};
   }
 
   // A NUL-terminated string at offset, at most limit bytes long, read in

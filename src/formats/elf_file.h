@@ -7,6 +7,7 @@
 // unbounded read. Reads go through the Host, piece by piece.
 
 #include "host/host.h"
+#include "util/checked.h"
 
 #include <cstdint>
 #include <optional>
@@ -52,10 +53,7 @@ struct ElfError {
   int error_number = 0;  // for unreadable
 };
 
-struct ElfResult {
-  std::optional<ElfInfo> info;
-  std::optional<ElfError> error;
-};
+using ElfResult = Checked<ElfInfo, ElfError>;
 
 ElfResult read_elf(Host& host, const std::string& path);
 

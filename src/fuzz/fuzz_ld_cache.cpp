@@ -7,6 +7,6 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto parsed = gd::parse_ld_cache(std::string(reinterpret_cast<const char*>(data), size));
-  if (parsed.cache) parsed.cache->lookup("libcuda.so.1", 0x0303, {0x0303}, {"x86-64-v3"});
+  if (parsed) parsed->lookup("libcuda.so.1", 0x0303, {0x0303}, {"x86-64-v3"});
   return 0;
 }

@@ -14,8 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   auto unpacked = gd::gzip_decompress(bytes, 16 << 20);
   const auto contents = gd::read_tar(unpacked ? std::string_view(*unpacked) : bytes);
+  if (!contents) return 0;
   gd::MemoryFiles files;
-  for (const auto& entry : contents.entries) {
+  for (const auto& entry : *contents) {
     const std::string path = "/" + entry.path;
     if (entry.type == gd::TarEntry::Type::file) files.add_file(path, entry.content, entry.mode);
     if (entry.type == gd::TarEntry::Type::directory) files.add_directory(path);
@@ -24,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   gd::Redactor redactor;
   redactor.add_user("alice");
   redactor.add_host_name("gpu-node-17");
-  for (const auto& entry : contents.entries) {
+  for (const auto& entry : *contents) {
     const std::string path = "/" + entry.path;
     (void)files.read_file(path, 4096);
     (void)files.list_dir(path);

@@ -61,12 +61,12 @@ std::vector<std::string_view> read_hwcaps_names(std::string_view bytes, std::siz
 }
 
 LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* layout) {
-  if (bytes.size() - start < k_new_header) return {std::nullopt, "new-format header is truncated"};
+  if (bytes.size() - start < k_new_header) return problem("new-format header is truncated");
   const std::uint64_t nlibs = read_le(bytes, start + 20, 4);
   const auto endian = static_cast<unsigned char>(bytes[start + 28]) & 3;
-  if (endian == 1 || endian == 3) return {std::nullopt, "written for another byte order (flags " + std::to_string(endian) + ")"};
+  if (endian == 1 || endian == 3) return problem("written for another byte order (flags " + std::to_string(endian) + ")");
   if (nlibs > k_max_entries || nlibs * k_new_entry > bytes.size() - start - k_new_header)
-    return {std::nullopt, "entry table runs past the end of the file"};
+    return problem("entry table runs past the end of the file");
   LdCache cache;
   cache.layout = layout;
   for (std::uint64_t i = 0; i < nlibs; ++i) {
@@ -74,18 +74,18 @@ LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* la
     auto key = string_at(bytes, start, read_le(bytes, at + 4, 4));
     auto value = string_at(bytes, start, read_le(bytes, at + 8, 4));
     if (!key || !value)
-      return {std::nullopt, "entry " + std::to_string(i) + " has no string: it points outside the file, or at one longer than 4096 bytes"};
+      return problem("entry " + std::to_string(i) + " has no string: it points outside the file, or at one longer than 4096 bytes");
     cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), read_le(bytes, at + 16, 8)});
   }
   cache.hwcaps_names = read_hwcaps_names(bytes, start);
-  return {std::move(cache), {}};
+  return cache;
 }
 
 LdCacheParse parse_old(std::string_view bytes) {
-  if (bytes.size() < k_old_header) return {std::nullopt, "old-format header is truncated"};
+  if (bytes.size() < k_old_header) return problem("old-format header is truncated");
   const std::uint64_t nlibs = read_le(bytes, 12, 4);
   if (nlibs > k_max_entries || nlibs * k_old_entry > bytes.size() - k_old_header)
-    return {std::nullopt, "entry table runs past the end of the file"};
+    return problem("entry table runs past the end of the file");
   const std::size_t table_end = k_old_header + static_cast<std::size_t>(nlibs) * k_old_entry;
   // A compat file embeds the new format, 8-aligned, right after the old table.
   const std::size_t new_start = (table_end + 7) & ~std::size_t{7};
@@ -98,10 +98,10 @@ LdCacheParse parse_old(std::string_view bytes) {
     auto key = string_at(bytes, table_end, read_le(bytes, at + 4, 4));
     auto value = string_at(bytes, table_end, read_le(bytes, at + 8, 4));
     if (!key || !value)
-      return {std::nullopt, "entry " + std::to_string(i) + " has no string: it points outside the file, or at one longer than 4096 bytes"};
+      return problem("entry " + std::to_string(i) + " has no string: it points outside the file, or at one longer than 4096 bytes");
     cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), 0});
   }
-  return {std::move(cache), {}};
+  return cache;
 }
 
 bool is_extension_entry(std::uint64_t hwcap) { return ((hwcap >> 32) & ~std::uint64_t{0x3ff}) == (1u << 30); }
@@ -113,8 +113,8 @@ LdCacheParse parse_ld_cache(std::string data) {
   const std::string_view view(*bytes);
   LdCacheParse parsed = view.starts_with(k_new_magic)   ? parse_new(view, 0, "new")
                         : view.starts_with(k_old_magic) ? parse_old(view)
-                                                        : LdCacheParse{std::nullopt, "not an ld.so.cache (unknown magic)"};
-  if (parsed.cache) parsed.cache->bytes = std::move(bytes);
+                                                        : LdCacheParse(problem("not an ld.so.cache (unknown magic)"));
+  if (parsed) parsed->bytes = std::move(bytes);
   return parsed;
 }
 

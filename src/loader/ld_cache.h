@@ -3,6 +3,8 @@
 // "glibc-ld.so.cache1.1"), parsed with every offset checked, and looked up
 // the way glibc's search_cache does (glibc elf/dl-cache.c, sysdeps/generic/dl-cache.h).
 
+#include "util/checked.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,10 +37,8 @@ struct LdCache {
                                     const std::vector<std::string>& active_hwcaps = {}) const;
 };
 
-struct LdCacheParse {
-  std::optional<LdCache> cache;
-  std::string error;  // why the file cannot be used, when cache is empty
-};
+// The cache, or why the file cannot be used.
+using LdCacheParse = Checked<LdCache>;
 
 LdCacheParse parse_ld_cache(std::string bytes);
 

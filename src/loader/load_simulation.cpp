@@ -127,8 +127,8 @@ std::optional<int> LoadSimulation::already_loaded(const std::string& name) const
 // over; a file that is not ELF at all stops the whole load.
 LoadSimulation::Verdict LoadSimulation::try_candidate(const std::string& path, Resolution& resolution, ElfInfo& elf) {
   auto result = read_elf(m_host, path);
-  if (result.error) {
-    const auto& error = *result.error;
+  if (!result) {
+    const auto& error = result.problem();
     if (error.kind == ElfErrorKind::unreadable) {
       resolution.tried.push_back({path, error.error_number == ENOENT ? "missing" : "cannot open (" + errno_name(error.error_number) + ")"});
       return Verdict::skip;
@@ -136,14 +136,14 @@ LoadSimulation::Verdict LoadSimulation::try_candidate(const std::string& path, R
     resolution.tried.push_back({path, "invalid ELF: " + error.message.substr(path.size() + 2)});
     return Verdict::fatal;  // glibc stops here; musl too, as it takes the first file it can open
   }
-  if (result.info->bits != m_config.bits || result.info->machine != m_config.machine) {
-    resolution.tried.push_back({path, "skipped: " + std::to_string(result.info->bits) + "-bit " +
-                                          std::string(elf_machine_name(result.info->machine)) + ", not for this program"});
+  if (result->bits != m_config.bits || result->machine != m_config.machine) {
+    resolution.tried.push_back({path, "skipped: " + std::to_string(result->bits) + "-bit " +
+                                          std::string(elf_machine_name(result->machine)) + ", not for this program"});
     return Verdict::skip;
   }
   // A cap gpudoctor reached while reading it is said where the file is named, never turned into a verdict.
-  resolution.tried.push_back({path, result.info->limits.empty() ? std::string("found") : "found (" + result.info->limits.front() + ")"});
-  elf = std::move(*result.info);
+  resolution.tried.push_back({path, result->limits.empty() ? std::string("found") : "found (" + result->limits.front() + ")"});
+  elf = std::move(*result);
   return Verdict::found;
 }
 
@@ -290,21 +290,21 @@ void LoadSimulation::load_needed_from(std::size_t first) {
   }
 }
 
-std::optional<ElfError> LoadSimulation::load_main(const std::string& path) {
+Checked<void, ElfError> LoadSimulation::load_main(const std::string& path) {
   auto main = read_elf(m_host, path);
-  if (main.error) return main.error;
+  if (!main) return main.problem();
   // The main program's $ORIGIN comes from /proc/self/exe: symlinks resolved.
   m_main_origin = dir_name(real_path(m_host, path));
   m_ld_library_path_dirs.reset();  // $ORIGIN in LD_LIBRARY_PATH is the main program's
-  add_object(path, path, std::move(*main.info), -1);
+  add_object(path, path, std::move(*main), -1);
   // The interpreter is mapped before anything else, under its PT_INTERP path.
   auto interpreter = m_objects[0].elf.interpreter;
   if (!interpreter && m_config.libc == Libc::glibc) interpreter = default_interpreter(m_config.machine, m_config.bits);
   if (interpreter) {
     auto ld_so = read_elf(m_host, *interpreter);
-    if (ld_so.info) {
-      ld_so.info->needed.clear();
-      add_object(*interpreter, *interpreter, std::move(*ld_so.info), 0);
+    if (ld_so) {
+      ld_so->needed.clear();
+      add_object(*interpreter, *interpreter, std::move(*ld_so), 0);
     }
   }
   const std::size_t first_new = m_objects.size();
@@ -317,7 +317,7 @@ std::optional<ElfError> LoadSimulation::load_main(const std::string& path) {
   const auto needed = m_objects[0].elf.needed;
   for (const auto& name : needed) m_resolutions.push_back(resolve(name, 0, false));
   load_needed_from(first_new);
-  return std::nullopt;
+  return {};
 }
 
 void LoadSimulation::load_plain_program(const std::optional<std::string>& runpath) {

@@ -58,7 +58,7 @@ class LoadSimulation {
 
   // Loads path as the main object, then everything it needs. An error means
   // the main object itself could not be read.
-  std::optional<ElfError> load_main(const std::string& path);
+  Checked<void, ElfError> load_main(const std::string& path);
   // A program with no RPATH or RUNPATH of its own: the context in which a
   // library with no particular caller is found (LD_LIBRARY_PATH, the cache,
   // the default directories).

@@ -55,11 +55,11 @@ void load_cache(Host& host, LoaderConfig& config) {
     return;
   }
   auto parsed = parse_ld_cache(std::move(*bytes));
-  if (!parsed.cache) {
-    config.cache_problem = "/etc/ld.so.cache: " + parsed.error;
+  if (!parsed) {
+    config.cache_problem = "/etc/ld.so.cache: " + parsed.error();
     return;
   }
-  config.cache = std::move(parsed.cache);
+  config.cache = std::move(*parsed);
 }
 
 void read_preloads(Host& host, LoaderConfig& config) {

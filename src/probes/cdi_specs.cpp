@@ -72,12 +72,12 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& note
         continue;
       }
       auto parsed = parse_cdi_spec(*text);
-      if (!parsed.spec) {
-        specs.push_back({.path = printable(path, 200), .problem = parsed.problem});
+      if (!parsed) {
+        specs.push_back({.path = printable(path, 200), .problem = parsed.error()});
         continue;
       }
-      if (!parsed.spec->kind.starts_with("nvidia.com/")) continue;  // another vendor's devices
-      specs.push_back(check_spec(host, path, *parsed.spec));
+      if (!parsed->kind.starts_with("nvidia.com/")) continue;  // another vendor's devices
+      specs.push_back(check_spec(host, path, *parsed));
     }
   }
   if (any_dir) notes.source("cdi_specs", std::string(k_spec_dirs[0]) + ", " + k_spec_dirs[1]);

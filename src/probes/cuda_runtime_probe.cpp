@@ -72,8 +72,8 @@ Facts describe_library(Host& host, const std::string& path, const std::string& s
   item.real_path = real_path(host, path);
   // Read the header: it must really be a library, and a snapshot keeps it.
   const auto elf = read_elf(host, item.real_path);
-  if (elf.info && elf.info->soname) item.soname = *elf.info->soname;
-  if (elf.error) item.problem = elf.error->message;
+  if (elf && elf->soname) item.soname = *elf->soname;
+  if (!elf) item.problem = elf.error();
   if (auto version = version_from_file_name(item.real_path, stem)) {
     item.version = *version;
     item.version_source = "file name";

@@ -54,8 +54,8 @@ std::optional<std::string> cuda_of_local_label(std::string_view version) {
 // The CUDA major a library links against: its DT_NEEDED libcudart.so.12 or libcublas.so.12.
 std::optional<std::string> cuda_major_of_links(Host& host, const std::string& library) {
   const auto elf = read_elf(host, library);
-  if (!elf.info) return std::nullopt;
-  for (const auto& needed : elf.info->needed)
+  if (!elf) return std::nullopt;
+  for (const auto& needed : elf->needed)
     for (const std::string_view stem : {"libcudart.so.", "libcublas.so."})
       if (needed.starts_with(stem)) {
         const auto major = std::string_view(needed).substr(stem.size());
@@ -92,8 +92,8 @@ std::string first_existing(Host& host, const std::string& site, std::initializer
 std::string library_reaching_wheels(Host& host, const std::string& site, std::initializer_list<const char*> candidates) {
   for (const char* candidate : candidates) {
     const auto elf = read_elf(host, site + "/" + candidate);
-    if (!elf.info) continue;
-    const auto& path = elf.info->runpath ? elf.info->runpath : elf.info->rpath;
+    if (!elf) continue;
+    const auto& path = elf->runpath ? elf->runpath : elf->rpath;
     if (path && path->find("/nvidia/") != std::string::npos) return site + "/" + candidate;
   }
   return first_existing(host, site, candidates);

@@ -121,43 +121,43 @@ bool evaluate_condition(const json::value& condition, const FactView& facts) {
   return true;
 }
 
-std::optional<std::string> validate_condition(const json::value& condition) {
-  if (!condition.is_object()) return "a condition must be an object";
+Checked<> validate_condition(const json::value& condition) {
+  if (!condition.is_object()) return problem("a condition must be an object");
   const auto& object = condition.get_object();
   for (const char* group : {"all", "any"}) {
     if (const auto* parts = object.if_contains(group)) {
-      if (!parts->is_array() || parts->get_array().empty()) return std::string("\"") + group + "\" needs a non-empty list";
-      if (object.size() != 1) return std::string("\"") + group + "\" must stand alone in its object";
+      if (!parts->is_array() || parts->get_array().empty()) return problem(std::string("\"") + group + "\" needs a non-empty list");
+      if (object.size() != 1) return problem(std::string("\"") + group + "\" must stand alone in its object");
       for (const auto& part : parts->get_array())
-        if (auto error = validate_condition(part)) return error;
-      return std::nullopt;
+        if (auto checked = validate_condition(part); !checked) return checked;
+      return {};
     }
   }
   if (const auto* inner = object.if_contains("not")) {
-    if (object.size() != 1) return std::string("\"not\" must stand alone in its object");
+    if (object.size() != 1) return problem(std::string("\"not\" must stand alone in its object"));
     return validate_condition(*inner);
   }
   const auto* path = object.if_contains("fact");
   if (!path || !path->is_string() ||
       (path->get_string() != "item" && path->get_string().find('.') == json::string::npos))
-    return "a comparison needs \"fact\": \"layer.name\"";
+    return problem("a comparison needs \"fact\": \"layer.name\"");
   int operators = 0;
   for (const auto& [key, operand] : object) {
     if (key == "fact") continue;
     if (key == "as") {
-      if (!operand.is_string() || operand.get_string() != "version") return "\"as\" can only be \"version\"";
+      if (!operand.is_string() || operand.get_string() != "version") return problem("\"as\" can only be \"version\"");
       continue;
     }
     bool known = false;
     for (auto op : k_operators) known = known || key == op;
-    if (!known) return "unknown operator \"" + std::string(key) + "\"";
-    if ((key == "exists" || key == "empty") && !operand.is_bool()) return "\"" + std::string(key) + "\" takes true or false";
+    if (!known) return problem("unknown operator \"" + std::string(key) + "\"");
+    if ((key == "exists" || key == "empty") && !operand.is_bool()) return problem("\"" + std::string(key) + "\" takes true or false");
     if ((key == "in" || key == "not_in") && !operand.is_array() && !(operand.is_object() && operand.get_object().contains("fact")))
-      return "\"" + std::string(key) + "\" takes a list or {\"fact\": ...}";
+      return problem("\"" + std::string(key) + "\" takes a list or {\"fact\": ...}");
     ++operators;
   }
-  if (operators == 0) return "a comparison needs an operator";
-  return std::nullopt;
+  if (operators == 0) return problem("a comparison needs an operator");
+  return {};
 }
 
 }  // namespace gd

@@ -7,6 +7,7 @@
 // false (only {"exists": false} holds), so unknown evidence never fires a rule.
 
 #include "rules/fact_view.h"
+#include "util/checked.h"
 
 #include <boost/json.hpp>
 
@@ -18,6 +19,6 @@ namespace gd {
 bool evaluate_condition(const boost::json::value& condition, const FactView& facts);
 
 // A description of what is wrong with a condition, or nullopt when it is valid.
-std::optional<std::string> validate_condition(const boost::json::value& condition);
+Checked<> validate_condition(const boost::json::value& condition);
 
 }  // namespace gd

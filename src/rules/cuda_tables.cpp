@@ -10,27 +10,26 @@ namespace json = boost::json;
 namespace {
 
 template <class Row>
-std::optional<std::string> read_major_minimums(const json::object& table, const char* list, const char* field,
-                                               std::vector<Row>& out) {
-  return RowReader(table, list).each([&](const json::object& row) -> std::optional<std::string> {
+Checked<> read_major_minimums(const json::object& table, const char* list, const char* field, std::vector<Row>& out) {
+  return RowReader(table, list).each([&](const json::object& row) -> Checked<> {
     Row parsed;
-    if (auto bad = number_field(row, "major", 1, 99, parsed.major)) return bad;
-    if (auto bad = version_field(row, field, parsed.minimum)) return bad;
+    if (auto read = number_field(row, "major", 1, 99, parsed.major); !read) return read;
+    if (auto read = version_field(row, field, parsed.minimum); !read) return read;
     out.push_back(std::move(parsed));
-    return std::nullopt;
+    return {};
   });
 }
 
 }  // namespace
 
-std::optional<std::string> CudaTables::load(const json::object& table) {
+Checked<> CudaTables::load(const json::object& table) {
   const std::string name = string_field(table, "table");
   if (name == "cuda-drivers") return load_drivers(table);
   if (name == "forward-compat") return load_forward_compat(table);
   if (name == "error-codes") return load_error_codes(table);
   if (name == "xid-codes") return load_xids(table);
   if (name == "torch-wheels") return load_torch_wheels(table);
-  return "unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, torch-wheels)";
+  return problem("unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, torch-wheels)");
 }
 
 std::vector<std::string> CudaTables::missing_tables() const {
@@ -41,44 +40,44 @@ std::vector<std::string> CudaTables::missing_tables() const {
   return missing;
 }
 
-std::optional<std::string> CudaTables::load_drivers(const json::object& table) {
+Checked<> CudaTables::load_drivers(const json::object& table) {
   std::vector<ToolkitRow> toolkits;
   std::vector<MajorMinimumRow> mvc, architectures;
   std::vector<BranchRow> branches;
-  auto bad = RowReader(table, "toolkits").each([&](const json::object& row) -> std::optional<std::string> {
+  Checked<> read = RowReader(table, "toolkits").each([&](const json::object& row) -> Checked<> {
     ToolkitRow parsed;
-    if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
-    if (auto problem = version_field(row, "linux_min", parsed.linux_min)) return problem;
+    if (auto read = version_field(row, "cuda", parsed.cuda); !read) return read;
+    if (auto read = version_field(row, "linux_min", parsed.linux_min); !read) return read;
     toolkits.push_back(std::move(parsed));
-    return std::nullopt;
+    return {};
   });
-  if (!bad) bad = read_major_minimums(table, "minor_version_compatibility", "linux_min", mvc);
-  if (!bad)
-    bad = RowReader(table, "branches").each([&](const json::object& row) -> std::optional<std::string> {
+  if (read) read = read_major_minimums(table, "minor_version_compatibility", "linux_min", mvc);
+  if (read)
+    read = RowReader(table, "branches").each([&](const json::object& row) -> Checked<> {
       BranchRow parsed;
-      if (auto problem = number_field(row, "branch", 1, 9999, parsed.branch)) return problem;
-      if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+      if (auto read = number_field(row, "branch", 1, 9999, parsed.branch); !read) return read;
+      if (auto read = version_field(row, "cuda", parsed.cuda); !read) return read;
       branches.push_back(std::move(parsed));
-      return std::nullopt;
+      return {};
     });
-  if (!bad) bad = read_major_minimums(table, "architectures", "min_cc", architectures);
+  if (read) read = read_major_minimums(table, "architectures", "min_cc", architectures);
   std::vector<PtxIsaRow> ptx_isa;
-  if (!bad && table.contains("ptx_isa"))
-    bad = RowReader(table, "ptx_isa").each([&](const json::object& row) -> std::optional<std::string> {
+  if (read && table.contains("ptx_isa"))
+    read = RowReader(table, "ptx_isa").each([&](const json::object& row) -> Checked<> {
       PtxIsaRow parsed;
-      if (auto problem = version_field(row, "isa", parsed.isa)) return problem;
-      if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+      if (auto read = version_field(row, "isa", parsed.isa); !read) return read;
+      if (auto read = version_field(row, "cuda", parsed.cuda); !read) return read;
       ptx_isa.push_back(std::move(parsed));
-      return std::nullopt;
+      return {};
     });
-  if (bad) return bad;
+  if (!read) return read;
   m_ptx_isa = std::move(ptx_isa);
   m_toolkits = std::move(toolkits);
   m_mvc = std::move(mvc);
   m_branches = std::move(branches);
   m_architectures = std::move(architectures);
   m_have_drivers = true;
-  return std::nullopt;
+  return {};
 }
 
 std::optional<Version> CudaTables::cuda_for_ptx_isa(const Version& isa) const {
@@ -87,74 +86,74 @@ std::optional<Version> CudaTables::cuda_for_ptx_isa(const Version& isa) const {
   return std::nullopt;
 }
 
-std::optional<std::string> CudaTables::load_forward_compat(const json::object& table) {
+Checked<> CudaTables::load_forward_compat(const json::object& table) {
   std::vector<ForwardCompatRow> packages;
-  auto bad = RowReader(table, "packages").each([&](const json::object& row) -> std::optional<std::string> {
+  Checked<> read = RowReader(table, "packages").each([&](const json::object& row) -> Checked<> {
     ForwardCompatRow parsed;
-    if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+    if (auto read = version_field(row, "cuda", parsed.cuda); !read) return read;
     const auto* hosts = row.if_contains("hosts");
-    if (!hosts || !hosts->is_array()) return std::string("needs a \"hosts\" list of driver branches");
+    if (!hosts || !hosts->is_array()) return problem(std::string("needs a \"hosts\" list of driver branches"));
     for (const auto& host : hosts->get_array()) {
       if (!host.is_int64() || host.get_int64() < 1 || host.get_int64() > 9999)
-        return std::string("\"hosts\" holds driver branches (numbers), not ") + json::serialize(host);
+        return problem(std::string("\"hosts\" holds driver branches (numbers), not ") + json::serialize(host));
       parsed.hosts.push_back(static_cast<int>(host.get_int64()));
     }
     packages.push_back(std::move(parsed));
-    return std::nullopt;
+    return {};
   });
-  if (bad) return bad;
+  if (!read) return read;
   std::vector<std::string> brands;
   const auto* listed = table.if_contains("unsupported_brands");
-  if (!listed || !listed->is_array()) return "needs an \"unsupported_brands\" list";
+  if (!listed || !listed->is_array()) return problem("needs an \"unsupported_brands\" list");
   for (const auto& brand : listed->get_array()) {
-    if (!brand.is_string()) return "\"unsupported_brands\" holds brand names";
+    if (!brand.is_string()) return problem("\"unsupported_brands\" holds brand names");
     brands.emplace_back(brand.get_string());
   }
   m_forward_compat = std::move(packages);
   m_unsupported_brands = std::move(brands);
   m_have_forward_compat = true;
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> CudaTables::load_error_codes(const json::object& table) {
+Checked<> CudaTables::load_error_codes(const json::object& table) {
   std::vector<ErrorCodeRow> codes;
-  auto bad = RowReader(table, "codes").each([&](const json::object& row) -> std::optional<std::string> {
+  Checked<> read = RowReader(table, "codes").each([&](const json::object& row) -> Checked<> {
     ErrorCodeRow parsed;
     const auto code = int_field(row, "code");
-    if (!code) return std::string("\"code\" must be a number");
+    if (!code) return problem(std::string("\"code\" must be a number"));
     parsed.code = *code;
     for (auto [key, out] : {std::pair{"api", &parsed.api}, {"name", &parsed.name}, {"layer", &parsed.layer},
                             {"meaning", &parsed.meaning}})
-      if (auto problem = text_field(row, key, *out)) return problem;
+      if (auto read = text_field(row, key, *out); !read) return read;
     codes.push_back(std::move(parsed));
-    return std::nullopt;
+    return {};
   });
-  if (bad) return bad;
+  if (!read) return read;
   m_error_codes = std::move(codes);
   m_error_codes_source = string_field(table, "source");
   m_have_error_codes = true;
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> CudaTables::load_torch_wheels(const json::object& table) {
+Checked<> CudaTables::load_torch_wheels(const json::object& table) {
   std::vector<TorchIndexRow> rows;
-  auto bad = RowReader(table, "indexes").each([&](const json::object& row) -> std::optional<std::string> {
+  Checked<> read = RowReader(table, "indexes").each([&](const json::object& row) -> Checked<> {
     TorchIndexRow parsed;
-    if (auto problem = text_field(row, "index", parsed.index)) return problem;
+    if (auto read = text_field(row, "index", parsed.index); !read) return read;
     if (!parsed.index.starts_with("cu") || parsed.index.size() < 4 || parsed.index.find_first_not_of("0123456789", 2) != std::string::npos)
-      return std::string("\"index\" is a wheel index tag such as cu128");
-    if (auto problem = version_field(row, "cuda", parsed.cuda)) return problem;
+      return problem(std::string("\"index\" is a wheel index tag such as cu128"));
+    if (auto read = version_field(row, "cuda", parsed.cuda); !read) return read;
     const auto* sass = row.if_contains("sass");
-    if (!sass || !sass->is_array() || sass->get_array().empty()) return std::string("needs a \"sass\" list of compute capabilities");
+    if (!sass || !sass->is_array() || sass->get_array().empty()) return problem(std::string("needs a \"sass\" list of compute capabilities"));
     for (const auto& cc : sass->get_array()) {
       const auto version = cc.is_string() ? Version::parse(cc.get_string()) : std::nullopt;
-      if (!version || version->major() > 99 || version->minor() > 9) return std::string("\"sass\" holds compute capabilities such as \"9.0\"");
+      if (!version || version->major() > 99 || version->minor() > 9) return problem(std::string("\"sass\" holds compute capabilities such as \"9.0\""));
       parsed.sass.push_back(static_cast<int>(version->major() * 10 + version->minor()));
     }
     rows.push_back(std::move(parsed));
-    return std::nullopt;
+    return {};
   });
-  if (bad) return bad;
+  if (!read) return read;
   // "cu128" -> 128
   const auto tag_number = [](const json::value& tag) -> std::optional<int> {
     if (!tag.is_string()) return std::nullopt;
@@ -167,34 +166,34 @@ std::optional<std::string> CudaTables::load_torch_wheels(const json::object& tab
   if (const auto* list = table.if_contains("published"); list && list->is_array())
     for (const auto& tag : list->get_array()) {
       const auto number = tag_number(tag);
-      if (!number) return std::string("\"published\" holds index tags such as \"cu128\"");
+      if (!number) return problem(std::string("\"published\" holds index tags such as \"cu128\""));
       published.push_back(*number);
     }
   std::vector<std::pair<Version, std::vector<int>>> releases;
   if (table.contains("releases"))
-    bad = RowReader(table, "releases").each([&](const json::object& row) -> std::optional<std::string> {
+    read = RowReader(table, "releases").each([&](const json::object& row) -> Checked<> {
       Version torch;
-      if (auto problem = version_field(row, "torch", torch)) return problem;
+      if (auto read = version_field(row, "torch", torch); !read) return read;
       const auto* indexes = row.if_contains("indexes");
-      if (!indexes || !indexes->is_array()) return std::string("needs an \"indexes\" list");
+      if (!indexes || !indexes->is_array()) return problem(std::string("needs an \"indexes\" list"));
       std::vector<int> numbers;
       for (const auto& tag : indexes->get_array()) {
         const auto number = tag_number(tag);
-        if (!number) return std::string("\"indexes\" holds index tags such as \"cu128\"");
+        if (!number) return problem(std::string("\"indexes\" holds index tags such as \"cu128\""));
         numbers.push_back(*number);
       }
       releases.emplace_back(torch, std::move(numbers));
-      return std::nullopt;
+      return {};
     });
-  if (bad) return bad;
+  if (!read) return read;
   const std::string install = string_field(table, "install");
   if (install.find("{torch}") == std::string::npos || install.find("{index}") == std::string::npos)
-    return std::string("needs an \"install\" command with {torch} and {index} in it");
+    return problem(std::string("needs an \"install\" command with {torch} and {index} in it"));
   m_torch_install = install;
   m_torch_indexes = std::move(rows);
   m_torch_published = std::move(published);
   m_torch_releases = std::move(releases);
-  return std::nullopt;
+  return {};
 }
 
 std::string CudaTables::torch_install_command(std::string_view torch, std::string_view index) const {
@@ -207,21 +206,21 @@ std::vector<int> CudaTables::torch_release_indexes(const Version& torch) const {
   return {};
 }
 
-std::optional<std::string> CudaTables::load_xids(const json::object& table) {
+Checked<> CudaTables::load_xids(const json::object& table) {
   std::vector<XidRow> rows;
-  auto bad = RowReader(table, "codes").each([&](const json::object& row) -> std::optional<std::string> {
+  Checked<> read = RowReader(table, "codes").each([&](const json::object& row) -> Checked<> {
     XidRow parsed;
     const auto code = int_field(row, "code");
-    if (!code || *code < 0) return std::string("\"code\" must be a number");
+    if (!code || *code < 0) return problem(std::string("\"code\" must be a number"));
     parsed.code = *code;
-    if (auto problem = text_field(row, "meaning", parsed.meaning)) return problem;
-    if (auto problem = text_field(row, "action", parsed.action)) return problem;
+    if (auto read = text_field(row, "meaning", parsed.meaning); !read) return read;
+    if (auto read = text_field(row, "action", parsed.action); !read) return read;
     rows.push_back(std::move(parsed));
-    return std::nullopt;
+    return {};
   });
-  if (bad) return bad;
+  if (!read) return read;
   m_xids = std::move(rows);
-  return std::nullopt;
+  return {};
 }
 
 const XidRow* CudaTables::xid(std::int64_t code) const {

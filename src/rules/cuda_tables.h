@@ -4,6 +4,7 @@
 // questions the probes ask of them: what a driver branch supports, what a
 // toolkit needs, minor-version minimums, architectures per CUDA major.
 
+#include "util/checked.h"
 #include "util/version.h"
 
 #include <boost/json.hpp>
@@ -59,7 +60,7 @@ class CudaTables {
   // Validates one table document ("table": "cuda-drivers" and so on). Returns
   // the first problem, naming the list and row ("toolkits row 3: ..."); on a
   // problem the table keeps nothing of the document.
-  std::optional<std::string> load(const boost::json::object& table);
+  Checked<> load(const boost::json::object& table);
   // Which of the three tables were loaded; a rule set needs all of them.
   std::vector<std::string> missing_tables() const;
 
@@ -95,12 +96,12 @@ class CudaTables {
   std::string torch_install_command(std::string_view torch, std::string_view index) const;
 
  private:
-  std::optional<std::string> load_drivers(const boost::json::object& table);
+  Checked<> load_drivers(const boost::json::object& table);
   std::vector<PtxIsaRow> m_ptx_isa;
-  std::optional<std::string> load_forward_compat(const boost::json::object& table);
-  std::optional<std::string> load_error_codes(const boost::json::object& table);
-  std::optional<std::string> load_xids(const boost::json::object& table);
-  std::optional<std::string> load_torch_wheels(const boost::json::object& table);
+  Checked<> load_forward_compat(const boost::json::object& table);
+  Checked<> load_error_codes(const boost::json::object& table);
+  Checked<> load_xids(const boost::json::object& table);
+  Checked<> load_torch_wheels(const boost::json::object& table);
 
   bool m_have_drivers = false, m_have_forward_compat = false, m_have_error_codes = false;
   std::vector<ToolkitRow> m_toolkits;

@@ -8,26 +8,19 @@
 namespace gd {
 namespace json = boost::json;
 
-std::optional<std::string> load_error_signatures(const json::object& table, std::vector<ErrorSignature>& signatures) {
-  const auto* rows = table.if_contains("signatures");
-  if (!rows || !rows->is_array()) return std::string("needs \"signatures\": [...]");
-  std::size_t index = 0;
-  for (const auto& value : rows->get_array()) {
-    ++index;
-    const auto where = "signatures row " + std::to_string(index) + ": ";
-    if (!value.is_object()) return where + "not an object";
-    const auto& row = value.get_object();
+Checked<> load_error_signatures(const json::object& table, std::vector<ErrorSignature>& signatures) {
+  return RowReader(table, "signatures").each([&](const json::object& row) -> Checked<> {
     ErrorSignature signature;
-    for (auto problem : {text_field(row, "id", signature.id), text_field(row, "layer", signature.layer),
-                         text_field(row, "meaning", signature.meaning), text_field(row, "check", signature.check),
-                         text_field(row, "source", signature.source), text_list_field(row, "match", signature.match),
-                         text_list_field(row, "rules", signature.rules)})
-      if (problem) return where + *problem;
-    if (signature.match.empty()) return where + "\"match\" is empty";
+    for (auto read : {text_field(row, "id", signature.id), text_field(row, "layer", signature.layer),
+                      text_field(row, "meaning", signature.meaning), text_field(row, "check", signature.check),
+                      text_field(row, "source", signature.source), text_list_field(row, "match", signature.match),
+                      text_list_field(row, "rules", signature.rules)})
+      if (!read) return read;
+    if (signature.match.empty()) return problem("\"match\" is empty");
     for (auto& text : signature.match) text = to_lower(text);
     signatures.push_back(std::move(signature));
-  }
-  return std::nullopt;
+    return {};
+  });
 }
 
 std::vector<const ErrorSignature*> match_signatures(const std::vector<ErrorSignature>& signatures, std::string_view text) {

@@ -4,6 +4,8 @@
 // lives in and to the rules that, when they fire, confirm a cause. Data in
 // rules/tables/error-signatures.json; `gpudoctor explain "<text>"` uses it.
 
+#include "util/checked.h"
+
 #include <boost/json.hpp>
 
 #include <optional>
@@ -21,7 +23,7 @@ struct ErrorSignature {
 };
 
 // Fills signatures from the table; a problem names the row.
-std::optional<std::string> load_error_signatures(const boost::json::object& table, std::vector<ErrorSignature>& signatures);
+Checked<> load_error_signatures(const boost::json::object& table, std::vector<ErrorSignature>& signatures);
 
 // The signatures whose text occurs in text, the longest match first.
 std::vector<const ErrorSignature*> match_signatures(const std::vector<ErrorSignature>& signatures, std::string_view text);

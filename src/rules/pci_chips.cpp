@@ -37,7 +37,7 @@ std::string_view next_field(std::string_view line, std::size_t& at) {
 
 }  // namespace
 
-std::optional<std::string> ChipTable::load_products(std::string text) {
+Checked<> ChipTable::load_products(std::string text) {
   m_owned_text = std::make_shared<const std::string>(std::move(text));
   load_products_lazily(*m_owned_text);
   return parse_products();
@@ -49,7 +49,7 @@ void ChipTable::load_products_lazily(std::string_view static_text) {
   m_products.clear();
 }
 
-std::optional<std::string> ChipTable::parse_products() const {
+Checked<> ChipTable::parse_products() const {
   m_products_parsed = true;
   m_products.clear();
   m_products.reserve(2048);
@@ -66,44 +66,44 @@ std::optional<std::string> ChipTable::parse_products() const {
     std::size_t field_at = 0;
     const auto id_text = next_field(line, field_at), brand = next_field(line, field_at);
     const auto product_class = next_field(line, field_at), name = next_field(line, field_at);
-    if (field_at <= line.size() || name.empty()) return where() + ": needs id, brand, class and name, tab-separated";
+    if (field_at <= line.size() || name.empty()) return problem(where() + ": needs id, brand, class and name, tab-separated");
     const auto id = id_text.size() == 4 ? parse_hex(id_text) : std::nullopt;
-    if (!id) return where() + ": \"" + std::string(id_text) + "\" is not a 4-digit hex id";
-    if (!m_products.empty() && *id <= m_products.back().id) return where() + ": ids must ascend, and each appear once";
-    if (!listed(brand, k_brands)) return where() + ": unknown brand \"" + std::string(brand) + "\"";
-    if (!listed(product_class, k_classes)) return where() + ": unknown class \"" + std::string(product_class) + "\"";
+    if (!id) return problem(where() + ": \"" + std::string(id_text) + "\" is not a 4-digit hex id");
+    if (!m_products.empty() && *id <= m_products.back().id) return problem(where() + ": ids must ascend, and each appear once");
+    if (!listed(brand, k_brands)) return problem(where() + ": unknown brand \"" + std::string(brand) + "\"");
+    if (!listed(product_class, k_classes)) return problem(where() + ": unknown class \"" + std::string(product_class) + "\"");
     m_products.push_back({*id, brand, product_class, name});
   }
-  return std::nullopt;
+  return {};
 }
 
 const ProductInfo* ChipTable::product(std::uint32_t device_id) const {
   // A built-in table that fails its checks names no product (brands unknown);
   // the test suite loads it eagerly, so that never ships.
-  if (!m_products_parsed && parse_products()) m_products.clear();
+  if (!m_products_parsed && !parse_products()) m_products.clear();
   const auto found = std::lower_bound(m_products.begin(), m_products.end(), device_id,
                                       [](const ProductInfo& row, std::uint32_t id) { return row.id < id; });
   return found != m_products.end() && found->id == device_id ? &*found : nullptr;
 }
 
-std::optional<std::string> ChipTable::load(const json::object& table) {
+Checked<> ChipTable::load(const json::object& table) {
   const auto* rows = table.if_contains("rows");
-  if (!rows || !rows->is_array()) return "pci-chips needs a \"rows\" list";
+  if (!rows || !rows->is_array()) return problem("pci-chips needs a \"rows\" list");
   m_rows.clear();
   for (const auto& value : rows->get_array()) {
-    if (!value.is_object()) return "a pci-chips row must be an object";
+    if (!value.is_object()) return problem("a pci-chips row must be an object");
     const auto& row = value.get_object();
     ChipInfo info{string_field(row, "chip"), string_field(row, "architecture"), string_field(row, "cc"),
                   branch_field(row, "first_branch"), branch_field(row, "last_branch"), 0, 0};
     const auto first = parse_hex(string_field(row, "first"));
     const auto last = parse_hex(string_field(row, "last"));
     if (info.chip.empty() || !first || !last || *first > *last)
-      return "pci-chips row for \"" + info.chip + "\" needs a chip and hex \"first\" <= \"last\"";
+      return problem("pci-chips row for \"" + info.chip + "\" needs a chip and hex \"first\" <= \"last\"");
     info.first_id = *first;
     info.last_id = *last;
     m_rows.push_back(std::move(info));
   }
-  return std::nullopt;
+  return {};
 }
 
 std::optional<ChipInfo> ChipTable::lookup(std::uint32_t device_id) const {

@@ -5,6 +5,8 @@
 // NVIDIA_REQUIRE_* brand= and forward compatibility, so it comes from this
 // table, never from the pci.ids of whichever machine runs the check.
 
+#include "util/checked.h"
+
 #include <boost/json.hpp>
 
 #include <cstdint>
@@ -38,12 +40,12 @@ struct ProductInfo {
 class ChipTable {
  public:
   // Returns a description of the first bad row, or nullopt.
-  std::optional<std::string> load(const boost::json::object& table);
+  Checked<> load(const boost::json::object& table);
   // The narrowest range holding the id: ranges of different chips may overlap.
   std::optional<ChipInfo> lookup(std::uint32_t device_id) const;
   // rules/tables/pci-products.tsv: "id<TAB>brand<TAB>class<TAB>name" lines in
   // ascending id order, "#" comments. Returns the first bad line, or nullopt.
-  std::optional<std::string> load_products(std::string text);
+  Checked<> load_products(std::string text);
   // The built-in table, checked by the tests: read at its first lookup, so a
   // machine without a GPU never pays for it. The text is the binary's own
   // (static), so it is neither copied nor owned.
@@ -55,7 +57,7 @@ class ChipTable {
   std::vector<ChipInfo> m_rows;
   // A 2,000-row table is read on every run: kept as its text with sorted
   // views into it, searched by halving, so loading it costs almost nothing.
-  std::optional<std::string> parse_products() const;
+  Checked<> parse_products() const;
   std::shared_ptr<const std::string> m_owned_text;  // a --rules table's text
   std::string_view m_products_text;
   mutable bool m_products_parsed = false;

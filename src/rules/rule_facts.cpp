@@ -7,28 +7,26 @@ namespace json = boost::json;
 
 namespace {
 
-using Problem = std::optional<std::string>;
-
 Problem unknown_path(std::string_view path, std::string_view where) {
-  return std::string(where) + " names \"" + std::string(path) + "\", which is no fact (gpudoctor facts lists them)";
+  return problem(std::string(where) + " names \"" + std::string(path) + "\", which is no fact (gpudoctor facts lists them)");
 }
 
-Problem value_allowed(const SchemaMatch& match, std::string_view path, const json::value& literal) {
-  if (!match.doc || match.beneath_open || match.doc->values.empty() || !literal.is_string()) return std::nullopt;
+Checked<> value_allowed(const SchemaMatch& match, std::string_view path, const json::value& literal) {
+  if (!match.doc || match.beneath_open || match.doc->values.empty() || !literal.is_string()) return {};
   const auto& values = match.doc->values;
-  if (std::find(values.begin(), values.end(), std::string_view(literal.get_string())) != values.end()) return std::nullopt;
+  if (std::find(values.begin(), values.end(), std::string_view(literal.get_string())) != values.end()) return {};
   std::string allowed;
   for (const auto& value : values) allowed += (allowed.empty() ? "" : ", ") + value;
-  return "\"" + std::string(path) + "\" is never \"" + std::string(literal.get_string()) + "\" (it is one of: " + allowed + ")";
+  return problem("\"" + std::string(path) + "\" is never \"" + std::string(literal.get_string()) + "\" (it is one of: " + allowed + ")");
 }
 
-Problem check_condition(const json::value& condition, const FactSchema& schema, std::string_view item_list) {
+Checked<> check_condition(const json::value& condition, const FactSchema& schema, std::string_view item_list) {
   const auto& object = condition.as_object();  // validate_condition has checked the shape
   for (const char* group : {"all", "any"})
     if (const auto* parts = object.if_contains(group)) {
       for (const auto& part : parts->get_array())
-        if (auto problem = check_condition(part, schema, item_list)) return problem;
-      return std::nullopt;
+        if (auto checked = check_condition(part, schema, item_list); !checked) return checked;
+      return {};
     }
   if (const auto* inner = object.if_contains("not")) return check_condition(*inner, schema, item_list);
   const std::string_view path = object.at("fact").get_string();
@@ -43,16 +41,16 @@ Problem check_condition(const json::value& condition, const FactSchema& schema, 
     }
     if (op == "in" || op == "not_in") {
       for (const auto& literal : operand.get_array())
-        if (auto problem = value_allowed(match, path, literal)) return problem;
+        if (auto checked = value_allowed(match, path, literal); !checked) return checked;
     } else if (op == "eq" || op == "ne" || op == "contains") {
-      if (auto problem = value_allowed(match, path, operand)) return problem;
+      if (auto checked = value_allowed(match, path, operand); !checked) return checked;
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 // {path} and {path|fallback}: rule_set.cpp refuses nested braces.
-Problem check_placeholders(std::string_view text, const FactSchema& schema, std::string_view item_list) {
+Checked<> check_placeholders(std::string_view text, const FactSchema& schema, std::string_view item_list) {
   for (std::size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1)) {
     const auto close = text.find('}', open);
     if (close == std::string_view::npos) break;
@@ -60,33 +58,34 @@ Problem check_placeholders(std::string_view text, const FactSchema& schema, std:
     const auto path = inside.substr(0, inside.find('|'));
     if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "a placeholder");
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
 
-std::optional<std::string> check_rule_facts(const Rule& rule, const FactSchema& schema) {
+Checked<> check_rule_facts(const Rule& rule, const FactSchema& schema) {
   std::string item_list;
   if (!rule.for_each.empty()) {
     const auto list = find_fact(schema, rule.for_each);
     if (!list.doc) return unknown_path(rule.for_each, "\"for_each\"");
-    if (!list.doc->type.starts_with("list")) return "\"for_each\" names \"" + rule.for_each + "\", which is no list";
+    if (!list.doc->type.starts_with("list")) return problem("\"for_each\" names \"" + rule.for_each + "\", which is no list");
     item_list = list.normalised;
   }
-  if (auto problem = check_condition(rule.when, schema, item_list)) return problem;
+  if (auto checked = check_condition(rule.when, schema, item_list); !checked) return checked;
   for (const auto& disagreement : rule.disputed_by) {
-    if (auto problem = check_condition(disagreement.when, schema, item_list)) return "disputed_by: " + *problem;
-    if (auto problem = check_placeholders(disagreement.says, schema, item_list)) return "disputed_by: " + *problem;
+    if (auto checked = check_condition(disagreement.when, schema, item_list); !checked) return problem("disputed_by: " + checked.error());
+    if (auto checked = check_placeholders(disagreement.says, schema, item_list); !checked) return problem("disputed_by: " + checked.error());
   }
   for (const auto& path : rule.evidence)
     if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "\"evidence\"");
-  if (auto problem = check_placeholders(rule.message, schema, item_list)) return problem;
+  if (auto checked = check_placeholders(rule.message, schema, item_list); !checked) return checked;
   return check_placeholders(rule.fix, schema, item_list);
 }
 
 void check_rules_against(const RuleSet& rules, const FactSchema& schema) {
   for (const auto& rule : rules.rules)
-    if (auto problem = check_rule_facts(rule, schema)) throw RuleError(rule.file + ": rule \"" + rule.id + "\": " + *problem);
+    if (auto checked = check_rule_facts(rule, schema); !checked)
+      throw RuleError(rule.file + ": rule \"" + rule.id + "\": " + checked.error());
 }
 
 }  // namespace gd

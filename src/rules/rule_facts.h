@@ -6,14 +6,15 @@
 
 #include "model/fact_schema.h"
 #include "rules/rule_set.h"
+#include "util/checked.h"
 
 #include <optional>
 #include <string>
 
 namespace gd {
 
-// The first problem with one rule's facts, or nullopt.
-std::optional<std::string> check_rule_facts(const Rule& rule, const FactSchema& schema);
+// The first problem with one rule's facts.
+Checked<> check_rule_facts(const Rule& rule, const FactSchema& schema);
 
 // Throws RuleError ("FILE: rule \"ID\": problem") for the first rule with a problem.
 void check_rules_against(const RuleSet& rules, const FactSchema& schema);

@@ -33,7 +33,10 @@ gd::Rule rule_when(const char* condition, std::string for_each = {}, std::string
   return rule;
 }
 
-std::string problem_of(const gd::Rule& rule) { return gd::check_rule_facts(rule, test_schema()).value_or(""); }
+std::string problem_of(const gd::Rule& rule) {
+  const auto checked = gd::check_rule_facts(rule, test_schema());
+  return checked ? "" : checked.error();
+}
 
 }  // namespace
 

@@ -86,7 +86,7 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
   rule.source = required_string(file, object, "source", id);
   auto* when = object.if_contains("when");
   if (!when) fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a \"when\" condition");
-  if (auto problem = validate_condition(*when)) fail(file, line_of_rule(file, id), "rule \"" + id + "\": " + *problem);
+  if (auto checked = validate_condition(*when); !checked) fail(file, line_of_rule(file, id), "rule \"" + id + "\": " + checked.error());
   rule.when = std::move(*when);
   if (const auto* for_each = object.if_contains("for_each")) {
     if (!for_each->is_string()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"for_each\" names a list fact");
@@ -114,7 +114,7 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
       const auto* says = item ? item->if_contains("says") : nullptr;
       if (!condition || !says || !says->is_string() || says->get_string().empty())
         fail(file, line_of_rule(file, id), "rule \"" + id + "\": each \"disputed_by\" entry needs \"when\" and \"says\"");
-      if (auto problem = validate_condition(*condition)) fail(file, line_of_rule(file, id), "rule \"" + id + "\": disputed_by: " + *problem);
+      if (auto checked = validate_condition(*condition); !checked) fail(file, line_of_rule(file, id), "rule \"" + id + "\": disputed_by: " + checked.error());
       rule.disputed_by.push_back({std::move(*condition), std::string(says->get_string())});
     }
   }
@@ -148,7 +148,7 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
   bool have_chips = false, have_signatures = false;
   for (const auto& file : files) {
     if (file.name.ends_with("pci-products.tsv")) {
-      if (auto problem = set.chips.load_products(file.text)) fail(file, 1, "pci-products " + *problem);
+      if (auto checked = set.chips.load_products(file.text); !checked) fail(file, 1, "pci-products " + checked.error());
       continue;
     }
     json::value document = parse_with_line(file);
@@ -159,15 +159,15 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (!top.contains("source")) fail(file, 1, "a table must say where its data comes from (\"source\")");
       // A bad row is refused here, with the file and the row: probes trust typed rows.
       if (table->get_string() == "pci-chips") {
-        if (auto problem = set.chips.load(top)) fail(file, 1, *problem);
+        if (auto checked = set.chips.load(top); !checked) fail(file, 1, checked.error());
         have_chips = true;
       } else if (table->get_string() == "tegra-socs") {
-        if (auto problem = set.tegra.load(top)) fail(file, 1, "table \"tegra-socs\": " + *problem);
+        if (auto checked = set.tegra.load(top); !checked) fail(file, 1, "table \"tegra-socs\": " + checked.error());
       } else if (table->get_string() == "error-signatures") {
-        if (auto problem = load_error_signatures(top, set.signatures)) fail(file, 1, "table \"error-signatures\": " + *problem);
+        if (auto checked = load_error_signatures(top, set.signatures); !checked) fail(file, 1, "table \"error-signatures\": " + checked.error());
         have_signatures = true;
-      } else if (auto problem = set.cuda.load(top)) {
-        fail(file, 1, "table \"" + std::string(table->get_string()) + "\": " + *problem);
+      } else if (auto checked = set.cuda.load(top); !checked) {
+        fail(file, 1, "table \"" + std::string(table->get_string()) + "\": " + checked.error());
       }
       continue;
     }

@@ -5,35 +5,35 @@
 namespace gd {
 namespace json = boost::json;
 
-std::optional<std::string> TegraTable::load(const json::object& table) {
+Checked<> TegraTable::load(const json::object& table) {
   std::vector<TegraSocRow> socs;
   std::vector<L4tReleaseRow> releases;
-  auto bad = RowReader(table, "socs").each([&](const json::object& row) -> std::optional<std::string> {
+  Checked<> read = RowReader(table, "socs").each([&](const json::object& row) -> Checked<> {
     TegraSocRow parsed;
     for (auto [key, out] : {std::pair{"compatible", &parsed.compatible}, {"soc", &parsed.soc}, {"chip", &parsed.chip},
                             {"architecture", &parsed.architecture}, {"cc", &parsed.compute_capability}, {"modules", &parsed.modules}})
-      if (auto problem = text_field(row, key, *out)) return problem;
-    if (!parsed.compatible.starts_with("nvidia,tegra")) return std::string("\"compatible\" must be a device-tree name like nvidia,tegra234");
-    if (!Version::parse(parsed.compute_capability)) return std::string("\"cc\" must be a compute capability like 8.7");
+      if (auto read = text_field(row, key, *out); !read) return read;
+    if (!parsed.compatible.starts_with("nvidia,tegra")) return problem(std::string("\"compatible\" must be a device-tree name like nvidia,tegra234"));
+    if (!Version::parse(parsed.compute_capability)) return problem(std::string("\"cc\" must be a compute capability like 8.7"));
     socs.push_back(std::move(parsed));
-    return std::nullopt;
+    return {};
   });
-  if (!bad)
-    bad = RowReader(table, "releases").each([&](const json::object& row) -> std::optional<std::string> {
+  if (read)
+    read = RowReader(table, "releases").each([&](const json::object& row) -> Checked<> {
       L4tReleaseRow parsed;
       for (auto [key, out] : {std::pair{"l4t", &parsed.l4t}, {"jetpack", &parsed.jetpack}, {"cuda", &parsed.cuda}})
-        if (auto problem = text_field(row, key, *out)) return problem;
+        if (auto read = text_field(row, key, *out); !read) return read;
       const auto l4t = Version::parse(parsed.l4t);
       if (!l4t || l4t->text() != parsed.l4t || parsed.l4t.find('.') == std::string::npos)
-        return std::string("\"l4t\" must be major.minor like 36.4");
-      if (!Version::parse(parsed.cuda)) return std::string("\"cuda\" must be a version like 12.6");
+        return problem(std::string("\"l4t\" must be major.minor like 36.4"));
+      if (!Version::parse(parsed.cuda)) return problem(std::string("\"cuda\" must be a version like 12.6"));
       releases.push_back(std::move(parsed));
-      return std::nullopt;
+      return {};
     });
-  if (bad) return bad;
+  if (!read) return read;
   m_socs = std::move(socs);
   m_releases = std::move(releases);
-  return std::nullopt;
+  return {};
 }
 
 const TegraSocRow* TegraTable::soc(std::string_view compatible) const {

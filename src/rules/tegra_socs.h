@@ -3,6 +3,8 @@
 // tree compatible to its integrated GPU, and an L4T release to the JetPack
 // and the CUDA version its libcuda supports. Validated once at load.
 
+#include "util/checked.h"
+
 #include <boost/json.hpp>
 
 #include <optional>
@@ -24,7 +26,7 @@ struct L4tReleaseRow {
 
 class TegraTable {
  public:
-  std::optional<std::string> load(const boost::json::object& table);
+  Checked<> load(const boost::json::object& table);
   const TegraSocRow* soc(std::string_view compatible) const;
   // The row of an L4T release "36.4.0" (matched on major.minor).
   const L4tReleaseRow* release(std::string_view l4t) const;

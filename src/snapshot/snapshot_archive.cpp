@@ -58,14 +58,14 @@ std::vector<TarEntry> entries_below(const std::string& dir, const std::string& f
 
 // The folder in the archive that holds snapshot.json: the archive's top, or
 // its one top-level folder.
-std::string snapshot_folder(const std::vector<TarEntry>& entries) {
+Checked<std::string> snapshot_folder(const std::vector<TarEntry>& entries) {
   for (const auto& entry : entries)
-    if (entry.type == TarEntry::Type::file && entry.path == "snapshot.json") return "";
+    if (entry.type == TarEntry::Type::file && entry.path == "snapshot.json") return std::string();
   for (const auto& entry : entries)
     if (entry.type == TarEntry::Type::file && entry.path.ends_with("/snapshot.json") &&
         entry.path.find('/') == entry.path.size() - std::string_view("/snapshot.json").size())
       return entry.path.substr(0, entry.path.find('/') + 1);
-  throw SnapshotError("no snapshot.json at the top of the archive or in a folder there");
+  return problem("no snapshot.json at the top of the archive or in a folder there");
 }
 
 }  // namespace
@@ -89,18 +89,15 @@ UnpackedSnapshot unpack_snapshot(const std::string& archive_path) {
     throw SnapshotError(archive_path + ": unpacks to more than " + std::to_string(k_max_unpacked_bytes >> 20) + " MB, which no snapshot does");
   if (!archive) throw SnapshotError(archive_path + ": not gzip-compressed, or cut short");
   auto contents = read_tar(*archive);
-  if (!contents.problem.empty()) throw SnapshotError(archive_path + ": " + contents.problem);
-  std::string folder;
-  try {
-    folder = snapshot_folder(contents.entries);
-  } catch (const SnapshotError& error) {
-    throw SnapshotError(archive_path + ": " + error.what());
-  }
+  if (!contents) throw SnapshotError(archive_path + ": " + contents.error());
+  const auto found = snapshot_folder(*contents);
+  if (!found) throw SnapshotError(archive_path + ": " + found.error());
+  const std::string& folder = *found;
   UnpackedSnapshot unpacked;
   unpacked.files = std::make_unique<MemoryFiles>();
   const std::string root = folder + "root/";
   bool has_snapshot = false;
-  for (auto& entry : contents.entries) {
+  for (auto& entry : *contents) {
     if (entry.path == folder + "snapshot.json" && entry.type == TarEntry::Type::file) {
       unpacked.snapshot = parse_snapshot(entry.content, archive_path + ": snapshot.json");
       has_snapshot = true;
