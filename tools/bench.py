@@ -3,7 +3,7 @@
 runs and ratios against references measured in the same run (python3 -c
 pass; libtree and lddtree where installed), never absolute targets alone.
 
-Usage: bench.py path/to/gpudoctor [--runs N]
+Usage: bench.py path/to/gpudoctor [--runs N]   (after ninja -C build write_binary)
 
 Prints a markdown table for docs/benchmarks.md. Snapshots of 1, 8, 64 and
 512 GPUs and Python environments of 10,000 and 100,000 files are generated
@@ -76,6 +76,7 @@ def python_env(work, files):
 
 def main():
     gpudoctor = os.path.abspath(sys.argv[1])
+    ms.binaries.use_writer(os.path.join(os.path.dirname(gpudoctor), "write_binary"))  # built beside it
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 15
     work = tempfile.mkdtemp(prefix="gpudoctor-bench-")
     try:

@@ -5,7 +5,10 @@ expected.json, into a directory of the build: they are generated, never
 committed. The build runs it (the `scenarios` target writes
 build/testdata/snapshots/); by hand:
 
-    python3 tools/make_snapshots.py OUT_DIR
+    python3 tools/make_snapshots.py build/write_binary OUT_DIR
+
+(write_binary is the build's helper around src/test_support/binary_writer,
+the one writer of each binary format the scenarios hold.)
 
 Each scenario's recipe and expectation sit together in tools/scenarios/, one
 module a layer or topic, built from the facts a real system of that kind
@@ -21,6 +24,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from scenarios import binaries  # noqa: E402
 from scenarios import (application, container_and_nodes, cuda_runtime, driver_libs, driver_probe, engines,  # noqa: E402
                        hardware_and_module, images, integrated, odd_evidence, platforms)
 
@@ -30,9 +34,10 @@ MODULES = (hardware_and_module, container_and_nodes, platforms, odd_evidence, dr
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: make_snapshots.py OUT_DIR [STAMP_FILE]")
-    out = sys.argv[1]
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: make_snapshots.py WRITE_BINARY OUT_DIR [STAMP_FILE]")
+    binaries.use_writer(sys.argv[1])
+    out = sys.argv[2]
     # Whole, every time: a scenario removed from the recipe leaves nothing behind.
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
@@ -47,8 +52,8 @@ def main():
         if capture in names:
             sys.exit(f"make_snapshots: {capture} is both a capture and a generated scenario")
         shutil.copytree(os.path.join(CAPTURES, capture), os.path.join(out, capture), symlinks=True)
-    if len(sys.argv) == 3:
-        with open(sys.argv[2], "w") as stamp:
+    if len(sys.argv) == 4:
+        with open(sys.argv[3], "w") as stamp:
             stamp.write(f"{len(names)} generated, {len(os.listdir(CAPTURES))} captured\n")
 
 

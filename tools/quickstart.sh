@@ -15,7 +15,8 @@ build_packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboo
 # cmark-gfm: GitHub's markdown renderer, for the test that the markdown report renders safely.
 # clang: the libFuzzer targets are built (not run at length) by the test command.
 # podman, runc: gpudoctor inside containers a real engine made (tools/podman_test.sh).
-test_packages=(doctest-dev cmark-gfm clang python3-yaml python3-prometheus-client podman runc)
+# kmod: modinfo(8), which the binary writers' modules are checked against.
+test_packages=(doctest-dev cmark-gfm clang python3-yaml python3-prometheus-client podman runc kmod)
 
 install_missing() {  # install_missing PACKAGE...
   local missing=()

@@ -5,6 +5,7 @@
 #include "formats/fatbin.h"
 
 #include "host/live_host.h"
+#include "test_support/binary_writer.h"
 #include "test_support/elf_builder.h"
 
 #include <doctest/doctest.h>
@@ -15,48 +16,12 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-void put(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t value, int width) {
-  for (int i = 0; i < width; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(value >> (8 * i));
-}
-
-struct Entry {
-  std::uint16_t kind;  // 1 PTX, 2 SASS
-  int arch, major, minor;
-  std::uint64_t flags;
-};
-
-std::vector<std::uint8_t> container(const std::vector<Entry>& entries) {
-  std::vector<std::uint8_t> bytes(16, 0);
-  for (const auto& entry : entries) {
-    const std::size_t at = bytes.size();
-    bytes.resize(at + 64 + 8, 0);
-    put(bytes, at, entry.kind, 2);
-    put(bytes, at + 2, 0x0101, 2);
-    put(bytes, at + 4, 64, 4);     // this header's size
-    put(bytes, at + 8, 8, 8);      // the payload after it
-    put(bytes, at + 16, 8, 4);
-    put(bytes, at + 24, static_cast<std::uint64_t>(entry.minor), 2);
-    put(bytes, at + 26, static_cast<std::uint64_t>(entry.major), 2);
-    put(bytes, at + 28, static_cast<std::uint64_t>(entry.arch), 4);
-    put(bytes, at + 40, entry.flags | 0x11, 8);  // 64-bit, Linux
-  }
-  put(bytes, 0, 0xBA55ED50, 4);
-  put(bytes, 4, 1, 2);
-  put(bytes, 6, 16, 2);
-  put(bytes, 8, bytes.size() - 16, 8);
-  return bytes;
-}
-
-}  // namespace
-
 TEST_CASE("a .nv_fatbin section: SASS and PTX architectures, PTX versions, compressed entries counted") {
-  auto bytes = container({{2, 80, 1, 7, 0}, {1, 80, 8, 0, 0}});
-  const auto second = container({{2, 90, 1, 7, 0x2000}, {1, 90, 8, 4, 0}});
-  bytes.insert(bytes.end(), second.begin(), second.end());
+  const std::string bytes = gd::fatbin_container({{.kind = 2, .arch = 80, .major = 1, .minor = 7}, {.kind = 1, .arch = 80, .major = 8, .minor = 0}}) +
+                            gd::fatbin_container({{.kind = 2, .arch = 90, .major = 1, .minor = 7, .flags = 0x2000},
+                                                  {.kind = 1, .arch = 90, .major = 8, .minor = 4}});
   std::string initializer;
-  for (auto byte : bytes) initializer += std::to_string(byte) + ",";
+  for (auto byte : bytes) initializer += std::to_string(static_cast<unsigned char>(byte)) + ",";
   gd::TempDir dir;
   dir.write("gpu.c", "__attribute__((section(\".nv_fatbin\"), used)) const unsigned char fatbin[] = {" + initializer +
                          "};\nint answer(void) { return 42; }\n");

@@ -2,6 +2,7 @@
 
 #include "child/child_runner.h"
 #include "host/local_fs.h"
+#include "test_support/binary_writer.h"
 #include "util/text.h"
 
 #include <doctest/doctest.h>
@@ -12,27 +13,6 @@ namespace {
 
 void put32(std::string& bytes, std::size_t at, std::uint32_t value) {
   for (int i = 0; i < 4; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<char>(value >> (8 * i));
-}
-
-// A new-format cache with the given (key, value, flags) entries.
-std::string new_cache(const std::vector<std::tuple<std::string, std::string, std::uint32_t>>& entries) {
-  std::string strings;
-  const std::size_t base = 48 + 24 * entries.size();
-  std::string bytes(base, '\0');
-  std::memcpy(bytes.data(), "glibc-ld.so.cache1.1", 20);
-  put32(bytes, 20, static_cast<std::uint32_t>(entries.size()));
-  bytes[28] = 2;  // little-endian
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const auto& [key, value, flags] = entries[i];
-    const std::size_t at = 48 + 24 * i;
-    put32(bytes, at, flags);
-    put32(bytes, at + 4, static_cast<std::uint32_t>(base + strings.size()));
-    strings += key + '\0';
-    put32(bytes, at + 8, static_cast<std::uint32_t>(base + strings.size()));
-    strings += value + '\0';
-  }
-  put32(bytes, 24, static_cast<std::uint32_t>(strings.size()));
-  return bytes + strings;
 }
 
 }  // namespace
@@ -65,14 +45,14 @@ TEST_CASE("the system's own ld.so.cache parses and agrees with ldconfig -p") {
 }
 
 TEST_CASE("a lookup matches leading zeros numerically, as glibc does") {
-  const auto parsed = gd::parse_ld_cache(new_cache({{"libfoo.so.01", "/lib/libfoo.so.01", 0x0303}}));
+  const auto parsed = gd::parse_ld_cache(gd::ld_cache({{"libfoo.so.01", "/lib/libfoo.so.01", 0x0303}}));
   REQUIRE(parsed);
   CHECK(parsed->lookup("libfoo.so.1", 0x0303, {0x0303}) == "/lib/libfoo.so.01");
   CHECK_FALSE(parsed->lookup("libfoo.so.10", 0x0303, {0x0303}));
 }
 
 TEST_CASE("lookup takes the first entry the loader accepts") {
-  const auto parsed = gd::parse_ld_cache(new_cache({
+  const auto parsed = gd::parse_ld_cache(gd::ld_cache({
       {"libcuda.so.1", "/usr/local/cuda/compat/libcuda.so.1", 0x0303},
       {"libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", 0x0303},
       {"libz.so.1", "/usr/lib32/libz.so.1", 0x0003},
@@ -89,7 +69,7 @@ TEST_CASE("lookup takes the first entry the loader accepts") {
 TEST_CASE("glibc-hwcaps entries of the cache win for the levels this CPU has") {
   // Two entries for one name: the hwcaps one first (as ldconfig sorts them),
   // then the plain one; the extension directory names the subdirectory.
-  std::string bytes = new_cache({{"libfoo.so.1", "/lib/glibc-hwcaps/x86-64-v3/libfoo.so.1", 0x0303},
+  std::string bytes = gd::ld_cache({{"libfoo.so.1", "/lib/glibc-hwcaps/x86-64-v3/libfoo.so.1", 0x0303},
                                  {"libfoo.so.1", "/lib/libfoo.so.1", 0x0303}});
   const std::uint64_t extension_hwcap = (std::uint64_t{1} << 62) | 0;  // index 0 in the hwcaps names
   for (int i = 0; i < 8; ++i) bytes[48 + 16 + static_cast<std::size_t>(i)] = static_cast<char>(extension_hwcap >> (8 * i));
@@ -131,7 +111,7 @@ TEST_CASE("the old layout parses, and a compat file uses its new part") {
 }
 
 TEST_CASE("damaged caches are refused with a reason") {
-  const auto good = new_cache({{"libz.so.1", "/lib/libz.so.1", 0x0303}});
+  const auto good = gd::ld_cache({{"libz.so.1", "/lib/libz.so.1", 0x0303}});
   SUBCASE("unknown magic") { CHECK(gd::parse_ld_cache("hello").error().find("magic") != std::string::npos); }
   SUBCASE("every truncation") {
     for (std::size_t cut = 0; cut < good.size(); ++cut) {
@@ -150,8 +130,8 @@ TEST_CASE("damaged caches are refused with a reason") {
     CHECK_FALSE(gd::parse_ld_cache(bad));
   }
   SUBCASE("every entry pointing at one 20 MB string: refused at once, not scanned 100,000 times") {
-    std::string bad = new_cache(std::vector<std::tuple<std::string, std::string, std::uint32_t>>(
-        50000, {"libz.so.1", "/lib/libz.so.1", 0x0303}));
+    std::string bad = gd::ld_cache(std::vector<gd::LdCacheEntrySpec>(
+        50000, {"libz.so.1", "/lib/libz.so.1"}));
     const auto huge = static_cast<std::uint32_t>(bad.size());
     bad += std::string(20 << 20, 'x') + '\0';
     for (std::size_t i = 0; i < 50000; ++i) put32(bad, 48 + 24 * i + 4, huge);

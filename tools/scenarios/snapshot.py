@@ -8,7 +8,7 @@ import os
 import shutil
 import struct
 
-from scenarios.binaries import fatbin_container, fatbin_elf, ld_cache, tiny_elf, tiny_module
+from scenarios.binaries import fatbin_elf, ld_cache, tiny_elf, tiny_module
 
 KERNEL = "6.1.0-18-amd64"
 PROC_VERSION = ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  {v}  Thu Feb 22 01:44:30 UTC 2024\n"

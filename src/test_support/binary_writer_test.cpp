@@ -1,0 +1,122 @@
+// The one writer of each binary format, held to the real tools that read
+// those formats (readelf, ldconfig, modinfo) and to gpudoctor's own readers:
+// a scenario built from these files shows what the real tool would see.
+
+#include "test_support/binary_writer.h"
+
+#include "child/child_runner.h"
+#include "formats/elf_file.h"
+#include "formats/fatbin.h"
+#include "formats/modinfo.h"
+#include "host/live_host.h"
+#include "loader/ld_cache.h"
+#include "test_support/temp_dir.h"
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+// The tool's stdout, or "" (with a message) where this machine lacks it.
+std::string tool_output(const std::vector<std::string>& argv) {
+  const auto result = gd::run_child(argv, std::chrono::seconds(60));
+  if (result.exit != 0) MESSAGE(argv[0] << " failed (" << result.exit.value_or(-1) << "): " << result.error_output);
+  return result.output;
+}
+
+bool has_tool(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
+
+}  // namespace
+
+TEST_CASE("tiny_elf: readelf and read_elf see the same SONAME, NEEDED, RUNPATH and sections") {
+  gd::TempDir dir;
+  dir.write("libx.so.1", gd::tiny_elf({.soname = "libx.so.1",
+                                       .needed = {"libdep.so.2", "libc.so.6"},
+                                       .runpath = "$ORIGIN/../lib:/opt/x",
+                                       .fwd_note = R"({"cuda": "12.8"})",
+                                       .fatbin = std::vector<gd::FatbinEntrySpec>{{.kind = 2, .arch = 90, .major = 1, .minor = 7}}}));
+  const std::string dynamic = tool_output({"readelf", "-dW", dir / "libx.so.1"});
+  CHECK(dynamic.find("Library soname: [libx.so.1]") != std::string::npos);
+  CHECK(dynamic.find("Shared library: [libdep.so.2]") != std::string::npos);
+  CHECK(dynamic.find("Shared library: [libc.so.6]") != std::string::npos);
+  CHECK(dynamic.find("Library runpath: [$ORIGIN/../lib:/opt/x]") != std::string::npos);
+  const std::string sections = tool_output({"readelf", "-SW", dir / "libx.so.1"});
+  CHECK(sections.find(".nv_fatbin") != std::string::npos);
+  CHECK(sections.find(".note.cuda.fwd_compatibility") != std::string::npos);
+  const std::string notes = tool_output({"readelf", "-nW", dir / "libx.so.1"});
+  CHECK(notes.find("NVIDIA Corporation") != std::string::npos);
+
+  gd::LiveHost host;
+  const auto elf = gd::read_elf(host, dir / "libx.so.1");
+  REQUIRE(elf);
+  CHECK(elf->soname == "libx.so.1");
+  CHECK(elf->needed == std::vector<std::string>{"libdep.so.2", "libc.so.6"});
+  CHECK(elf->runpath == "$ORIGIN/../lib:/opt/x");
+  CHECK_FALSE(elf->rpath);
+  CHECK(gd::read_fatbin(host, dir / "libx.so.1").sass == std::set<int>{90});
+
+  dir.write("libold.so.1", gd::tiny_elf({.soname = "libold.so.1", .rpath = "/opt/old", .machine = 183}));
+  const std::string old = tool_output({"readelf", "-hdW", dir / "libold.so.1"});
+  CHECK(old.find("Library rpath: [/opt/old]") != std::string::npos);
+  CHECK(old.find("AArch64") != std::string::npos);
+}
+
+TEST_CASE("fatbin_elf: readelf lists the section; read_fatbin reads its entries, and says when it is damaged") {
+  gd::TempDir dir;
+  const std::vector<gd::FatbinEntrySpec> entries{{.kind = 2, .arch = 80, .major = 1, .minor = 7},
+                                                 {.kind = 1, .arch = 90, .major = 8, .minor = 4}};
+  dir.write("libgpu.so", gd::fatbin_elf(entries));
+  CHECK(tool_output({"readelf", "-SW", dir / "libgpu.so"}).find(".nv_fatbin") != std::string::npos);
+  gd::LiveHost host;
+  const auto contents = gd::read_fatbin(host, dir / "libgpu.so");
+  CHECK(contents.has_fatbin);
+  CHECK(contents.sass == std::set<int>{80});
+  CHECK(contents.ptx == std::map<int, std::string>{{90, "8.4"}});
+  CHECK(contents.problems.empty());
+  dir.write("libbad.so", gd::fatbin_elf(entries, true));
+  const auto damaged = gd::read_fatbin(host, dir / "libbad.so");
+  CHECK(damaged.has_fatbin);
+  CHECK_FALSE(damaged.problems.empty());
+}
+
+TEST_CASE("tiny_module: modinfo reads the fields gpudoctor reads") {
+  gd::TempDir dir;
+  dir.write("nvidia.ko", gd::tiny_module({{"version", "550.54.15"}, {"license", "Dual MIT/GPL"},
+                                          {"vermagic", "6.1.0-18-amd64 SMP preempt mod_unload modversions "},
+                                          {"firmware", "nvidia/550.54.15/gsp_ga10x.bin"}}));
+  gd::LiveHost host;
+  const auto parsed = gd::read_modinfo(host, dir / "nvidia.ko");
+  REQUIRE(parsed);
+  CHECK(parsed->version == "550.54.15");
+  CHECK(parsed->firmware == std::vector<std::string>{"nvidia/550.54.15/gsp_ga10x.bin"});
+  const std::string modinfo = has_tool("/usr/sbin/modinfo") ? "/usr/sbin/modinfo" : "/sbin/modinfo";
+  if (!has_tool(modinfo)) {
+    MESSAGE("modinfo(8) is not installed (Debian: kmod); only gpudoctor's reader was checked");
+    return;
+  }
+  CHECK(tool_output({modinfo, "-F", "version", dir / "nvidia.ko"}) == "550.54.15\n");
+  CHECK(tool_output({modinfo, "-F", "license", dir / "nvidia.ko"}) == "Dual MIT/GPL\n");
+  CHECK(tool_output({modinfo, "-F", "firmware", dir / "nvidia.ko"}) == "nvidia/550.54.15/gsp_ga10x.bin\n");
+}
+
+TEST_CASE("ld_cache: ldconfig -p lists the entries, in order, as parse_ld_cache looks them up") {
+  gd::TempDir dir;
+  dir.write("ld.so.cache", gd::ld_cache({{"libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"},
+                                         {"libz.so.1", "/lib/libz.so.1"},
+                                         {"libz.so.1", "/lib64/aarch64/libz.so.1", 0x0a03}}));
+  const std::string listed = tool_output({has_tool("/sbin/ldconfig") ? "/sbin/ldconfig" : "ldconfig", "-p", "-C", dir / "ld.so.cache"});
+  CHECK(listed.find("3 libs found in cache") != std::string::npos);
+  const auto cuda = listed.find("libcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  const auto z = listed.find("libz.so.1 (libc6,x86-64) => /lib/libz.so.1");
+  CHECK(cuda != std::string::npos);
+  CHECK(z != std::string::npos);
+  CHECK(cuda < z);
+  CHECK(listed.find("libz.so.1 (libc6,AArch64) => /lib64/aarch64/libz.so.1") != std::string::npos);
+  const auto parsed = gd::parse_ld_cache(gd::ld_cache({{"libz.so.1", "/lib/libz.so.1"}}));
+  REQUIRE(parsed);
+  CHECK(parsed->lookup("libz.so.1", 0x0303, {0x0303}) == "/lib/libz.so.1");
+}
