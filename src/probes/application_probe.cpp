@@ -3,6 +3,7 @@
 #include "probes/framework_driver.h"
 #include "probes/framework_libraries.h"
 #include "probes/gpu_code.h"
+#include "probes/install_hints.h"
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
 #include "probes/python_frameworks.h"
@@ -112,7 +113,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
           if (!found.loads_through.empty())
             resolve_framework_libraries(context.host, host_loader_config(context),
                                         {framework_label(framework), found.loads_through, found.dlopens, found.preloads,
-                                         found.built_against, site, found.install_hint},
+                                         found.built_against, site, libraries_install_hint(context.rules.cuda, framework)},
                                         facts.libraries);
           judge_against_driver(context, framework);
         }

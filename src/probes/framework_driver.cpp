@@ -1,6 +1,7 @@
 #include "probes/framework_driver.h"
 
 #include "probes/gpu_code.h"
+#include "probes/install_hints.h"
 #include "util/version.h"
 
 #include <algorithm>
@@ -24,6 +25,8 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
   framework.driver_relation = DriverRelation::needs_newer_driver;
   const auto& tables = context.rules.cuda;
   if (auto minimum = tables.mvc_minimum(static_cast<int>(cuda->major()))) framework.driver_needed = minimum->text();
+  auto values = install_values(framework);
+  values["driver_major"] = std::to_string(driver->major());
   const auto gpus = gpus_of(context);
   const auto torch = framework.version ? Version::parse(framework.version->substr(0, framework.version->find('+'))) : std::nullopt;
   if (framework.name == "torch" && torch) {
@@ -39,13 +42,13 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
       if (!carries_all) continue;
       const std::string version = std::to_string(torch->major()) + "." + std::to_string(torch->minor()) + "." + std::to_string(torch->component(2));
       framework.alternative_build = "torch " + version + "+" + name;
-      framework.alternative_hint = "`" + tables.torch_install_command("torch==" + version, name) + "` (uv: `uv pip install`)";
+      values["torch_install"] = tables.torch_install_command("torch==" + version, name);
+      framework.alternative_hint = tables.framework_install(framework.name, "other_release", values);
       return;
     }
   }
   framework.alternative_build = "a build of " + framework.name + " for CUDA " + std::to_string(driver->major());
-  framework.alternative_hint = framework.name == "torch" ? "an older torch release from a cu" + std::to_string(driver->major()) + "x index of https://download.pytorch.org/whl/"
-                                                         : "see its installation guide for the release that matches CUDA " + std::to_string(driver->major());
+  framework.alternative_hint = tables.framework_install(framework.name, "other_build", values);
 }
 
 }  // namespace gd

@@ -1,5 +1,6 @@
 #include "probes/gpu_code.h"
 
+#include "probes/install_hints.h"
 #include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -44,27 +45,34 @@ std::string ptx_list(const FatbinContents& code) {
   return out.empty() ? "none" : out;
 }
 
-// What gives this GPU code: for torch, the newest wheel index whose builds
-// carry SASS for it and whose CUDA major this driver runs (minor-version
-// compatibility within a major); for anything else, the nvcc targets to add.
+// What gives this GPU code, in the framework-installs table's words: for
+// torch, the newest wheel index whose builds carry SASS for it and whose CUDA
+// major this driver runs (minor-version compatibility within a major); for
+// anything else, the nvcc targets to add.
 void add_install_hint(GpuCodeCheck& check, const FrameworkFacts& framework, int cc, const std::optional<std::string>& driver_cuda,
                       const CudaTables& tables) {
-  const std::string arch = std::to_string(cc);
-  if (framework.name != "torch") {
-    check.install_hint = "rebuild it with `-gencode arch=compute_" + arch + ",code=sm_" + arch + "` (and code=compute_" + arch +
-                         " for PTX that later GPUs can JIT-compile)";
-    return;
-  }
+  auto values = install_values(framework);
+  values["arch"] = std::to_string(cc);
+  values["cc"] = compute_capability_of(cc);
   const auto driver = driver_cuda ? Version::parse(*driver_cuda) : std::nullopt;
-  for (const auto& row : tables.torch_indexes()) {
-    const bool runs_here = !driver || driver->major() >= row.cuda.major();
-    if (!runs_here || !index_carries(row, cc)) continue;
-    check.suggested_index = row.index;
-    check.install_hint = "`" + tables.torch_install_command("torch", row.index) + "` (the newest index with it" + (driver ? " that this driver runs" : std::string()) + "; uv: `uv pip install`)";
+  // The table's sentence of this kind; a framework without the unknown-driver form uses the plain one.
+  const auto sentence = [&](const std::string& kind) {
+    auto text = driver ? std::string() : tables.framework_install(framework.name, kind + "_unknown_driver", values);
+    return text.empty() ? tables.framework_install(framework.name, kind, values) : text;
+  };
+  if (framework.name == "torch") {
+    check.install_hint = sentence("gpu_code_unavailable");
+    for (const auto& row : tables.torch_indexes()) {
+      const bool runs_here = !driver || driver->major() >= row.cuda.major();
+      if (!runs_here || !index_carries(row, cc)) continue;
+      check.suggested_index = row.index;
+      values["torch_install"] = tables.torch_install_command("torch", row.index);
+      check.install_hint = sentence("gpu_code");
+      return;
+    }
     return;
   }
-  check.install_hint = std::string(driver ? "no PyTorch index this driver runs has it: upgrade the driver, or build" : "build") +
-                       " PyTorch from source with TORCH_CUDA_ARCH_LIST=" + compute_capability_of(cc);
+  check.install_hint = sentence("gpu_code");
 }
 
 // A build info's list ("sm_80", "sm_90a", "compute_90") as fatbin contents,

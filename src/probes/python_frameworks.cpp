@@ -128,13 +128,6 @@ std::optional<FoundFramework> find_torch(Host& host, const std::string& site, co
   if (host.stat(library)) found.loads_through = library;
   built_against_from_pins(found.pins, found.built_against);
   if (auto cudnn = found.built_against.find("cuDNN"); cudnn != found.built_against.end()) facts.cudnn = cudnn->second;
-  const std::string index = torch->cuda ? "cu" + [&] {
-    std::string digits = *torch->cuda;
-    std::erase(digits, '.');
-    return digits;
-  }() : std::string("cuXYZ");
-  found.install_hint = "`pip install --force-reinstall torch" + (torch->version ? "==" + public_version(*torch->version) : std::string()) +
-                       " --index-url https://download.pytorch.org/whl/" + index + "` (brings its nvidia-* wheels)";
   return found;
 }
 
@@ -170,9 +163,6 @@ std::optional<FoundFramework> find_tensorflow(Host& host, const std::string& sit
   found.loads_through = library_reaching_wheels(host, site, {"tensorflow/libtensorflow_framework.so.2", "tensorflow/python/_pywrap_tensorflow_internal.so"});
   const auto cuda = info->cuda ? Version::parse(*info->cuda) : std::nullopt;
   if (cuda && !found.loads_through.empty()) found.dlopens = tensorflow_dlopens(static_cast<int>(cuda->major()), info->cudnn);
-  found.install_hint = "`pip install \"tensorflow[and-cuda]" + (facts.version ? "==" + *facts.version : std::string()) +
-                       "\"` brings the NVIDIA wheels it was built with; or a CUDA " + info->cuda.value_or("") +
-                       " toolkit and cuDNN " + info->cudnn.value_or("") + " the loader finds";
   return found;
 }
 
@@ -191,8 +181,6 @@ std::optional<FoundFramework> find_onnxruntime(Host& host, const std::string& si
                  provider);
   found.gpu_code = provider;
   found.loads_through = provider;
-  found.install_hint = "`pip install \"onnxruntime-gpu[cuda,cudnn]\"` (ONNX Runtime 1.21 or newer), then `onnxruntime.preload_dlls()` "
-                       "before the first session";
   return found;
 }
 
@@ -209,8 +197,6 @@ std::optional<FoundFramework> find_vllm(Host& host, const std::string& site, con
   found.loads_through = library;
   // vLLM imports torch first: torch's CUDA libraries are already loaded.
   if (host.stat(site + "/torch/lib/libtorch_cuda.so")) found.preloads.push_back(site + "/torch/lib/libtorch_cuda.so");
-  found.install_hint = "reinstall vllm so that pip brings the torch build it pins (`pip install --force-reinstall vllm" +
-                       (facts.version ? "==" + public_version(*facts.version) : std::string()) + "`)";
   return found;
 }
 

@@ -26,7 +26,6 @@ struct FoundFramework {
   std::vector<std::string> build_archs;  // its build info's list (sm_80, compute_90), for when no fatbin is readable
   std::map<std::string, std::string> built_against;  // library label -> version it was built with: cuDNN -> 9.1.0.70
   std::vector<std::pair<std::string, std::string>> pins;  // its METADATA's exact pins (torch: nvidia_cudnn_cu12 -> 9.1.0.70)
-  std::string install_hint;    // how its CUDA libraries are installed, for a missing one
 };
 
 std::vector<FoundFramework> find_python_frameworks(Host& host, const std::string& site, const InstalledPackages& installed);

@@ -4,6 +4,9 @@
 #include "util/json_fields.h"
 #include "util/text.h"
 
+#include <algorithm>
+#include <array>
+
 namespace gd {
 namespace json = boost::json;
 
@@ -29,7 +32,9 @@ Checked<> CudaTables::load(const json::object& table) {
   if (name == "error-codes") return load_error_codes(table);
   if (name == "xid-codes") return load_xids(table);
   if (name == "torch-wheels") return load_torch_wheels(table);
-  return problem("unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, torch-wheels)");
+  if (name == "framework-installs") return load_framework_installs(table);
+  return problem("unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, torch-wheels, "
+                 "framework-installs)");
 }
 
 std::vector<std::string> CudaTables::missing_tables() const {
@@ -37,6 +42,7 @@ std::vector<std::string> CudaTables::missing_tables() const {
   if (!m_have_drivers) missing.emplace_back("cuda-drivers");
   if (!m_have_forward_compat) missing.emplace_back("forward-compat");
   if (!m_have_error_codes) missing.emplace_back("error-codes");
+  if (!m_have_framework_installs) missing.emplace_back("framework-installs");
   return missing;
 }
 
@@ -198,6 +204,69 @@ Checked<> CudaTables::load_torch_wheels(const json::object& table) {
 
 std::string CudaTables::torch_install_command(std::string_view torch, std::string_view index) const {
   return replace_all(replace_all(m_torch_install, "{torch}", torch), "{index}", index);
+}
+
+namespace {
+
+constexpr std::array<std::string_view, 7> k_install_kinds = {"libraries", "gpu_code", "gpu_code_unknown_driver", "gpu_code_unavailable",
+                                                             "gpu_code_unavailable_unknown_driver", "other_build", "other_release"};
+constexpr std::array<std::string_view, 7> k_install_placeholders = {"pin", "cuda", "cudnn", "arch", "cc", "driver_major", "torch_install"};
+
+// Every {name} in a sentence must be one the probes fill.
+Checked<> known_placeholders(std::string_view text) {
+  for (std::size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1)) {
+    const auto close = text.find('}', open);
+    if (close == std::string_view::npos) return problem("a \"{\" is never closed");
+    const auto name = text.substr(open + 1, close - open - 1);
+    if (std::find(k_install_placeholders.begin(), k_install_placeholders.end(), name) == k_install_placeholders.end())
+      return problem("{" + std::string(name) + "} is no placeholder (pin, cuda, cudnn, arch, cc, driver_major, torch_install)");
+  }
+  return {};
+}
+
+}  // namespace
+
+Checked<> CudaTables::load_framework_installs(const json::object& table) {
+  std::map<std::string, std::map<std::string, std::string>, std::less<>> rows;
+  Checked<> read = RowReader(table, "frameworks").each([&](const json::object& row) -> Checked<> {
+    std::string framework;
+    if (auto named = text_field(row, "framework", framework); !named) return named;
+    auto& texts = rows[framework];
+    for (const auto& [key, value] : row) {
+      if (key == "framework") continue;
+      if (std::find(k_install_kinds.begin(), k_install_kinds.end(), std::string_view(key)) == k_install_kinds.end())
+        return problem("\"" + std::string(key) + "\" is no kind of install sentence");
+      if (!value.is_string() || value.get_string().empty()) return problem("\"" + std::string(key) + "\" must be a sentence");
+      if (auto placeholders = known_placeholders(value.get_string()); !placeholders)
+        return problem("\"" + std::string(key) + "\": " + placeholders.error());
+      texts.emplace(std::string(key), std::string(value.get_string()));
+    }
+    return {};
+  });
+  if (!read) return read;
+  const auto any = rows.find("*");
+  if (any == rows.end() || !any->second.contains("gpu_code") || !any->second.contains("other_build"))
+    return problem("needs a \"*\" row with \"gpu_code\" and \"other_build\" for every other framework");
+  m_framework_installs = std::move(rows);
+  m_have_framework_installs = true;
+  return {};
+}
+
+std::string CudaTables::framework_install(std::string_view framework, std::string_view kind,
+                                          const std::map<std::string, std::string>& values) const {
+  const std::string* text = nullptr;
+  for (std::string_view row : {framework, std::string_view("*")}) {
+    const auto found = m_framework_installs.find(row);
+    if (found == m_framework_installs.end()) continue;
+    if (const auto sentence = found->second.find(std::string(kind)); sentence != found->second.end()) {
+      text = &sentence->second;
+      break;
+    }
+  }
+  if (!text) return {};
+  std::string filled = *text;
+  for (const auto& [name, value] : values) filled = replace_all(filled, "{" + name + "}", value);
+  return filled;
 }
 
 std::vector<int> CudaTables::torch_release_indexes(const Version& torch) const {

@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,6 +95,10 @@ class CudaTables {
   std::vector<int> torch_release_indexes(const Version& torch) const;
   // The table's install command for torch ("torch", "torch==2.5.1") from an index ("cu124").
   std::string torch_install_command(std::string_view torch, std::string_view index) const;
+  // framework-installs.json: the sentence of this kind ("libraries", "gpu_code", ...) for a
+  // framework, else the "*" row's, with its {placeholders} filled from values; "" when neither has one.
+  std::string framework_install(std::string_view framework, std::string_view kind,
+                                const std::map<std::string, std::string>& values) const;
 
  private:
   Checked<> load_drivers(const boost::json::object& table);
@@ -102,8 +107,10 @@ class CudaTables {
   Checked<> load_error_codes(const boost::json::object& table);
   Checked<> load_xids(const boost::json::object& table);
   Checked<> load_torch_wheels(const boost::json::object& table);
+  Checked<> load_framework_installs(const boost::json::object& table);
 
-  bool m_have_drivers = false, m_have_forward_compat = false, m_have_error_codes = false;
+  bool m_have_drivers = false, m_have_forward_compat = false, m_have_error_codes = false, m_have_framework_installs = false;
+  std::map<std::string, std::map<std::string, std::string>, std::less<>> m_framework_installs;  // framework -> kind -> sentence
   std::vector<ToolkitRow> m_toolkits;
   std::vector<MajorMinimumRow> m_mvc;
   std::vector<BranchRow> m_branches;

@@ -22,10 +22,13 @@ const char* k_drivers = R"({"table": "cuda-drivers", "source": "test",
   "architectures": [{"major": 12, "min_cc": "5.0"}]})";
 const char* k_forward = R"({"table": "forward-compat", "source": "test", "packages": [], "unsupported_brands": ["geforce"]})";
 const char* k_errors = R"({"table": "error-codes", "source": "test", "codes": []})";
+const char* k_installs = R"({"table": "framework-installs", "source": "test", "frameworks": [
+  {"framework": "*", "gpu_code": "build for sm_{arch}", "other_build": "a CUDA {driver_major} build"}]})";
 
 std::vector<gd::RuleFile> with_tables(std::vector<gd::RuleFile> files) {
   for (auto [name, text] : {std::pair{"tables/pci-chips.json", k_chips}, {"tables/cuda-drivers.json", k_drivers},
                             {"tables/forward-compat.json", k_forward}, {"tables/error-codes.json", k_errors},
+                            {"tables/framework-installs.json", k_installs},
                             {"tables/error-signatures.json", R"({"table": "error-signatures", "source": "t", "signatures": []})"}})
     if (std::none_of(files.begin(), files.end(), [wanted = name](const gd::RuleFile& file) { return file.name == wanted; }))
       files.push_back({name, text});

@@ -125,3 +125,26 @@ TEST_CASE("torch-wheels: newest index first, each CUDA one a toolkit can target,
     "install": "uv pip install {torch} --index-url https://mirror.example/{index} # {index}"})").as_object()));
   CHECK(tables.torch_install_command("torch", "cu128") == "uv pip install torch --index-url https://mirror.example/cu128 # cu128");
 }
+
+TEST_CASE("framework-installs: a framework's sentence, else the \"*\" row's, filled; unknown kinds and placeholders refused") {
+  const auto rules = gd::load_embedded_rules();
+  const std::map<std::string, std::string> values{{"pin", "==2.16.1"}, {"cuda", "12.3"}, {"cudnn", "8"}, {"arch", "90"}, {"driver_major", "11"}};
+  CHECK(rules.cuda.framework_install("tensorflow", "libraries", values).starts_with("`pip install \"tensorflow[and-cuda]==2.16.1\"`"));
+  // A framework without its own gpu_code sentence gets the "*" row's.
+  CHECK(rules.cuda.framework_install("jax", "gpu_code", values) ==
+        "rebuild it with `-gencode arch=compute_90,code=sm_90` (and code=compute_90 for PTX that later GPUs can JIT-compile)");
+  CHECK(rules.cuda.framework_install("torch", "other_build", values).find("cu11x index") != std::string::npos);
+  CHECK(rules.cuda.framework_install("jax", "gpu_code_unknown_driver", values).empty());
+  gd::CudaTables tables;
+  const auto load = [&](const char* text) { return tables.load(json::parse(text).as_object()); };
+  CHECK(load(R"({"table": "framework-installs", "frameworks": [{"framework": "*", "gpu_code": "g", "other_build": "o"}]})"));
+  const auto no_default = load(R"({"table": "framework-installs", "frameworks": [{"framework": "torch", "libraries": "x"}]})");
+  REQUIRE_FALSE(no_default);
+  CHECK(no_default.error().find("\"*\" row") != std::string::npos);
+  const auto bad_kind = load(R"({"table": "framework-installs", "frameworks": [{"framework": "*", "gpu_code": "g", "other_build": "o", "libraires": "x"}]})");
+  REQUIRE_FALSE(bad_kind);
+  CHECK(bad_kind.error().find("\"libraires\" is no kind") != std::string::npos);
+  const auto bad_placeholder = load(R"({"table": "framework-installs", "frameworks": [{"framework": "*", "gpu_code": "sm_{archh}", "other_build": "o"}]})");
+  REQUIRE_FALSE(bad_placeholder);
+  CHECK(bad_placeholder.error().find("{archh} is no placeholder") != std::string::npos);
+}
