@@ -19,10 +19,15 @@ enum class ChildKind {
   driver_probe, // args: cuda [smoke] | nvml; the child loads the driver's library and asks it
 };
 
+// Which part of an answer longer than k_max_child_output is kept: the start
+// (a program's report), or the end (a log, whose newest lines matter).
+enum class OutputKeep { head, tail };
+
 struct ChildRequest {
   ChildKind kind = ChildKind::command;
   std::vector<std::string> args;
   std::chrono::milliseconds deadline{5000};
+  OutputKeep keep = OutputKeep::head;
 
   // "command nvidia-smi -L", "device-open /dev/nvidiactl /dev/nvidia0"
   std::string key() const;
@@ -34,6 +39,9 @@ struct ChildAnswer {
   bool timed_out = false;     // killed, with its process group, at the deadline
   std::string output;         // stdout, capped at k_max_child_output
   std::string error_output;   // stderr, capped likewise
+  // It said more than the cap: the rest was read (so it never blocked on a
+  // full pipe) and dropped, and the answer is cut where the request's keep says.
+  bool truncated = false;
   // It could not be asked at all: "ENOENT" (no such program), "ENOSYS" (not
   // run under --root: the image's programs are not this machine's),
   // "not-recorded" (a replayed snapshot holds no answer).

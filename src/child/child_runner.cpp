@@ -1,52 +1,88 @@
 #include "child/child_runner.h"
 
+#include "child/child_containment.h"
 #include "util/result.h"
 
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/process.hpp>
 
 #include <sys/wait.h>
 
 #include <algorithm>
 #include <array>
+#include <functional>
 
 namespace gd {
 namespace bp = boost::process;
 
 namespace {
 
-// Reads a pipe into text chunk by chunk until EOF, an error, or the size
-// cap, appending exactly the bytes read (a dynamic buffer left by a child
-// stopped mid-read would hold its unfilled, zeroed reserve); a child that
-// talks past the cap is stopped rather than left blocked on a full pipe.
+// How long the pipes are still read after the child has exited: what it
+// wrote is in the pipe already; a grandchild that keeps the pipe open (a
+// wrapper's helper, a daemon libcuda forked) does not make it unanswered.
+constexpr std::chrono::milliseconds k_drain{200};
+constexpr std::chrono::milliseconds k_exit_poll{5};
+
+// Reads a pipe until EOF, keeping at most k_max_child_output bytes: the
+// first ones, or the last ones (whole lines) for a log. Reading goes on past
+// the cap, so a talkative child never blocks on a full pipe, and exactly the
+// bytes read are kept (a buffer's unfilled, zeroed reserve never is).
 class CappedReader {
  public:
-  CappedReader(bp::async_pipe& pipe, std::string& text, bp::group& group) : m_pipe(pipe), m_text(text), m_group(group) {}
+  CappedReader(bp::async_pipe& pipe, std::string& text, OutputKeep keep, bool& truncated, std::function<void()> on_eof)
+      : m_pipe(pipe), m_text(text), m_keep(keep), m_truncated(truncated), m_on_eof(std::move(on_eof)) {}
 
   void start() {
     m_pipe.async_read_some(boost::asio::buffer(m_chunk), [this](const boost::system::error_code& error, std::size_t n) {
-      m_text.append(m_chunk.data(), std::min(n, k_max_child_output - m_text.size()));
-      if (error) return;
-      if (m_text.size() >= k_max_child_output) {
-        std::error_code ignored;
-        m_group.terminate(ignored);
+      keep(n);
+      if (error) {
+        m_done = true;
+        m_on_eof();
         return;
       }
       start();
     });
   }
 
+  bool done() const { return m_done; }
+
+  // The tail, cut to the cap at a line boundary.
+  void finish() {
+    if (m_keep != OutputKeep::tail || m_text.size() <= k_max_child_output) return;
+    m_text.erase(0, m_text.size() - k_max_child_output);
+    if (const auto line = m_text.find('\n'); line != std::string::npos) m_text.erase(0, line + 1);
+    m_truncated = true;
+  }
+
  private:
+  void keep(std::size_t n) {
+    if (m_keep == OutputKeep::head) {
+      const std::size_t room = k_max_child_output - m_text.size();
+      m_text.append(m_chunk.data(), std::min(n, room));
+      if (n > room) m_truncated = true;
+      return;
+    }
+    m_text.append(m_chunk.data(), n);
+    if (m_text.size() > 2 * k_max_child_output) {  // trimmed now and then, not on every chunk
+      m_text.erase(0, m_text.size() - k_max_child_output);
+      m_truncated = true;
+    }
+  }
+
   bp::async_pipe& m_pipe;
   std::string& m_text;
-  bp::group& m_group;
+  OutputKeep m_keep;
+  bool& m_truncated;
+  std::function<void()> m_on_eof;
+  bool m_done = false;
   std::array<char, 16384> m_chunk{};
 };
 
 }  // namespace
 
-ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline) {
+ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline, OutputKeep keep) {
   ChildAnswer answer;
   if (argv.empty()) {
     answer.error = "EINVAL";
@@ -57,6 +93,7 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
     answer.error = "ENOENT";
     return answer;
   }
+  adopt_orphaned_descendants();
   boost::asio::io_context context;
   bp::async_pipe out(context);
   bp::async_pipe err(context);
@@ -68,19 +105,53 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
     answer.error = errno_name(launch_error.value());
     return answer;
   }
-  CappedReader out_reader(out, answer.output, group), err_reader(err, answer.error_output, group);
-  out_reader.start();
-  err_reader.start();
+
+  boost::asio::steady_timer exit_poll(context), drain(context);
+  bool exited = false;
+  std::unique_ptr<CappedReader> out_reader, err_reader;
+  const auto pipes_done = [&] { return out_reader->done() && err_reader->done(); };
+  const auto on_eof = [&] {
+    if (exited && pipes_done()) drain.cancel();
+  };
+  out_reader = std::make_unique<CappedReader>(out, answer.output, keep, answer.truncated, on_eof);
+  err_reader = std::make_unique<CappedReader>(err, answer.error_output, keep, answer.truncated, on_eof);
+  // The answer is complete when the child exits, not when every holder of
+  // its pipes has closed them.
+  std::function<void()> watch_exit = [&] {
+    exit_poll.expires_after(k_exit_poll);
+    exit_poll.async_wait([&](const boost::system::error_code& error) {
+      if (error) return;
+      std::error_code running_error;
+      if (child.running(running_error)) return watch_exit();
+      exited = true;
+      if (pipes_done()) return;
+      drain.expires_after(k_drain);
+      drain.async_wait([&](const boost::system::error_code& cancelled) {
+        if (!cancelled) context.stop();
+      });
+    });
+  };
+  out_reader->start();
+  err_reader->start();
+  watch_exit();
   context.run_for(deadline);
-  if (!context.stopped()) {
+  const bool answered = context.stopped();
+  out_reader->finish();
+  err_reader->finish();
+
+  // Nothing the child started outlives the answer: its process group, then
+  // whatever left the group (setsid) and was reparented here.
+  std::error_code ignored;
+  group.terminate(ignored);
+  if (!answered) {
     answer.timed_out = true;
-    std::error_code ignored;
-    group.terminate(ignored);
     child.wait(ignored);
+    stop_adopted_descendants();
     return answer;
   }
   std::error_code wait_error;
   child.wait(wait_error);
+  stop_adopted_descendants();
   if (wait_error) return answer;
   const int status = child.native_exit_code();
   if (WIFEXITED(status)) answer.exit = WEXITSTATUS(status);

@@ -1,8 +1,10 @@
 #pragma once
 // The one way gpudoctor runs a child process: argv only, no shell, stdin
 // from /dev/null (a closed fd 0 would be taken by the child's first open),
-// output capped, and a deadline after which the whole process group is
-// killed. Device opens run through it too, as `gpudoctor __child ...`.
+// output capped (the start kept, or the end for a log), the answer complete
+// when the child exits, and a deadline after which the whole process group
+// is killed; nothing the child started outlives it (child_containment.h).
+// Device opens run through it too, as `gpudoctor __child ...`.
 
 #include "child/child_evidence.h"
 
@@ -12,6 +14,7 @@
 
 namespace gd {
 
-ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline);
+ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline,
+                      OutputKeep keep = OutputKeep::head);
 
 }  // namespace gd

@@ -1,8 +1,14 @@
 #include "child/child_runner.h"
 
+#include "test_support/temp_dir.h"
+
 #include <doctest/doctest.h>
 
+#include <signal.h>
+
 #include <csignal>
+#include <fstream>
+#include <thread>
 
 using namespace std::chrono_literals;
 
@@ -35,9 +41,74 @@ TEST_CASE("run_child reports a missing program instead of throwing") {
   CHECK(answer.error == "ENOENT");
 }
 
-TEST_CASE("run_child caps runaway output") {
-  auto answer = gd::run_child({"sh", "-c", "head -c 3000000 /dev/zero"}, 5s);
+TEST_CASE("output past the cap is read and dropped, not a reason to kill the child") {
+  auto answer = gd::run_child({"sh", "-c", "head -c 3000000 /dev/zero; echo done >&2"}, 10s);
+  CHECK_FALSE(answer.signal);  // it used to be SIGKILLed at the cap and read as a crash
+  REQUIRE(answer.exit);
+  CHECK(*answer.exit == 0);
+  CHECK(answer.truncated);
+  CHECK(answer.output.size() == gd::k_max_child_output);
+  CHECK(answer.error_output == "done\n");
+}
+
+TEST_CASE("a log past the cap keeps its newest lines, whole") {
+  auto answer = gd::run_child({"seq", "1", "400000"}, 10s, gd::OutputKeep::tail);
+  REQUIRE(answer.exit);
+  CHECK(answer.truncated);
   CHECK(answer.output.size() <= gd::k_max_child_output);
+  CHECK(answer.output.ends_with("\n399999\n400000\n"));
+  const auto first = answer.output.substr(0, answer.output.find('\n'));
+  CHECK(std::stoi(first) + 1 == std::stoi(answer.output.substr(first.size() + 1, answer.output.find('\n', first.size() + 1))));
+  auto short_log = gd::run_child({"seq", "1", "3"}, 10s, gd::OutputKeep::tail);
+  CHECK(short_log.output == "1\n2\n3\n");
+  CHECK_FALSE(short_log.truncated);
+}
+
+TEST_CASE("the answer counts when the child exits, though a grandchild keeps its output open") {
+  const auto start = std::chrono::steady_clock::now();
+  auto answer = gd::run_child({"sh", "-c", "echo answer; sleep 30 & exit 0"}, 10s);
+  CHECK_FALSE(answer.timed_out);  // it used to wait for EOF and call the driver wedged
+  REQUIRE(answer.exit);
+  CHECK(*answer.exit == 0);
+  CHECK(answer.output == "answer\n");
+  CHECK(std::chrono::steady_clock::now() - start < 5s);
+}
+
+namespace {
+
+// The pid a helper wrote to a file, once it is there.
+pid_t helper_pid(const std::string& file) {
+  for (int tries = 0; tries < 200; ++tries) {
+    std::ifstream in(file);
+    pid_t pid = 0;
+    if (in >> pid && pid > 0) return pid;
+    std::this_thread::sleep_for(10ms);
+  }
+  return 0;
+}
+
+bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+
+}  // namespace
+
+TEST_CASE("a helper that left the process group (setsid) does not outlive the child") {
+  gd::TempDir dir;
+  const std::string pid_file = dir / "helper.pid";
+  const std::string helper = "setsid sh -c 'echo $$ > " + pid_file + "; exec sleep 300' </dev/null >/dev/null 2>&1 &";
+  SUBCASE("the child exits") {
+    auto answer = gd::run_child({"sh", "-c", helper + " sleep 0.3; echo ok"}, 10s);
+    CHECK(answer.output == "ok\n");
+    const pid_t pid = helper_pid(pid_file);
+    REQUIRE(pid > 0);
+    CHECK_FALSE(alive(pid));
+  }
+  SUBCASE("the child is stopped at its deadline") {
+    auto answer = gd::run_child({"sh", "-c", helper + " sleep 30"}, 800ms);
+    CHECK(answer.timed_out);
+    const pid_t pid = helper_pid(pid_file);
+    REQUIRE(pid > 0);
+    CHECK_FALSE(alive(pid));
+  }
 }
 
 TEST_CASE("a child stopped at its deadline leaves exactly the bytes it wrote, no padding") {

@@ -112,6 +112,7 @@ struct NvidiaSmiFacts {
   std::optional<std::string> driver_version, cuda_version;
   bool driver_versions_agree = true;
   std::vector<SmiGpu> gpus;
+  std::optional<std::string> cut;
 
   template <class F>
   void fields(F& f) const {
@@ -125,6 +126,7 @@ struct NvidiaSmiFacts {
     f("cuda_version", cuda_version, "the CUDA version in plain nvidia-smi's banner: the newest the driver supports");
     f("driver_versions_agree", driver_versions_agree, "every GPU's line reports the same driver version");
     f("gpus", gpus, "one entry per GPU line");
+    f("cut", cut, "set when it wrote more than gpudoctor reads: what was read is its start");
   }
 };
 

@@ -125,10 +125,12 @@ struct KernelLogFacts {
   std::vector<std::string> lines;
   std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected, gsp_error;
   std::vector<XidEvent> xids;
+  std::optional<std::string> cut;
 
   template <class F>
   void fields(F& f) const {
     f("source", source, "dmesg or journalctl; null when neither could be read (no permission, or --root)");
+    f("cut", cut, "set when the log was longer than gpudoctor reads: its newest part was read, and this says how much");
     f("lines", lines, "the NVRM and nvidia lines, the first 40");
     f("api_mismatch", api_mismatch, "'NVRM: API mismatch': user space and module differ");
     f("rm_init_failed", rm_init_failed, "'RmInitAdapter failed': a GPU failed to initialise");

@@ -136,10 +136,10 @@ ChildAnswer LiveHost::ask(const ChildRequest& request) {
     answer.error = "ENOSYS";
     return answer;
   }
-  if (request.kind == ChildKind::command) return run_child(request.args, request.deadline);
+  if (request.kind == ChildKind::command) return run_child(request.args, request.deadline, request.keep);
   std::vector<std::string> argv{own_program(), k_child_command, child_kind_name(request.kind)};
   argv.insert(argv.end(), request.args.begin(), request.args.end());
-  return run_child(argv, request.deadline);
+  return run_child(argv, request.deadline, request.keep);
 }
 
 const char* host_mode_name(HostMode mode) {

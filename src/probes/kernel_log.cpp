@@ -74,10 +74,12 @@ KernelLogFacts read_kernel_log(Host& host, const CudaTables& tables) {
   // members of adm or systemd-journal read the kernel's messages.
   for (const auto& argv : {std::vector<std::string>{"dmesg"},
                            std::vector<std::string>{"journalctl", "-k", "-b", "-o", "cat", "--no-pager", "-q"}}) {
-    const auto answer = host.ask({ChildKind::command, argv, 3000ms});
+    // The newest lines matter (an Xid, a firmware error): a long log keeps its end.
+    const auto answer = host.ask({.kind = ChildKind::command, .args = argv, .deadline = 3000ms, .keep = OutputKeep::tail});
     if (answer.exit != 0 || answer.output.empty()) continue;
     KernelLogFacts facts = parse_kernel_log(answer.output, tables);
     facts.source = argv[0];
+    if (answer.truncated) facts.cut = "longer than the " + std::to_string(k_max_child_output >> 20) + " MiB read: only its newest lines were read";
     return facts;
   }
   KernelLogFacts facts;

@@ -44,3 +44,22 @@ TEST_CASE("kernel log: dmesg first, journalctl when dmesg is refused, nothing wh
   CHECK_FALSE(gd::read_kernel_log(silent, rules.cuda).source);
   CHECK(silent.asked.size() == 2);
 }
+
+TEST_CASE("kernel log: a log cut to its newest lines says so, and keeps what it read") {
+  const auto rules = gd::load_embedded_rules();
+  gd::FakeHost host;
+  gd::ChildAnswer cut;
+  cut.exit = 0;
+  cut.truncated = true;
+  cut.output = "NVRM: Xid (PCI:0000:1b:00): 79, pid=1, GPU has fallen off the bus.\n";
+  host.answers["command dmesg"] = cut;
+  const auto facts = gd::read_kernel_log(host, rules.cuda);
+  REQUIRE(facts.cut);
+  CHECK(facts.cut->find("newest lines") != std::string::npos);
+  CHECK(facts.fallen_off_bus);
+  gd::ChildAnswer whole;
+  whole.exit = 0;
+  whole.output = cut.output;
+  host.answers["command dmesg"] = whole;
+  CHECK_FALSE(gd::read_kernel_log(host, rules.cuda).cut);
+}

@@ -71,13 +71,14 @@ SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap) {
 NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program, std::chrono::milliseconds deadline) {
   NvidiaSmiFacts facts;
   bool with_cc = true;
-  ChildAnswer answer = children.ask({ChildKind::command, query_argv(program, true), deadline});
+  ChildAnswer answer = children.ask({.kind = ChildKind::command, .args = query_argv(program, true), .deadline = deadline});
   const std::string said = answer.output + answer.error_output;
   if (answer.exit && *answer.exit != 0 && contains(said, "is not a valid field")) {  // drivers before 510
     with_cc = false;
-    answer = children.ask({ChildKind::command, query_argv(program, false), deadline});
+    answer = children.ask({.kind = ChildKind::command, .args = query_argv(program, false), .deadline = deadline});
   }
   const std::string text = answer.output + "\n" + answer.error_output;
+  if (answer.truncated) facts.cut = "more than the " + std::to_string(k_max_child_output >> 20) + " MiB gpudoctor reads: the rest was dropped";
   if (answer.error) {
     facts.status = unasked_status(*answer.error);
   } else if (note_abnormal_end(answer, facts)) {  // timed-out or crashed: set

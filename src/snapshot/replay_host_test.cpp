@@ -27,7 +27,9 @@ TEST_CASE("replay serves files from root/ and everything else from snapshot.json
                                    "open": "ok", "driver_version": "550.54.15"},
                 "/dev/nvidia-caps/nvidia-cap1": {"type": "char", "major": 511, "minor": 1, "mode": "0400", "uid": 0, "gid": 0}},
     "errors": {"/proc/driver/nvidia/params": "EACCES"}, "directories": ["/sys/module"],
-    "commands": [{"argv": ["nvidia-smi", "-L"], "exit": 0, "stdout": "GPU 0\n", "stderr": "", "timed_out": false}]})");
+    "commands": [{"argv": ["nvidia-smi", "-L"], "exit": 0, "stdout": "GPU 0\n", "stderr": "", "timed_out": false}],
+    "children": [{"kind": "command", "args": ["dmesg"], "exit": 0, "stdout": "NVRM: newest\n", "stderr": "", "timed_out": false,
+                  "truncated": true}]})");
   dir.write("root/proc/driver/nvidia/version", "NVRM version: 550.54.15\n");
   dir.write("root/proc/driver/nvidia/params", "x");
   dir.symlink("root/sys/bus/pci/devices/0000:01:00.0/driver", "../../../../bus/pci/drivers/nvidia");
@@ -38,6 +40,13 @@ TEST_CASE("replay serves files from root/ and everything else from snapshot.json
   CHECK(host.read_file("/proc/driver/nvidia/params", 1024).error().value() == EACCES);
   CHECK(host.read_file("/nothing", 1024).error().value() == ENOENT);
   CHECK(host.read_link("/sys/bus/pci/devices/0000:01:00.0/driver").value() == "../../../../bus/pci/drivers/nvidia");
+
+  SUBCASE("a child's answer that was cut is replayed as cut") {
+    const auto dmesg = host.ask({.kind = gd::ChildKind::command, .args = {"dmesg"}});
+    CHECK(dmesg.output == "NVRM: newest\n");
+    CHECK(dmesg.truncated);
+    CHECK_FALSE(host.ask({.kind = gd::ChildKind::command, .args = {"nvidia-smi", "-L"}}).truncated);
+  }
 
   SUBCASE("environment: present, empty, and unset are different") {
     CHECK(host.env("NVIDIA_VISIBLE_DEVICES") == "all");

@@ -44,6 +44,7 @@ json::object to_json(const ChildRequest& request, const ChildAnswer& answer) {
   object["exit"] = answer.exit ? json::value(*answer.exit) : json::value(nullptr);
   if (answer.signal) object["signal"] = *answer.signal;
   if (answer.error) object["error"] = *answer.error;
+  if (answer.truncated) object["truncated"] = true;
   return object;
 }
 
@@ -83,6 +84,7 @@ ChildAnswer answer_from_json(const json::object& object) {
   answer.error_output = string_field(object, "stderr");
   if (const auto timed_out = bool_field(object, "timed_out")) answer.timed_out = *timed_out;
   if (object.contains("error")) answer.error = string_field(object, "error");
+  answer.truncated = bool_field(object, "truncated").value_or(false);
   return answer;
 }
 
