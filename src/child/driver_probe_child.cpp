@@ -9,6 +9,7 @@ namespace gd {
 
 int driver_probe_child(const std::vector<std::string>& args) {
   using driver_probe::say;
+  driver_probe::take_protocol_channel();
   const std::string which = args.empty() ? "" : args[0];
   if (which != "cuda" && which != "nvml") {
     std::cerr << "driver-probe: cuda [smoke] | nvml\n";

@@ -1,5 +1,9 @@
 #include "child/driver_probe_parts.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -7,7 +11,25 @@
 
 namespace gd::driver_probe {
 
-void say(const json::object& line) { std::cout << json::serialize(line) << std::endl; }
+namespace {
+int g_protocol = STDOUT_FILENO;
+}  // namespace
+
+void take_protocol_channel() {
+  const int protocol = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (protocol < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return;  // stdout it stays
+  g_protocol = protocol;
+}
+
+void say(const json::object& line) {
+  const std::string text = json::serialize(line) + "\n";
+  for (std::size_t written = 0; written < text.size();) {
+    const ssize_t n = ::write(g_protocol, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // the parent is gone: nobody to tell
+    written += static_cast<std::size_t>(n);
+  }
+}
 
 void begin(const char* step) { say({{"begin", step}}); }
 

@@ -13,7 +13,13 @@
 namespace gd::driver_probe {
 namespace json = boost::json;
 
-// One answer, flushed at once, so that a killed child leaves every line it had.
+// The protocol gets a descriptor of its own, taken before any library is
+// loaded: stdout moves there and fd 1 becomes a copy of stderr, so what a
+// libcuda or a shim prints to stdout lands among its other messages instead
+// of inside the protocol. The parent still reads the protocol from the pipe
+// it gave as stdout.
+void take_protocol_channel();
+// One answer, written at once, so that a killed child leaves every line it had.
 void say(const json::object& line);
 // Announced before a call that may hang or crash: the parent's last clue.
 void begin(const char* step);

@@ -59,6 +59,15 @@ TEST_CASE("the cuda probe reports the driver's version, cuInit and every device"
   CHECK(facts.mapped[0] == fake().dir / "lib/libcuda.so.1");
 }
 
+TEST_CASE("a libcuda that prints to stdout does not garble the probe: the protocol has its own descriptor") {
+  fake().cuda("chatty");
+  LiveHost host("/");
+  const auto facts = run_cuda_probe(host, false);
+  CHECK(facts.status == gd::ChildStatus::ok);  // it was "garbled" while the protocol shared stdout
+  CHECK(facts.init_result == 0);
+  CHECK(facts.device_count == 4);
+}
+
 TEST_CASE("cuInit's error is reported by number and name") {
   fake().cuda("999");
   LiveHost host("/");

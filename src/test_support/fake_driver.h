@@ -4,7 +4,8 @@
 // FAKE_NVML choose in the child that loads them:
 //   FAKE_CUDA: ok4 (four H100s), 999, 802, 34, crash (SIGSEGV in cuInit),
 //              hang (cuInit never returns), exit (exit(3) in cuInit),
-//              wrong (the smoke kernel's result comes back wrong)
+//              wrong (the smoke kernel's result comes back wrong),
+//              chatty (prints to stdout in cuInit, as some shims do)
 //   FAKE_NVML: ok (two GPUs, the second with pending row remapping and a
 //              corrupt InfoROM), mismatch (nvmlInit_v2: 18)
 
@@ -31,6 +32,7 @@ int cuGetErrorName(int r, const char** name) {
 int cuDriverGetVersion(int* v) { *v = 12040; return 0; }
 int cuInit(unsigned flags) {
   (void)flags;
+  if (is("chatty")) { printf("{shim} cuInit called\nshim: no newline"); fflush(stdout); }
   if (is("crash")) raise(SIGSEGV);
   if (is("hang")) for (;;) pause();
   if (is("exit")) exit(3);
