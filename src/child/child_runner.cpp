@@ -1,12 +1,14 @@
 #include "child/child_runner.h"
 
 #include "child/child_containment.h"
+#include "util/interrupt_cleanup.h"
 #include "util/result.h"
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/process.hpp>
+#include <boost/process/extend.hpp>
 
 #include <sys/wait.h>
 
@@ -100,11 +102,13 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   bp::group group;
   std::error_code launch_error;
   bp::child child(program, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_in < bp::null,
-                  bp::std_out > out, bp::std_err > err, group, launch_error);
+                  bp::std_out > out, bp::std_err > err, group, launch_error,
+                  bp::extend::on_exec_setup = [](auto&) { unblock_interrupts_in_child(); });
   if (launch_error) {
     answer.error = errno_name(launch_error.value());
     return answer;
   }
+  const KillOnInterrupt interrupted(group.native_handle());  // gpudoctor stopped: its child goes too
 
   boost::asio::steady_timer exit_poll(context), drain(context);
   bool exited = false;

@@ -1,12 +1,17 @@
 #include "child/child_runner.h"
 
 #include "test_support/temp_dir.h"
+#include "util/interrupt_cleanup.h"
 
 #include <doctest/doctest.h>
 
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -87,7 +92,11 @@ pid_t helper_pid(const std::string& file) {
   return 0;
 }
 
-bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+// A killed process reparented to this test (a subreaper once run_child ran) is a zombie until reaped here.
+bool alive(pid_t pid) {
+  ::waitpid(pid, nullptr, WNOHANG);
+  return ::kill(pid, 0) == 0;
+}
 
 }  // namespace
 
@@ -116,4 +125,28 @@ TEST_CASE("a child stopped at its deadline leaves exactly the bytes it wrote, no
   CHECK(answer.timed_out);
   CHECK(answer.output == "partial answer");
   CHECK(answer.error_output.empty());
+}
+
+TEST_CASE("gpudoctor stopped by SIGTERM kills the child it was asking and removes what it was writing") {
+  gd::TempDir dir;
+  const std::string staging = dir / "out.tar.gz.staging", pid_file = dir / "child.pid";
+  const pid_t tool = ::fork();
+  REQUIRE(tool >= 0);
+  if (tool == 0) {  // the tool: mid-snapshot, asking a child that hangs
+    gd::install_interrupt_cleanup();
+    std::filesystem::create_directories(staging + "/root/proc");
+    const gd::RemoveOnInterrupt cleanup(staging);
+    gd::run_child({"sh", "-c", "echo $$ > " + pid_file + "; exec sleep 300"}, 60s);
+    std::_Exit(0);
+  }
+  const pid_t asked = helper_pid(pid_file);
+  REQUIRE(asked > 0);
+  ::kill(tool, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(tool, &status, 0) == tool);
+  CHECK(WIFSIGNALED(status));  // it dies of the signal it was sent, as the shell expects
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK_FALSE(std::filesystem::exists(staging));
+  for (int tries = 0; tries < 100 && alive(asked); ++tries) std::this_thread::sleep_for(10ms);
+  CHECK_FALSE(alive(asked));
 }

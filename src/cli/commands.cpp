@@ -18,6 +18,7 @@
 #include "snapshot/recording_host.h"
 #include "snapshot/replay_host.h"
 #include "snapshot/snapshot_archive.h"
+#include "util/interrupt_cleanup.h"
 #include "util/json_pretty.h"
 #include "util/path.h"
 #include "util/text.h"
@@ -249,13 +250,15 @@ int run_lint_command(const Options& options) {
 namespace {
 
 // Where an archive is assembled before it is packed: a new directory beside
-// it (the user named that place), removed when done, however it ends.
+// it (the user named that place), removed when done, however it ends, an
+// interrupt included.
 class StagingDir {
  public:
   explicit StagingDir(const std::string& archive) {
     std::string pattern = archive + ".XXXXXX";
     if (!::mkdtemp(pattern.data())) throw UsageError("cannot create a directory beside " + archive + ": " + std::strerror(errno));
     m_path = pattern;
+    m_interrupted.emplace(m_path);
   }
   ~StagingDir() {
     std::error_code ignored;
@@ -267,6 +270,7 @@ class StagingDir {
 
  private:
   std::string m_path;
+  std::optional<RemoveOnInterrupt> m_interrupted;  // SIGINT or SIGTERM removes it too
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "host/local_fs.h"
 
 #include "host/file_mode.h"
+#include "util/interrupt_cleanup.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -111,6 +112,7 @@ Result<void> write_file_atomically(const std::string& path, std::string_view con
   std::string temporary = path + ".tmp.XXXXXX";
   UniqueFd fd(::mkstemp(temporary.data()));
   if (!fd.valid()) return errno_code(errno);
+  const RemoveOnInterrupt half_written(temporary);  // renamed away, or removed, however it ends
   bool written = ::fchmod(fd.get(), static_cast<mode_t>(mode)) == 0;
   for (std::size_t done = 0; written && done < content.size();) {
     const ssize_t n = ::write(fd.get(), content.data() + done, content.size() - done);

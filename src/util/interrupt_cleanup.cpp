@@ -1,0 +1,92 @@
+#include "util/interrupt_cleanup.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gd {
+
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<pid_t> groups;
+  std::vector<std::string> paths;
+};
+
+Registry& registry() {
+  static Registry instance;
+  return instance;
+}
+
+sigset_t interrupt_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&signals, signal);
+  return signals;
+}
+
+[[noreturn]] void clean_up_and_die(int signal) {
+  {
+    std::lock_guard lock(registry().mutex);
+    for (pid_t group : registry().groups) ::kill(-group, SIGKILL);
+    for (const auto& path : registry().paths) {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  }
+  // Die of the same signal: its default action, now that this thread takes it.
+  ::signal(signal, SIG_DFL);
+  const sigset_t signals = interrupt_signals();
+  ::pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+  ::raise(signal);
+  std::_Exit(128 + signal);
+}
+
+}  // namespace
+
+void install_interrupt_cleanup() {
+  const sigset_t signals = interrupt_signals();
+  if (::pthread_sigmask(SIG_BLOCK, &signals, nullptr) != 0) return;
+  std::thread([signals] {
+    int signal = 0;
+    while (::sigwait(&signals, &signal) != 0) {
+    }
+    clean_up_and_die(signal);
+  }).detach();
+}
+
+void unblock_interrupts_in_child() {
+  const sigset_t signals = interrupt_signals();
+  ::pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+}
+
+KillOnInterrupt::KillOnInterrupt(pid_t group) : m_group(group) {
+  std::lock_guard lock(registry().mutex);
+  registry().groups.push_back(group);
+}
+
+KillOnInterrupt::~KillOnInterrupt() {
+  std::lock_guard lock(registry().mutex);
+  auto& groups = registry().groups;
+  if (const auto found = std::find(groups.begin(), groups.end(), m_group); found != groups.end()) groups.erase(found);
+}
+
+RemoveOnInterrupt::RemoveOnInterrupt(std::string path) : m_path(std::move(path)) {
+  std::lock_guard lock(registry().mutex);
+  registry().paths.push_back(m_path);
+}
+
+RemoveOnInterrupt::~RemoveOnInterrupt() {
+  std::lock_guard lock(registry().mutex);
+  auto& paths = registry().paths;
+  if (const auto found = std::find(paths.begin(), paths.end(), m_path); found != paths.end()) paths.erase(found);
+}
+
+}  // namespace gd
