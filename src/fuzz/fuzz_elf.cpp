@@ -10,7 +10,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   gd::FakeHost host;
   host.file("/lib/libfuzz.so", std::string(reinterpret_cast<const char*>(data), size));
-  gd::read_elf(host, "/lib/libfuzz.so");
+  (void)gd::read_elf(host, "/lib/libfuzz.so");
   gd::read_section_notes(host, "/lib/libfuzz.so", ".note.cuda.fwd_compatibility");
   return 0;
 }
