@@ -45,6 +45,10 @@ check "explain: pasted 804 names its signature" grep -q "^compat-not-supported (
 check "explain: says which cause holds in the snapshot" grep -q "here:    compat-on-unsupported-gpu and cuda-init-compat-refused hold" "$work/explain.txt"
 echo "torch says: Found no NVIDIA driver on your system" | "$gpudoctor" explain - >"$work/explain2.txt"
 check "explain -: reads the text from stdin" grep -q "^torch-no-driver" "$work/explain2.txt"
+# An endless stream is read only so far, and said so (it used to never answer).
+timeout 20 "$gpudoctor" explain - </dev/zero >"$work/explain3.txt" 2>"$work/explain3.err"
+check "explain - on an endless stream answers" test $? = 1
+check "explain - on an endless stream says it stopped" grep -q "first 1 MiB of standard input" "$work/explain3.err"
 check "explain: unknown text exits 1" exit_is 1 "$gpudoctor" explain "all is well"
 check "diff: a snapshot against itself exits 0" exit_is 0 "$gpudoctor" diff "$scenarios/host-healthy-h100" "$scenarios/host-healthy-h100"
 "$gpudoctor" check --replay "$scenarios/host-healthy-h100" --format json >"$work/a.json"

@@ -372,9 +372,15 @@ bool explain_error_code(const RuleSet& rules, const std::string& wanted) {
 // with --replay, --root or --here, which of the candidate causes holds there.
 int explain_pasted_text(const Options& options, const RuleSet& rules) {
   std::string text = options.rule_id;
-  if (text == "-") {  // a log on stdin, bounded like every input
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    text.resize(std::min<std::size_t>(text.size(), 1 << 20));
+  if (text == "-") {  // a log on stdin, bounded like every input: an endless stream is read only so far
+    constexpr std::size_t k_max_pasted = 1 << 20;
+    text.assign(k_max_pasted + 1, '\0');
+    std::cin.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > k_max_pasted) {
+      text.resize(k_max_pasted);
+      std::cerr << "gpudoctor: explain read the first 1 MiB of standard input and no more\n";
+    }
   }
   const auto matches = match_signatures(rules.signatures, text);
   if (matches.empty()) {
