@@ -18,16 +18,25 @@ std::size_t line_of(const YAML::Node& node) { return static_cast<std::size_t>(st
 // YAML::Node() is a defined null node; "not there" must be undefined.
 YAML::Node absent() { return YAML::Node(YAML::NodeType::Undefined); }
 
-// The node's own key, else the same key in what it merges (<<: *a or <<: [*a, *b]).
-YAML::Node field(const YAML::Node& node, const char* key, int depth = 0) {
-  if (!node.IsMap() || depth > 8) return absent();
+// One lookup visits at most this many maps: merge lists that name the same
+// anchors again at every level fan out to billions of paths in a 1 KB file.
+constexpr int k_max_merge_visits = 256;
+
+YAML::Node field_within(const YAML::Node& node, const char* key, int depth, int& visits) {
+  if (!node.IsMap() || depth > 8 || ++visits > k_max_merge_visits) return absent();
   if (auto own = node[key]) return own;
   const auto merged = node["<<"];
-  if (merged && merged.IsMap()) return field(merged, key, depth + 1);
+  if (merged && merged.IsMap()) return field_within(merged, key, depth + 1, visits);
   if (merged && merged.IsSequence())
     for (const auto& each : merged)
-      if (auto found = field(each, key, depth + 1)) return found;
+      if (auto found = field_within(each, key, depth + 1, visits)) return found;
   return absent();
+}
+
+// The node's own key, else the same key in what it merges (<<: *a or <<: [*a, *b]).
+YAML::Node field(const YAML::Node& node, const char* key) {
+  int visits = 0;
+  return field_within(node, key, 0, visits);
 }
 
 std::optional<std::string> scalar(const YAML::Node& node) {

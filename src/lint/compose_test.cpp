@@ -96,4 +96,17 @@ TEST_CASE("compose: hostile YAML is refused or read, never a crash or a hang") {
   CHECK(bomb.services.size() == 1);
   // A merge that merges itself ends.
   CHECK(gd::parse_compose("services:\n  s: &s\n    <<: *s\n").services.size() <= 1);
+  // Merge lists that fan out: eight levels of ten merges are 10^8 paths to a key no map has;
+  // each lookup is bounded (it used to walk them all, for every key of every service).
+  std::string fan = "x-0: &m0 {image: base}\n";
+  for (int level = 1; level <= 8; ++level) {
+    const std::string below = "*m" + std::to_string(level - 1);
+    fan += "x-" + std::to_string(level) + ": &m" + std::to_string(level) + " {<<: [";
+    for (int i = 0; i < 10; ++i) fan += (i ? ", " : "") + below;
+    fan += "]}\n";
+  }
+  fan += "services:\n  s:\n    <<: *m8\n";
+  CHECK(fan.size() < 1024);
+  const auto fanned = gd::parse_compose(fan);
+  REQUIRE(fanned.services.size() == 1);
 }
