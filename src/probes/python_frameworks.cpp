@@ -291,23 +291,29 @@ std::vector<WheelOverlap> overlapping_wheels(Host& host, const std::string& site
   for (const auto& [name, version] : installed) {
     const auto normal = normalized_package_name(name);
     const auto major = normal.starts_with("nvidia_") ? package_cuda_major(normal) : std::nullopt;
-    if (major) by_library[normal.substr(0, normal.rfind("_cu"))].emplace_back(*major, name + "-" + version);
+    if (!major) continue;
+    auto& wheels = by_library[normal.substr(0, normal.rfind("_cu"))];
+    if (wheels.size() < 64) wheels.emplace_back(*major, name + "-" + version);  // no environment holds more
   }
   std::vector<WheelOverlap> overlaps;
-  const auto library_files = [&](const std::string& dist) {
-    std::set<std::string> files;
+  // Each RECORD is read once, however many pairs it is in.
+  std::map<std::string, std::set<std::string>> records;
+  const auto library_files = [&](const std::string& dist) -> const std::set<std::string>& {
+    const auto [found, fresh] = records.try_emplace(dist);
+    if (!fresh) return found->second;
     if (auto text = host.read_file(site + "/" + dist + ".dist-info/RECORD", 256 * 1024))
       for (auto line : lines(*text)) {
         const auto path = line.substr(0, line.find(','));
-        if (path.find(".so") != std::string_view::npos && files.size() < 1024) files.emplace(path);
+        if (path.find(".so") != std::string_view::npos && found->second.size() < 1024) found->second.emplace(path);
       }
-    return files;
+    return found->second;
   };
   for (const auto& [library, wheels] : by_library)
     for (std::size_t i = 0; i < wheels.size(); ++i)
       for (std::size_t j = i + 1; j < wheels.size() && overlaps.size() < 16; ++j) {
         if (wheels[i].first == wheels[j].first) continue;
-        const auto a = library_files(wheels[i].second), b = library_files(wheels[j].second);
+        const auto& a = library_files(wheels[i].second);
+        const auto& b = library_files(wheels[j].second);
         std::vector<std::string> shared;
         std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(shared));
         if (shared.empty()) continue;

@@ -183,6 +183,19 @@ TEST_CASE("NVIDIA wheels of one library for two CUDA majors overlap only where t
   CHECK(overlaps[0].shared == 1);  // the header is not a library file
 }
 
+TEST_CASE("many wheels of one library: each RECORD is read once, not once per pair") {
+  gd::FakeHost host;
+  gd::InstalledPackages installed;
+  for (int i = 0; i < 40; ++i) {
+    const std::string name = "nvidia_cublas_cu" + std::to_string(11 + i % 2), version = "12.0." + std::to_string(i);
+    host.file(k_site + "/" + name + "-" + version + ".dist-info/RECORD", "nvidia/cublas/lib/libcublas.so." + std::to_string(i) + ",,\n");
+    installed.emplace_back(name, version);
+  }
+  CHECK(gd::overlapping_wheels(host, k_site, installed).empty());
+  for (const auto& [path, count] : host.reads)
+    if (path.ends_with("/RECORD")) CHECK_MESSAGE(count == 1, path);
+}
+
 TEST_CASE("JAX's checks: the plugin equals jaxlib by dotted numeric prefix; jaxlib within [minimum, jax]") {
   gd::FakeHost host;
   host.file(k_site + "/jax/version.py", "_version: str = \"0.4.38\"\n_minimum_jaxlib_version: str = \"0.4.36\"\n");

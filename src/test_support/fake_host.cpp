@@ -37,6 +37,7 @@ Result<std::string> FakeHost::resolve(std::string_view path, FollowFinal follow)
 }
 
 Result<std::string> FakeHost::read_file(std::string_view path, std::size_t max_bytes) {
+  ++reads[std::string(path)];
   check_throw(path);
   const auto resolved = resolve(path, FollowFinal::yes);
   if (!resolved) return resolved.error();

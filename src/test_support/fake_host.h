@@ -24,6 +24,7 @@ class FakeHost final : public Host {
   std::map<std::string, ChildAnswer, std::less<>> answers;  // ChildRequest::key() -> answer
   std::set<std::string, std::less<>> throw_on_read;
   std::vector<ChildRequest> asked;  // every request, in order, for tests that count them
+  std::map<std::string, int, std::less<>> reads;  // read_file calls per path asked, for tests that count them
   Uname kernel{"Linux", "6.1.0-test", "#1 SMP", "x86_64"};
   UserIds ids{1000, 1000, {1000}};
   HostMode host_mode = HostMode::replay;
