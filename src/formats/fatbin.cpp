@@ -3,6 +3,9 @@
 #include "formats/elf_file.h"
 #include "util/version.h"
 
+#include <algorithm>
+#include <optional>
+
 namespace gd {
 namespace {
 
@@ -14,10 +17,26 @@ constexpr std::uint64_t k_flags_compressed = 0x2000 | 0x8000;
 // sm_90a / compute_90a (arch-specific) and sm_100f / compute_100f (family), as nvcc 13.0 writes them.
 constexpr std::uint64_t k_flag_arch_specific = 0x100000, k_flag_family = 0x200000;
 
+// nvcc pads containers apart by a few bytes; a longer run of zeros (a sparse
+// file's hole, a hostile section) holds no entry and is not scanned further.
+constexpr std::uint64_t k_max_padding = 64 << 10;
+
 std::uint64_t little(std::string_view bytes, std::size_t at, int width) {
   std::uint64_t value = 0;
   for (int i = width - 1; i >= 0; --i) value = value << 8 | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
   return value;
+}
+
+// Where the zeros starting at `at` end (8-byte steps, up to end), read in one
+// piece; nullopt when they run past k_max_padding.
+std::optional<std::uint64_t> past_padding(Files& files, const std::string& path, std::uint64_t at, std::uint64_t end) {
+  const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(end - at, k_max_padding));
+  auto block = files.read_range(path, at, length);
+  if (!block) return std::nullopt;
+  for (std::size_t offset = 0; offset + 8 <= block->size(); offset += 8)
+    if (little(*block, offset, 8) != 0) return at + offset;
+  if (at + block->size() >= end) return end;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -41,7 +60,13 @@ FatbinContents read_fatbin(Files& files, const std::string& path) {
       if (little(*header, 0, 4) != k_fatbin_magic) {
         // Containers are padded apart; zeros are skipped, anything else ends the section.
         if (little(*header, 0, 8) == 0) {
-          at += 8;
+          const auto next = past_padding(files, path, at, end);
+          if (!next) {
+            contents.problems.push_back("more than " + std::to_string(k_max_padding >> 10) + " KiB of zeros at section offset " +
+                                        std::to_string(at - section.offset) + ", no padding: the rest not read");
+            break;
+          }
+          at = *next;
           continue;
         }
         contents.problems.push_back("no fat binary header at section offset " + std::to_string(at - section.offset));

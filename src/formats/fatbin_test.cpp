@@ -123,3 +123,39 @@ TEST_CASE("real nvcc output: exactly the -gencode targets asked for, compressed 
     CHECK(contents.ptx_family.empty());
   }
 }
+
+TEST_CASE("a sparse .nv_fatbin of hundreds of MB of zeros is not scanned: a few reads, and said") {
+  gd::TempDir dir;
+  // A section that claims 300 MB from offset 1 MiB: a hole in a sparse file.
+  std::string elf = gd::fatbin_elf({{.kind = 2, .arch = 80, .major = 1, .minor = 7}});
+  std::uint64_t shoff = 0;
+  for (int i = 7; i >= 0; --i) shoff = shoff << 8 | static_cast<unsigned char>(elf[40 + static_cast<std::size_t>(i)]);
+  const auto put64 = [&](std::size_t at, std::uint64_t value) {
+    for (int i = 0; i < 8; ++i) elf[at + static_cast<std::size_t>(i)] = static_cast<char>(value >> (8 * i));
+  };
+  const std::uint64_t offset = 1 << 20, size = std::uint64_t{300} << 20;
+  put64(static_cast<std::size_t>(shoff) + 64 + 24, offset);  // the .nv_fatbin header's sh_offset
+  put64(static_cast<std::size_t>(shoff) + 64 + 32, size);    // and sh_size
+  dir.write("libsparse.so", elf);
+  std::filesystem::resize_file(dir / "libsparse.so", offset + size);
+  gd::LiveHost host;
+  const auto contents = gd::read_fatbin(host, dir / "libsparse.so");
+  CHECK(contents.has_fatbin);
+  CHECK(contents.entries == 0);
+  REQUIRE(contents.problems.size() == 1);
+  CHECK(contents.problems[0].find("KiB of zeros") != std::string::npos);
+}
+
+TEST_CASE("padding between containers is skipped") {
+  gd::TempDir dir;
+  const std::string bytes = gd::fatbin_container({{.kind = 2, .arch = 80, .major = 1, .minor = 7}}) + std::string(40, '\0') +
+                            gd::fatbin_container({{.kind = 2, .arch = 90, .major = 1, .minor = 7}});
+  std::string initializer;
+  for (auto byte : bytes) initializer += std::to_string(static_cast<unsigned char>(byte)) + ",";
+  dir.write("pad.c", "__attribute__((section(\".nv_fatbin\"), used)) const unsigned char fatbin[] = {" + initializer + "};\n");
+  REQUIRE(gd::run_child({"cc", "-shared", "-fPIC", "-o", dir / "libpad.so", dir / "pad.c"}, std::chrono::seconds(60)).exit == 0);
+  gd::LiveHost host;
+  const auto contents = gd::read_fatbin(host, dir / "libpad.so");
+  CHECK(contents.sass == std::set<int>{80, 90});
+  CHECK(contents.problems.empty());
+}
