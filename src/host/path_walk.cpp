@@ -11,6 +11,10 @@ namespace gd {
 namespace {
 
 constexpr int k_max_symlinks = 40;  // the kernel's own limit
+// A path resolved past PATH_MAX is refused (ENAMETOOLONG): no real tree has
+// one, and a hostile archive (links into a tree thousands of directories
+// deep) would otherwise make every lookup long.
+constexpr std::size_t k_max_resolved = 4096;
 
 void push_components(std::deque<std::string>& queue, std::string_view path) {
   const auto parts = path_components(path);
@@ -18,16 +22,13 @@ void push_components(std::deque<std::string>& queue, std::string_view path) {
     if (*it != ".") queue.emplace_front(*it);
 }
 
-std::string join(const std::vector<std::string>& parts) {
-  std::string path;
-  for (const auto& part : parts) path += "/" + part;
-  return path;
-}
-
 }  // namespace
 
 Result<std::string> walk_path(std::string_view path, FollowFinal follow_final, const LinkLookup& lookup) {
-  std::vector<std::string> resolved;
+  // The resolved prefix is kept joined ("/a/b"), with where each component
+  // starts, so that a step costs its own length, not the whole path's.
+  std::string resolved;
+  std::vector<std::size_t> starts;
   std::deque<std::string> pending;
   push_components(pending, path);
   int symlinks = 0;
@@ -35,26 +36,35 @@ Result<std::string> walk_path(std::string_view path, FollowFinal follow_final, c
     std::string part = std::move(pending.front());
     pending.pop_front();
     if (part == "..") {
-      if (!resolved.empty()) resolved.pop_back();  // ".." at the root stays at the root
+      if (!starts.empty()) {  // ".." at the root stays at the root
+        resolved.resize(starts.back());
+        starts.pop_back();
+      }
       continue;
     }
+    if (resolved.size() + 1 + part.size() > k_max_resolved) return errno_code(ENAMETOOLONG);
+    const std::size_t start = resolved.size();
+    resolved += "/" + part;
     const bool is_final = pending.empty();
     if (is_final && follow_final == FollowFinal::no) {
-      resolved.push_back(std::move(part));
+      starts.push_back(start);
       break;
     }
-    auto target = lookup(join(resolved) + "/" + part, is_final);
+    auto target = lookup(resolved, is_final);
     if (!target) return target.error();
     if (!*target) {
-      resolved.push_back(std::move(part));
+      starts.push_back(start);
       continue;
     }
+    resolved.resize(start);
     if (++symlinks > k_max_symlinks) return errno_code(ELOOP);
-    if ((*target)->starts_with("/")) resolved.clear();
+    if ((*target)->starts_with("/")) {
+      resolved.clear();
+      starts.clear();
+    }
     push_components(pending, **target);
   }
-  const std::string out = join(resolved);
-  return out.empty() ? std::string("/") : out;
+  return resolved.empty() ? std::string("/") : resolved;
 }
 
 }  // namespace gd

@@ -29,3 +29,15 @@ TEST_CASE("memory files resolve symlinks inside themselves, as a snapshot root d
   CHECK(files.read_file("/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15/x", 10).error().value() == ENOTDIR);
   CHECK(files.read_link("/usr").error().value() == EINVAL);
 }
+
+TEST_CASE("links into a deep tree resolve, step by step; a path resolved past PATH_MAX is refused") {
+  gd::MemoryFiles files;
+  std::string deep;
+  for (int i = 0; i < 350; ++i) deep += "/directory";  // 3,500 characters
+  files.add_file(deep + "/f", "x", 0644);
+  files.add_link("/a", deep.substr(1));
+  files.add_link(deep + "/up", "../../..");
+  CHECK(files.read_file("/a/f", 10).value() == "x");
+  CHECK(files.read_file("/a/up/directory/directory/directory/f", 10).value() == "x");
+  CHECK(files.read_file("/a/" + std::string(700, 'n'), 10).error().value() == ENAMETOOLONG);
+}
