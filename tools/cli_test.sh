@@ -176,6 +176,10 @@ check "replay of the archive matches live verdict" \
        "$(json_field "$work/from-archive.json" verdict)/$(json_field "$work/from-archive.json" failing_layer)"
 check "a redacted report says so" python3 -c 'import json,sys; assert "redacted" in json.load(open(sys.argv[1]))' "$work/from-archive.json"
 check "snapshot refuses to overwrite an archive" exit_is 2 "$gpudoctor" snapshot --output "$work/node.tar.gz"
+# A dangling symlink at the output is something there: refused, and left as it was (it used to be replaced).
+ln -s "$work/nowhere" "$work/dangling.tar.gz"
+check "snapshot refuses a dangling symlink at its output" exit_is 2 "$gpudoctor" snapshot --output "$work/dangling.tar.gz"
+check "the dangling symlink is left as it was" test "$(readlink "$work/dangling.tar.gz")" = "$work/nowhere"
 printf 'not an archive' >"$work/fake.tar.gz"
 check "a file that is no archive exits 2" exit_is 2 "$gpudoctor" check --replay "$work/fake.tar.gz"
 check "diff reads archives" exit_is 0 "$gpudoctor" diff "$work/node.tar.gz" "$work/node"

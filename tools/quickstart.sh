@@ -71,7 +71,7 @@ case "${1:-check}" in
     configure build -Dtests=enabled -Dwerror=true  # warnings are errors in CI
     status=0
     run_suites build "tests" || status=1
-    configure build-sanitize -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+    configure build-sanitize -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Dwerror=true
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
       run_suites build-sanitize "tests under ASan+UBSan" || status=1
     # The diagnosis must not depend on how the binary was built: without
@@ -90,7 +90,7 @@ case "${1:-check}" in
     # The fuzz targets must keep building; each runs once over seeds from testdata.
     fuzz_result=OK
     CXX=clang++ configure build-fuzz -Dfuzz=true -Dtests=disabled -Dpci_names=disabled \
-      -Db_sanitize=address,undefined -Db_lundef=false || fuzz_result=FAIL
+      -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true || fuzz_result=FAIL
     if [ "$fuzz_result" = OK ]; then
       export ASAN_OPTIONS=detect_leaks=0
       seeds=$(mktemp -d)

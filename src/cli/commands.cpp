@@ -280,7 +280,10 @@ int run_snapshot_command(const Options& options) {
   auto inner = make_host(options);
   const std::string& output = *options.output;
   const bool archive = is_archive_name(output);
-  if (archive && std::filesystem::exists(output)) throw UsageError("--output " + output + " exists; gpudoctor does not overwrite it");
+  // Decided once, here, without following a symlink: a dangling one is something there too.
+  std::error_code status_error;
+  if (archive && std::filesystem::symlink_status(output, status_error).type() != std::filesystem::file_type::not_found)
+    throw UsageError("--output " + output + " exists; gpudoctor does not overwrite it");
   std::optional<StagingDir> staging;
   if (archive) staging.emplace(output);
   const std::string dir = archive ? staging->path() : output;
@@ -294,7 +297,8 @@ int run_snapshot_command(const Options& options) {
   if (auto written = recorder.finish(GPUDOCTOR_VERSION); !written)
     throw OutputError("cannot write " + dir + "/snapshot.json");
   std::ofstream(dir + "/report.json") << render_json(report);
-  if (archive) pack_snapshot(dir, output);
+  if (archive)
+    if (auto packed = pack_snapshot(dir, output); !packed) throw OutputError(packed.error());
   std::cerr << "gpudoctor: snapshot written to " << output << " (" << recorder.files_written()
             << " files); verdict " << status_name(report.verdict) << ".\n";
   if (report.redacted)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>  // renameat2, RENAME_NOREPLACE
 #include <cstdlib>
 #include <cerrno>
 
@@ -108,7 +109,20 @@ Result<FileStat> stat_local(const std::string& path) {
                   static_cast<std::uint64_t>(info.st_size)};
 }
 
-Result<void> write_file_atomically(const std::string& path, std::string_view content, unsigned mode) {
+namespace {
+
+// Moves temporary to path; without replace, only where path is free: renameat2's
+// RENAME_NOREPLACE, else (a filesystem without it) link() then unlink(), which fails alike.
+int move_into_place(const std::string& temporary, const std::string& path, bool replace) {
+  if (replace) return ::rename(temporary.c_str(), path.c_str()) == 0 ? 0 : errno;
+  if (::renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return errno;
+  if (::link(temporary.c_str(), path.c_str()) != 0) return errno;
+  ::unlink(temporary.c_str());
+  return 0;
+}
+
+Result<void> write_atomically(const std::string& path, std::string_view content, unsigned mode, bool replace) {
   std::string temporary = path + ".tmp.XXXXXX";
   UniqueFd fd(::mkstemp(temporary.data()));
   if (!fd.valid()) return errno_code(errno);
@@ -123,12 +137,24 @@ Result<void> write_file_atomically(const std::string& path, std::string_view con
   int error = written ? 0 : errno;
   if (written && ::fsync(fd.get()) != 0) error = errno, written = false;
   fd.reset();  // closed before the rename, so the new file is whole when it appears
-  if (written && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno, written = false;
+  if (written) {
+    if (const int moved = move_into_place(temporary, path, replace); moved != 0) error = moved, written = false;
+  }
   if (!written) {
     ::unlink(temporary.c_str());
     return errno_code(error ? error : EIO);
   }
   return {};
+}
+
+}  // namespace
+
+Result<void> write_file_atomically(const std::string& path, std::string_view content, unsigned mode) {
+  return write_atomically(path, content, mode, true);
+}
+
+Result<void> write_new_file_atomically(const std::string& path, std::string_view content, unsigned mode) {
+  return write_atomically(path, content, mode, false);
 }
 
 namespace {

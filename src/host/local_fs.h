@@ -33,6 +33,11 @@ Result<FileStat> stat_local(const std::string& path);
 // the old file or the whole new one, never half. The file gets `mode`.
 Result<void> write_file_atomically(const std::string& path, std::string_view content, unsigned mode = 0644);
 
+// The same, but only where nothing is at path when the file is put there
+// (EEXIST otherwise, and nothing replaced): for an output the user named
+// that must not clobber what appeared at that place meanwhile.
+Result<void> write_new_file_atomically(const std::string& path, std::string_view content, unsigned mode = 0644);
+
 // An output path the user named: a regular file (or nothing yet) is
 // replaced atomically; a symlink is followed and its target replaced; a
 // character device, FIFO or socket (/dev/null, /dev/stdout, a pipe) is

@@ -72,11 +72,14 @@ Checked<std::string> snapshot_folder(const std::vector<TarEntry>& entries) {
 
 bool is_archive_name(std::string_view path) { return path.ends_with(".tar.gz") || path.ends_with(".tgz"); }
 
-void pack_snapshot(const std::string& dir, const std::string& archive_path) {
+Checked<> pack_snapshot(const std::string& dir, const std::string& archive_path) {
   const std::string packed = gzip_compress(write_tar(entries_below(dir, folder_name(archive_path)), std::time(nullptr)));
   // Private, as the directory form is: a snapshot holds the machine's files (all of them with --no-redact).
-  if (auto written = write_file_atomically(archive_path, packed, 0600); !written)
-    throw std::runtime_error("cannot write " + archive_path + ": " + written.error().message());
+  // Never over what appeared at that place since the run began (a file, a symlink, dangling or not).
+  if (auto written = write_new_file_atomically(archive_path, packed, 0600); !written)
+    return problem(written.error().value() == EEXIST ? archive_path + " appeared while the snapshot was taken; gpudoctor does not overwrite it"
+                                                     : "cannot write " + archive_path + ": " + written.error().message());
+  return {};
 }
 
 UnpackedSnapshot unpack_snapshot(const std::string& archive_path) {

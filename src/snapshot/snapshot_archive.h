@@ -6,6 +6,8 @@
 #include "snapshot/snapshot.h"
 #include "snapshot/stored_files.h"
 
+#include "util/checked.h"
+
 #include <memory>
 #include <string>
 
@@ -17,9 +19,9 @@ inline constexpr std::size_t k_max_unpacked_bytes = 256 << 20;  // a real snapsh
 bool is_archive_name(std::string_view path);  // ends in .tar.gz or .tgz
 
 // Packs snapshot directory dir into archive_path, written atomically (a
-// reader never sees half an archive).
-// Throws std::runtime_error naming what failed.
-void pack_snapshot(const std::string& dir, const std::string& archive_path);
+// reader never sees half an archive) and only where nothing is at that path
+// when it is put there; otherwise the problem, in words.
+Checked<> pack_snapshot(const std::string& dir, const std::string& archive_path);
 
 struct UnpackedSnapshot {
   Snapshot snapshot;

@@ -1,0 +1,32 @@
+#include "host/local_fs.h"
+
+#include "test_support/temp_dir.h"
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
+TEST_CASE("write_new_file_atomically puts a file only where nothing is, and replaces nothing that appeared") {
+  gd::TempDir dir;
+  REQUIRE(gd::write_new_file_atomically(dir / "new.tar.gz", "archive", 0600));
+  CHECK(gd::read_local_file(dir / "new.tar.gz", 100).value() == "archive");
+  const auto private_file = std::filesystem::perms::owner_read | std::filesystem::perms::owner_write;
+  CHECK((std::filesystem::status(dir / "new.tar.gz").permissions() & std::filesystem::perms::all) == private_file);
+  // A file that appeared meanwhile, and a dangling symlink, are both kept.
+  dir.write("appeared.tar.gz", "someone else's");
+  const auto over_file = gd::write_new_file_atomically(dir / "appeared.tar.gz", "archive", 0600);
+  REQUIRE_FALSE(over_file);
+  CHECK(over_file.error().value() == EEXIST);
+  CHECK(gd::read_local_file(dir / "appeared.tar.gz", 100).value() == "someone else's");
+  REQUIRE(::symlink((dir / "nowhere").c_str(), (dir / "dangling.tar.gz").c_str()) == 0);
+  CHECK(gd::write_new_file_atomically(dir / "dangling.tar.gz", "archive", 0600).error().value() == EEXIST);
+  CHECK(std::filesystem::is_symlink(dir / "dangling.tar.gz"));
+  // No temporary file is left beside them.
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) CHECK(entry.path().filename().string().find(".tmp.") == std::string::npos);
+  // The replacing form still replaces.
+  REQUIRE(gd::write_file_atomically(dir / "appeared.tar.gz", "mine", 0600));
+  CHECK(gd::read_local_file(dir / "appeared.tar.gz", 100).value() == "mine");
+}
