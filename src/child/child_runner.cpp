@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <optional>
 
 namespace gd {
 namespace bp = boost::process;
@@ -82,6 +83,41 @@ class CappedReader {
   std::array<char, 16384> m_chunk{};
 };
 
+// Ends the wait once the child has exited: at once when both pipes are at
+// EOF, else after k_drain (a grandchild holds them).
+class ExitWatch {
+ public:
+  ExitWatch(boost::asio::io_context& context, bp::child& child, std::function<bool()> pipes_done)
+      : m_context(context), m_child(child), m_pipes_done(std::move(pipes_done)), m_poll(context), m_drain(context) {}
+
+  void start() {
+    m_poll.expires_after(k_exit_poll);
+    m_poll.async_wait([this](const boost::system::error_code& error) {
+      if (error) return;
+      std::error_code running_error;
+      if (m_child.running(running_error)) return start();
+      m_exited = true;
+      if (m_pipes_done()) return;
+      m_drain.expires_after(k_drain);
+      m_drain.async_wait([this](const boost::system::error_code& cancelled) {
+        if (!cancelled) m_context.stop();
+      });
+    });
+  }
+
+  // A pipe reached EOF: once both have, after the exit, nothing is left to wait for.
+  void pipe_closed() {
+    if (m_exited && m_pipes_done()) m_drain.cancel();
+  }
+
+ private:
+  boost::asio::io_context& m_context;
+  bp::child& m_child;
+  std::function<bool()> m_pipes_done;
+  boost::asio::steady_timer m_poll, m_drain;
+  bool m_exited = false;
+};
+
 }  // namespace
 
 ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline, OutputKeep keep) {
@@ -110,34 +146,15 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   }
   const KillOnInterrupt interrupted(group.native_handle());  // gpudoctor stopped: its child goes too
 
-  boost::asio::steady_timer exit_poll(context), drain(context);
-  bool exited = false;
-  std::unique_ptr<CappedReader> out_reader, err_reader;
-  const auto pipes_done = [&] { return out_reader->done() && err_reader->done(); };
-  const auto on_eof = [&] {
-    if (exited && pipes_done()) drain.cancel();
-  };
-  out_reader = std::make_unique<CappedReader>(out, answer.output, keep, answer.truncated, on_eof);
-  err_reader = std::make_unique<CappedReader>(err, answer.error_output, keep, answer.truncated, on_eof);
   // The answer is complete when the child exits, not when every holder of
   // its pipes has closed them.
-  std::function<void()> watch_exit = [&] {
-    exit_poll.expires_after(k_exit_poll);
-    exit_poll.async_wait([&](const boost::system::error_code& error) {
-      if (error) return;
-      std::error_code running_error;
-      if (child.running(running_error)) return watch_exit();
-      exited = true;
-      if (pipes_done()) return;
-      drain.expires_after(k_drain);
-      drain.async_wait([&](const boost::system::error_code& cancelled) {
-        if (!cancelled) context.stop();
-      });
-    });
-  };
+  std::optional<CappedReader> out_reader, err_reader;
+  ExitWatch watch(context, child, [&] { return out_reader->done() && err_reader->done(); });
+  out_reader.emplace(out, answer.output, keep, answer.truncated, [&] { watch.pipe_closed(); });
+  err_reader.emplace(err, answer.error_output, keep, answer.truncated, [&] { watch.pipe_closed(); });
   out_reader->start();
   err_reader->start();
-  watch_exit();
+  watch.start();
   context.run_for(deadline);
   const bool answered = context.stopped();
   out_reader->finish();
