@@ -92,10 +92,15 @@ pid_t helper_pid(const std::string& file) {
   return 0;
 }
 
-// A killed process reparented to this test (a subreaper once run_child ran) is a zombie until reaped here.
+// A killed process is a zombie until its (new) parent reaps it: this test,
+// once run_child made it a subreaper, else init, which may never do so here.
 bool alive(pid_t pid) {
   ::waitpid(pid, nullptr, WNOHANG);
-  return ::kill(pid, 0) == 0;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
 }
 
 }  // namespace

@@ -67,26 +67,27 @@ void unblock_interrupts_in_child() {
   ::pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
 }
 
-KillOnInterrupt::KillOnInterrupt(pid_t group) : m_group(group) {
+namespace {
+
+template <class T>
+void enrol(std::vector<T> Registry::*list, const T& value) {
   std::lock_guard lock(registry().mutex);
-  registry().groups.push_back(group);
+  (registry().*list).push_back(value);
 }
 
-KillOnInterrupt::~KillOnInterrupt() {
+template <class T>
+void withdraw(std::vector<T> Registry::*list, const T& value) {
   std::lock_guard lock(registry().mutex);
-  auto& groups = registry().groups;
-  if (const auto found = std::find(groups.begin(), groups.end(), m_group); found != groups.end()) groups.erase(found);
+  auto& values = registry().*list;
+  if (const auto found = std::find(values.begin(), values.end(), value); found != values.end()) values.erase(found);
 }
 
-RemoveOnInterrupt::RemoveOnInterrupt(std::string path) : m_path(std::move(path)) {
-  std::lock_guard lock(registry().mutex);
-  registry().paths.push_back(m_path);
-}
+}  // namespace
 
-RemoveOnInterrupt::~RemoveOnInterrupt() {
-  std::lock_guard lock(registry().mutex);
-  auto& paths = registry().paths;
-  if (const auto found = std::find(paths.begin(), paths.end(), m_path); found != paths.end()) paths.erase(found);
-}
+KillOnInterrupt::KillOnInterrupt(pid_t group) : m_group(group) { enrol(&Registry::groups, m_group); }
+KillOnInterrupt::~KillOnInterrupt() { withdraw(&Registry::groups, m_group); }
+
+RemoveOnInterrupt::RemoveOnInterrupt(std::string path) : m_path(std::move(path)) { enrol(&Registry::paths, m_path); }
+RemoveOnInterrupt::~RemoveOnInterrupt() { withdraw(&Registry::paths, m_path); }
 
 }  // namespace gd
