@@ -176,6 +176,11 @@ check "replay of the archive matches live verdict" \
        "$(json_field "$work/from-archive.json" verdict)/$(json_field "$work/from-archive.json" failing_layer)"
 check "a redacted report says so" python3 -c 'import json,sys; assert "redacted" in json.load(open(sys.argv[1]))' "$work/from-archive.json"
 check "snapshot refuses to overwrite an archive" exit_is 2 "$gpudoctor" snapshot --output "$work/node.tar.gz"
+# A FIFO or a device named as input is refused at once, never waited on.
+mkfifo "$work/fifo"
+check "lint refuses a FIFO" exit_is 2 timeout 10 "$gpudoctor" lint "$work/fifo"
+check "lint says why" grep -q "not a regular file" "$work/err"
+check "diff refuses a device" exit_is 2 timeout 10 "$gpudoctor" diff /dev/zero /dev/zero
 # A dangling symlink at the output is something there: refused, and left as it was (it used to be replaced).
 ln -s "$work/nowhere" "$work/dangling.tar.gz"
 check "snapshot refuses a dangling symlink at its output" exit_is 2 "$gpudoctor" snapshot --output "$work/dangling.tar.gz"

@@ -38,6 +38,17 @@ namespace gd {
 
 namespace {
 
+// Why a file named on the command line was not read, in words: a FIFO, a
+// device or a directory is refused (EINVAL from the local reader), never waited on.
+std::string unreadable_input(const std::error_code& error) {
+  if (error.value() == EINVAL) return "not a regular file (a FIFO, device or directory is not read)";
+  return error.message();
+}
+
+}  // namespace
+
+namespace {
+
 // The built-in rules are checked against the facts by the unit suite; a
 // --rules set is checked here, each time it is loaded.
 RuleSet load_rules(const Options& options) {
@@ -156,7 +167,7 @@ boost::json::object report_for_diff(const std::string& path, const RuleSet& rule
     return report_to_json(run_check(host, rules, probe_options(options)));
   }
   auto text = read_local_file(path, 64 << 20);
-  if (!text) throw UsageError(path + ": " + text.error().message());
+  if (!text) throw UsageError(path + ": " + unreadable_input(text.error()));
   boost::system::error_code error;
   auto document = boost::json::parse(*text, error);
   const auto* schema = document.is_object() ? document.as_object().if_contains("schema") : nullptr;
@@ -193,7 +204,7 @@ int run_lint_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   const bool compose = is_compose_name(options.file);
   auto text = read_local_file(options.file, (compose ? k_max_compose : k_max_dockerfile) + 1);
-  if (!text) throw UsageError(options.file + ": " + text.error().message());
+  if (!text) throw UsageError(options.file + ": " + unreadable_input(text.error()));
   std::vector<std::string> problems;
   std::vector<LintFinding> findings;
   // A file that is neither a Dockerfile nor a compose file is not "clean":
