@@ -176,6 +176,14 @@ check "replay of the archive matches live verdict" \
        "$(json_field "$work/from-archive.json" verdict)/$(json_field "$work/from-archive.json" failing_layer)"
 check "a redacted report says so" python3 -c 'import json,sys; assert "redacted" in json.load(open(sys.argv[1]))' "$work/from-archive.json"
 check "snapshot refuses to overwrite an archive" exit_is 2 "$gpudoctor" snapshot --output "$work/node.tar.gz"
+# A file name with an escape sequence is shown escaped, in findings and in errors alike.
+esc_name="$work/x$(printf '\033')[31mred.Dockerfile"
+printf 'FROM nvidia/cuda:12.4.0-base-ubuntu22.04\nENV NVIDIA_VISIBLE_DEVICES=none\n' >"$esc_name"
+"$gpudoctor" lint "$esc_name" >"$work/esc.out" 2>&1
+check "lint shows an escape in a file name escaped" grep -qF 'x\x1b[31mred.Dockerfile:2:' "$work/esc.out"
+"$gpudoctor" check --replay "$esc_name" >"$work/esc2.out" 2>&1
+check "an error shows it escaped too" grep -qF 'x\x1b[31mred.Dockerfile' "$work/esc2.out"
+check "no raw escape reaches the terminal" bash -c "! grep -q \$'\\033' '$work/esc.out' '$work/esc2.out'"
 # A FIFO or a device named as input is refused at once, never waited on.
 mkfifo "$work/fifo"
 check "lint refuses a FIFO" exit_is 2 timeout 10 "$gpudoctor" lint "$work/fifo"

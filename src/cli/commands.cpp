@@ -240,14 +240,15 @@ int run_lint_command(const Options& options) {
     std::cout << pretty_json(document);
   } else {
     std::string out;
-    for (const auto& problem : problems) out += options.file + ": " + problem + "\n";
+    const std::string& shown = options.file;
+    for (const auto& problem : problems) out += shown + ": " + problem + "\n";
     for (const auto& finding : findings) {
-      out += options.file + ":" + std::to_string(finding.line) + ": " + finding.severity + " " + finding.rule + ": " +
+      out += shown + ":" + std::to_string(finding.line) + ": " + finding.severity + " " + finding.rule + ": " +
              finding.message + "\n  fix: " + finding.fix + "\n";
       if (finding.corrected) out += "  corrected: " + *finding.corrected + "\n";
     }
-    if (findings.empty() && !unusable) out += options.file + ": no GPU mistakes found\n";
-    std::cout << valid_utf8(out);
+    if (findings.empty() && !unusable) out += shown + ": no GPU mistakes found\n";
+    std::cout << terminal_safe(valid_utf8(out));  // a file name or a line may hold escape sequences
   }
   if (unusable) {
     std::cerr << "gpudoctor: " << printable(options.file, 300) << " cannot be linted: " << printable(*unusable, 300) << "\n";

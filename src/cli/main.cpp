@@ -9,6 +9,7 @@
 #include "snapshot/replay_host.h"
 #include "rules/rule_set.h"
 #include "util/interrupt_cleanup.h"
+#include "util/text.h"
 
 #include <exception>
 #include <iostream>
@@ -36,15 +37,15 @@ int main(int argc, char** argv) {
       case gd::Command::resolve: return gd::run_resolve_command(options);
     }
   } catch (const gd::UsageError& error) {
-    std::cerr << "gpudoctor: " << error.what() << "\n(see gpudoctor --help)\n";
+    std::cerr << "gpudoctor: " << gd::terminal_safe(error.what()) << "\n(see gpudoctor --help)\n";
   } catch (const gd::RuleError& error) {
-    std::cerr << "gpudoctor: bad rules: " << error.what() << "\n";
+    std::cerr << "gpudoctor: bad rules: " << gd::terminal_safe(error.what()) << "\n";
   } catch (const gd::OutputError& error) {
-    std::cerr << "gpudoctor: " << error.what() << "\n";
+    std::cerr << "gpudoctor: " << gd::terminal_safe(error.what()) << "\n";
   } catch (const gd::SnapshotError& error) {
-    std::cerr << "gpudoctor: bad snapshot: " << error.what() << "\n";
+    std::cerr << "gpudoctor: bad snapshot: " << gd::terminal_safe(error.what()) << "\n";
   } catch (const std::exception& error) {
-    std::cerr << "gpudoctor: internal error: " << error.what() << "\n";
+    std::cerr << "gpudoctor: internal error: " << gd::terminal_safe(error.what()) << "\n";
   }
   return 2;
 }

@@ -88,6 +88,30 @@ std::string printable(std::string_view text, std::size_t max_length) {
   return out;
 }
 
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto escape = [&out](unsigned char c) {
+    char escaped[5];
+    std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+    out += escaped;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool c1 = c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+    if (c1) {
+      escape(c);
+      escape(static_cast<unsigned char>(text[++i]));
+    } else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+      escape(c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 bool looks_like_text(std::string_view text) {
   for (unsigned char c : text)
     if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f) return false;

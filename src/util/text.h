@@ -32,6 +32,12 @@ std::optional<std::int64_t> parse_int(std::string_view text);
 // "Key:   value" lines, as in /proc/driver/nvidia/gpus/*/information.
 std::map<std::string, std::string> parse_colon_fields(std::string_view text);
 
+// Text for a terminal, whole: newlines and tabs kept, UTF-8 kept, but every
+// other control byte (ESC, CR, BEL, DEL, and the C1 controls U+0080-U+009F,
+// which some terminals obey) written as \xNN, so that a path or a line from a
+// file cannot move the cursor, retitle the window or hide what follows.
+std::string terminal_safe(std::string_view text);
+
 // For showing untrusted text to a person: control and non-ASCII bytes become
 // \xNN escapes, and the result is cut at max_length with an ellipsis.
 std::string printable(std::string_view text, std::size_t max_length = 200);

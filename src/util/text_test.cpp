@@ -64,3 +64,12 @@ TEST_CASE("replace_all replaces every occurrence once, never what it brought in"
   CHECK(gd::replace_all("text", "", "x") == "text");
   CHECK(gd::replace_all("text", "missing", "x") == "text");
 }
+
+TEST_CASE("terminal_safe keeps lines, tabs and UTF-8, and escapes what a terminal would obey") {
+  CHECK(gd::terminal_safe("a\tb\nc") == "a\tb\nc");
+  CHECK(gd::terminal_safe("/tmp/x\x1b[31mred") == "/tmp/x\\x1b[31mred");
+  CHECK(gd::terminal_safe("\x1b]0;pwned\x07") == "\\x1b]0;pwned\\x07");
+  CHECK(gd::terminal_safe("line\roverwritten\x7f") == "line\\x0doverwritten\\x7f");
+  CHECK(gd::terminal_safe("caf\xc3\xa9") == "caf\xc3\xa9");  // é stays
+  CHECK(gd::terminal_safe("\xc2\x9b" "31m") == "\\xc2\\x9b" "31m");  // CSI as a C1 control
+}
