@@ -11,7 +11,8 @@ namespace gd {
 namespace {
 
 constexpr std::string_view k_uuid = "GPU or MIG UUID", k_user = "user name", k_host = "host name", k_serial = "serial number",
-                           k_part = "board part number", k_mac = "MAC address", k_ipv4 = "IPv4 address";
+                           k_part = "board part number", k_mac = "MAC address", k_ipv4 = "IPv4 address",
+                           k_ipv6 = "IPv6 address";
 
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
@@ -119,8 +120,10 @@ void Redactor::replace_keyed(std::string& text) {
   struct Key {
     std::string_view key, kind;
   };
-  static constexpr std::array<Key, 5> keys{{{"Serial Number", k_serial}, {"\"serial\"", k_serial}, {"Board Part Number", k_part},
-                                            {"GPU Part Number", k_part}, {"\"board_part_number\"", k_part}}};
+  // "SerialNumber:" is how the kernel logs a USB device's serial.
+  static constexpr std::array<Key, 6> keys{{{"Serial Number", k_serial}, {"SerialNumber", k_serial}, {"\"serial\"", k_serial},
+                                            {"Board Part Number", k_part}, {"GPU Part Number", k_part},
+                                            {"\"board_part_number\"", k_part}}};
   for (const auto& [key, kind] : keys) {
     for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
       std::size_t i = at + key.size();
@@ -208,6 +211,44 @@ void Redactor::replace_ipv4(std::string& text) {
   }
 }
 
+// fd00:10:20::23, fe80::1ff:fe23:4567:890a, 2001:db8:0:0:0:0:0:1: groups of
+// one to four hex digits, eight of them or fewer around one "::", standing
+// alone (std::string and a clock's 12:34:56 are no addresses).
+void Redactor::replace_ipv6(std::string& text) {
+  const auto address_char = [](char c) { return is_hex(c) || c == ':'; };
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (!address_char(text[at]) || (at > 0 && (is_name_char(text[at - 1]) || text[at - 1] == ':'))) continue;
+    std::size_t end = at;
+    while (end < text.size() && address_char(text[end])) ++end;
+    const std::string_view run(text.data() + at, end - at);
+    const bool bounded = end == text.size() || !(is_name_char(text[end]) || text[end] == '.');
+    std::size_t groups = 0, colons = 0, longest = 0, digits = 0;
+    bool valid = bounded;
+    for (std::size_t i = 0; i < run.size() && valid; ++i) {
+      if (run[i] == ':') {
+        ++colons;
+        if (digits) ++groups;
+        longest = std::max(longest, digits);
+        digits = 0;
+      } else {
+        ++digits;
+      }
+    }
+    if (digits) ++groups;
+    longest = std::max(longest, digits);
+    const auto compressed = run.find("::");
+    const bool one_gap = compressed != std::string_view::npos && run.find("::", compressed + 1) == std::string_view::npos;
+    valid = valid && longest <= 4 && colons >= 2 && run.find(":::") == std::string_view::npos &&
+            (one_gap ? groups <= 7 : groups == 8 && colons == 7 && run.front() != ':' && run.back() != ':');
+    if (!valid || run == "::" || run == "::1") {
+      at = end;
+      continue;
+    }
+    text.replace(at, run.size(), masked(k_ipv6, run));
+    at = end;
+  }
+}
+
 void Redactor::replace_identities(std::string& text) {
   for (const auto& user : m_users) {
     const std::string from = user.parent + "/" + user.original, to = user.parent + "/" + user.placeholder;
@@ -235,6 +276,7 @@ std::string Redactor::redact(std::string_view input, TextOrigin origin, std::str
   const bool versions = (origin == TextOrigin::variable && origin_name.find("VERSION") != std::string_view::npos) ||
                         (origin == TextOrigin::file && looks_like_version_file(origin_name));
   if (!versions) replace_ipv4(text);
+  replace_ipv6(text);
   if (origin == TextOrigin::file && (origin_name == "/etc/hostname" || origin_name == "/proc/sys/kernel/hostname"))
     for (const auto& host : m_hosts)
       if (replace_token(text, host.original, host.placeholder, is_host_char) > 0) m_seen[std::string(k_host)].insert(host.original);
@@ -271,7 +313,7 @@ std::string Redactor::original_path(std::string_view redacted_path) const {
 
 std::vector<std::string> Redactor::summary() const {
   std::vector<std::string> out;
-  for (const auto kind : {k_uuid, k_user, k_host, k_serial, k_part, k_mac, k_ipv4}) {
+  for (const auto kind : {k_uuid, k_user, k_host, k_serial, k_part, k_mac, k_ipv4, k_ipv6}) {
     const auto found = m_seen.find(kind);
     if (found == m_seen.end() || found->second.empty()) continue;
     // A UUID prefix (CUDA_VISIBLE_DEVICES=GPU-8f3a) is the same GPU as its UUID.
@@ -280,7 +322,7 @@ std::vector<std::string> Redactor::summary() const {
       return kind != k_uuid || next == found->second.end() || !next->starts_with(value);
     });
     std::string noun(kind);
-    if (count > 1) noun += kind == k_mac ? "es" : kind == k_ipv4 ? "es" : "s";
+    if (count > 1) noun += kind == k_mac || kind == k_ipv4 || kind == k_ipv6 ? "es" : "s";
     out.push_back(std::to_string(count) + " " + noun);
   }
   for (const auto& kind : m_unredactable) out.push_back("a " + kind + " too short for a placeholder was kept");

@@ -96,3 +96,17 @@ TEST_CASE("a megabyte of hex digits and dashes is one pass, not a hang") {
   for (int i = 0; i < 100000; ++i) text += "a-b0c";
   CHECK(redactor.redact(text, gd::TextOrigin::file, "/x").size() == text.size());
 }
+
+TEST_CASE("IPv6 addresses and USB serial numbers are redacted; C++ names, clocks and PCI addresses are not") {
+  gd::Redactor redactor;
+  CHECK(redactor.redact("nfs: server fd00:10:20::23 not responding\n", gd::TextOrigin::command_output) ==
+        "nfs: server 0000:00:00::01 not responding\n");
+  CHECK(redactor.redact("addr=2001:db8:0:0:1:0:0:1,vers=4.2", gd::TextOrigin::file, "/proc/self/mountinfo") ==
+        "addr=0000:000:0:0:0:0:0:2,vers=4.2");
+  CHECK(redactor.redact("inet6 fe80::5054:ff:fe12:3456%eth0", gd::TextOrigin::command_output) == "inet6 0000::0000:00:0000:0003%eth0");
+  CHECK(redactor.redact("usb 1-2: SerialNumber: 4C530001230417116591\n", gd::TextOrigin::command_output) ==
+        "usb 1-2: SerialNumber: 00000000000000000001\n");
+  const std::string kept = "std::string at 12:34:56, bus 0000:01:00.0, loopback ::1, any ::, a:b";
+  CHECK(redactor.redact(kept, gd::TextOrigin::command_output) == kept);
+  CHECK(redactor.summary() == std::vector<std::string>{"1 serial number", "3 IPv6 addresses"});
+}

@@ -96,7 +96,7 @@ def scenarios():
     # has it; the replay tests check that a redacted snapshot keeps none of it
     # and reaches this same diagnosis.
     s = h100_host("host-identifying-values", "A healthy H100 host full of identifying values: host and user names, "
-                  "home paths, GPU UUIDs (one selected by prefix), a serial and part number, MAC and IP addresses.")
+                  "home paths, GPU UUIDs (one selected by prefix), GPU and USB serials, a part number, MAC, IPv4 and IPv6 addresses.")
     uuid = "GPU-8f3a1c2d-4b5e-6f70-8192-a3b4c5d6e7f8"
     s.claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0, uuid=uuid)
     s.file("/etc/hostname", "gpu-node-17\n")
@@ -108,6 +108,8 @@ def scenarios():
     s.nvml_probe(devices=[nvml_device(uuid=uuid, serial="1654922034781", board_part_number="900-21010-0000-000")])
     s.kernel_log("[    2.104] virtio_net virtio1 eth0: renamed, address 52:54:00:12:34:56\n"
                  "[    9.877] nfs: server 192.168.10.23 not responding, still trying\n"
+                 "[    9.901] nfs: server fd00:10:20::23 not responding, still trying\n"
+                 "[   10.310] usb 1-2: SerialNumber: 4C530001230417116591\n"
                  "[   12.001] gpu-node-17 NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15\n")
     yield s.expect("ok", None, [])
 
