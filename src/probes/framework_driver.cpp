@@ -2,6 +2,7 @@
 
 #include "probes/gpu_code.h"
 #include "probes/install_hints.h"
+#include "probes/python_envs.h"
 #include "util/version.h"
 
 #include <algorithm>
@@ -28,7 +29,7 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
   auto values = install_values(framework);
   values["driver_major"] = std::to_string(driver->major());
   const auto gpus = gpus_of(context);
-  const auto torch = framework.version ? Version::parse(framework.version->substr(0, framework.version->find('+'))) : std::nullopt;
+  const auto torch = framework.version ? Version::parse(public_version(*framework.version)) : std::nullopt;
   if (framework.name == "torch" && torch) {
     auto indexes = tables.torch_release_indexes(*torch);  // by major and minor
     std::sort(indexes.rbegin(), indexes.rend());

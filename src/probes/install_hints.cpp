@@ -1,11 +1,13 @@
 #include "probes/install_hints.h"
 
+#include "probes/python_envs.h"
+
 #include <algorithm>
 
 namespace gd {
 
 std::map<std::string, std::string> install_values(const FrameworkFacts& framework) {
-  const std::string version = framework.version ? framework.version->substr(0, framework.version->find('+')) : "";
+  const std::string version = framework.version ? public_version(*framework.version) : "";
   return {{"pin", version.empty() ? "" : "==" + version},
           {"cuda", framework.cuda.value_or("")},
           {"cudnn", framework.cudnn.value_or("")}};

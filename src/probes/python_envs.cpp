@@ -203,4 +203,6 @@ std::vector<std::pair<std::string, std::string>> pinned_requirements(Host& host,
   return pins;
 }
 
+std::string public_version(std::string_view version) { return std::string(version.substr(0, version.find('+'))); }
+
 }  // namespace gd

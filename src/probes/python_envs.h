@@ -57,4 +57,8 @@ VersionRelation pin_relation(std::string_view installed, std::string_view pinned
 // "name-1.2.3.dist-info" directories of a site dir: (name, version), names as written.
 std::vector<std::pair<std::string, std::string>> installed_packages(Host& host, const std::string& site);
 
+// A version without its local label (PEP 440): "2.5.1+cu124" -> "2.5.1", what
+// an index serves and a pin names.
+std::string public_version(std::string_view version);
+
 }  // namespace gd

@@ -40,7 +40,6 @@ std::string dist_info_metadata(const InstalledPackages& installed, const std::st
 }
 
 // "2.5.1+cu124" -> "2.5.1": the public version that pins name.
-std::string public_version(std::string_view version) { return std::string(version.substr(0, version.find('+'))); }
 
 // "+cu118" in a local version label -> "11.8"; "+cu124" -> "12.4".
 std::optional<std::string> cuda_of_local_label(std::string_view version) {
