@@ -10,13 +10,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # What building and running need; `check` installs only these.
-build_packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev libpci-dev zlib1g-dev libyaml-cpp-dev pciutils)
+build_packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboost-json1.81-dev libpci-dev zlib1g-dev liblzma-dev libzstd-dev libyaml-cpp-dev pciutils)
 # What the test command needs besides:
 # cmark-gfm: GitHub's markdown renderer, for the test that the markdown report renders safely.
 # clang: the libFuzzer targets are built (not run at length) by the test command.
 # podman, runc: gpudoctor inside containers a real engine made (tools/podman_test.sh).
 # kmod: modinfo(8), which the binary writers' modules are checked against.
-test_packages=(doctest-dev cmark-gfm clang python3-yaml python3-prometheus-client podman runc kmod)
+# xz-utils, zstd: compressed modules (.ko.xz, .ko.zst) made by the real tools, for scenarios and tests.
+test_packages=(doctest-dev cmark-gfm clang python3-yaml python3-prometheus-client podman runc kmod xz-utils zstd)
 
 install_missing() {  # install_missing PACKAGE...
   local missing=()
@@ -103,6 +104,8 @@ case "${1:-check}" in
         build-fuzz/fuzz_compose testdata/compose/mistakes.compose.yaml >/dev/null 2>&1 &&
         build-fuzz/fuzz_python_metadata build/testdata/snapshots/host-tensorflow-and-cuda/root/opt/venv/lib/python3.11/site-packages/tensorflow/python/platform/build_info.py >/dev/null 2>&1 &&
         build-fuzz/fuzz_cdi_spec build/testdata/snapshots/host-cdi-spec-current/root/etc/cdi/nvidia.yaml >/dev/null 2>&1 &&
+        { printf '\002'; cat build/testdata/snapshots/host-zst-module-wrong-kernel/root/lib/modules/6.1.0-18-amd64/updates/dkms/nvidia.ko.zst; } > "$seeds/module" &&
+        build-fuzz/fuzz_kernel_module "$seeds/module" >/dev/null 2>&1 &&
         build-fuzz/fuzz_rules rules/layers/driver-libs.json >/dev/null 2>&1 || fuzz_result=FAIL
       rm -rf "$seeds"
       unset ASAN_OPTIONS

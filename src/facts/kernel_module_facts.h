@@ -88,14 +88,16 @@ struct ModprobeFacts {
 // An nvidia.ko installed for the running kernel, with its .modinfo.
 struct InstalledModule {
   std::string path;
-  bool compressed = false;  // .ko.xz / .ko.zst: not read
+  std::optional<std::string> compression, modinfo_problem;
   std::optional<std::string> version, license, flavour, vermagic;
-  std::optional<bool> matches_kernel;
+  std::optional<bool> matches_kernel, modprobe_loads;
 
   template <class F>
   void fields(F& f) const {
     f("path", path, "the module file under /lib/modules/RELEASE");
-    f("compressed", compressed, "compressed (.ko.xz, .ko.zst): its .modinfo was not read");
+    f("modprobe_loads", modprobe_loads, "modules.dep names this file: it is the one `modprobe nvidia` loads");
+    f("compression", compression, "xz, zstd or gzip for a .ko.xz, .ko.zst or .ko.gz (read unpacked, as kmod does)");
+    f("modinfo_problem", modinfo_problem, "why its .modinfo could not be read (damaged, cut short, past a cap)");
     f("version", version, ".modinfo version: the driver version it would load");
     f("license", license, ".modinfo license");
     f("flavour", flavour, "open (Dual MIT/GPL) or proprietary (NVIDIA)");

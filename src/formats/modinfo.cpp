@@ -1,12 +1,63 @@
 #include "formats/modinfo.h"
 
+#include "archive/gzip.h"
+#include "archive/xz.h"
+#include "archive/zstd.h"
 #include "formats/elf_file.h"
+#include "util/text.h"
 
 namespace gd {
 namespace {
 
 constexpr std::uint64_t k_max_modinfo = 64 * 1024;  // nvidia.ko's is a few kilobytes
 constexpr std::size_t k_max_value = 512;
+// nvidia.ko of the proprietary flavour is about 60 MB unpacked, the open one
+// about 15 MB; its .ko.xz about a third of that.
+constexpr std::size_t k_max_compressed = 128u * 1024 * 1024;
+constexpr std::size_t k_max_unpacked = 256u * 1024 * 1024;
+
+// One decompressed module seen as a file, so that the one ELF section reader
+// reads it as it reads any other.
+class UnpackedModule final : public Files {
+ public:
+  explicit UnpackedModule(std::string bytes) : m_bytes(std::move(bytes)) {}
+  Result<std::string> read_file(std::string_view, std::size_t max_bytes) override { return m_bytes.substr(0, max_bytes); }
+  Result<std::string> read_range(std::string_view, std::uint64_t offset, std::size_t size) override {
+    if (offset > m_bytes.size()) return std::string();
+    return m_bytes.substr(static_cast<std::size_t>(offset), size);
+  }
+  Result<std::vector<std::string>> list_dir(std::string_view) override { return errno_code(ENOTDIR); }
+  Result<std::string> read_link(std::string_view) override { return errno_code(EINVAL); }
+  Result<FileStat> stat(std::string_view) override {
+    FileStat stat;
+    stat.type = FileType::regular;
+    stat.size = m_bytes.size();
+    return stat;
+  }
+  Result<DeviceNode> device(std::string_view) override { return errno_code(ENODEV); }
+
+ private:
+  std::string m_bytes;
+};
+
+Checked<ModInfo> modinfo_of_elf(Files& files, const std::string& path) {
+  const auto sections = read_sections(files, path);
+  if (sections.empty()) return problem("not an ELF file with section headers");
+  for (const auto& section : sections) {
+    if (section.name != ".modinfo") continue;
+    if (section.size > k_max_modinfo) return problem("its .modinfo section is larger than " + std::to_string(k_max_modinfo) + " bytes");
+    auto bytes = files.read_range(path, section.offset, static_cast<std::size_t>(section.size));
+    if (!bytes) return problem("its .modinfo section could not be read: " + bytes.error().message());
+    return parse_modinfo(*bytes);
+  }
+  return problem("an ELF file without a .modinfo section: not a kernel module");
+}
+
+Result<std::string> decompress(const std::string& compression, std::string_view bytes) {
+  if (compression == "xz") return xz_decompress(bytes, k_max_unpacked);
+  if (compression == "zstd") return zstd_decompress(bytes, k_max_unpacked);
+  return gzip_decompress(bytes, k_max_unpacked);
+}
 
 }  // namespace
 
@@ -30,15 +81,34 @@ ModInfo parse_modinfo(std::string_view bytes) {
   return info;
 }
 
-std::optional<ModInfo> read_modinfo(Files& files, const std::string& path) {
-  for (const auto& section : read_sections(files, path)) {
-    if (section.name != ".modinfo") continue;
-    if (section.size > k_max_modinfo) return std::nullopt;
-    auto bytes = files.read_range(path, section.offset, static_cast<std::size_t>(section.size));
-    if (!bytes) return std::nullopt;
-    return parse_modinfo(*bytes);
-  }
+std::optional<std::string> module_compression(std::string_view path) {
+  if (path.ends_with(".ko.xz")) return "xz";
+  if (path.ends_with(".ko.zst")) return "zstd";
+  if (path.ends_with(".ko.gz")) return "gzip";
   return std::nullopt;
+}
+
+Checked<ModInfo> modinfo_of_bytes(std::string bytes, std::optional<std::string> compression) {
+  if (compression) {
+    auto unpacked = decompress(*compression, bytes);
+    if (!unpacked)
+      return problem(unpacked.error() == std::errc::file_too_large
+                         ? compression.value() + " data that unpacks to more than " + std::to_string(k_max_unpacked >> 20) + " MiB"
+                         : "not " + compression.value() + " data, or damaged or cut short");
+    bytes = std::move(*unpacked);
+  }
+  UnpackedModule module(std::move(bytes));
+  return modinfo_of_elf(module, "module");
+}
+
+Checked<ModInfo> read_modinfo(Files& files, const std::string& path) {
+  const auto compression = module_compression(path);
+  if (!compression) return modinfo_of_elf(files, path);
+  auto bytes = files.read_file(path, k_max_compressed + 1);
+  if (!bytes) return problem("could not be read: " + bytes.error().message());
+  if (bytes->size() > k_max_compressed)
+    return problem("larger than " + std::to_string(k_max_compressed >> 20) + " MiB compressed: not read");
+  return modinfo_of_bytes(std::move(*bytes), compression);
 }
 
 }  // namespace gd

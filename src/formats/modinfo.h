@@ -1,12 +1,12 @@
 #pragma once
-// The .modinfo section of a kernel module (.ko): NUL-separated "key=value"
-// strings (version, license, vermagic, firmware, ...), read through the
-// section headers without loading anything. Compressed modules (.ko.xz,
-// .ko.zst) are not decompressed: the caller says so instead.
+// The .modinfo section of a kernel module: NUL-separated "key=value" strings
+// (version, license, vermagic, firmware, ...), read through the section
+// headers without loading anything. Compressed modules (.ko.xz, .ko.zst,
+// .ko.gz, as kmod reads them) are decompressed in memory first, bounded.
 
 #include "host/host.h"
+#include "util/checked.h"
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,9 +18,17 @@ struct ModInfo {
   std::vector<std::string> firmware;
 };
 
-// nullopt when the file is no ELF module or has no .modinfo section.
-std::optional<ModInfo> read_modinfo(Files& files, const std::string& path);
+// "xz", "zstd" or "gzip" from the module's name (.ko.xz, .ko.zst, .ko.gz);
+// nullopt for a plain .ko.
+std::optional<std::string> module_compression(std::string_view path);
+
+// The module's .modinfo, or why it could not be read (not ELF, no .modinfo,
+// compressed data damaged or past the caps).
+Checked<ModInfo> read_modinfo(Files& files, const std::string& path);
 // The fields of a .modinfo section's bytes (exposed for tests and fuzzing).
 ModInfo parse_modinfo(std::string_view bytes);
+// The .modinfo of a module's bytes as they are on disk, compressed or not
+// (exposed for fuzzing: read_modinfo reads the file and calls this).
+Checked<ModInfo> modinfo_of_bytes(std::string bytes, std::optional<std::string> compression);
 
 }  // namespace gd

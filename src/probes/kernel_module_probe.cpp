@@ -225,6 +225,9 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
     check_built_for_kernel(context, layer);
     check_secure_boot(context, layer);
     facts.installed_modules = find_installed_modules(context.host, context.host.uname().release);
+    // modules.dep names the one file modprobe loads, relative to the release's directory.
+    if (facts.module_file)
+      for (auto& module : *facts.installed_modules) module.modprobe_loads = module.path.ends_with("/" + *facts.module_file);
     for (const auto& module : *facts.installed_modules) {
       const auto version = module.version ? Version::parse(*module.version) : std::nullopt;
       if (!version) continue;

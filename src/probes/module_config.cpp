@@ -24,7 +24,9 @@ bool watched(std::string_view module) {
 
 // Module directories that hold vendor and DKMS builds of nvidia.ko.
 constexpr const char* k_module_subdirs[] = {"updates/dkms", "updates", "extra", "kernel/drivers/video",
-                                           "kernel/drivers/gpu/drm/nvidia", "misc", "video", "kernel/nvidia"};
+                                           "kernel/drivers/gpu/drm/nvidia", "misc", "video", "kernel/nvidia",
+                                           // akmods and RHEL's kmod packages; weak-updates links to another kernel's build.
+                                           "extra/nvidia", "weak-updates", "weak-updates/nvidia"};
 
 }  // namespace
 
@@ -73,19 +75,23 @@ std::vector<InstalledModule> find_installed_modules(Host& host, const std::strin
     auto names = host.list_dir(base + sub);
     if (!names) continue;
     for (const auto& name : *names) {
-      if (name != "nvidia.ko" && !name.starts_with("nvidia.ko.")) continue;
+      // What depmod indexes: the plain module and the three compressions kmod reads.
+      if (name != "nvidia.ko" && !(name.starts_with("nvidia.ko.") && module_compression(name))) continue;
       InstalledModule module;
       module.path = base + sub + "/" + name;
-      module.compressed = name != "nvidia.ko";
-      if (!module.compressed)
-        if (auto info = read_modinfo(host, module.path)) {
-          module.version = info->version;
-          module.license = info->license;
-          module.vermagic = info->vermagic;
-          // The open modules are dual-licensed; the proprietary one says "NVIDIA".
-          if (info->license) module.flavour = contains(*info->license, "MIT") || contains(*info->license, "GPL") ? "open" : "proprietary";
-          if (info->vermagic) module.matches_kernel = info->vermagic->starts_with(release + " ");
-        }
+      module.compression = module_compression(name);
+      auto info = read_modinfo(host, module.path);
+      if (!info) {
+        module.modinfo_problem = info.error();
+      } else {
+        module.version = info->version;
+        module.license = info->license;
+        module.vermagic = info->vermagic;
+        // The open modules are dual-licensed; the proprietary one says "NVIDIA".
+        if (info->license) module.flavour = contains(*info->license, "MIT") || contains(*info->license, "GPL") ? "open" : "proprietary";
+        // A weak-updates module was built for another kernel of the same kABI on purpose: its vermagic says nothing.
+        if (info->vermagic && !sub.starts_with("weak-updates")) module.matches_kernel = info->vermagic->starts_with(release + " ");
+      }
       if (found.size() < 16) found.push_back(std::move(module));
     }
   }

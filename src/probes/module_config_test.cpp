@@ -19,15 +19,19 @@ TEST_CASE("modprobe.d: blacklists, install overrides and options of the watched 
   CHECK(facts.options[0].options == "NVreg_OpenRmEnableUnsupportedGpus=1");
 }
 
-TEST_CASE("installed modules: found in DKMS's directory; a compressed one is listed, not read") {
+TEST_CASE("installed modules: found in DKMS's directory; damaged ones say why, other names are not modules") {
   gd::FakeHost host;
   host.file("/lib/modules/6.1.0-18-amd64/updates/dkms/nvidia.ko.xz", "compressed bytes");
+  host.file("/lib/modules/6.1.0-18-amd64/updates/dkms/nvidia.ko.bak", "a copy depmod ignores");
   host.file("/lib/modules/6.1.0-18-amd64/kernel/drivers/video/nvidia.ko", "not an ELF file");
   const auto found = gd::find_installed_modules(host, "6.1.0-18-amd64");
   REQUIRE(found.size() == 2);
-  CHECK(found[0].compressed);
+  CHECK(found[0].path == "/lib/modules/6.1.0-18-amd64/updates/dkms/nvidia.ko.xz");
+  CHECK(found[0].compression == "xz");
   CHECK_FALSE(found[0].version);
-  CHECK_FALSE(found[1].compressed);
+  CHECK(found[0].modinfo_problem == "not xz data, or damaged or cut short");
+  CHECK_FALSE(found[1].compression);
   CHECK_FALSE(found[1].version);  // unreadable: no claim about it
+  CHECK(found[1].modinfo_problem == "not an ELF file with section headers");
   CHECK(gd::find_installed_modules(host, "../../etc").empty());
 }

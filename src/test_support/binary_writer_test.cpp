@@ -103,6 +103,50 @@ TEST_CASE("tiny_module: modinfo reads the fields gpudoctor reads") {
   CHECK(tool_output({modinfo, "-F", "firmware", dir / "nvidia.ko"}) == "nvidia/550.54.15/gsp_ga10x.bin\n");
 }
 
+TEST_CASE("tiny_module compressed by the real xz, zstd and gzip as the kernel's modules_install does") {
+  gd::TempDir dir;
+  const auto module = gd::tiny_module({{"version", "570.86.15"}, {"license", "NVIDIA"},
+                                       {"vermagic", "6.8.0-45-generic SMP preempt mod_unload modversions "}});
+  gd::LiveHost host;
+  const std::string modinfo = has_tool("/usr/sbin/modinfo") ? "/usr/sbin/modinfo" : "/sbin/modinfo";
+  // scripts/Makefile.modinst: xz --check=crc32 --lzma2=dict=1MiB, zstd -T0, gzip -n.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> tools{
+      {"/usr/bin/xz", {"/usr/bin/xz", "--check=crc32", "--lzma2=dict=1MiB", "-f"}},
+      {"/usr/bin/zstd", {"/usr/bin/zstd", "-T0", "--rm", "-f", "-q"}},
+      {"/usr/bin/gzip", {"/usr/bin/gzip", "-n", "-f"}}};
+  const std::vector<std::string> suffixes{".xz", ".zst", ".gz"};
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    const auto& [tool, argv] = tools[i];
+    if (!has_tool(tool)) {
+      MESSAGE(tool << " is not installed (Debian: xz-utils, zstd, gzip); its .ko" << suffixes[i] << " was not checked");
+      continue;
+    }
+    const std::string name = "nvidia" + std::to_string(i) + ".ko";
+    dir.write(name, module);
+    auto command = argv;
+    command.push_back(dir / name);
+    tool_output(command);
+    const std::string packed = dir / (name + suffixes[i]);
+    REQUIRE(host.exists(packed));
+    const auto parsed = gd::read_modinfo(host, packed);
+    REQUIRE_MESSAGE(parsed, parsed.error());
+    CHECK(parsed->version == "570.86.15");
+    CHECK(parsed->vermagic == "6.8.0-45-generic SMP preempt mod_unload modversions ");
+    // kmod reads each compression it was built with: `kmod --version` lists them (+XZ +ZSTD; Debian 12 has -ZLIB).
+    const std::string features = has_tool("/usr/bin/kmod") ? tool_output({"/usr/bin/kmod", "--version"}) : "";
+    const std::string feature = i == 0 ? "+XZ" : i == 1 ? "+ZSTD" : "+ZLIB";
+    if (has_tool(modinfo) && features.find(feature) != std::string::npos)
+      CHECK(tool_output({modinfo, "-F", "version", packed}) == "570.86.15\n");
+    else
+      MESSAGE("this kmod reads no .ko" << suffixes[i] << " (" << feature << " missing): only gpudoctor's reader was checked");
+    // Cut short, as a full disk or an interrupted DKMS build leaves it.
+    auto bytes = host.read_file(packed, 1 << 20).value();
+    const auto cut = gd::modinfo_of_bytes(bytes.substr(0, bytes.size() / 2), gd::module_compression("x.ko" + suffixes[i]));
+    REQUIRE_FALSE(cut);
+    CHECK(cut.error().find("damaged or cut short") != std::string::npos);
+  }
+}
+
 TEST_CASE("ld_cache: ldconfig -p lists the entries, in order, as parse_ld_cache looks them up") {
   gd::TempDir dir;
   dir.write("ld.so.cache", gd::ld_cache({{"libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"},

@@ -69,3 +69,22 @@ def ld_cache(entries, flags=0x0303):
     of one architecture (x86-64's flags 0x0303; aarch64's 0x0a03), in the
     given order."""
     return _write({"format": "ld_cache", "entries": [list(entry) for entry in entries], "flags": flags})
+
+
+# The kernel's own flags (scripts/Makefile.modinst): what a .ko.xz, .ko.zst or
+# .ko.gz installed by modules_install or DKMS really is.
+_COMPRESSORS = {
+    "xz": ["xz", "--check=crc32", "--lzma2=dict=1MiB", "-c"],
+    "zst": ["zstd", "-T0", "-q", "-c"],
+    "gz": ["gzip", "-n", "-c"],
+}
+
+
+def compressed_module(modinfo, suffix):
+    """tiny_module(modinfo) compressed by the real xz, zstd or gzip (suffix
+    "xz", "zst" or "gz"), as modules_install and DKMS compress modules."""
+    command = _COMPRESSORS[suffix]
+    try:
+        return subprocess.run(command, input=tiny_module(modinfo), stdout=subprocess.PIPE, check=True).stdout
+    except FileNotFoundError:
+        raise SystemExit(f"scenarios: {command[0]} is not installed (Debian: xz-utils, zstd, gzip)")

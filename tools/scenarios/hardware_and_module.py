@@ -67,6 +67,40 @@ def scenarios():
     installed_module(s, "550.54.15", "6.1.0-17-amd64")
     yield s.expect("fail", "kernel-module", ["installed-module-wrong-kernel", "nvidia-module-not-loaded"], headline="installed-module-wrong-kernel")
 
+    # Compressed modules, made by the real xz, zstd and gzip with the kernel's
+    # flags, are read unpacked as kmod reads them.
+    def compressed_installed_module(s, suffix, version, vermagic_release, where="updates/dkms", cut=False):
+        data = compressed_module({"version": version, "license": "NVIDIA", "srcversion": "A1B2C3D4E5F6A7B8C9D0E1F",
+                                  "vermagic": f"{vermagic_release} SMP preempt mod_unload modversions "}, suffix)
+        s.file(f"/lib/modules/{s.uname['release']}/{where}/nvidia.ko.{suffix}", data[:len(data) // 2] if cut else data)
+        s.file(f"/lib/modules/{s.uname['release']}/modules.dep", f"{where}/nvidia.ko.{suffix}:\n")
+
+    s = Snapshot("host-zst-module-wrong-kernel", "Ubuntu 24.04's DKMS module (.ko.zst) left from the previous kernel: its vermagic names 6.1.0-17.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    compressed_installed_module(s, "zst", "550.54.15", "6.1.0-17-amd64")
+    yield s.expect("fail", "kernel-module", ["installed-module-wrong-kernel", "nvidia-module-not-loaded"], headline="installed-module-wrong-kernel")
+
+    s = Snapshot("host-xz-module-cut-short", "A DKMS build interrupted by a full disk left half an nvidia.ko.xz: modprobe cannot unpack it.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    compressed_installed_module(s, "xz", "550.54.15", KERNEL, cut=True)
+    yield s.expect("fail", "kernel-module", ["installed-module-unreadable", "nvidia-module-not-loaded"],
+                   absent=["installed-module-wrong-kernel"], headline="installed-module-unreadable")
+
+    s = Snapshot("host-gz-module-blacklisted", "A .ko.gz module, readable and built for this kernel, kept out by a blacklist line.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    compressed_installed_module(s, "gz", "550.54.15", KERNEL, where="extra/nvidia")
+    s.file("/etc/modprobe.d/nvidia-off.conf", "blacklist nvidia\n")
+    yield s.expect("fail", "kernel-module", ["nvidia-blacklisted", "nvidia-module-not-loaded"],
+                   absent=["installed-module-unreadable", "installed-module-wrong-kernel"], headline="nvidia-blacklisted")
+
+    # The rule's healthy twin: a compressed DKMS module, loaded and working.
+    s = h100_host("host-healthy-zst-dkms-module", "Ubuntu 24.04 with the DKMS module installed as nvidia.ko.zst, loaded, every node in place.")
+    compressed_installed_module(s, "zst", "550.54.15", KERNEL)
+    yield s.expect("ok", None, [])
+
     # A GTX 1080 with the 590 driver installed: Pascal's last branch is 580, so
     # the module finds no GPU and does not load.
     s = Snapshot("host-pascal-installed-590", "A GTX 1080 host with driver 590 installed: no GPU it supports, so nvidia does not load.").plain_vm_pci()

@@ -1,0 +1,71 @@
+// xz and zstd, as compressed kernel modules use them: round trips through
+// the libraries' own encoders, and every way a hostile file can end.
+
+#include "archive/xz.h"
+#include "archive/zstd.h"
+
+#include <doctest/doctest.h>
+
+#include <lzma.h>
+#include <zstd.h>
+
+#include <string>
+
+namespace {
+
+std::string xz_compress(const std::string& data) {
+  std::string out(lzma_stream_buffer_bound(data.size()), '\0');
+  std::size_t written = 0;
+  lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()), data.size(),
+                          reinterpret_cast<std::uint8_t*>(out.data()), &written, out.size());
+  out.resize(written);
+  return out;
+}
+
+std::string zstd_compress(const std::string& data) {
+  std::string out(ZSTD_compressBound(data.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), data.data(), data.size(), 19));
+  return out;
+}
+
+// Compressible and longer than one 64 KiB output buffer.
+std::string sample() {
+  std::string data;
+  for (int i = 0; i < 20000; ++i) data += "version=550.54.15 line " + std::to_string(i) + '\n';
+  return data;
+}
+
+}  // namespace
+
+TEST_CASE("xz: round trip, cap, damage, truncation, concatenated streams") {
+  const auto data = sample();
+  const auto packed = xz_compress(data);
+  REQUIRE(packed.size() < data.size());
+  CHECK(gd::xz_decompress(packed, data.size()).value() == data);
+  CHECK(gd::xz_decompress(packed, data.size() - 1).error() == std::errc::file_too_large);
+  CHECK(gd::xz_decompress(packed.substr(0, packed.size() / 2), data.size()).error() == std::errc::invalid_argument);
+  CHECK(gd::xz_decompress("not xz at all", 1000).error() == std::errc::invalid_argument);
+  CHECK(gd::xz_decompress("", 1000).error() == std::errc::invalid_argument);
+  auto flipped = packed;
+  flipped[flipped.size() / 2] ^= 0x55;
+  CHECK_FALSE(gd::xz_decompress(flipped, data.size()));
+  CHECK(gd::xz_decompress(packed + xz_compress("tail"), data.size() + 4).value() == data + "tail");
+}
+
+TEST_CASE("zstd: round trip, cap, damage, truncation, concatenated frames") {
+  const auto data = sample();
+  const auto packed = zstd_compress(data);
+  REQUIRE(packed.size() < data.size());
+  CHECK(gd::zstd_decompress(packed, data.size()).value() == data);
+  CHECK(gd::zstd_decompress(packed, data.size() - 1).error() == std::errc::file_too_large);
+  CHECK(gd::zstd_decompress(packed.substr(0, packed.size() / 2), data.size()).error() == std::errc::invalid_argument);
+  CHECK(gd::zstd_decompress("not zstd at all", 1000).error() == std::errc::invalid_argument);
+  CHECK(gd::zstd_decompress("", 1000).error() == std::errc::invalid_argument);
+  CHECK(gd::zstd_decompress(packed + zstd_compress("tail"), data.size() + 4).value() == data + "tail");
+}
+
+TEST_CASE("zstd: a frame asking for a window past the limit is refused, not allocated") {
+  // Frame header: magic, descriptor with no single-segment flag, window byte 0xA0 = 2^(10+20) bytes (1 GiB).
+  const std::string header("\x28\xb5\x2f\xfd\x00\xa0", 6);
+  CHECK(gd::zstd_decompress(header + std::string(16, '\0'), 1 << 20).error() == std::errc::file_too_large);
+}
