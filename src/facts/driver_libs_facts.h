@@ -103,15 +103,30 @@ struct SmiGpu {
   }
 };
 
+// A GPU nvidia-smi named but could not reach: "Unable to determine the device
+// handle for GPU 0000:0B:00.0: Unknown Error" (or "... GPU is lost").
+struct SmiLostGpu {
+  std::string bus_id, reason;
+  std::optional<std::string> name;
+
+  template <class F>
+  void fields(F& f) const {
+    f("bus_id", bus_id, "the PCI address nvidia-smi printed");
+    f("reason", reason, "what it said after the address: Unknown Error, GPU is lost");
+    f("name", name, "the model at that address on the PCI bus");
+  }
+};
+
 // What running nvidia-smi showed (only where a driver should answer).
 struct NvidiaSmiFacts {
   ChildStatus status = ChildStatus::ok;
   std::optional<std::string> message;
   std::optional<std::int64_t> signal;
   std::optional<std::string> signal_name;
-  std::optional<std::string> driver_version, cuda_version;
+  std::optional<std::string> driver_version, cuda_version, own_version, banner_driver_version;
   bool driver_versions_agree = true;
   std::vector<SmiGpu> gpus;
+  std::vector<SmiLostGpu> lost_gpus;
   std::optional<std::string> cut;
 
   template <class F>
@@ -123,9 +138,12 @@ struct NvidiaSmiFacts {
     f("signal", signal, "the signal that ended it, when it crashed");
     f("signal_name", signal_name, "its name, SIGSEGV");
     f("driver_version", driver_version, "the driver version it reports (the first GPU's)");
-    f("cuda_version", cuda_version, "the CUDA version in plain nvidia-smi's banner: the newest the driver supports");
+    f("cuda_version", cuda_version, "the CUDA version in plain nvidia-smi's banner ('CUDA Version:', from R610 'CUDA UMD Version:'): the newest the driver supports");
+    f("own_version", own_version, "the banner's 'NVIDIA-SMI x': the release of this nvidia-smi binary");
+    f("banner_driver_version", banner_driver_version, "the banner's 'Driver Version:' (from R610 'KMD Version:')");
     f("driver_versions_agree", driver_versions_agree, "every GPU's line reports the same driver version");
     f("gpus", gpus, "one entry per GPU line");
+    f("lost_gpus", lost_gpus, "GPUs it named but could not reach ('Unable to determine the device handle', 'GPU is lost'): exit 15");
     f("cut", cut, "set when it wrote more than gpudoctor reads: what was read is its start");
   }
 };

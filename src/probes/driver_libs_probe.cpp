@@ -213,6 +213,10 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   if (smi && driver_expected && context.host.mode() != HostMode::root && !context.options.image) {
     facts.nvidia_smi_run = run_nvidia_smi(context.host, *smi);
     layer.source("nvidia_smi_run", *smi + " --query-gpu");
+    // A lost GPU is named by its model from the PCI bus, which still lists it.
+    for (auto& lost : facts.nvidia_smi_run->lost_gpus)
+      for (const auto& gpu : context.hardware.gpus)
+        if (gpu.bdf == sysfs_pci_address(lost.bus_id)) lost.name = gpu.name;
   }
   // The driver itself, in a child, wherever a program could load it — even
   // when the layers below look broken: under WSL2, gVisor and some VMs the

@@ -38,15 +38,69 @@ std::vector<std::string> query_argv(const std::string& program, bool with_cc) {
 
 }  // namespace
 
+namespace {
+
+// The version after the first of labels found: digits and dots.
+std::optional<std::string> version_after(std::string_view text, std::initializer_list<std::string_view> labels) {
+  for (const auto label : labels) {
+    const auto at = text.find(label);
+    if (at == std::string_view::npos) continue;
+    auto rest = trim(text.substr(at + label.size(), 24));
+    std::size_t length = 0;
+    while (length < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[length])) || rest[length] == '.')) ++length;
+    if (length > 0) return std::string(rest.substr(0, length));
+  }
+  return std::nullopt;
+}
+
+bool pci_address_shaped(std::string_view token) {
+  if (token.size() < 7 || token.size() > 16 || token.find('.') == std::string_view::npos) return false;
+  int colons = 0;
+  for (const char c : token) {
+    if (c == ':') ++colons;
+    else if (c != '.' && !std::isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return colons == 2;
+}
+
+}  // namespace
+
 std::optional<std::string> cuda_version_in_header(std::string_view text) {
-  constexpr std::string_view k_label = "CUDA Version:";
-  const auto at = text.find(k_label);
-  if (at == std::string_view::npos) return std::nullopt;
-  auto rest = trim(text.substr(at + k_label.size(), 16));
-  std::size_t length = 0;
-  while (length < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[length])) || rest[length] == '.')) ++length;
-  if (length == 0) return std::nullopt;
-  return std::string(rest.substr(0, length));
+  // From R610 the banner says "CUDA UMD Version:" where it said "CUDA Version:".
+  return version_after(text, {"CUDA Version:", "CUDA UMD Version:"});
+}
+
+NvidiaSmiBanner parse_banner(std::string_view text) {
+  NvidiaSmiBanner banner;
+  banner.own_version = version_after(text, {"NVIDIA-SMI "});
+  banner.driver_version = version_after(text, {"Driver Version:", "KMD Version:"});
+  banner.cuda_version = cuda_version_in_header(text);
+  return banner;
+}
+
+std::optional<SmiLostGpu> parse_lost_gpu_line(std::string_view line) {
+  if (!contains(line, "Unable to determine the device handle for GPU") && !contains(line, "GPU is lost")) return std::nullopt;
+  for (auto token : split(line, ' ')) {
+    if (token.starts_with("GPU")) token.remove_prefix(3);  // "for GPU0000:3B:00.0:" has no space
+    while (token.ends_with(':')) token.remove_suffix(1);
+    if (!pci_address_shaped(token)) continue;
+    SmiLostGpu lost;
+    lost.bus_id = printable(token, 16);
+    const auto after = line.find(token) + token.size();
+    auto reason = trim(line.substr(after));
+    while (reason.starts_with(':')) reason = trim(reason.substr(1));
+    lost.reason = printable(reason.empty() ? "GPU is lost" : reason, 120);
+    return lost;
+  }
+  return std::nullopt;
+}
+
+std::string sysfs_pci_address(std::string_view bus_id) {
+  std::string address = to_lower(trim(bus_id));
+  // nvidia-smi and NVML print an 8-digit domain ("00000000:1B:00.0"); sysfs a 4-digit one.
+  const auto colon = address.find(':');
+  if (colon != std::string::npos && colon > 4 && address.find_first_not_of('0') >= colon - 4) address.erase(0, colon - 4);
+  return address;
 }
 
 SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap) {
@@ -91,17 +145,28 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
   } else {
     facts.status = ChildStatus::ok;
   }
+  // A lost GPU: its line in place of its CSV line, the others answered, exit 15.
+  if (facts.status == ChildStatus::ok || facts.status == ChildStatus::failed)
+    for (auto line : lines(text))
+      if (auto lost = parse_lost_gpu_line(line); lost && facts.lost_gpus.size() < k_max_gpus) facts.lost_gpus.push_back(std::move(*lost));
   if (facts.status != ChildStatus::ok && facts.status != ChildStatus::not_run && facts.status != ChildStatus::not_recorded)
     facts.message = first_line(answer.error_output.empty() ? answer.output : answer.error_output);
-  if (facts.status == ChildStatus::ok) {
+  if (facts.status == ChildStatus::ok || !facts.lost_gpus.empty()) {
     for (auto line : lines(answer.output)) {
-      if (trim(line).empty() || facts.gpus.size() >= k_max_gpus) continue;
+      if (trim(line).empty() || facts.gpus.size() >= k_max_gpus || parse_lost_gpu_line(line)) continue;
       facts.gpus.push_back(parse_smi_gpu_line(line, with_cc));
     }
-    // The header of plain `nvidia-smi` is where it prints the CUDA version
-    // (drivers from 410 on); the query interface has no field for it.
+  }
+  if (facts.status == ChildStatus::ok) {
+    // The banner of plain `nvidia-smi` is where it prints its own release and
+    // the CUDA version (drivers from 410 on); the query interface has neither.
     const ChildAnswer header = children.ask({ChildKind::command, {program}, deadline});
-    if (header.exit == 0) facts.cuda_version = cuda_version_in_header(header.output);
+    if (header.exit == 0) {
+      const auto banner = parse_banner(header.output);
+      facts.cuda_version = banner.cuda_version;
+      facts.own_version = banner.own_version;
+      facts.banner_driver_version = banner.driver_version;
+    }
     for (const auto& gpu : facts.gpus) {
       if (!gpu.driver_version) continue;
       if (!facts.driver_version) facts.driver_version = gpu.driver_version;

@@ -18,8 +18,23 @@ inline constexpr std::chrono::milliseconds k_nvidia_smi_deadline{5000};
 NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program,
                               std::chrono::milliseconds deadline = k_nvidia_smi_deadline);
 
-// "12.4" from the banner of plain `nvidia-smi` ("... CUDA Version: 12.4 |").
+// "12.4" from the banner of plain `nvidia-smi` ("... CUDA Version: 12.4 |",
+// from R610 "CUDA UMD Version: 13.3").
 std::optional<std::string> cuda_version_in_header(std::string_view text);
+
+// The banner's three versions: "NVIDIA-SMI 550.54.15  Driver Version: 550.54.15
+// CUDA Version: 12.4" (from R610: "KMD Version:", "CUDA UMD Version:").
+struct NvidiaSmiBanner {
+  std::optional<std::string> own_version, driver_version, cuda_version;
+};
+NvidiaSmiBanner parse_banner(std::string_view text);
+
+// "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error",
+// "... for GPU0000:3B:00.0: GPU is lost. Reboot the system ...": the GPU and why.
+std::optional<SmiLostGpu> parse_lost_gpu_line(std::string_view line);
+
+// "0000:1b:00.0", as sysfs names the function, from nvidia-smi's "00000000:1B:00.0".
+std::string sysfs_pci_address(std::string_view bus_id);
 
 // One CSV line of the query below: "[N/A]" and "[Not Supported]" become empty.
 SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap);

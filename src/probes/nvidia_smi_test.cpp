@@ -103,3 +103,51 @@ esac)");
   CHECK(facts.gpus[0].memory_total_mib == 40536);
   CHECK(facts.gpus[0].compute_mode == "Default");
 }
+
+TEST_CASE("nvidia-smi: a GPU it cannot reach is named with its reason; the others still answer") {
+  gd::TempDir dir;
+  gd::LiveHost host;
+  const auto smi = fake_smi(dir, "lost", R"(case "$1" in
+  --query-gpu*) echo '0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-a, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default'
+     echo 'Unable to determine the device handle for GPU0000:2A:00.0: Unknown Error'; exit 15;;
+esac)");
+  const auto facts = gd::run_nvidia_smi(host, smi);
+  CHECK(facts.status == gd::ChildStatus::failed);
+  REQUIRE(facts.lost_gpus.size() == 1);
+  CHECK(facts.lost_gpus[0].bus_id == "0000:2A:00.0");
+  CHECK(facts.lost_gpus[0].reason == "Unknown Error");
+  REQUIRE(facts.gpus.size() == 1);
+  CHECK(facts.gpus[0].bus_id == "00000000:1B:00.0");
+}
+
+TEST_CASE("nvidia-smi: lost-GPU lines, as the driver prints them") {
+  const auto spaced = gd::parse_lost_gpu_line("Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error");
+  REQUIRE(spaced);
+  CHECK(spaced->bus_id == "0000:0B:00.0");
+  CHECK(spaced->reason == "Unknown Error");
+  const auto lost = gd::parse_lost_gpu_line(
+      "Unable to determine the device handle for GPU00000000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU");
+  REQUIRE(lost);
+  CHECK(lost->bus_id == "00000000:3B:00.0");
+  CHECK(lost->reason == "GPU is lost.  Reboot the system to recover this GPU");
+  CHECK_FALSE(gd::parse_lost_gpu_line("0, 550.54.15, NVIDIA H100, GPU-a, 00000000:1B:00.0, 9.0"));
+  CHECK_FALSE(gd::parse_lost_gpu_line("GPU is lost"));  // no address: nothing to name
+  CHECK(gd::sysfs_pci_address("00000000:3B:00.0") == "0000:3b:00.0");
+  CHECK(gd::sysfs_pci_address("0000:0B:00.0") == "0000:0b:00.0");
+  CHECK(gd::sysfs_pci_address("00000001:3B:00.0") == "0001:3b:00.0");  // domain 1, as sysfs writes it
+  CHECK(gd::sysfs_pci_address("12345678:3B:00.0") == "12345678:3b:00.0");  // a domain that does not fit stays
+}
+
+TEST_CASE("nvidia-smi: the banner's versions, before and from R610") {
+  const auto old = gd::parse_banner(
+      "| NVIDIA-SMI 535.183.01             Driver Version: 550.54.15      CUDA Version: 12.4     |\n");
+  CHECK(old.own_version == "535.183.01");
+  CHECK(old.driver_version == "550.54.15");
+  CHECK(old.cuda_version == "12.4");
+  const auto r610 = gd::parse_banner(
+      "| NVIDIA-SMI 610.43.02              KMD Version: 610.43.02      CUDA UMD Version: 13.3   |\n");
+  CHECK(r610.own_version == "610.43.02");
+  CHECK(r610.driver_version == "610.43.02");
+  CHECK(r610.cuda_version == "13.3");
+  CHECK_FALSE(gd::parse_banner("garbage").own_version);
+}

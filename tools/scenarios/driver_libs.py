@@ -33,6 +33,37 @@ def scenarios():
     s.kernel_log("[ 9120.000001] NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n")
     yield s.expect("warn", None, ["gpu-xid-reported"], headline="gpu-xid-reported")
 
+    # A GPU lost at run time, seen by nvidia-smi alone (no kernel log could be
+    # read): the other GPU answers, the lost one's line says why, exit 15.
+    s = h100_host("host-nvidia-smi-gpu-lost", "One of two H100s fell off the bus at run time; only nvidia-smi says so (no readable kernel log).")
+    s.pci("0000:2a:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.claimed("0000:2a:00.0", "NVIDIA H100 80GB HBM3", 1).driver_nodes([0, 1], version="550.54.15")
+    s.smi(exit=15, stdout="0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n"
+                           "Unable to determine the device handle for GPU0000:2A:00.0: Unknown Error\n")
+    yield s.expect("fail", "hardware", ["nvidia-smi-gpu-lost", "nvidia-smi-failed"], headline="nvidia-smi-gpu-lost")
+
+    s = h100_host("host-nvidia-smi-gpu-is-lost", "nvidia-smi reports the only H100 lost ('GPU is lost'), and the kernel log shows Xid 79 for it.")
+    s.smi(exit=15, stdout="Unable to determine the device handle for GPU 0000:1B:00.0: GPU is lost.  Reboot the system to recover this GPU\n")
+    s.kernel_log("[ 8301.123460] NVRM: Xid (PCI:0000:1b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n")
+    yield s.expect("fail", "hardware", ["kernel-log-gpu-fell-off-bus", "nvidia-smi-gpu-lost", "nvidia-smi-failed"],
+                   headline="kernel-log-gpu-fell-off-bus")
+
+    # nvidia-smi's banner names its own release beside the driver's.
+    s = h100_host("host-nvidia-smi-banner-healthy", "The driver's own nvidia-smi: its banner's release and driver version agree.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+    s.smi_banner("550.54.15", "550.54.15", "12.4")
+    yield s.expect("ok", None, [])
+
+    s = h100_host("host-nvidia-smi-foreign", "An nvidia-smi 535 from an old install is first on PATH beside driver 550.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+    s.smi_banner("535.183.01", "550.54.15", "12.4")
+    yield s.expect("warn", None, ["nvidia-smi-not-the-drivers"], headline="nvidia-smi-not-the-drivers")
+
+    s = h100_host("host-nvidia-smi-r610-banner", "Driver 610's banner says KMD Version and CUDA UMD Version: read like the old labels.", version="610.43.02")
+    s.smi("0, 610.43.02, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+    s.smi_banner("610.43.02", "610.43.02", "13.3", r610=True)
+    yield s.expect("ok", None, [])
+
     s = h100_host("host-nvidia-smi-hangs", "nvidia-smi does not answer within 5 s: the driver is wedged.")
     s.smi(timed_out=True)
     s.cuda_probe(timed_out=True)

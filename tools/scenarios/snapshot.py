@@ -87,6 +87,17 @@ class Snapshot:
                               "timed_out": False})
         return self
 
+    def smi_banner(self, smi_version, driver_version, cuda_version, r610=False):
+        """What plain `nvidia-smi` printed: its banner (from R610 with KMD and
+        CUDA UMD in place of Driver and CUDA), as nvidia-smi lays it out."""
+        driver_label, cuda_label = ("KMD Version:", "CUDA UMD Version:") if r610 else ("Driver Version:", "CUDA Version:")
+        banner = ("+-----------------------------------------------------------------------------------------+\n"
+                  f"| NVIDIA-SMI {smi_version:<21}{driver_label} {driver_version:<17}{cuda_label} {cuda_version:<8} |\n"
+                  "|-----------------------------------------+------------------------+----------------------+\n")
+        self.children.append({"kind": "command", "args": ["/usr/bin/nvidia-smi"], "exit": 0, "stdout": banner, "stderr": "",
+                              "timed_out": False})
+        return self
+
     def smi(self, stdout="", exit=0, stderr="", timed_out=False, signal=None, with_cc=True):
         """What `nvidia-smi --query-gpu=...` answered, recorded as child evidence."""
         fields = ("index,driver_version,name,uuid,pci.bus_id," + ("compute_cap," if with_cc else "") +
