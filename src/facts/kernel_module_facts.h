@@ -90,11 +90,12 @@ struct InstalledModule {
   std::string path;
   std::optional<std::string> compression, modinfo_problem;
   std::optional<std::string> version, license, flavour, vermagic;
-  std::optional<bool> matches_kernel, modprobe_loads;
+  std::optional<bool> matches_kernel, modprobe_loads, signed_;
 
   template <class F>
   void fields(F& f) const {
     f("path", path, "the module file under /lib/modules/RELEASE");
+    f("signed", signed_, "a module signature is appended (sign-file's '~Module signature appended~'); null when unreadable");
     f("modprobe_loads", modprobe_loads, "modules.dep names this file: it is the one `modprobe nvidia` loads");
     f("compression", compression, "xz, zstd or gzip for a .ko.xz, .ko.zst or .ko.gz (read unpacked, as kmod does)");
     f("modinfo_problem", modinfo_problem, "why its .modinfo could not be read (damaged, cut short, past a cap)");
@@ -103,6 +104,19 @@ struct InstalledModule {
     f("flavour", flavour, "open (Dual MIT/GPL) or proprietary (NVIDIA)");
     f("vermagic", vermagic, ".modinfo vermagic: the kernel it was built for");
     f("matches_kernel", matches_kernel, "vermagic names the running kernel");
+  }
+};
+
+// A key DKMS, Ubuntu's shim-signed or akmods signs modules with, and whether
+// the firmware trusts it: its certificate in MokListRT (shim's list) or db.
+struct SigningKey {
+  std::string path;
+  std::optional<bool> enrolled;
+
+  template <class F>
+  void fields(F& f) const {
+    f("path", path, "the public key (DER): /var/lib/dkms/mok.pub, /var/lib/shim-signed/mok/MOK.der, /etc/pki/akmods/certs/public_key.der");
+    f("enrolled", enrolled, "its certificate is in MokListRT or db (null: a PEM key, or no list readable)");
   }
 };
 
@@ -156,6 +170,9 @@ struct KernelModuleFacts {
   bool nvidia_modprobe = false;
   std::optional<bool> built_for_running_kernel, secure_boot;
   std::optional<std::string> module_file;
+  std::optional<bool> module_file_signed;
+  std::optional<std::vector<SigningKey>> signing_keys;
+  std::optional<bool> signing_key_enrolled;
   boost::json::object params;  // /proc/driver/nvidia/params
   ModprobeFacts modprobe;
   std::optional<std::vector<InstalledModule>> installed_modules;
@@ -181,6 +198,9 @@ struct KernelModuleFacts {
     f("built_for_running_kernel", built_for_running_kernel, "not loaded: modules.dep of uname -r lists nvidia.ko");
     f("module_file", module_file, "not loaded: the nvidia.ko that modules.dep lists");
     f("secure_boot", secure_boot, "not loaded: the SecureBoot EFI variable");
+    f("module_file_signed", module_file_signed, "not loaded: the module modules.dep lists carries a signature");
+    f("signing_keys", signing_keys, "not loaded, Secure Boot on: the module-signing keys on disk and whether the firmware trusts each");
+    f("signing_key_enrolled", signing_key_enrolled, "some signing key is enrolled (false: keys found, none enrolled; null: cannot tell)");
     f("params", params, "/proc/driver/nvidia/params: the loaded module's NVreg parameters (OpenRmEnableUnsupportedGpus, ...)");
     f("modprobe", modprobe, "/etc/modprobe.d and friends: blacklists and options");
     f("installed_modules", installed_modules, "not loaded: nvidia.ko files installed for the running kernel");

@@ -40,6 +40,16 @@ class UnpackedModule final : public Files {
   std::string m_bytes;
 };
 
+// include/linux/module_signature.h: what scripts/sign-file appends last.
+constexpr std::string_view k_signature_magic = "~Module signature appended~\n";
+
+bool signature_appended(Files& files, const std::string& path) {
+  const auto info = files.stat(path);
+  if (!info || info->size < k_signature_magic.size()) return false;
+  const auto tail = files.read_range(path, info->size - k_signature_magic.size(), k_signature_magic.size());
+  return tail && *tail == k_signature_magic;
+}
+
 Checked<ModInfo> modinfo_of_elf(Files& files, const std::string& path) {
   const auto sections = read_sections(files, path);
   if (sections.empty()) return problem("not an ELF file with section headers");
@@ -48,7 +58,9 @@ Checked<ModInfo> modinfo_of_elf(Files& files, const std::string& path) {
     if (section.size > k_max_modinfo) return problem("its .modinfo section is larger than " + std::to_string(k_max_modinfo) + " bytes");
     auto bytes = files.read_range(path, section.offset, static_cast<std::size_t>(section.size));
     if (!bytes) return problem("its .modinfo section could not be read: " + bytes.error().message());
-    return parse_modinfo(*bytes);
+    ModInfo info = parse_modinfo(*bytes);
+    info.signature_appended = signature_appended(files, path);
+    return info;
   }
   return problem("an ELF file without a .modinfo section: not a kernel module");
 }

@@ -16,6 +16,8 @@ namespace gd {
 struct ModInfo {
   std::optional<std::string> version, license, vermagic, srcversion;
   std::vector<std::string> firmware;
+  // Ends in "~Module signature appended~\n": signed (by which key, the PKCS#7 blob says; not read here).
+  bool signature_appended = false;
 };
 
 // "xz", "zstd" or "gzip" from the module's name (.ko.xz, .ko.zst, .ko.gz);

@@ -47,7 +47,10 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
   for (auto raw : lines(text)) {
     const auto line = without_timestamp(raw);
     const bool nvidia = has(line, "NVRM") || has(line, "nvidia");
-    const bool signature = has(line, "Lockdown:") || has(line, "module verification") || has(line, "trusted key");
+    // The kernel's signature refusals name no module ("Loading of unsigned module is rejected",
+    // kernel/module/signing.c; "Lockdown: modprobe: unsigned module loading is restricted").
+    const bool signature = has(line, "Lockdown:") || has(line, "module verification") || has(line, "trusted key") ||
+                           (has(line, "Loading of ") && has(line, " is rejected")) || has(line, "Key was rejected");
     if (!nvidia && !signature) continue;
     if (facts.lines.size() < k_max_lines_kept) facts.lines.push_back(printable(trim(line), 200));
     if (has(line, "API mismatch")) facts.api_mismatch = printable(trim(line), 200);
@@ -60,7 +63,7 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
       facts.gsp_error = printable(trim(line), 200);
     if (has(line, "No NVIDIA GPU found") || has(line, "No NVIDIA devices probed")) facts.no_gpu_found = printable(trim(line), 200);
     if (has(line, "Key was rejected by service") || has(line, "Required key not available") ||
-        has(line, "Loading of unsigned module is rejected") || has(line, "unsigned module loading is restricted") ||
+        (has(line, "Loading of ") && has(line, " is rejected")) || has(line, "unsigned module loading is restricted") ||
         has(line, "not signed with a trusted key"))
       facts.key_rejected = printable(trim(line), 200);
     if (auto xid = parse_xid(line, tables); xid && facts.xids.size() < k_max_xids) facts.xids.push_back(std::move(*xid));

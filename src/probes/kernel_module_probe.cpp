@@ -5,6 +5,7 @@
 
 #include "probes/kernel_log.h"
 #include "probes/module_config.h"
+#include "probes/module_signing.h"
 #include "util/path.h"
 
 #include <set>
@@ -227,7 +228,22 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
     facts.installed_modules = find_installed_modules(context.host, context.host.uname().release);
     // modules.dep names the one file modprobe loads, relative to the release's directory.
     if (facts.module_file)
-      for (auto& module : *facts.installed_modules) module.modprobe_loads = module.path.ends_with("/" + *facts.module_file);
+      for (auto& module : *facts.installed_modules) {
+        module.modprobe_loads = module.path.ends_with("/" + *facts.module_file);
+        if (*module.modprobe_loads) facts.module_file_signed = module.signed_;
+      }
+    if (facts.secure_boot && *facts.secure_boot) {
+      facts.signing_keys = find_signing_keys(context.host);
+      bool trusted = false, unknown = false;
+      for (const auto& key : *facts.signing_keys) {
+        trusted = trusted || key.enrolled == true;
+        unknown = unknown || !key.enrolled;
+      }
+      // "None enrolled" only when every key found was checked: one unknown key may be the module's.
+      if (trusted) facts.signing_key_enrolled = true;
+      else if (!facts.signing_keys->empty() && !unknown) facts.signing_key_enrolled = false;
+      layer.source("signing_keys", "/var/lib/dkms/mok.pub and friends; MokListRT, db (efivarfs)");
+    }
     for (const auto& module : *facts.installed_modules) {
       const auto version = module.version ? Version::parse(*module.version) : std::nullopt;
       if (!version) continue;

@@ -86,6 +86,7 @@ std::vector<InstalledModule> find_installed_modules(Host& host, const std::strin
       } else {
         module.version = info->version;
         module.license = info->license;
+        module.signed_ = info->signature_appended;
         module.vermagic = info->vermagic;
         // The open modules are dual-licensed; the proprietary one says "NVIDIA".
         if (info->license) module.flavour = contains(*info->license, "MIT") || contains(*info->license, "GPL") ? "open" : "proprietary";

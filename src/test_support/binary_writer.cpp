@@ -164,7 +164,7 @@ std::string fatbin_elf(const std::vector<FatbinEntrySpec>& entries, bool damaged
   return out.str();
 }
 
-std::string tiny_module(const std::vector<std::pair<std::string, std::string>>& modinfo) {
+std::string tiny_module(const std::vector<std::pair<std::string, std::string>>& modinfo, bool signed_) {
   std::string info;
   for (const auto& [key, value] : modinfo) info += key + "=" + value + '\0';
   const std::string shstrtab("\0.modinfo\0.shstrtab\0", 20);
@@ -175,6 +175,12 @@ std::string tiny_module(const std::vector<std::pair<std::string, std::string>>& 
   out.text(info).text(shstrtab).zeros(shoff - out.size()).zeros(64);
   section_header(out, 1, 1, 2, info_offset, info.size(), 1);
   section_header(out, 10, 3, 0, shstr_offset, shstrtab.size(), 1);
+  if (signed_) {
+    const std::string pkcs7(64, '\x30');  // stands in for the DER signature; nobody here verifies it
+    out.text(pkcs7);
+    // struct module_signature: algo, hash, id_type (2: PKCS#7), signer_len, key_id_len, pad[3], __be32 sig_len.
+    out.text(std::string("\0\0\x02\0\0\0\0\0\0\0\0\x40", 12)).text("~Module signature appended~\n");
+  }
   return out.str();
 }
 

@@ -43,7 +43,9 @@ std::string tiny_elf(const TinyElfSpec& spec);
 std::string fatbin_elf(const std::vector<FatbinEntrySpec>& entries, bool damaged = false);
 
 // A relocatable object (a kernel module) with a .modinfo of NUL-ended key=value strings, in order.
-std::string tiny_module(const std::vector<std::pair<std::string, std::string>>& modinfo);
+// signed_: a module signature appended as scripts/sign-file appends one (a
+// PKCS#7 blob, struct module_signature, "~Module signature appended~\n").
+std::string tiny_module(const std::vector<std::pair<std::string, std::string>>& modinfo, bool signed_ = false);
 
 struct LdCacheEntrySpec {
   std::string soname, path;

@@ -103,6 +103,24 @@ TEST_CASE("tiny_module: modinfo reads the fields gpudoctor reads") {
   CHECK(tool_output({modinfo, "-F", "firmware", dir / "nvidia.ko"}) == "nvidia/550.54.15/gsp_ga10x.bin\n");
 }
 
+TEST_CASE("tiny_module signed: the signature is found after the ELF file, as kmod finds it") {
+  gd::TempDir dir;
+  dir.write("signed.ko", gd::tiny_module({{"version", "550.120"}}, true));
+  dir.write("plain.ko", gd::tiny_module({{"version", "550.120"}}));
+  gd::LiveHost host;
+  const auto signed_ = gd::read_modinfo(host, dir / "signed.ko");
+  REQUIRE(signed_);
+  CHECK(signed_->version == "550.120");
+  CHECK(signed_->signature_appended);
+  const auto plain = gd::read_modinfo(host, dir / "plain.ko");
+  REQUIRE(plain);
+  CHECK_FALSE(plain->signature_appended);
+  const std::string modinfo = has_tool("/usr/sbin/modinfo") ? "/usr/sbin/modinfo" : "/sbin/modinfo";
+  if (!has_tool(modinfo)) return;
+  CHECK(tool_output({modinfo, "-F", "version", dir / "signed.ko"}) == "550.120\n");  // the ELF file still reads
+  CHECK(tool_output({modinfo, "-F", "sig_id", dir / "plain.ko"}).empty());
+}
+
 TEST_CASE("tiny_module compressed by the real xz, zstd and gzip as the kernel's modules_install does") {
   gd::TempDir dir;
   const auto module = gd::tiny_module({{"version", "570.86.15"}, {"license", "NVIDIA"},

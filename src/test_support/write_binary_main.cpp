@@ -5,7 +5,7 @@
 //   {"format": "elf", "soname": ..., "needed": [...], "runpath": ..., "rpath": ...,
 //    "machine": 62, "fwd_note": "<json text>", "fatbin": [[kind, arch, major, minor], ...]}
 //   {"format": "fatbin_elf", "entries": [...], "damaged": false}
-//   {"format": "module", "modinfo": [[key, value], ...]}
+//   {"format": "module", "modinfo": [[key, value], ...], "signed": false}
 //   {"format": "ld_cache", "entries": [[soname, path], ...], "flags": 771}
 // A bad request ends it with exit 2 and the reason on stderr.
 
@@ -59,7 +59,7 @@ std::string answer(const json::object& request) {
     std::vector<std::pair<std::string, std::string>> modinfo;
     for (const auto& pair : request.at("modinfo").as_array())
       modinfo.emplace_back(pair.as_array().at(0).as_string(), pair.as_array().at(1).as_string());
-    return gd::tiny_module(modinfo);
+    return gd::tiny_module(modinfo, gd::bool_field(request, "signed").value_or(false));
   }
   if (format == "ld_cache") {
     const auto flags = static_cast<std::uint32_t>(gd::int_field(request, "flags").value_or(0x0303));

@@ -49,10 +49,14 @@ def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=N
                    "fatbin": None if fatbin is None else _entries(fatbin)})
 
 
-def tiny_module(modinfo):
+def tiny_module(modinfo, signed=False):
     """A minimal kernel module (ET_REL) with a .modinfo section of NUL-ended
-    key=value strings, as modinfo(8) and gpudoctor read it."""
-    return _write({"format": "module", "modinfo": [[key, str(value)] for key, value in modinfo.items()]})
+    key=value strings, as modinfo(8) and gpudoctor read it; signed, with a
+    module signature appended as the kernel's sign-file appends one."""
+    request = {"format": "module", "modinfo": [[key, str(value)] for key, value in modinfo.items()]}
+    if signed:
+        request["signed"] = True
+    return _write(request)
 
 
 def fatbin_elf(soname, entries, damaged=False):
@@ -80,11 +84,11 @@ _COMPRESSORS = {
 }
 
 
-def compressed_module(modinfo, suffix):
+def compressed_module(modinfo, suffix, signed=False):
     """tiny_module(modinfo) compressed by the real xz, zstd or gzip (suffix
     "xz", "zst" or "gz"), as modules_install and DKMS compress modules."""
     command = _COMPRESSORS[suffix]
     try:
-        return subprocess.run(command, input=tiny_module(modinfo), stdout=subprocess.PIPE, check=True).stdout
+        return subprocess.run(command, input=tiny_module(modinfo, signed), stdout=subprocess.PIPE, check=True).stdout
     except FileNotFoundError:
         raise SystemExit(f"scenarios: {command[0]} is not installed (Debian: xz-utils, zstd, gzip)")

@@ -69,9 +69,9 @@ def scenarios():
 
     # Compressed modules, made by the real xz, zstd and gzip with the kernel's
     # flags, are read unpacked as kmod reads them.
-    def compressed_installed_module(s, suffix, version, vermagic_release, where="updates/dkms", cut=False):
+    def compressed_installed_module(s, suffix, version, vermagic_release, where="updates/dkms", cut=False, signed=False):
         data = compressed_module({"version": version, "license": "NVIDIA", "srcversion": "A1B2C3D4E5F6A7B8C9D0E1F",
-                                  "vermagic": f"{vermagic_release} SMP preempt mod_unload modversions "}, suffix)
+                                  "vermagic": f"{vermagic_release} SMP preempt mod_unload modversions "}, suffix, signed)
         s.file(f"/lib/modules/{s.uname['release']}/{where}/nvidia.ko.{suffix}", data[:len(data) // 2] if cut else data)
         s.file(f"/lib/modules/{s.uname['release']}/modules.dep", f"{where}/nvidia.ko.{suffix}:\n")
 
@@ -173,6 +173,54 @@ def scenarios():
     s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", b"\x06\x00\x00\x00\x01")
     s.driver_userspace("550.54.15")
     yield s.expect("fail", "kernel-module", ["nvidia-module-blocked-by-secure-boot"], absent=["nvidia-module-not-loaded"], headline="nvidia-module-blocked-by-secure-boot")
+
+    # Secure Boot, one step deeper: is the module modprobe loads signed, and is
+    # a signing key on disk enrolled (its DER certificate in MokListRT or db)?
+    secure_boot_on = b"\x06\x00\x00\x00\x01"
+    dkms_key = b"\x30\x82\x03\x1a" + b"DKMS module signing key".ljust(60, b".")  # a DER certificate's shape
+    other_key = b"\x30\x82\x02\x10" + b"Canonical Ltd. Master Certificate".ljust(60, b".")
+
+    def mok_list(*certificates):
+        # efivarfs: 4 bytes of attributes, then EFI_SIGNATURE_LISTs (header bytes stand in; the certificates are real bytes).
+        return b"\x07\x00\x00\x00" + b"".join(b"\xa1\x59\xc0\xa5" + b"\x00" * 24 + c for c in certificates)
+
+    def secure_boot_host(name, description, signed, enrolled, log):
+        s = Snapshot(name, description).plain_vm_pci()
+        s.pci("0000:01:00.0", "10de", "2684", "030000")
+        s.driver_userspace("550.120")
+        compressed_installed_module(s, "zst", "550.120", KERNEL, signed=signed)
+        s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", secure_boot_on)
+        s.file("/var/lib/dkms/mok.pub", dkms_key)
+        s.file("/var/lib/dkms/mok.key", "-----BEGIN PRIVATE KEY-----\n")
+        s.file("/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23",
+               mok_list(other_key, dkms_key) if enrolled else mok_list(other_key))
+        s.kernel_log(log)
+        return s
+
+    s = secure_boot_host("host-secure-boot-unsigned-dkms", "Secure Boot on; DKMS built nvidia.ko.zst without signing it: lockdown refuses it.",
+                         signed=False, enrolled=True,
+                         log="[    4.100001] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n")
+    yield s.expect("fail", "kernel-module", ["secure-boot-module-unsigned", "nvidia-module-blocked-by-secure-boot", "kernel-log-module-key-rejected"],
+                   absent=["secure-boot-signing-key-not-enrolled"], headline="secure-boot-module-unsigned")
+
+    s = secure_boot_host("host-secure-boot-key-not-enrolled", "Secure Boot on; the module is signed with DKMS's key, which was never enrolled in MOK.",
+                         signed=True, enrolled=False,
+                         log="[    4.100001] Loading of module with unavailable key is rejected\n")
+    yield s.expect("fail", "kernel-module", ["secure-boot-signing-key-not-enrolled", "nvidia-module-blocked-by-secure-boot", "kernel-log-module-key-rejected"],
+                   absent=["secure-boot-module-unsigned"], headline="secure-boot-signing-key-not-enrolled")
+
+    s = secure_boot_host("host-secure-boot-key-enrolled", "Secure Boot on, the module signed with an enrolled key, but it is not loaded yet: only the generic finding.",
+                         signed=True, enrolled=True, log="")
+    yield s.expect("fail", "kernel-module", ["nvidia-module-blocked-by-secure-boot"],
+                   absent=["secure-boot-module-unsigned", "secure-boot-signing-key-not-enrolled"], headline="nvidia-module-blocked-by-secure-boot")
+
+    # The new rules' healthy twin: Secure Boot on, the signed module loaded.
+    s = h100_host("host-healthy-secure-boot-dkms", "Secure Boot on, DKMS's signed nvidia.ko.zst loaded, its key enrolled in MOK.")
+    compressed_installed_module(s, "zst", "550.54.15", KERNEL, signed=True)
+    s.file("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", secure_boot_on)
+    s.file("/var/lib/dkms/mok.pub", dkms_key)
+    s.file("/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23", mok_list(other_key, dkms_key))
+    yield s.expect("ok", None, [])
 
     s = Snapshot("host-open-module-pascal", "The open kernel module on a GTX 1080, which it cannot drive.")
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "1b80", "030000", speed="8.0 GT/s PCIe", max_speed="8.0 GT/s PCIe")
