@@ -120,6 +120,23 @@ struct SigningKey {
   }
 };
 
+// The GSP firmware of one driver version: /lib/firmware/nvidia/VERSION/gsp_*.bin,
+// which the open module (and the proprietary one on GSP GPUs) loads at GPU init.
+struct GspFirmware {
+  std::string version;
+  Nullable<std::string> directory;
+  std::vector<std::string> files;
+  std::vector<std::string> other_versions;
+
+  template <class F>
+  void fields(F& f) const {
+    f("version", version, "the driver version whose firmware was looked for (the loaded one, else the installed module's)");
+    f("directory", directory, "the first of the kernel's firmware directories that has nvidia/VERSION (null: none has)");
+    f("files", files, "the gsp_*.bin files there");
+    f("other_versions", other_versions, "versions /lib/firmware/nvidia has firmware for instead (a leftover of another driver)");
+  }
+};
+
 struct XidEvent {
   std::int64_t code = 0;
   std::string bdf, line;
@@ -139,7 +156,7 @@ struct XidEvent {
 struct KernelLogFacts {
   Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
   std::vector<std::string> lines;
-  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected, gsp_error;
+  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected, gsp_error, firmware_missing;
   std::vector<XidEvent> xids;
   std::optional<std::string> cut;
 
@@ -155,6 +172,7 @@ struct KernelLogFacts {
     f("no_gpu_found", no_gpu_found, "'No NVIDIA GPU found': the module found no GPU it drives");
     f("key_rejected", key_rejected, "'Key was rejected by service': Secure Boot refused the module's signature");
     f("gsp_error", gsp_error, "the GPU System Processor's firmware failed to boot or answer");
+    f("firmware_missing", firmware_missing, "'RmFetchGspRmImages: No firmware image found', or the kernel's 'Direct firmware load for nvidia/... failed'");
     f("xids", xids, "Xid errors");
   }
 };
@@ -173,6 +191,7 @@ struct KernelModuleFacts {
   std::optional<bool> module_file_signed;
   std::optional<std::vector<SigningKey>> signing_keys;
   std::optional<bool> signing_key_enrolled;
+  std::optional<GspFirmware> gsp_firmware;
   boost::json::object params;  // /proc/driver/nvidia/params
   ModprobeFacts modprobe;
   std::optional<std::vector<InstalledModule>> installed_modules;
@@ -200,6 +219,7 @@ struct KernelModuleFacts {
     f("secure_boot", secure_boot, "not loaded: the SecureBoot EFI variable");
     f("module_file_signed", module_file_signed, "not loaded: the module modules.dep lists carries a signature");
     f("signing_keys", signing_keys, "not loaded, Secure Boot on: the module-signing keys on disk and whether the firmware trusts each");
+    f("gsp_firmware", gsp_firmware, "the GSP firmware files of the driver version, where one is known");
     f("signing_key_enrolled", signing_key_enrolled, "some signing key is enrolled (false: keys found, none enrolled; null: cannot tell)");
     f("params", params, "/proc/driver/nvidia/params: the loaded module's NVreg parameters (OpenRmEnableUnsupportedGpus, ...)");
     f("modprobe", modprobe, "/etc/modprobe.d and friends: blacklists and options");

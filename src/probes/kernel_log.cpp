@@ -61,6 +61,10 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
     if (has(line, "NVRM") && (has(line, "GSP") || has(line, "kgsp")) &&
         (has(line, "failed") || has(line, "Failed") || has(line, "timeout") || has(line, "error")))
       facts.gsp_error = printable(trim(line), 200);
+    // The open module's own line, and the kernel firmware loader's ("nvidia 0000:01:00.0: Direct
+    // firmware load for nvidia/550.54.15/gsp_ga10x.bin failed with error -2").
+    if (has(line, "No firmware image found") || (has(line, "firmware load for nvidia/") && has(line, "failed")))
+      facts.firmware_missing = printable(trim(line), 200);
     if (has(line, "No NVIDIA GPU found") || has(line, "No NVIDIA devices probed")) facts.no_gpu_found = printable(trim(line), 200);
     if (has(line, "Key was rejected by service") || has(line, "Required key not available") ||
         (has(line, "Loading of ") && has(line, " is rejected")) || has(line, "unsigned module loading is restricted") ||

@@ -63,3 +63,23 @@ TEST_CASE("kernel log: a log cut to its newest lines says so, and keeps what it 
   host.answers["command dmesg"] = whole;
   CHECK_FALSE(gd::read_kernel_log(host, rules.cuda).cut);
 }
+
+TEST_CASE("kernel log: signature refusals that name no module, and missing GSP firmware, are kept") {
+  const auto rules = gd::load_embedded_rules();
+  const auto unsigned_ = gd::parse_kernel_log("[    4.1] Loading of unsigned module is rejected\n", rules.cuda);
+  CHECK(unsigned_.lines.size() == 1);
+  CHECK(unsigned_.key_rejected == "Loading of unsigned module is rejected");
+  const auto no_key = gd::parse_kernel_log("[    4.1] Loading of module with unavailable key is rejected\n", rules.cuda);
+  CHECK(no_key.key_rejected == "Loading of module with unavailable key is rejected");
+  const auto lockdown = gd::parse_kernel_log(
+      "[    4.1] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n", rules.cuda);
+  CHECK(lockdown.key_rejected);
+  const auto firmware = gd::parse_kernel_log(
+      "[    5.3] nvidia 0000:01:00.0: Direct firmware load for nvidia/550.54.15/gsp_ga10x.bin failed with error -2\n"
+      "[    5.3] NVRM: RmFetchGspRmImages: No firmware image found\n"
+      "[    5.3] iwlwifi 0000:00:14.3: Direct firmware load for iwlwifi-so-a0-gf-a0-86.ucode failed with error -2\n",
+      rules.cuda);
+  CHECK(firmware.firmware_missing == "NVRM: RmFetchGspRmImages: No firmware image found");
+  CHECK(firmware.lines.size() == 2);  // another device's firmware is not ours
+  CHECK_FALSE(firmware.gsp_error);    // 'Gsp' in a function name is not a GSP failure
+}

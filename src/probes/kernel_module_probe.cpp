@@ -6,6 +6,7 @@
 #include "probes/kernel_log.h"
 #include "probes/module_config.h"
 #include "probes/module_signing.h"
+#include "probes/gsp_firmware.h"
 #include "util/path.h"
 
 #include <set>
@@ -252,6 +253,20 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
       break;
     }
     layer.source("installed_modules", "/lib/modules/" + printable(context.host.uname().release, 100));
+  }
+  // The firmware the loaded driver (or else the module modprobe would load) needs at GPU init.
+  if (context.system.platform == Platform::native_linux) {
+    std::optional<std::string> version = facts.version;
+    if (!version && facts.installed_modules)
+      for (const auto& module : *facts.installed_modules)
+        if (module.version && (module.modprobe_loads != false)) {
+          version = module.version;
+          break;
+        }
+    if (version) {
+      facts.gsp_firmware = find_gsp_firmware(context.host, *version);
+      layer.source("gsp_firmware", "/lib/firmware/nvidia/" + printable(*version, 40) + " (and the kernel's other firmware directories)");
+    }
   }
   // Only where there is something to ask about: no child on a machine
   // without a GPU or module, and none under --root (the image's log is not this one).

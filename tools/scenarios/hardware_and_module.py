@@ -166,6 +166,30 @@ def scenarios():
     yield s.expect("fail", "kernel-module", ["kernel-log-gsp-firmware-error", "kernel-log-rm-init-failed", "device-open-failed",
                                              "nvidia-smi-cannot-reach-driver"], headline="kernel-log-gsp-firmware-error")
 
+    # GSP firmware: the open module loads, but the GPU cannot initialise
+    # without nvidia/VERSION/gsp_*.bin; RmInitAdapter's failure is the consequence.
+    def gsp_firmware_host(name, description, firmware):
+        s = Snapshot(name, description).plain_vm_pci()
+        s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia")
+        s.nvidia_driver("550.54.15", flavour="open", firmware=firmware).claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
+        s.gsp_firmware("535.183.01")  # a leftover of the previous driver
+        s.driver_nodes([0], version="550.54.15")
+        s.devices["/dev/nvidia0"]["open"] = "EIO"
+        s.kernel_log("[    5.300001] nvidia 0000:01:00.0: Direct firmware load for nvidia/550.54.15/gsp_ga10x.bin failed with error -2\n"
+                     "[    5.300002] NVRM: RmFetchGspRmImages: No firmware image found\n"
+                     "[    5.300003] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x61:0x56:1594)\n"
+                     "[    5.300004] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0\n")
+        s.smi(exit=6, stdout="No devices were found\n")
+        return s
+
+    s = gsp_firmware_host("host-gsp-firmware-missing", "The open module 550 loaded, but /lib/firmware/nvidia holds only 535's GSP firmware.", firmware=False)
+    yield s.expect("fail", "kernel-module", ["gsp-firmware-missing", "kernel-log-rm-init-failed", "device-open-failed", "nvidia-smi-failed"],
+                   headline="gsp-firmware-missing")
+
+    s = gsp_firmware_host("host-gsp-firmware-not-in-initramfs", "GSP firmware installed on disk, but the module came from an initramfs without it.", firmware=True)
+    yield s.expect("fail", "kernel-module", ["gsp-firmware-missing", "kernel-log-rm-init-failed", "device-open-failed", "nvidia-smi-failed"],
+                   headline="gsp-firmware-missing")
+
     s = Snapshot("host-secure-boot", "The DKMS module exists but Secure Boot refused it (FC-16).")
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
     s.file(f"/lib/modules/{KERNEL}/modules.dep",

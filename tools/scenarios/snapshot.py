@@ -165,9 +165,11 @@ class Snapshot:
             self.modules.append(f"{name} {sizes.get(name, '65536')} 0 - Live 0x0000000000000000{taint}")
         return self
 
-    def nvidia_driver(self, version, flavour="proprietary", uvm=True, modeset=True, userspace=True):
+    def nvidia_driver(self, version, flavour="proprietary", uvm=True, modeset=True, userspace=True, firmware=True):
         if userspace:
             self.driver_userspace(version)
+        if firmware:  # what the driver package installs beside the module (the real files are ELF images of tens of MB)
+            self.gsp_firmware(version)
         self.loaded("nvidia", *(["nvidia_uvm"] if uvm else []), *(["nvidia_modeset", "nvidia_drm"] if modeset else []))
         text = PROC_VERSION_OPEN if flavour == "open" else PROC_VERSION
         self.file("/proc/driver/nvidia/version", text.format(v=version))
@@ -178,6 +180,11 @@ class Snapshot:
             majors += "510 nvidia-uvm\n"
         majors += "511 nvidia-caps\n\nBlock devices:\n  8 sd\n"
         self.file("/proc/devices", majors)
+        return self
+
+    def gsp_firmware(self, version):
+        for name in ("gsp_ga10x.bin", "gsp_tu10x.bin"):
+            self.file(f"/lib/firmware/nvidia/{version}/{name}", "\x7fELF GSP-RM firmware image\n")
         return self
 
     def claimed(self, bdf, model, minor, excluded="No", uuid=None):
