@@ -84,7 +84,7 @@ struct DriverLibraryFacts : ResolutionFacts {
 
 // One GPU as nvidia-smi --query-gpu reports it; absent fields were [N/A].
 struct SmiGpu {
-  std::optional<std::int64_t> index, memory_total_mib, memory_used_mib;
+  std::optional<std::int64_t> index, memory_total_mib, memory_used_mib, mig_gpu_instances, mig_compute_instances;
   std::optional<std::string> driver_version, name, uuid, bus_id, compute_capability, mig_mode, persistence_mode, compute_mode;
 
   template <class F>
@@ -98,6 +98,8 @@ struct SmiGpu {
     f("memory_total_mib", memory_total_mib, "memory.total, MiB");
     f("memory_used_mib", memory_used_mib, "memory.used, MiB");
     f("mig_mode", mig_mode, "mig.mode.current: Enabled or Disabled");
+    f("mig_gpu_instances", mig_gpu_instances, "MIG on: the gi* entries of /proc/driver/nvidia/capabilities/gpuMINOR/mig (null: not readable here)");
+    f("mig_compute_instances", mig_compute_instances, "MIG on: their ci* entries, one per compute instance CUDA can use");
     f("persistence_mode", persistence_mode, "Enabled or Disabled");
     f("compute_mode", compute_mode, "Default, Exclusive_Process or Prohibited");
   }

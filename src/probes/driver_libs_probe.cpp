@@ -19,6 +19,32 @@ namespace json = boost::json;
 
 namespace {
 
+// MIG instances from the driver's own files: each GPU instance is a gi*
+// directory under /proc/driver/nvidia/capabilities/gpuMINOR/mig, each compute
+// instance a ci* directory in it (what nvidia-modprobe makes nodes from). It
+// needs no NVML, so the static build sees it too.
+void count_mig_instances(ProbeContext& context, NvidiaSmiFacts& smi) {
+  for (auto& gpu : smi.gpus) {
+    if (gpu.mig_mode != "Enabled" || !gpu.bus_id) continue;
+    std::optional<std::int64_t> minor;
+    for (const auto& claimed : context.kernel_module.claimed_gpus)
+      if (claimed.bdf == sysfs_pci_address(*gpu.bus_id)) minor = claimed.minor;
+    if (!minor) continue;
+    const std::string dir = "/proc/driver/nvidia/capabilities/gpu" + std::to_string(*minor) + "/mig";
+    auto entries = context.host.list_dir(dir);
+    if (!entries) continue;
+    std::int64_t gpu_instances = 0, compute_instances = 0;
+    for (const auto& gi : *entries) {
+      if (!gi.starts_with("gi") || gpu_instances >= 64) continue;
+      ++gpu_instances;
+      if (auto cis = context.host.list_dir(dir + "/" + gi))
+        for (const auto& ci : *cis) compute_instances += ci.starts_with("ci") ? 1 : 0;
+    }
+    gpu.mig_gpu_instances = gpu_instances;
+    gpu.mig_compute_instances = compute_instances;
+  }
+}
+
 struct DriverLibrary {
   const char* name;
   const char* stem;  // the real file is <stem>.<driver version>
@@ -213,6 +239,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   if (smi && driver_expected && context.host.mode() != HostMode::root && !context.options.image) {
     facts.nvidia_smi_run = run_nvidia_smi(context.host, *smi);
     layer.source("nvidia_smi_run", *smi + " --query-gpu");
+    count_mig_instances(context, *facts.nvidia_smi_run);
     // A lost GPU is named by its model from the PCI bus, which still lists it.
     for (auto& lost : facts.nvidia_smi_run->lost_gpus)
       for (const auto& gpu : context.hardware.gpus)

@@ -99,6 +99,7 @@ def scenarios():
     s = h100_host("host-mig-enabled", "An H100 in MIG mode with two GPU instances; nvidia-smi and NVML both say so.")
     s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 11, Enabled, Enabled, Default\n")
     s.device("/dev/nvidia-caps/nvidia-cap1", 511, 1, mode="0400").device("/dev/nvidia-caps/nvidia-cap2", 511, 2, mode="0444")
+    mig_capabilities(s, {"gi1": ["ci0"], "gi2": ["ci0"]})
     s.nvml_probe(devices=[nvml_device(mig_mode="Enabled", mig_devices=2, memory_used_mib=11)])
     yield s.expect("ok", None, [])
 
@@ -232,6 +233,20 @@ def scenarios():
     yield from mig_scenarios()
 
 
+def mig_capabilities(s, instances, minor=0):
+    """/proc/driver/nvidia/capabilities as the driver lays it out in MIG mode:
+    gpuMINOR/mig/giN/access, and giN/ciM/access per compute instance."""
+    base = f"/proc/driver/nvidia/capabilities/gpu{minor}/mig"
+    s.directory(base)
+    s.file("/proc/driver/nvidia/capabilities/mig/config", "DeviceFileMinor: 1\nDeviceFileMode: 256\nDeviceFileModify: 1\n")
+    s.file("/proc/driver/nvidia/capabilities/mig/monitor", "DeviceFileMinor: 2\nDeviceFileMode: 292\nDeviceFileModify: 1\n")
+    for gi, cis in instances.items():
+        s.file(f"{base}/{gi}/access", "DeviceFileMinor: 21\nDeviceFileMode: 292\nDeviceFileModify: 1\n")
+        for ci in cis:
+            s.file(f"{base}/{gi}/{ci}/access", "DeviceFileMinor: 22\nDeviceFileMode: 292\nDeviceFileModify: 1\n")
+    return s
+
+
 def mig_scenarios():
     s = h100_host("host-mig-no-instances", "An H100 left in MIG mode after a reboot: its GPU instances are gone, so "
                   "CUDA sees no device although nvidia-smi lists the GPU.")
@@ -240,6 +255,20 @@ def mig_scenarios():
     s.nvml_probe(devices=[nvml_device(mig_mode="Enabled", mig_devices=0)])
     yield s.expect("fail", "driver-libs", ["mig-enabled-without-instances", "cuda-init-no-device"],
                    headline="mig-enabled-without-instances")
+
+    # The static build asks no NVML: the driver's capability files say the same.
+    s = h100_host("host-mig-no-instances-static", "An H100 in MIG mode with no instances, seen by the static build: "
+                  "nvidia-smi and /proc/driver/nvidia/capabilities only.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Enabled, Enabled, Default\n")
+    mig_capabilities(s, {})
+    s.cuda_probe(unavailable="this gpudoctor is a static build, which cannot load the driver's libraries")
+    yield s.expect("fail", "driver-libs", ["mig-instances-missing"], info=["cuda-probe-unavailable", "libcuda-unversioned-missing"],
+                   headline="mig-instances-missing")
+
+    s = h100_host("host-mig-gpu-instance-without-compute", "MIG on with a GPU instance made by -cgi without -C: no compute instance, no CUDA device.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Enabled, Enabled, Default\n")
+    mig_capabilities(s, {"gi1": []})
+    yield s.expect("fail", "driver-libs", ["mig-instances-missing"], headline="mig-instances-missing")
 
     s = h100_host("host-mig-cap-node-unreadable", "CUDA_VISIBLE_DEVICES names a MIG device, but the MIG capability "
                   "nodes are 0400 root and the user is not root.")
