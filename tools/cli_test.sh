@@ -35,6 +35,13 @@ check "fail scenario exits 1" exit_is 1 "$gpudoctor" check --replay "$scenarios/
 check "bad usage exits 2" exit_is 2 "$gpudoctor" check --format yaml
 check "missing snapshot exits 2" exit_is 2 "$gpudoctor" check --replay "$work/nothing-here"
 check "explain: neither a rule, a code nor known text exits 1" exit_is 1 "$gpudoctor" explain no-such-rule
+# --smoke that cannot run is reported (and is exit 2 under --strict), never silently ignored.
+check "smoke on a replay recorded without it: warns" exit_is 0 "$gpudoctor" check --smoke --replay "$scenarios/host-nvidia-smi-banner-healthy"
+check "smoke not run: the report says why" grep -q "recorded without --smoke" "$work/out"
+check "smoke not run under --strict exits 2" exit_is 2 "$gpudoctor" check --smoke --strict --replay "$scenarios/host-nvidia-smi-banner-healthy"
+check "smoke recorded in the snapshot: replayed, exit 0 under --strict" exit_is 0 "$gpudoctor" check --smoke --strict --replay "$scenarios/host-healthy-h100"
+check "smoke in a static build: says the glibc build runs it" exit_is 0 "$gpudoctor" check --smoke --replay "$scenarios/host-static-build"
+check "smoke in a static build: names why" grep -q "static build" "$work/out"
 
 "$gpudoctor" gpus --replay "$scenarios/host-hgx-8gpu-nvswitch" --format csv >"$work/gpus.csv" 2>"$work/err"
 check "gpus csv: a header and eight rows" test "$(wc -l <"$work/gpus.csv")" = 9

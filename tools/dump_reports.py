@@ -5,7 +5,7 @@ change must leave every report identical.
 
 usage: dump_reports.py GPUDOCTOR SCENARIOS OUT_DIR   (SCENARIOS: build/testdata/snapshots)
 Each scenario is checked the way the replay suite checks it (expected.json's
-"options": --image, --gpu, --host-driver)."""
+"options": --image, --gpu, --host-driver, --smoke)."""
 
 import json
 import os
@@ -24,6 +24,8 @@ def options_of(scenario):
         args += ["--gpu", options["gpu"]]
     if "host_driver" in options:
         args += ["--host-driver", options["host_driver"]]
+    if options.get("smoke"):
+        args += ["--smoke"]
     return args
 
 

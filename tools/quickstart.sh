@@ -79,6 +79,10 @@ case "${1:-check}" in
     # libpci (as the static build will be) every scenario must replay the same.
     configure build-nopci -Dtests=enabled -Dpci_names=disabled -Dwerror=true
     run_suites build-nopci "tests without libpci" --suite replay --suite cli || status=1
+    # That build is the glibc-only artefact for live probes and --smoke: it must need nothing but glibc.
+    if ldd build-nopci/gpudoctor | grep -v -E 'linux-vdso|libc\.so|ld-linux|libm\.so'; then
+      echo "FAIL: build-nopci/gpudoctor needs more than glibc (listed above)"; status=1
+    fi
     # The single static file for images (-Dstatic=true): it must be static,
     # and replay every scenario exactly as the plain build does.
     configure build-static -Dstatic=true -Dtests=disabled -Dwerror=true
@@ -106,6 +110,11 @@ case "${1:-check}" in
         build-fuzz/fuzz_cdi_spec build/testdata/snapshots/host-cdi-spec-current/root/etc/cdi/nvidia.yaml >/dev/null 2>&1 &&
         { printf '\002'; cat build/testdata/snapshots/host-zst-module-wrong-kernel/root/lib/modules/6.1.0-18-amd64/updates/dkms/nvidia.ko.zst; } > "$seeds/module" &&
         build-fuzz/fuzz_kernel_module "$seeds/module" >/dev/null 2>&1 &&
+        printf 'RuntimeError: CUDA error: no kernel image is available for execution on the device\n' > "$seeds/explain" &&
+        build-fuzz/fuzz_explain "$seeds/explain" >/dev/null 2>&1 &&
+        { build/gpudoctor check --replay build/testdata/snapshots/host-healthy-h100 --format json; printf '\0'
+          build/gpudoctor check --replay build/testdata/snapshots/host-nvidia-smi-banner-healthy --format json; } > "$seeds/diff" &&
+        build-fuzz/fuzz_report_diff "$seeds/diff" >/dev/null 2>&1 &&
         build-fuzz/fuzz_rules rules/layers/driver-libs.json >/dev/null 2>&1 || fuzz_result=FAIL
       rm -rf "$seeds"
       unset ASAN_OPTIONS

@@ -10,6 +10,8 @@
 #include "rules/rule_set.h"
 #include "test_support/temp_dir.h"
 
+#include "test_support/scenario_options.h"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -27,7 +29,7 @@ struct Expected {
   std::string failing_layer;  // empty for null
   std::string headline;       // the rule the closing line must name; empty for an ok scenario
   std::set<std::string> findings, absent, info;
-  gd::ProbeOptions options;  // "options": {"image", "gpu", "host_driver"}: how the scenario is checked
+  gd::ProbeOptions options;  // "options": {"image", "gpu", "host_driver", "smoke"}: how the scenario is checked
 };
 
 std::set<std::string> string_set(const json::value& value) {
@@ -49,12 +51,7 @@ Expected read_expected(const fs::path& dir) {
   expected.findings = string_set(document.at("findings"));
   expected.absent = string_set(document.at("absent"));
   expected.info = string_set(document.at("info"));
-  if (const auto* options = document.if_contains("options"); options && options->is_object()) {
-    const auto& object = options->as_object();
-    expected.options.image = object.contains("image") && object.at("image").as_bool();
-    if (object.contains("gpu")) expected.options.assumed_gpu = std::string(object.at("gpu").as_string());
-    if (object.contains("host_driver")) expected.options.assumed_driver = std::string(object.at("host_driver").as_string());
-  }
+  expected.options = gd::scenario_probe_options(document);
   return expected;
 }
 

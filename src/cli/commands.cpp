@@ -98,7 +98,13 @@ ProbeOptions probe_options(const Options& options) {
   return {options.driver_probe, options.smoke, options.targets, options.image, options.assumed_gpu, options.assumed_driver};
 }
 
+// Under --strict, a check that could not do what was asked (--smoke where no
+// kernel can run) is exit 2, like any other request gpudoctor cannot honour.
 int exit_status(const Report& report, bool strict = false) {
+  if (strict)
+    for (const auto& layer : report.layers)
+      for (const auto& finding : layer.findings)
+        if (finding.rule == "smoke-test-not-run") return 2;
   return report.verdict == Status::fail || (strict && report.verdict == Status::warn) ? 1 : 0;
 }
 

@@ -5,6 +5,7 @@
 #include "snapshot/replay_host.h"
 #include "report/renderers.h"
 #include "rules/rule_set.h"
+#include "test_support/scenario_options.h"
 
 #include <doctest/doctest.h>
 
@@ -26,13 +27,7 @@ TEST_CASE("every scenario's JSON headline is its closing line: the root cause, o
     std::stringstream text;
     text << in.rdbuf();
     const auto expected = boost::json::parse(text.str()).as_object();
-    gd::ProbeOptions options;
-    if (const auto* given = expected.if_contains("options"); given && given->is_object()) {
-      const auto& object = given->as_object();
-      options.image = object.contains("image") && object.at("image").as_bool();
-      if (object.contains("gpu")) options.assumed_gpu = std::string(object.at("gpu").as_string());
-      if (object.contains("host_driver")) options.assumed_driver = std::string(object.at("host_driver").as_string());
-    }
+    const gd::ProbeOptions options = gd::scenario_probe_options(expected);
     gd::ReplayHost host(dir.string());
     const gd::Report report = gd::run_check(host, rules, options);
     const auto headline = gd::report_to_json(report).at("headline");

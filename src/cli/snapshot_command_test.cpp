@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "snapshot/replay_host.h"
 #include "rules/rule_set.h"
+#include "test_support/scenario_options.h"
 #include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>
@@ -31,16 +32,7 @@ std::string read_whole(const fs::path& path) {
 
 // The options a scenario is checked with ("options" in its expected.json), as arguments.
 std::vector<std::string> scenario_args(const fs::path& dir) {
-  std::vector<std::string> args;
-  const auto expected = json::parse(read_whole(dir / "expected.json")).as_object();
-  if (const auto* options = expected.if_contains("options"); options && options->is_object()) {
-    const auto& object = options->as_object();
-    if (object.contains("image") && object.at("image").as_bool()) args.push_back("--image");
-    if (object.contains("gpu")) args.insert(args.end(), {"--gpu", std::string(object.at("gpu").as_string())});
-    if (object.contains("host_driver"))
-      args.insert(args.end(), {"--host-driver", std::string(object.at("host_driver").as_string())});
-  }
-  return args;
+  return gd::scenario_cli_args(json::parse(read_whole(dir / "expected.json")).as_object());
 }
 
 // What a diagnosis is: the verdict, where it fails, what the closing line

@@ -176,9 +176,11 @@ struct DriverLibsFacts {
   std::string ld_so_cache;
   std::optional<FabricManagerFacts> fabric_manager;  // NVSwitch systems only
   GpuListSource gpu_list_source = GpuListSource::files;
+  std::optional<std::string> smoke_not_run;
 
   template <class F>
   void fields(F& f) const {
+    f("smoke_not_run", smoke_not_run, "--smoke was asked for and no kernel ran: why (a static build, a replay recorded without it, --root or --image, no libcuda, cuInit failed)");
     f("libraries", libraries, "libcuda.so.1, libnvidia-ml.so.1, libnvidia-ptxjitcompiler.so.1, libnvidia-nvvm.so.4");
     f("unversioned_libcuda", unversioned_libcuda,
       "dlopen(\"libcuda.so\") as numba, cuda-python, warp and bitsandbytes do; the toolkit's stubs/ holds exactly that name");

@@ -19,6 +19,24 @@ namespace json = boost::json;
 
 namespace {
 
+// --smoke asks for a kernel on every GPU; where none ran, the report says why
+// rather than leaving the question unanswered.
+std::optional<std::string> why_no_smoke(ProbeContext& context, const DriverLibsFacts& facts) {
+  if (facts.cuda_probe && facts.cuda_probe->smoke) return std::nullopt;
+  if (context.options.image) return "--image diagnoses an image's files, and no GPU runs there";
+  if (context.host.mode() == HostMode::root) return "--root diagnoses a tree of files, and no GPU runs there";
+  if (!facts.libraries.front().found) return "libcuda.so.1 was not found, so nothing could launch a kernel";
+  if (!facts.cuda_probe) return "the driver probe did not run";
+  if (facts.cuda_probe->status == ChildStatus::unavailable)
+    return "this is the static build, which cannot load libcuda; the glibc build (-Dpci_names=disabled) runs --smoke";
+  if (context.host.mode() == HostMode::replay && facts.cuda_probe->status == ChildStatus::ok)
+    return "the snapshot was recorded without --smoke";
+  if (facts.cuda_probe->status == ChildStatus::not_recorded)
+    return "the snapshot was recorded without --smoke (it holds no answer of the driver probe at all)";
+  // The probe stopped first (cuInit failed, it crashed or hung): its own finding answers the question.
+  return std::nullopt;
+}
+
 // MIG instances from the driver's own files: each GPU instance is a gi*
 // directory under /proc/driver/nvidia/capabilities/gpuMINOR/mig, each compute
 // instance a ci* directory in it (what nvidia-modprobe makes nodes from). It
@@ -268,6 +286,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
       layer.source("nvml_probe", "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
     }
   }
+  if (context.options.smoke) facts.smoke_not_run = why_no_smoke(context, facts);
   // An NVSwitch system's host (a container cannot see the host's daemons).
   const bool nvswitches = context.hardware.nvswitch_count > 0 || context.host.exists("/dev/nvidia-nvswitchctl");
   if (nvswitches && !context.container.in_container && !context.options.image) {

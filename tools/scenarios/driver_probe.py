@@ -37,6 +37,11 @@ def scenarios():
     s.cuda_probe(unavailable="this gpudoctor is a static build, which cannot load the driver's libraries")
     yield s.expect("ok", None, [], info=["cuda-probe-unavailable", "libcuda-unversioned-missing"])
 
+    s = h100_host("host-static-build-smoke", "gpudoctor check --smoke by the static build: it cannot load libcuda, so no kernel runs, and it says so.")
+    s.cuda_probe(unavailable="this gpudoctor is a static build, which cannot load the driver's libraries")
+    yield s.expect("warn", None, ["smoke-test-not-run"], info=["cuda-probe-unavailable", "libcuda-unversioned-missing"],
+                   options={"smoke": True}, headline="smoke-test-not-run")
+
     s = h100_host("host-gpu-memory-repair-pending", "NVML: uncorrected ECC errors, with a row remapping and a page retirement pending.")
     s.cuda_probe(devices=[cuda_device()])
     s.nvml_probe(devices=[nvml_device(ecc_uncorrected_volatile=2, ecc_uncorrected_aggregate=2, remapped_rows_pending=True,

@@ -1,0 +1,40 @@
+#include "test_support/scenario_options.h"
+
+namespace gd {
+namespace {
+
+const boost::json::object* options_of(const boost::json::object& expected) {
+  const auto* options = expected.if_contains("options");
+  return options && options->is_object() ? &options->as_object() : nullptr;
+}
+
+bool flag(const boost::json::object& options, const char* key) {
+  return options.contains(key) && options.at(key).as_bool();
+}
+
+}  // namespace
+
+ProbeOptions scenario_probe_options(const boost::json::object& expected) {
+  ProbeOptions probe;
+  const auto* options = options_of(expected);
+  if (!options) return probe;
+  probe.image = flag(*options, "image");
+  probe.smoke = flag(*options, "smoke");
+  if (options->contains("gpu")) probe.assumed_gpu = std::string(options->at("gpu").as_string());
+  if (options->contains("host_driver")) probe.assumed_driver = std::string(options->at("host_driver").as_string());
+  return probe;
+}
+
+std::vector<std::string> scenario_cli_args(const boost::json::object& expected) {
+  std::vector<std::string> args;
+  const auto* options = options_of(expected);
+  if (!options) return args;
+  if (flag(*options, "image")) args.push_back("--image");
+  if (flag(*options, "smoke")) args.push_back("--smoke");
+  if (options->contains("gpu")) args.insert(args.end(), {"--gpu", std::string(options->at("gpu").as_string())});
+  if (options->contains("host_driver"))
+    args.insert(args.end(), {"--host-driver", std::string(options->at("host_driver").as_string())});
+  return args;
+}
+
+}  // namespace gd
