@@ -235,14 +235,7 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
       }
     if (facts.secure_boot && *facts.secure_boot) {
       facts.signing_keys = find_signing_keys(context.host);
-      bool trusted = false, unknown = false;
-      for (const auto& key : *facts.signing_keys) {
-        trusted = trusted || key.enrolled == true;
-        unknown = unknown || !key.enrolled;
-      }
-      // "None enrolled" only when every key found was checked: one unknown key may be the module's.
-      if (trusted) facts.signing_key_enrolled = true;
-      else if (!facts.signing_keys->empty() && !unknown) facts.signing_key_enrolled = false;
+      facts.signing_key_enrolled = some_key_enrolled(*facts.signing_keys);
       layer.source("signing_keys", "/var/lib/dkms/mok.pub and friends; MokListRT, db (efivarfs)");
     }
     for (const auto& module : *facts.installed_modules) {

@@ -45,4 +45,14 @@ std::vector<SigningKey> find_signing_keys(Files& files) {
   return keys;
 }
 
+std::optional<bool> some_key_enrolled(const std::vector<SigningKey>& keys) {
+  bool unknown = false;
+  for (const auto& key : keys) {
+    if (key.enrolled == true) return true;
+    unknown = unknown || !key.enrolled;
+  }
+  if (keys.empty() || unknown) return std::nullopt;
+  return false;
+}
+
 }  // namespace gd

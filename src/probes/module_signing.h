@@ -13,4 +13,8 @@ namespace gd {
 
 std::vector<SigningKey> find_signing_keys(Files& files);
 
+// Whether some key is trusted: true if one is; false only when keys were found
+// and every one was checked and is not (an unchecked key may be the module's).
+std::optional<bool> some_key_enrolled(const std::vector<SigningKey>& keys);
+
 }  // namespace gd

@@ -56,3 +56,12 @@ TEST_CASE("signing keys: not enrolled only where shim's list was read; PEM keys 
   gd::FakeHost none;
   CHECK(gd::find_signing_keys(none).empty());
 }
+
+TEST_CASE("signing keys: one trusted key is enough; none trusted only when every key was checked") {
+  const gd::SigningKey trusted{"/a", true}, untrusted{"/b", false}, unchecked{"/c", std::nullopt};
+  CHECK(gd::some_key_enrolled({untrusted, trusted}) == true);
+  CHECK(gd::some_key_enrolled({unchecked, trusted}) == true);
+  CHECK(gd::some_key_enrolled({untrusted}) == false);
+  CHECK_FALSE(gd::some_key_enrolled({untrusted, unchecked}));
+  CHECK_FALSE(gd::some_key_enrolled({}));
+}

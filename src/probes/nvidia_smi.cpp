@@ -36,10 +36,6 @@ std::vector<std::string> query_argv(const std::string& program, bool with_cc) {
           "--format=csv,noheader,nounits"};
 }
 
-}  // namespace
-
-namespace {
-
 // The version after the first of labels found: digits and dots.
 std::optional<std::string> version_after(std::string_view text, std::initializer_list<std::string_view> labels) {
   for (const auto label : labels) {
@@ -86,7 +82,7 @@ std::optional<SmiLostGpu> parse_lost_gpu_line(std::string_view line) {
     if (!pci_address_shaped(token)) continue;
     SmiLostGpu lost;
     lost.bus_id = printable(token, 16);
-    const auto after = line.find(token) + token.size();
+    const auto after = static_cast<std::size_t>(token.data() - line.data()) + token.size();  // token views line
     auto reason = trim(line.substr(after));
     while (reason.starts_with(':')) reason = trim(reason.substr(1));
     lost.reason = printable(reason.empty() ? "GPU is lost" : reason, 120);
@@ -146,17 +142,21 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
     facts.status = ChildStatus::ok;
   }
   // A lost GPU: its line in place of its CSV line, the others answered, exit 15.
+  // Each line is read once: a lost GPU's, or a candidate GPU line.
+  std::vector<std::string_view> gpu_lines;
   if (facts.status == ChildStatus::ok || facts.status == ChildStatus::failed)
-    for (auto line : lines(text))
-      if (auto lost = parse_lost_gpu_line(line); lost && facts.lost_gpus.size() < k_max_gpus) facts.lost_gpus.push_back(std::move(*lost));
+    for (const auto* stream : {&answer.output, &answer.error_output})
+      for (auto line : lines(*stream)) {
+        if (auto lost = parse_lost_gpu_line(line)) {
+          if (facts.lost_gpus.size() < k_max_gpus) facts.lost_gpus.push_back(std::move(*lost));
+        } else if (stream == &answer.output && !trim(line).empty() && gpu_lines.size() < k_max_gpus) {
+          gpu_lines.push_back(line);
+        }
+      }
   if (facts.status != ChildStatus::ok && facts.status != ChildStatus::not_run && facts.status != ChildStatus::not_recorded)
     facts.message = first_line(answer.error_output.empty() ? answer.output : answer.error_output);
-  if (facts.status == ChildStatus::ok || !facts.lost_gpus.empty()) {
-    for (auto line : lines(answer.output)) {
-      if (trim(line).empty() || facts.gpus.size() >= k_max_gpus || parse_lost_gpu_line(line)) continue;
-      facts.gpus.push_back(parse_smi_gpu_line(line, with_cc));
-    }
-  }
+  if (facts.status == ChildStatus::ok || !facts.lost_gpus.empty())
+    for (const auto line : gpu_lines) facts.gpus.push_back(parse_smi_gpu_line(line, with_cc));
   if (facts.status == ChildStatus::ok) {
     // The banner of plain `nvidia-smi` is where it prints its own release and
     // the CUDA version (drivers from 410 on); the query interface has neither.
