@@ -71,7 +71,13 @@ if python3 -c 'import prometheus_client' 2>/dev/null; then
 import sys
 from prometheus_client.parser import text_string_to_metric_families
 families = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
-assert {"gpudoctor_ok", "gpudoctor_verdict", "gpudoctor_layer_status", "gpudoctor_finding", "gpudoctor_info"} <= set(families), families.keys()
+assert {"gpudoctor_ok", "gpudoctor_verdict", "gpudoctor_layer_status", "gpudoctor_finding", "gpudoctor_root_cause",
+        "gpudoctor_gpu_info", "gpudoctor_check_duration_seconds", "gpudoctor_check_info", "gpudoctor_build_info"} <= set(families), families.keys()
+assert [s.labels["rule"] for s in families["gpudoctor_root_cause"].samples] == ["gpu-row-remapping-failed"]
+import re
+gpus = families["gpudoctor_gpu_info"].samples
+assert gpus and all(re.fullmatch(r"[0-9A-F]{8}:[0-9A-F]{2}:[0-9A-F]{2}\.[0-7]", s.labels["pci_bus_id"]) for s in gpus), gpus
+assert families["gpudoctor_check_duration_seconds"].samples[0].value > 0
 assert [s.value for s in families["gpudoctor_ok"].samples] == [0]
 fail = [s for s in families["gpudoctor_verdict"].samples if s.labels["verdict"] == "fail"]
 assert fail[0].value == 1

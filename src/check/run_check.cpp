@@ -15,6 +15,8 @@
 #include "rules/evaluator.h"
 #include "util/text.h"
 
+#include <chrono>
+
 namespace gd {
 
 namespace {
@@ -53,6 +55,7 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
 }  // namespace
 
 Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
+  const auto started = std::chrono::steady_clock::now();
   ProbeContext context{.host = host, .rules = rules, .system = probe_system(host), .options = options};
   Report report;
   report.gpudoctor_version = GPUDOCTOR_VERSION;
@@ -80,6 +83,7 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   apply_rules(rules, report);
   if (options.image) regroup_for_image(report);
+  report.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
 }
 

@@ -73,6 +73,9 @@ struct Report {
   std::vector<LayerReport> layers;  // in k_layer_ids order
   Status verdict = Status::ok;
   std::optional<std::string> failing_layer;
+  // Wall time of the probes and rules (Prometheus only: a replayed report's
+  // JSON stays the same from run to run).
+  std::optional<double> duration_seconds;
 };
 
 // Sets each layer's status from its findings, then the verdict and the

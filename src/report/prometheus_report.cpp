@@ -1,10 +1,18 @@
 // The report as Prometheus text exposition (format 0.0.4), for node_exporter's
-// textfile collector: a fleet's dashboard and alerts read the verdict, each
-// layer's status and each finding, one series each.
+// textfile collector: a fleet's dashboard and alerts read the verdict, the root
+// cause, each layer's status, each finding and each GPU. Per-GPU series carry
+// `pci_bus_id` written as dcgm-exporter writes it, so the two join.
 
 #include "report/renderers.h"
 
+#include "gpudoctor_config.h"
+#include "report/gpu_table.h"
 #include "util/text.h"
+
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <regex>
 
 namespace gd {
 
@@ -27,7 +35,35 @@ std::string label(std::string_view text) {
 
 constexpr Status k_statuses[] = {Status::ok, Status::warn, Status::fail, Status::skip, Status::unknown};
 
+std::string build_kind() {
+  if (GPUDOCTOR_STATIC) return "static";
+  return GPUDOCTOR_HAVE_LIBPCI ? "dynamic" : "glibc";
+}
+
+// A series per label set: samples whose labels came out the same (values
+// that differ only past the cut) are one series, its value their count, since
+// the exposition format forbids two samples with one name and label set.
+class Series {
+ public:
+  void add(std::string labels) { ++counts_[std::move(labels)]; }
+  void write(std::string& out, std::string_view name) const {
+    for (const auto& [labels, count] : counts_) out += std::string(name) + "{" + labels + "} " + std::to_string(count) + "\n";
+  }
+
+ private:
+  std::map<std::string, std::int64_t> counts_;
+};
+
 }  // namespace
+
+std::optional<std::string> dcgm_pci_bus_id(std::string_view address) {
+  static const std::regex bdf(R"(^([0-9a-fA-F]{4,8}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])$)");
+  std::match_results<std::string_view::const_iterator> match;
+  if (!std::regex_match(address.begin(), address.end(), match, bdf)) return std::nullopt;
+  std::string out = std::string(8 - match.length(1), '0') + match.str(1) + ":" + match.str(2) + ":" + match.str(3) + "." + match.str(4);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
 
 std::string render_prometheus(const Report& report) {
   std::string out;
@@ -38,20 +74,48 @@ std::string render_prometheus(const Report& report) {
     out += "gpudoctor_verdict{verdict=\"" + std::string(status_name(status)) + "\"} " + (report.verdict == status ? "1" : "0") + "\n";
   out += "# HELP gpudoctor_failing_layer The lowest layer that fails, when one does.\n# TYPE gpudoctor_failing_layer gauge\n";
   if (report.failing_layer) out += "gpudoctor_failing_layer{layer=\"" + label(*report.failing_layer) + "\"} 1\n";
+  out += "# HELP gpudoctor_root_cause The rule the closing line names (a failure, else the lowest warning), when one does.\n"
+         "# TYPE gpudoctor_root_cause gauge\n";
+  if (const Finding* headline = headline_finding(report))
+    out += "gpudoctor_root_cause{rule=\"" + label(headline->rule) + "\",layer=\"" + label(headline->layer) + "\",severity=\"" +
+           severity_name(headline->severity) + "\"} 1\n";
   out += "# HELP gpudoctor_layer_status Each layer's status: 1 for the one that holds.\n# TYPE gpudoctor_layer_status gauge\n";
   for (const auto& layer : report.layers)
     for (const auto status : k_statuses)
       out += "gpudoctor_layer_status{layer=\"" + label(layer.facts.id) + "\",status=\"" + status_name(status) + "\"} " +
              (layer.status == status ? "1" : "0") + "\n";
-  out += "# HELP gpudoctor_finding A finding of a rule (1 each; about names what a per-item rule is about; "
-         "root_cause is 0 for consequences).\n# TYPE gpudoctor_finding gauge\n";
+  out += "# HELP gpudoctor_finding Findings of a rule with these labels (about names what a per-item rule is about, "
+         "pci_bus_id the GPU when it is one; root_cause is 0 for consequences).\n# TYPE gpudoctor_finding gauge\n";
+  Series findings;
   for (const auto& layer : report.layers)
-    for (const auto& finding : layer.findings)
-      out += "gpudoctor_finding{rule=\"" + label(finding.rule) + "\",layer=\"" + label(layer.facts.id) + "\",severity=\"" +
-             severity_name(finding.severity) + "\",about=\"" + label(finding.about) + "\",root_cause=\"" +
-             (finding.caused_by ? "0" : "1") + "\"} 1\n";
-  out += "# HELP gpudoctor_info The gpudoctor version and how it looked.\n# TYPE gpudoctor_info gauge\n";
-  out += "gpudoctor_info{version=\"" + label(report.gpudoctor_version) + "\",mode=\"" + label(report.mode) + "\"} 1\n";
+    for (const auto& finding : layer.findings) {
+      const auto bus_id = dcgm_pci_bus_id(finding.about);
+      findings.add("rule=\"" + label(finding.rule) + "\",layer=\"" + label(layer.facts.id) + "\",severity=\"" +
+                   severity_name(finding.severity) + "\",about=\"" + label(finding.about) + "\"" +
+                   (bus_id ? ",pci_bus_id=\"" + *bus_id + "\"" : "") + ",root_cause=\"" + (finding.caused_by ? "0" : "1") + "\"");
+    }
+  findings.write(out, "gpudoctor_finding");
+  out += "# HELP gpudoctor_gpu_info A GPU the check saw, from the best source that answered (nvml, nvidia-smi, cuda, files).\n"
+         "# TYPE gpudoctor_gpu_info gauge\n";
+  Series gpus;
+  for (const auto& row : gpu_rows(report)) {
+    const auto bus_id = dcgm_pci_bus_id(row.bus_id);
+    gpus.add("pci_bus_id=\"" + (bus_id ? *bus_id : label(row.bus_id)) + "\",uuid=\"" + label(row.uuid) + "\",name=\"" +
+             label(row.name) + "\",source=\"" + label(row.source) + "\"");
+  }
+  gpus.write(out, "gpudoctor_gpu_info");
+  if (report.duration_seconds) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.6f", *report.duration_seconds);
+    out += "# HELP gpudoctor_check_duration_seconds How long the check took, probes and rules.\n"
+           "# TYPE gpudoctor_check_duration_seconds gauge\ngpudoctor_check_duration_seconds " + std::string(seconds) + "\n";
+  }
+  out += "# HELP gpudoctor_check_info How the check looked: live, root or replay, at a host, container or image.\n"
+         "# TYPE gpudoctor_check_info gauge\n";
+  out += "gpudoctor_check_info{mode=\"" + label(report.mode) + "\",subject=\"" + label(report.subject) + "\"} 1\n";
+  out += "# HELP gpudoctor_build_info The gpudoctor that wrote these (static, glibc or dynamic build).\n"
+         "# TYPE gpudoctor_build_info gauge\n";
+  out += "gpudoctor_build_info{version=\"" + label(report.gpudoctor_version) + "\",build=\"" + build_kind() + "\"} 1\n";
   return out;
 }
 

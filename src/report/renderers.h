@@ -23,6 +23,9 @@ std::string render_text(const Report& report, TerminalStyle style, Verbosity ver
 std::string render_markdown(const Report& report);
 // Prometheus text exposition, for node_exporter's textfile collector.
 std::string render_prometheus(const Report& report);
+// A PCI address as dcgm-exporter's pci_bus_id label writes it
+// (00000000:3B:00.0), from sysfs's or nvidia-smi's form; nullopt if not one.
+std::optional<std::string> dcgm_pci_bus_id(std::string_view address);
 
 // The one-line conclusion shared by the text and markdown forms.
 std::string verdict_line(const Report& report);

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <regex>
+#include <set>
 
 namespace {
 
@@ -149,7 +150,7 @@ TEST_CASE("prometheus: every line is a comment or a well-formed sample, label va
   gd::Report report = sample_report();
   report.layers[1].findings[0].about = "a \"quoted\" \\ value\nwith a newline";
   const auto text = gd::render_prometheus(report);
-  const std::regex sample(R"re(^[a-z_]+(\{[a-z_]+="([^"\\\n]|\\.)*"(,[a-z_]+="([^"\\\n]|\\.)*")*\})? [01]$)re");
+  const std::regex sample(R"re(^[a-z_]+(\{[a-z_]+="([^"\\\n]|\\.)*"(,[a-z_]+="([^"\\\n]|\\.)*")*\})? [0-9]+(\.[0-9]+)?$)re");
   std::size_t samples = 0;
   for (auto line : gd::lines(text)) {
     if (line.starts_with("# HELP ") || line.starts_with("# TYPE ")) continue;
@@ -162,6 +163,55 @@ TEST_CASE("prometheus: every line is a comment or a well-formed sample, label va
   CHECK(text.find("gpudoctor_failing_layer{layer=\"kernel-module\"} 1") != std::string::npos);
   // printable() wrote the newline as \x0a; its backslash is escaped like any other.
   CHECK(text.find(R"(about="a \"quoted\" \\ value\\x0awith a newline")") != std::string::npos);
+}
+
+TEST_CASE("prometheus: PCI addresses as dcgm-exporter writes them") {
+  CHECK(gd::dcgm_pci_bus_id("0000:3b:00.0") == "00000000:3B:00.0");
+  CHECK(gd::dcgm_pci_bus_id("00000000:AF:00.0") == "00000000:AF:00.0");
+  CHECK(gd::dcgm_pci_bus_id("0001:c1:00.1") == "00000001:C1:00.1");
+  CHECK_FALSE(gd::dcgm_pci_bus_id("/dev/nvidia0"));
+  CHECK_FALSE(gd::dcgm_pci_bus_id("0000:3b:00.8"));
+  CHECK_FALSE(gd::dcgm_pci_bus_id(""));
+}
+
+TEST_CASE("prometheus: the root cause, build, duration and GPUs as series; a GPU finding joins dcgm-exporter") {
+  gd::Report report = sample_report();
+  report.duration_seconds = 0.0125;
+  report.layers[0].facts.set("gpus", boost::json::array{boost::json::object{{"bdf", "0000:3b:00.0"}, {"name", "NVIDIA H100"}}});
+  report.layers[1].findings.push_back({.rule = "nvidia-smi-gpu-lost", .layer = "kernel-module", .severity = gd::Severity::fail,
+                                       .message = "lost", .about = "0000:3b:00.0"});
+  gd::settle_verdict(report);
+  const auto text = gd::render_prometheus(report);
+  CHECK(text.find("gpudoctor_root_cause{rule=\"nvidia-module-not-loaded\",layer=\"kernel-module\",severity=\"fail\"} 1\n") !=
+        std::string::npos);
+  CHECK(text.find("gpudoctor_check_duration_seconds 0.012500\n") != std::string::npos);
+  CHECK(text.find("gpudoctor_build_info{version=\"0.0.0\",build=\"") != std::string::npos);
+  CHECK(text.find("gpudoctor_check_info{mode=\"replay\",subject=\"host\"} 1\n") != std::string::npos);
+  CHECK(text.find("rule=\"nvidia-smi-gpu-lost\",layer=\"kernel-module\",severity=\"fail\",about=\"0000:3b:00.0\","
+                  "pci_bus_id=\"00000000:3B:00.0\",root_cause=\"1\"} 1") != std::string::npos);
+  CHECK(text.find("gpudoctor_gpu_info{pci_bus_id=\"00000000:3B:00.0\",uuid=\"\",name=\"NVIDIA H100\",source=\"files\"} 1\n") !=
+        std::string::npos);
+  // No duration, no series: a hand-made report says nothing it does not know.
+  CHECK(gd::render_prometheus(sample_report()).find("gpudoctor_check_duration_seconds") == std::string::npos);
+}
+
+TEST_CASE("prometheus: labels equal after the cut are one series, its value their count") {
+  gd::Report report = sample_report();
+  const std::string long_path = "/usr/lib/" + std::string(200, 'x');
+  for (const char* tail : {"/libcuda.so.1", "/libnvidia-ml.so.1"})
+    report.layers[1].findings.push_back(
+        {.rule = "library-unreadable", .layer = "kernel-module", .severity = gd::Severity::warn, .message = "m", .about = long_path + tail});
+  const auto text = gd::render_prometheus(report);
+  std::set<std::string> series;
+  for (auto line : gd::lines(text)) {
+    if (line.starts_with("#")) continue;
+    const std::string name_and_labels(line.substr(0, line.rfind(' ')));
+    CAPTURE(name_and_labels);
+    CHECK(series.insert(name_and_labels).second);
+  }
+  const auto at = text.find("rule=\"library-unreadable\"");
+  REQUIRE(at != std::string::npos);
+  CHECK(text.substr(text.find('\n', at) - 2, 2) == " 2");
 }
 
 TEST_CASE("text: long lines wrap at a terminal's width with a hanging indent, and never when not a terminal") {
