@@ -163,6 +163,20 @@ check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke 
 "$gpudoctor" check --replay "$scenarios/host-no-gpu" --format json >"$work/report.json" 2>"$work/err"
 check "json stdout is only the report" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/report.json"
 check "json names the failing layer" test "$(json_field "$work/report.json" failing_layer)" = hardware
+# One line into a pipe or a log (a pre-flight's report per container start),
+# indented on a terminal and into --output's file, which people read.
+check "json into a pipe is one line" test "$(wc -l <"$work/report.json")" = 1
+"$gpudoctor" check --replay "$scenarios/host-no-gpu" --format json --output "$work/report-file.json"
+check "json into --output is indented" test "$(wc -l <"$work/report-file.json")" -gt 20
+if command -v script >/dev/null; then
+  script -qec "$gpudoctor check --replay $scenarios/host-no-gpu --format json" /dev/null >"$work/report-tty.json"
+  check "json on a terminal is indented" test "$(wc -l <"$work/report-tty.json")" -gt 20
+fi
+check "json numbers are plain decimals, never 7E2" python3 -c '
+import json, sys
+floats = []
+json.load(open(sys.argv[1]), parse_float=lambda raw: floats.append(raw) or float(raw))
+assert floats and not [f for f in floats if "e" in f.lower()], floats' "$work/a.json"
 
 NO_COLOR=1 "$gpudoctor" check --replay "$scenarios/host-no-gpu" --color always >"$work/text" 2>&1
 check "--color always beats NO_COLOR (no-color.org)" grep -q $'\033' "$work/text"

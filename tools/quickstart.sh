@@ -16,9 +16,10 @@ build_packages=(g++ meson ninja-build pkg-config python3 libboost1.81-dev libboo
 # clang: the libFuzzer targets are built (not run at length) by the test command.
 # podman, runc: gpudoctor inside containers a real engine made (tools/podman_test.sh).
 # kmod: modinfo(8), which the binary writers' modules are checked against.
+# python3-jsonschema: every JSON output against its schema (docs/schemas/).
 # prometheus: promtool, which checks and unit-tests the fleet's alerting rules.
 # xz-utils, zstd: compressed modules (.ko.xz, .ko.zst) made by the real tools, for scenarios and tests.
-test_packages=(doctest-dev cmark-gfm clang python3-yaml python3-prometheus-client podman runc kmod xz-utils zstd prometheus)
+test_packages=(doctest-dev cmark-gfm clang python3-yaml python3-prometheus-client podman runc kmod xz-utils zstd prometheus python3-jsonschema)
 
 install_missing() {  # install_missing PACKAGE...
   local missing=()

@@ -34,6 +34,8 @@
 #include <memory>
 #include <set>
 
+#include <unistd.h>
+
 namespace gd {
 
 namespace {
@@ -69,7 +71,10 @@ std::unique_ptr<Host> make_host(const Options& options) {
 
 std::string rendered_report(const Report& report, const Options& options) {
   switch (options.format) {
-    case Format::json: return render_json(report);
+    // Indented on a terminal and into --output's file (read by people, attached
+    // to tickets); one line into a pipe or a log, where 600 lines per start would flood it.
+    case Format::json:
+      return render_json(report, options.output || isatty(STDOUT_FILENO) ? JsonLayout::pretty : JsonLayout::compact);
     case Format::markdown: return render_markdown(report);
     case Format::prometheus: return render_prometheus(report);
     case Format::line: return verdict_line(report) + "\n";  // Kubernetes NPD's message, scripts
@@ -240,7 +245,7 @@ int run_lint_command(const Options& options) {
       entry["corrected"] = finding.corrected ? boost::json::value(*finding.corrected) : boost::json::value(nullptr);
       list.push_back(std::move(entry));
     }
-    boost::json::value document = boost::json::object{{"format", "gpudoctor-lint/1"}, {"findings", std::move(list)},
+    boost::json::value document = boost::json::object{{"schema", "gpudoctor-lint/1"}, {"findings", std::move(list)},
                                                       {"problems", boost::json::array(problems.begin(), problems.end())}};
     make_valid_utf8(document);
     std::cout << pretty_json(document);
@@ -366,7 +371,7 @@ int run_rules_command(const Options& options) {
       list.push_back(boost::json::object{{"id", rule.id}, {"layer", rule.layer},
                                          {"severity", severity_name(rule.severity)}, {"fix", rule.fix},
                                          {"source", rule.source}});
-    std::cout << pretty_json(boost::json::object{{"rules", std::move(list)}});
+    std::cout << pretty_json(boost::json::object{{"schema", "gpudoctor-rules/1"}, {"rules", std::move(list)}});
     return 0;
   }
   for (const auto& rule : rules.rules)

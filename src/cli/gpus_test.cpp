@@ -69,7 +69,7 @@ TEST_CASE("gpus: csv quotes what needs quoting, json is one document") {
   const std::string csv = render_gpus_csv({row});
   CHECK(csv.find("\n0,\"Board, \"\"special\"\"\",") != std::string::npos);
   const auto json = boost::json::parse(render_gpus_json({row}));
-  CHECK(json.at("format") == "gpudoctor-gpus/1");
+  CHECK(json.at("schema") == "gpudoctor-gpus/1");
   CHECK(json.at("gpus").at(0).at("name") == "Board, \"special\"");
   CHECK(json.at("gpus").at(0).at("memory_total_mib").is_null());
 }

@@ -215,7 +215,7 @@ std::string render_gpus_json(const std::vector<GpuRow>& rows) {
     number("power_limit_w", row.power_limit_w);
     list.push_back(std::move(item));
   }
-  return pretty_json(json::object{{"format", "gpudoctor-gpus/1"}, {"gpus", std::move(list)}});
+  return pretty_json(json::object{{"schema", "gpudoctor-gpus/1"}, {"gpus", std::move(list)}});
 }
 
 std::string render_gpus_csv(const std::vector<GpuRow>& rows) {

@@ -20,7 +20,8 @@ json::object finding_to_json(const Finding& finding) {
   }
   json::object object{{"rule", finding.rule},       {"severity", severity_name(finding.severity)},
                       {"message", finding.message}, {"evidence", std::move(evidence)},
-                      {"fix", finding.fix},         {"reference", finding.reference}, {"about", finding.about}};
+                      {"fix", finding.fix},         {"source", finding.reference}, {"about", finding.about}};
+  object["reference"] = finding.reference;  // the same, by its first name: gpudoctor-report/1 readers keep it
   object["caused_by"] = finding.caused_by ? json::value(json::object{{"rule", *finding.caused_by}, {"layer", finding.cause_layer}})
                                           : json::value(nullptr);
   if (!finding.disputed_by.empty()) {
@@ -93,10 +94,10 @@ void make_valid_utf8(json::value& value) {
   }
 }
 
-std::string render_json(const Report& report) {
+std::string render_json(const Report& report, JsonLayout layout) {
   json::value document = report_to_json(report);
   make_valid_utf8(document);
-  return pretty_json(document);
+  return layout == JsonLayout::compact ? compact_json(document) : pretty_json(document);
 }
 
 }  // namespace gd

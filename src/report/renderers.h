@@ -7,7 +7,9 @@
 
 #include <boost/json.hpp>
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace gd {
 
@@ -16,7 +18,9 @@ inline constexpr const char* k_report_schema = "gpudoctor-report/1";
 enum class Verbosity { normal, verbose };
 
 boost::json::object report_to_json(const Report& report);
-std::string render_json(const Report& report);
+// Indented for people; one line for logs (a pre-flight's report per container start).
+enum class JsonLayout { pretty, compact };
+std::string render_json(const Report& report, JsonLayout layout = JsonLayout::pretty);
 // Every string of value made valid UTF-8 (invalid bytes as \xNN).
 void make_valid_utf8(boost::json::value& value);
 std::string render_text(const Report& report, TerminalStyle style, Verbosity verbosity);

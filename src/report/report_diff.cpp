@@ -140,19 +140,30 @@ std::string render_diff_text(const ReportDiff& diff, const std::string& name_a, 
   return out;
 }
 
+namespace {
+
+// JSON says "nothing" as null: no failing layer, no status (the system
+// entry), a fact one side lacks.
+json::value or_null(const std::string& text) {
+  if (text.empty() || text == "(absent)") return nullptr;
+  return json::string(text);
+}
+
+}  // namespace
+
 json::object diff_to_json(const ReportDiff& diff, const std::string& name_a, const std::string& name_b) {
   json::array layers;
   for (const auto& layer : diff.layers) {
     json::array facts;
-    for (const auto& fact : layer.facts) facts.push_back(json::object{{"path", fact.path}, {"a", fact.a}, {"b", fact.b}});
+    for (const auto& fact : layer.facts) facts.push_back(json::object{{"path", fact.path}, {"a", or_null(fact.a)}, {"b", or_null(fact.b)}});
     json::array only_a(layer.only_a.begin(), layer.only_a.end()), only_b(layer.only_b.begin(), layer.only_b.end());
-    layers.push_back(json::object{{"id", layer.id},         {"status_a", layer.status_a}, {"status_b", layer.status_b},
+    layers.push_back(json::object{{"id", layer.id},         {"status_a", or_null(layer.status_a)}, {"status_b", or_null(layer.status_b)},
                                   {"only_a", std::move(only_a)}, {"only_b", std::move(only_b)}, {"facts", std::move(facts)},
                                   {"facts_not_listed", layer.facts_not_listed}});
   }
-  return json::object{{"format", "gpudoctor-diff/1"},
-                      {"a", json::object{{"name", name_a}, {"verdict", diff.verdict_a}, {"failing_layer", diff.failing_a}}},
-                      {"b", json::object{{"name", name_b}, {"verdict", diff.verdict_b}, {"failing_layer", diff.failing_b}}},
+  return json::object{{"schema", "gpudoctor-diff/1"},
+                      {"a", json::object{{"name", name_a}, {"verdict", diff.verdict_a}, {"failing_layer", or_null(diff.failing_a)}}},
+                      {"b", json::object{{"name", name_b}, {"verdict", diff.verdict_b}, {"failing_layer", or_null(diff.failing_b)}}},
                       {"layers", std::move(layers)}};
 }
 

@@ -106,6 +106,11 @@ TEST_CASE("a directory that is not a snapshot is refused with a clear error") {
     write_snapshot(dir, std::string(17 << 20, ' '));
     CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("larger than the 16 MB limit"), gd::SnapshotError);
   }
+  SUBCASE("another schema, by either name") {
+    gd::TempDir dir;
+    write_snapshot(dir, R"({"schema": "gpudoctor-snapshot/2", "format": "gpudoctor-snapshot/1"})");
+    CHECK_THROWS_WITH_AS(gd::ReplayHost(dir.path()), doctest::Contains("schema is not gpudoctor-snapshot/1"), gd::SnapshotError);
+  }
   SUBCASE("another format") {
     gd::TempDir dir;
     write_snapshot(dir, R"({"format": "something-else/9"})");

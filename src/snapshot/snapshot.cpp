@@ -42,7 +42,9 @@ void read_pieces(const json::object& top, Snapshot& snapshot) {
 
 Snapshot snapshot_from_json(const json::object& top) {
   Snapshot snapshot;
-  snapshot.gpudoctor_version = string_field(top, "gpudoctor");
+  // {"version": V} as every output writes it; a bare string in snapshots before that.
+  if (const auto* who = top.if_contains("gpudoctor"); who && who->is_object()) snapshot.gpudoctor_version = string_field(who->get_object(), "version");
+  else snapshot.gpudoctor_version = string_field(top, "gpudoctor");
   if (const auto* env = object_field(top, "env")) {
     if (env->size() > k_max_env)
       throw SnapshotError("env holds " + std::to_string(env->size()) + " variables, more than the " + std::to_string(k_max_env) + " gpudoctor accepts");
@@ -106,7 +108,7 @@ json::object snapshot_to_json(const Snapshot& snapshot) {
   json::array children, directories;
   for (const auto& child : snapshot.children) children.push_back(to_json(child.request, child.answer));
   for (const auto& path : snapshot.directories) directories.push_back(json::string(path));
-  json::object top{{"format", k_snapshot_format}, {"gpudoctor", snapshot.gpudoctor_version}, {"env", std::move(env)},
+  json::object top{{"schema", k_snapshot_format}, {"gpudoctor", json::object{{"version", snapshot.gpudoctor_version}}}, {"env", std::move(env)},
                    {"devices", std::move(devices)}, {"children", std::move(children)}};
   if (snapshot.uname) top["uname"] = to_json(*snapshot.uname);
   if (snapshot.user) top["user"] = to_json(*snapshot.user);
@@ -146,9 +148,11 @@ Snapshot parse_snapshot(std::string_view text, const std::string& path) {
   if (error) throw SnapshotError(path + ": not JSON (" + error.message() + ")");
   if (!document.is_object()) throw SnapshotError(path + ": the top level is not a JSON object");
   const auto& top = document.get_object();
-  const auto* format = top.if_contains("format");
+  // "schema", as every output names its version; "format" in snapshots written before.
+  const auto* format = top.if_contains("schema");
+  if (!format) format = top.if_contains("format");
   if (!format || !format->is_string() || format->get_string() != k_snapshot_format)
-    throw SnapshotError(path + ": format is not " + std::string(k_snapshot_format));
+    throw SnapshotError(path + ": schema is not " + std::string(k_snapshot_format));
   return snapshot_from_json(top);
 }
 

@@ -374,7 +374,7 @@ class Snapshot:
         for path, link_target in self.links.items():
             os.makedirs(os.path.dirname(root + path), exist_ok=True)
             os.symlink(link_target, root + path)
-        snapshot = {"format": "gpudoctor-snapshot/1", "gpudoctor": "fixture (tools/make_snapshots.py)",
+        snapshot = {"schema": "gpudoctor-snapshot/1", "gpudoctor": {"version": "fixture (tools/make_snapshots.py)"},
                     "env": self.env, "uname": self.uname, "user": self.user, "devices": self.devices,
                     "children": self.children}
         if self.errors:
