@@ -156,7 +156,17 @@ check "NPD contract: Unknown is 2" exit_is 2 "$gpudoctor" check --format line --
 build_dir=$(dirname "$gpudoctor")
 check "man page: built, with every command" bash -c 'for c in check snapshot lint diff gpus explain resolve; do grep -q "gpudoctor $c" "$1" || exit 1; done' _ "$build_dir/docs/gpudoctor.1"
 check "bash completion: offers check's options" bash -c 'source "$1"; COMP_WORDS=(gpudoctor check --ho); COMP_CWORD=2; _gpudoctor; [ "${COMPREPLY[*]}" = "--host-driver" ]' _ "$build_dir/docs/gpudoctor"
+check "bash completion: --format's values for gpus" bash -c 'source "$1"; COMP_WORDS=(gpudoctor gpus --format ""); COMP_CWORD=3; _gpudoctor; [ "${COMPREPLY[*]}" = "text json csv" ]' _ "$build_dir/docs/gpudoctor"
+check "bash completion: --color's values" bash -c 'source "$1"; COMP_WORDS=(gpudoctor check --color a); COMP_CWORD=3; _gpudoctor; [ "${COMPREPLY[*]}" = "auto always" ]' _ "$build_dir/docs/gpudoctor"
+check "bash completion: rule ids after explain" bash -c 'source "$1"; COMP_WORDS=(gpudoctor explain no-nvidia); COMP_CWORD=2; _gpudoctor; [ "${COMPREPLY[*]}" = "no-nvidia-gpu" ]' _ "$build_dir/docs/gpudoctor"
+check "bash completion: directories get their slash (-o filenames)" grep -q "complete -o filenames -F _gpudoctor gpudoctor" "$build_dir/docs/gpudoctor"
+check "zsh completion: commands with descriptions" grep -q "'check:diagnose this machine" "$build_dir/docs/_gpudoctor"
+check "an option of another command is refused by name" exit_is 2 "$gpudoctor" resolve /bin/sh --strict
+check "  and says whose it is not" grep -q -- "--strict is not an option of resolve" "$work/err"
+check "a typo'd option gets the nearest" exit_is 2 "$gpudoctor" check --no-prob
+check "  (did you mean)" grep -q -- "did you mean --no-probe?" "$work/err"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
+check "  and lists what gpus prints" grep -q -- "--format for gpus is text, json or csv" "$work/err"
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv
 check "--smoke with --no-probe is refused" exit_is 2 "$gpudoctor" check --smoke --no-probe
 

@@ -48,7 +48,7 @@ struct Options {
 };
 
 Options parse_options(const std::vector<std::string>& args);
-const char* usage_text();
+std::string usage_text();
 // The usage of one command: what it does and the options it takes.
 std::string command_usage(Command command);
 

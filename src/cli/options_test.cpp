@@ -53,3 +53,36 @@ TEST_CASE("--every takes 1 to 86400 seconds, with --output, for check only") {
   CHECK_THROWS_AS(parse_options({"check", "--every", "300"}), gd::UsageError);
   CHECK_THROWS_AS(parse_options({"gpus", "--every", "300"}), gd::UsageError);
 }
+
+TEST_CASE("one table: an option another command owns is refused by name, typos get the nearest, -- ends options") {
+  CHECK_THROWS_WITH_AS(parse_options({"resolve", "/bin/sh", "--strict"}), "--strict is not an option of resolve (`gpudoctor resolve --help` lists them)",
+                       gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"--strict", "resolve", "/bin/sh"}), doctest::Contains("not an option of resolve"), gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"check", "--stirct"}), "unknown option '--stirct' (did you mean --strict?)", gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"chekc"}), doctest::Contains("(did you mean check?)"), gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"--frobnicate-everything"}), "unknown option '--frobnicate-everything'", gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"gpus", "--format", "markdown"}), "--format for gpus is text, json or csv, not 'markdown'", gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"check", "--format", "xml"}), "--format for check is text, json, markdown, prometheus or line, not 'xml'",
+                       gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"explain", "--format", "json", "x"}), doctest::Contains("--format is not an option of explain"), gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"check", "--strict=yes"}), "--strict takes no value", gd::UsageError);
+  CHECK(parse_options({"explain", "--", "--not-an-option"}).rule_id == "--not-an-option");
+  CHECK(parse_options({"lint", "--", "-weird.Dockerfile"}).file == "-weird.Dockerfile");
+  CHECK(parse_options({"--", "gpus"}).command == gd::Command::gpus);
+  CHECK(parse_options({"--format", "json", "gpus"}).command == gd::Command::gpus);  // a value is no command
+  CHECK(parse_options({"check", "--colour", "never"}).color == gd::ColorChoice::never);
+  CHECK(parse_options({"check", "--format=md"}).format == gd::Format::markdown);
+}
+
+TEST_CASE("help comes from the same table: each command lists exactly its options, --format with its own formats") {
+  const auto gpus = gd::command_usage(gd::Command::gpus);
+  CHECK(gpus.find("--format text|json|csv") != std::string::npos);
+  CHECK(gpus.find("--strict") == std::string::npos);
+  CHECK(gd::command_usage(gd::Command::resolve).find("--format text|json ") != std::string::npos);
+  const auto all = gd::usage_text();
+  CHECK(all.find("  -v, --verbose") != std::string::npos);
+  CHECK(all.find("  --color, --colour auto|always|never") != std::string::npos);
+  CHECK(all.find("\n  --  ") != std::string::npos);
+  for (const char* command : {"check", "snapshot", "lint", "diff", "gpus", "rules", "facts", "explain", "resolve"})
+    CHECK(all.find(std::string("\n  ") + command + " ") != std::string::npos);
+}
