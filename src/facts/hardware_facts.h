@@ -1,6 +1,7 @@
 #pragma once
 // Layer 1, hardware: NVIDIA PCI functions in sysfs.
 
+#include "model/enum_names.h"
 #include "model/fact_fields.h"
 
 #include <cstdint>
@@ -26,6 +27,14 @@ struct PciLink {
   }
 };
 
+// What the bound driver is, whatever the kernel calls it: nouveau, nova-core
+// (its PCI driver is "NovaCore", its module nova_core), vfio-pci or pci-stub.
+enum class DriverKind { nvidia, open_source, passthrough, other, none };
+template <>
+struct EnumTable<DriverKind> {
+  static constexpr std::array names{"nvidia", "open-source", "passthrough", "other", "none"};
+};
+
 struct PciFunction {
   std::string bdf;
   std::string source;  // its sysfs directory
@@ -35,6 +44,7 @@ struct PciFunction {
   std::string name;
   std::optional<std::string> subsystem;
   std::string driver = "none";
+  DriverKind driver_kind = DriverKind::none;
   std::string brand = "unknown";
   std::string product_class = "unknown";
   std::optional<std::string> chip, architecture, compute_capability;
@@ -50,7 +60,8 @@ struct PciFunction {
     f("class", pci_class, "PCI base class: 0300 VGA, 0302 3D, 0680 bridge (NVSwitch)");
     f("name", name, "product name from rules/tables/pci-chips.json, else pci.ids through libpci");
     f("subsystem", subsystem, "subsystem vendor:device (the board maker)");
-    f("driver", driver, "the kernel driver bound to it (nvidia, nouveau, vfio-pci, none)");
+    f("driver", driver, "the kernel driver bound to it, as sysfs names it (nvidia, nouveau, NovaCore, vfio-pci, none)");
+    f("driver_kind", driver_kind, "what that driver is: nvidia, open-source (nouveau, nova-core), passthrough (vfio-pci, pci-stub), other or none");
     f("brand", brand, "NVML brand the container toolkit matches brand= against (pci-chips products)");
     f("product_class", product_class, "consumer, workstation, datacenter, embedded or unknown");
     f("chip", chip, "GH100, AD102, ... (pci-chips ranges)");

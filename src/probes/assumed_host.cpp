@@ -22,6 +22,7 @@ Probed<HardwareFacts> probe_assumed_hardware(ProbeContext& context) {
   gpu.source = "--gpu " + printable(*spec, 40);
   gpu.pci_class = "0302";
   gpu.driver = "nvidia";
+  gpu.driver_kind = DriverKind::nvidia;
   if (const auto id = parse_hex(*spec); id && spec->size() == 4) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "%04x", *id);

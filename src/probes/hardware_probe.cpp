@@ -6,6 +6,7 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include <cctype>
 #include <cstdio>
 
 namespace gd {
@@ -100,6 +101,7 @@ PciFunction describe_function(ProbeContext& context, FunctionReader& reader, con
   const auto sub_vendor = reader.hex("subsystem_vendor"), sub_device = reader.hex("subsystem_device");
   if (sub_vendor && sub_device) function.subsystem = hex4(*sub_vendor) + ":" + hex4(*sub_device);
   function.driver = reader.driver();
+  function.driver_kind = driver_kind(function.driver);
   if (product) {
     function.brand = std::string(product->brand);
     function.product_class = std::string(product->product_class);
@@ -122,6 +124,16 @@ std::optional<std::string> bound_driver(Host& host, const std::string& device_di
   auto target = host.read_link(device_dir + "/driver");
   if (!target) return std::nullopt;
   return printable(base_name(*target), 64);
+}
+
+DriverKind driver_kind(std::string_view driver) {
+  std::string name;
+  for (char c : driver) name += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name == "none" || name.empty()) return DriverKind::none;
+  if (name == "nvidia") return DriverKind::nvidia;
+  if (name == "nouveau" || name == "nova_core" || name == "novacore") return DriverKind::open_source;
+  if (name == "vfio_pci" || name == "pci_stub" || name == "nvgrace_gpu_vfio_pci") return DriverKind::passthrough;
+  return DriverKind::other;
 }
 
 Probed<HardwareFacts> probe_hardware(ProbeContext& context) {

@@ -13,4 +13,7 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context);
 // platform devices (a Jetson's GPU) alike.
 std::optional<std::string> bound_driver(Host& host, const std::string& device_dir);
 
+// The kind of a driver name as sysfs writes it, compared without case.
+DriverKind driver_kind(std::string_view driver);
+
 }  // namespace gd

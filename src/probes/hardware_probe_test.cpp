@@ -38,3 +38,16 @@ TEST_CASE("hardware: no PCI bus is unknown on Linux, skip under WSL2") {
   context.system.platform = gd::Platform::wsl2;
   CHECK(gd::probe_hardware(context).status == gd::Status::skip);
 }
+
+TEST_CASE("driver names compare as the kernel writes them, in any case: nova-core's PCI driver is NovaCore") {
+  CHECK(gd::driver_kind("nvidia") == gd::DriverKind::nvidia);
+  CHECK(gd::driver_kind("nouveau") == gd::DriverKind::open_source);
+  CHECK(gd::driver_kind("NovaCore") == gd::DriverKind::open_source);
+  CHECK(gd::driver_kind("nova_core") == gd::DriverKind::open_source);
+  CHECK(gd::driver_kind("nova-core") == gd::DriverKind::open_source);
+  CHECK(gd::driver_kind("vfio-pci") == gd::DriverKind::passthrough);
+  CHECK(gd::driver_kind("pci-stub") == gd::DriverKind::passthrough);
+  CHECK(gd::driver_kind("none") == gd::DriverKind::none);
+  CHECK(gd::driver_kind("nvidia_drm") == gd::DriverKind::other);
+  CHECK(gd::driver_kind("xhci_hcd") == gd::DriverKind::other);
+}

@@ -29,8 +29,11 @@ def scenarios():
     s.driver_userspace("550.54.15")
     yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"], headline="gpu-bound-to-other-driver")
 
-    s = Snapshot("host-nova-core-bound", "An RTX 4090 claimed by nova_core on a new kernel (FC-17).").plain_vm_pci()
-    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nova_core", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    # The module is nova_core (lsmod), but its PCI driver registers as
+    # "NovaCore" (drivers/gpu/nova-core/nova_core.rs, module_pci_driver! name):
+    # sysfs's driver link says NovaCore.
+    s = Snapshot("host-nova-core-bound", "An RTX 4090 claimed by nova-core on a new kernel (FC-17).").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="NovaCore", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
     s.loaded("nova_core")
     s.driver_userspace("570.133.20")
     yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"], headline="gpu-bound-to-other-driver")
@@ -57,6 +60,19 @@ def scenarios():
     installed_module(s, "550.54.15", KERNEL)
     s.file("/etc/modprobe.d/blacklist-gpu-passthrough.conf", "# for the VM\nblacklist nvidia\nblacklist nouveau\noptions vfio-pci ids=10de:2330\n")
     yield s.expect("fail", "kernel-module", ["nvidia-blacklisted", "nvidia-module-not-loaded"], headline="nvidia-blacklisted")
+
+    # The blacklist is the cause, nouveau binding the GPU its consequence: a
+    # hand-made file blacklists nvidia, nothing blacklists nouveau, so nouveau
+    # takes the GPU at boot.
+    s = Snapshot("host-nvidia-blacklisted-nouveau-bound", "An RTX 3090 host whose modprobe.d blacklists nvidia, so nouveau binds the GPU.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2204", "030000", driver="nouveau", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.loaded("nouveau")
+    s.driver_userspace("550.54.15")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", f"updates/dkms/nvidia.ko: kernel/drivers/video/video.ko\n")
+    installed_module(s, "550.54.15", KERNEL)
+    s.file("/etc/modprobe.d/local.conf", "# tried the open driver\nblacklist nvidia\n")
+    yield s.expect("fail", "kernel-module", ["nvidia-blacklisted", "gpu-bound-to-other-driver", "nvidia-module-not-loaded"],
+                   headline="nvidia-blacklisted")
 
     # A kernel update with DKMS's module of the old kernel copied along (or a
     # module package for another kernel): vermagic names another release.
