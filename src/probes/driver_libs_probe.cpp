@@ -180,7 +180,12 @@ DriverLibraryFacts describe(ProbeContext& context, const DriverLibrary& library,
   return item;
 }
 
-std::vector<std::string> driver_files_elsewhere(Host& host, const std::string& found_real) {
+// libcuda files in driver directories that the loader never reached: neither
+// the one it found nor one it tried (a damaged file it stopped at is on its path).
+std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryFacts& libcuda) {
+  std::set<std::string> reached;
+  if (libcuda.real_path) reached.insert(*libcuda.real_path);
+  for (const auto& tried : libcuda.tried) reached.insert(real_path(host, tried.path));
   std::vector<std::string> found;
   for (const char* dir : k_driver_dirs) {
     auto names = host.list_dir(dir);
@@ -188,7 +193,7 @@ std::vector<std::string> driver_files_elsewhere(Host& host, const std::string& f
     for (const auto& name : *names) {
       if (!name.starts_with("libcuda.so.")) continue;
       const std::string path = std::string(dir) + "/" + name;
-      if (real_path(host, path) != found_real) found.push_back(path);
+      if (!reached.count(real_path(host, path))) found.push_back(path);
     }
   }
   return found;
@@ -245,7 +250,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   layer.source("unversioned_libcuda", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   const auto& libcuda = facts.libraries.front();
   layer.source("libraries", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
-  facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda.real_path.value_or(""));
+  facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda);
   facts.stubs = stub_files(context.host);
   const auto smi = find_on_path(context.host, "nvidia-smi");
   if (smi) facts.nvidia_smi = *smi;

@@ -48,6 +48,13 @@ def scenarios():
     yield s.expect("fail", "hardware", ["kernel-log-gpu-fell-off-bus", "nvidia-smi-gpu-lost", "nvidia-smi-failed"],
                    headline="kernel-log-gpu-fell-off-bus")
 
+    # A driver install that ran out of disk leaves libcuda.so.<version> empty:
+    # the loader stops at it ("file too short") and never looks further, so
+    # the cause is the empty file, not a missing library.
+    s = h100_host("host-libcuda-empty-file", "libcuda.so.550.54.15 is 0 bytes (an install that ran out of disk): 'libcuda.so.1: file too short'.")
+    s.file("/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "")
+    yield s.expect("fail", "driver-libs", ["driver-library-not-elf", "libcuda-not-found"], headline="driver-library-not-elf")
+
     # nvidia-smi's banner names its own release beside the driver's.
     s = h100_host("host-nvidia-smi-banner-healthy", "The driver's own nvidia-smi: its banner's release and driver version agree.")
     s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
