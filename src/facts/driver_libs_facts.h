@@ -164,6 +164,28 @@ struct FabricManagerFacts {
   }
 };
 
+// The GPU Operator's driver container, seen from the node: it bind-mounts its
+// own root at /run/nvidia/driver (gpu-driver-container's _mount_rootfs), the
+// root the container toolkit injects from; the host itself has no driver files.
+struct DriverContainerFacts {
+  std::string root = "/run/nvidia/driver";
+  std::string state = "empty";  // running: its driver files are there; empty: not mounted (not running, or still installing)
+  Nullable<std::string> libcuda, version;
+  bool nvidia_smi = false, pid_file = false;
+  std::vector<std::string> validations;
+
+  template <class F>
+  void fields(F& f) const {
+    f("root", root, "where the driver container's root is mounted on the node");
+    f("state", state, "running (its libcuda is there) or empty (the container is not running, or has not finished installing)");
+    f("libcuda", libcuda, "libcuda.so.<version> under that root; null: the root is empty (the container is not running)");
+    f("version", version, "the driver version of that libcuda");
+    f("nvidia_smi", nvidia_smi, "the root holds usr/bin/nvidia-smi");
+    f("pid_file", pid_file, "/run/nvidia/nvidia-driver.pid: the driver container's entrypoint is running");
+    f("validations", validations, "the operator validator's ready files in /run/nvidia/validations (driver-ready, toolkit-ready, ...)");
+  }
+};
+
 struct DriverLibsFacts {
   std::vector<DriverLibraryFacts> libraries;  // libcuda.so.1 first
   DriverLibraryFacts unversioned_libcuda;     // dlopen("libcuda.so"), as numba and cuda-python do
@@ -175,6 +197,7 @@ struct DriverLibsFacts {
   std::optional<NvmlProbeFacts> nvml_probe;
   std::string ld_so_cache;
   std::optional<FabricManagerFacts> fabric_manager;  // NVSwitch systems only
+  std::optional<DriverContainerFacts> driver_container;  // a GPU Operator node (hosts only)
   GpuListSource gpu_list_source = GpuListSource::files;
   std::optional<std::string> smoke_not_run;
 
@@ -193,6 +216,7 @@ struct DriverLibsFacts {
     f("nvml_probe", nvml_probe, "live, where libnvidia-ml.so.1 resolves (not with --no-probe): a child that asked NVML");
     f("program_runpath", program_runpath, "the RUNPATH the system's programs carry to reach the driver (NixOS: /run/opengl-driver/lib)");
     f("fabric_manager", fabric_manager, "NVSwitch systems (hosts): Fabric Manager's program and unit, from files");
+    f("driver_container", driver_container, "a GPU Operator node (hosts, where /run/nvidia/driver exists): the driver container's root");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
     f("gpu_list_source", gpu_list_source,
       "which evidence lists the GPUs (the GPU table of `gpus`, text and markdown): NVML when it answered with devices, "

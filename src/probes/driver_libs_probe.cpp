@@ -1,8 +1,11 @@
 #include "probes/driver_libs_probe.h"
 
+#include "probes/driver_container.h"
+
 #include "loader/load_simulation.h"
 #include "loader/search_path.h"
 #include "probes/library_files.h"
+#include "probes/driver_container.h"
 #include "probes/driver_probe.h"
 #include "probes/mountinfo.h"
 #include "probes/nvidia_smi.h"
@@ -298,6 +301,11 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     facts.fabric_manager = find_fabric_manager(context.host);
     layer.source("fabric_manager", "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service");
   }
+  // A GPU Operator node: the driver lives in its container's root, not on the host.
+  if (!context.container.in_container && !context.options.image) {
+    facts.driver_container = find_driver_container(context.host);
+    if (facts.driver_container) layer.source("driver_container", "/run/nvidia/driver, /run/nvidia/validations");
+  }
   const auto& config = simulation.config();
   if (config.ld_library_path) facts.ld_library_path = printable(*config.ld_library_path, 400);
   layer.source("ld_library_path", "env LD_LIBRARY_PATH");
@@ -311,6 +319,10 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     layer.status = Status::ok;
     layer.summary = "libcuda.so.1 -> " + *libcuda.real_path + " (" + std::string(enum_name(*libcuda.kind)) +
                     (libcuda.version ? " " + *libcuda.version : std::string()) + ", via " + *libcuda.via + ")";
+  } else if (facts.driver_container && facts.driver_container->libcuda) {
+    layer.status = Status::ok;
+    layer.summary = "the GPU Operator's driver container: " + *facts.driver_container->libcuda.value +
+                    " (the host has no driver libraries of its own)";
   } else {
     layer.summary = "no libcuda.so.1 for a program to load";
   }

@@ -1,5 +1,5 @@
 """Platforms and how each looks when healthy: HGX with NVSwitch, WSL2,
-CDI and Kubernetes containers, RHEL, NixOS, GH200, gVisor; and garbage input."""
+CDI and Kubernetes containers, RHEL, NixOS, GH200, gVisor, GPU Operator nodes; and garbage input."""
 
 from scenarios.binaries import *  # noqa: F401,F403
 from scenarios.snapshot import *  # noqa: F401,F403
@@ -220,3 +220,46 @@ def scenarios():
     yield s.expect("fail", "kernel-module",
                    ["hardware-input-unreadable", "kernel-module-input-unreadable", "nvidia-uvm-not-loaded", "device-nodes-input-unreadable", "libcuda-not-found",
                     "container-visible-devices-invalid", "container-driver-capability-invalid"], headline="nvidia-uvm-not-loaded")
+
+    yield from gpu_operator_scenarios()
+
+
+def gpu_operator_node(name, description, root_version="550.54.15", module_version="550.54.15", running=True, host_driver=False):
+    """A Kubernetes node whose driver the GPU Operator runs in a container: the
+    module is loaded from that container, whose root is bind-mounted at
+    /run/nvidia/driver (gpu-driver-container's _mount_rootfs); the host has no
+    driver files of its own (no libcuda, no nvidia-smi, no nvidia.ko)."""
+    s = Snapshot(name, description).plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="nvidia" if module_version else "none")
+    s.directory("/run/nvidia/driver")
+    s.file("/lib/modules/" + s.uname["release"] + "/modules.dep", "kernel/fs/ext4/ext4.ko:\n")
+    if module_version:
+        s.nvidia_driver(module_version, userspace=host_driver, firmware=host_driver).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
+        s.driver_nodes([0], version=module_version)
+    if running:
+        root = "/run/nvidia/driver"
+        for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1")):
+            s.file(f"{root}/usr/lib/x86_64-linux-gnu/{stem}.{root_version}", tiny_elf(soname, ["libc.so.6"]))
+            s.link(f"{root}/usr/lib/x86_64-linux-gnu/{soname}", f"{stem}.{root_version}")
+        s.file(f"{root}/usr/bin/nvidia-smi", "")
+        s.file("/run/nvidia/nvidia-driver.pid", "4242\n")
+        for ready in ("driver-ready", "toolkit-ready", "cuda-ready", "plugin-ready"):
+            s.file(f"/run/nvidia/validations/{ready}", "")
+    return s
+
+
+def gpu_operator_scenarios():
+    s = gpu_operator_node("host-gpu-operator-healthy", "A GPU Operator node: the driver container runs, its root at /run/nvidia/driver, every validation passed.")
+    yield s.expect("ok", None, [], info=["gpu-operator-driver-container"])
+
+    s = gpu_operator_node("host-gpu-operator-driver-down", "A GPU Operator node whose driver container never came up: no module, nothing under /run/nvidia/driver.",
+                          module_version=None, running=False)
+    yield s.expect("fail", "kernel-module", ["gpu-operator-driver-not-running", "nvidia-module-not-built-for-kernel", "libcuda-not-found"],
+                   headline="gpu-operator-driver-not-running")
+
+    # gpu-operator#126: a driver installed on the host was loaded first; the
+    # operator's container holds another release.
+    s = gpu_operator_node("host-gpu-operator-host-driver-loaded", "A GPU Operator node with a host driver 535 loaded under the operator's 550 container.",
+                          module_version="535.183.01", host_driver=True)
+    yield s.expect("fail", "driver-libs", ["gpu-operator-driver-version-mismatch"], info=["gpu-operator-driver-container"],
+                   headline="gpu-operator-driver-version-mismatch")
