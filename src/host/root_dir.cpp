@@ -31,10 +31,14 @@ bool only_dots(const std::vector<std::string>& pending) {
 
 }  // namespace
 
-Result<RootDir> RootDir::open(const std::string& dir, bool dir_may_be_link, ResolveMethod method) {
+long system_openat2(int dir_fd, const char* path, ::open_how* how, std::size_t size) {
+  return ::syscall(SYS_openat2, dir_fd, path, how, size);
+}
+
+Result<RootDir> RootDir::open(const std::string& dir, bool dir_may_be_link, ResolveMethod method, Openat2Call openat2) {
   UniqueFd fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | (dir_may_be_link ? 0 : O_NOFOLLOW)));
   if (!fd.valid()) return errno_code(errno == ELOOP ? ENOTDIR : errno);
-  return RootDir(std::move(fd), method);
+  return RootDir(std::move(fd), method, openat2);
 }
 
 Result<UniqueFd> RootDir::open_at(std::string_view path, int flags, FollowFinal follow) const {
@@ -47,7 +51,7 @@ Result<UniqueFd> RootDir::open_at(std::string_view path, int flags, FollowFinal 
     // RESOLVE_IN_ROOT answers EAGAIN when any rename on the system raced its
     // ".." checks: try again, and past a few tries take the walk below.
     for (int attempt = 0; attempt < 8; ++attempt) {
-      const long fd = ::syscall(SYS_openat2, m_fd.get(), relative.c_str(), &how, sizeof how);
+      const long fd = m_openat2(m_fd.get(), relative.c_str(), &how, sizeof how);
       if (fd >= 0) return UniqueFd(static_cast<int>(fd));
       if (errno != EAGAIN && errno != EINTR) break;
     }

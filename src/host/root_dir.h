@@ -10,19 +10,28 @@
 #include "host/path_walk.h"
 #include "util/unique_fd.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
+
+struct open_how;  // <linux/openat2.h>
 
 namespace gd {
 
 enum class ResolveMethod { automatic, walk };  // walk: never openat2 (tests; kernels before 5.6)
 
+// The openat2 system call, replaceable so that a test can make it answer
+// EAGAIN (as a busy host's renames do) deterministically.
+using Openat2Call = long (*)(int dir_fd, const char* path, ::open_how* how, std::size_t size);
+long system_openat2(int dir_fd, const char* path, ::open_how* how, std::size_t size);
+
 class RootDir {
  public:
   // dir_may_be_link: --root DIR may name a symlink (the user's choice); a
   // snapshot's root may not, or a snapshot could make us read this machine.
-  static Result<RootDir> open(const std::string& dir, bool dir_may_be_link, ResolveMethod method = ResolveMethod::automatic);
+  static Result<RootDir> open(const std::string& dir, bool dir_may_be_link, ResolveMethod method = ResolveMethod::automatic,
+                              Openat2Call openat2 = &system_openat2);
 
   // A descriptor for path inside the root; flags as for openat (O_PATH for stat and readlink).
   Result<UniqueFd> open_at(std::string_view path, int flags, FollowFinal follow) const;
@@ -34,11 +43,12 @@ class RootDir {
   Result<FileStat> stat(std::string_view path) const;
 
  private:
-  RootDir(UniqueFd fd, ResolveMethod method) : m_fd(std::move(fd)), m_method(method) {}
+  RootDir(UniqueFd fd, ResolveMethod method, Openat2Call openat2) : m_fd(std::move(fd)), m_method(method), m_openat2(openat2) {}
   Result<UniqueFd> walk(std::string_view path, int flags, FollowFinal follow) const;
 
   UniqueFd m_fd;
   ResolveMethod m_method = ResolveMethod::automatic;
+  Openat2Call m_openat2 = &system_openat2;
 };
 
 }  // namespace gd
