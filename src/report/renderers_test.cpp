@@ -165,6 +165,18 @@ TEST_CASE("prometheus: every line is a comment or a well-formed sample, label va
   CHECK(text.find(R"(about="a \"quoted\" \\ value\\x0awith a newline")") != std::string::npos);
 }
 
+TEST_CASE("text: a fix's `command` is never broken across lines, so it copies in one piece") {
+  gd::Report report = sample_report();
+  const std::string command = "`sudo apt install --reinstall libnvidia-compute-550 nvidia-kernel-common-550`";
+  report.layers[1].findings[0].fix = "Reinstall the driver's packages for this kernel, then reboot: " + command + " and check again.";
+  const auto narrow = gd::render_text(report, {false, false, 60}, gd::Verbosity::normal);
+  CHECK(narrow.find(command) != std::string::npos);  // whole, on one line, though wider than the rest
+  for (auto line : gd::lines(narrow)) {  // the prose around it still wraps
+    CAPTURE(line);
+    CHECK((line.size() <= 60 || line.find(command) != std::string::npos || line.find("FAIL at") != std::string::npos));
+  }
+}
+
 TEST_CASE("prometheus: PCI addresses as dcgm-exporter writes them") {
   CHECK(gd::dcgm_pci_bus_id("0000:3b:00.0") == "00000000:3B:00.0");
   CHECK(gd::dcgm_pci_bus_id("00000000:AF:00.0") == "00000000:AF:00.0");

@@ -53,6 +53,20 @@ std::size_t columns(std::string_view text) {
   return count;
 }
 
+// The words of text, a `command in backticks` counting as one word: a fix's
+// command is never broken, so it copies from the terminal in one piece.
+std::vector<std::string> wrap_words(std::string_view text) {
+  std::vector<std::string> words;
+  bool in_code = false;
+  for (auto word : split(text, ' ')) {
+    if (word.empty() && !in_code) continue;
+    if (in_code) words.back() += " " + std::string(word);
+    else words.emplace_back(word);
+    if (std::count(word.begin(), word.end(), '`') % 2 == 1) in_code = !in_code;
+  }
+  return words;
+}
+
 // prefix + text as one line, or, at a terminal's width, broken between words
 // with every continuation indented under the text's first column.
 std::string wrapped(const std::string& prefix, std::string_view text, std::size_t width) {
@@ -61,8 +75,7 @@ std::string wrapped(const std::string& prefix, std::string_view text, std::size_
   std::string out = prefix;
   std::size_t used = indent;
   bool line_empty = true;
-  for (auto word : split(text, ' ')) {
-    if (word.empty()) continue;
+  for (const auto& word : wrap_words(text)) {
     const std::size_t length = columns(word);
     if (!line_empty && used + 1 + length > width) {
       out += "\n" + std::string(indent, ' ');
