@@ -17,18 +17,12 @@ import sys
 
 import yaml
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks  # noqa: E402
+
 gpudoctor, root, scenarios = sys.argv[1:4]
 kubernetes = os.path.join(root, "containers/kubernetes")
-passed = failed = 0
-
-
-def check(name, ok):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", name)
+check = Checks("fleet rules")
 
 
 def written_series():
@@ -98,5 +92,4 @@ elif os.environ.get("CI"):
 else:
     print("SKIP: promtool not installed (Debian's prometheus package); the rules were not run")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

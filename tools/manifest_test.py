@@ -16,17 +16,11 @@ import tempfile
 
 import yaml
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks  # noqa: E402
+
 gpudoctor, root = sys.argv[1:3]
-passed = failed = 0
-
-
-def check(name, ok):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", name)
+check = Checks("manifests")
 
 
 def image_files(dockerfile):
@@ -80,5 +74,4 @@ volume = next(v for v in patch["volumes"] if v["name"] == "gpudoctor")
 mount = next(m for c in patch["containers"] for m in c["volumeMounts"] if m["name"] == "gpudoctor")
 check("the NPD patch mounts the same image the DaemonSet runs", volume["image"]["reference"] == container["image"])
 check("at the directory NPD's rule calls into", os.path.join(mount["mountPath"], "gpudoctor") == rule["path"])
-print(f"manifests: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

@@ -19,9 +19,12 @@ except ImportError:
     print("SKIP: python3-jsonschema is not installed")
     sys.exit(77)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks  # noqa: E402
+
 gpudoctor, root, scenarios = sys.argv[1:4]
 schemas = os.path.join(root, "docs/schemas")
-passed = failed = 0
+tally = Checks("schemas")
 
 
 def validator(name):
@@ -34,14 +37,9 @@ VALIDATORS = {name: validator(name) for name in ("report", "gpus", "lint", "diff
 
 
 def check(schema, what, document):
-    global passed, failed
     errors = sorted(VALIDATORS[schema].iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        failed += 1
-        error = errors[0]
-        print(f"FAIL: {what} against {schema}.schema.json: {'/'.join(map(str, error.absolute_path))}: {error.message[:300]}")
-    else:
-        passed += 1
+    where = f": {'/'.join(map(str, errors[0].absolute_path))}: {errors[0].message[:300]}" if errors else ""
+    tally(f"{what} against {schema}.schema.json{where}", not errors)
 
 
 def output(*args):
@@ -77,8 +75,5 @@ for a, b in pairs:
     if a in names and b in names:
         check("diff", f"{a} against {b}", output("diff", os.path.join(scenarios, a), os.path.join(scenarios, b), "--format", "json"))
 
-print(f"{passed} passed, {failed} failed ({len(names)} scenarios)")
-if passed < 3 * len(names):
-    print("FAIL: fewer documents validated than scenarios hold")
-    failed += 1
-sys.exit(1 if failed else 0)
+tally(f"every scenario's report, GPU table and snapshot validated ({len(names)} scenarios)", tally.passed >= 3 * len(names))
+tally.finish()
