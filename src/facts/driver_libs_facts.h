@@ -186,6 +186,19 @@ struct DriverContainerFacts {
   }
 };
 
+// A file at a driver library's name that is no ELF library (empty, cut short,
+// a placeholder): what `docker commit` of a WSL2 container leaves in an image.
+struct DamagedLibraryFacts {
+  std::string path;
+  std::int64_t size = 0;
+
+  template <class F>
+  void fields(F& f) const {
+    f("path", path, "the file, a regular file (not a link)");
+    f("size", size, "its size in bytes");
+  }
+};
+
 struct DriverLibsFacts {
   std::vector<DriverLibraryFacts> libraries;  // libcuda.so.1 first
   DriverLibraryFacts unversioned_libcuda;     // dlopen("libcuda.so"), as numba and cuda-python do
@@ -198,6 +211,7 @@ struct DriverLibsFacts {
   std::string ld_so_cache;
   std::optional<FabricManagerFacts> fabric_manager;  // NVSwitch systems only
   std::optional<DriverContainerFacts> driver_container;  // a GPU Operator node (hosts only)
+  std::vector<DamagedLibraryFacts> damaged_libraries;    // --image only
   GpuListSource gpu_list_source = GpuListSource::files;
   std::optional<std::string> smoke_not_run;
 
@@ -216,6 +230,8 @@ struct DriverLibsFacts {
     f("nvml_probe", nvml_probe, "live, where libnvidia-ml.so.1 resolves (not with --no-probe): a child that asked NVML");
     f("program_runpath", program_runpath, "the RUNPATH the system's programs carry to reach the driver (NixOS: /run/opengl-driver/lib)");
     f("fabric_manager", fabric_manager, "NVSwitch systems (hosts): Fabric Manager's program and unit, from files");
+    f("damaged_libraries", damaged_libraries,
+      "--image: regular files at libcuda.so* or libnvidia-ml.so* names in the driver directories that are no ELF library");
     f("driver_container", driver_container, "a GPU Operator node (hosts, where /run/nvidia/driver exists): the driver container's root");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
     f("gpu_list_source", gpu_list_source,

@@ -202,6 +202,28 @@ std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryF
   return found;
 }
 
+// Regular files (not links) at a driver library's name that are no ELF
+// library. In an image they stay: the toolkit mounts the host's library
+// beside them, and ldconfig never replaces a file that is not a link.
+std::vector<DamagedLibraryFacts> damaged_driver_files(Host& host) {
+  std::vector<DamagedLibraryFacts> damaged;
+  for (const char* dir : k_driver_dirs) {
+    auto names = host.list_dir(dir);
+    if (!names) continue;
+    for (const auto& name : *names) {
+      if (!name.starts_with("libcuda.so") && !name.starts_with("libnvidia-ml.so")) continue;
+      const std::string path = std::string(dir) + "/" + name;
+      if (host.read_link(path)) continue;
+      const auto stat = host.stat(path);
+      if (!stat || stat->type != FileType::regular) continue;
+      const auto magic = host.read_range(path, 0, 4);
+      if (magic && *magic == std::string_view("\x7f" "ELF", 4)) continue;
+      if (damaged.size() < 16) damaged.push_back({printable(path, 300), static_cast<std::int64_t>(stat->size)});
+    }
+  }
+  return damaged;
+}
+
 std::vector<std::string> stub_files(Host& host) {
   std::vector<std::string> stubs;
   auto entries = host.list_dir("/usr/local");
@@ -300,6 +322,10 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   if (nvswitches && !context.container.in_container && !context.options.image) {
     facts.fabric_manager = find_fabric_manager(context.host);
     layer.source("fabric_manager", "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service");
+  }
+  if (context.options.image) {
+    facts.damaged_libraries = damaged_driver_files(context.host);
+    layer.source("damaged_libraries", "the driver directories");
   }
   // A GPU Operator node: the driver lives in its container's root, not on the host.
   if (!context.container.in_container && !context.options.image) {

@@ -52,6 +52,15 @@ def scenarios():
     yield s.expect("warn", None, ["image-carries-driver-libraries"], options={"image": True},
                    absent=["libcuda-not-found", "nvidia-smi-not-on-path"], headline="image-carries-driver-libraries")
 
+    # `docker commit` of a WSL2 container (or a copy that failed) leaves the
+    # driver's names as empty regular files: at run time the toolkit mounts
+    # the host's library beside them, but ldconfig never replaces a regular
+    # file, so the loader stops at the empty libcuda.so.1 ('file too short').
+    s = image("image-empty-driver-library", "An image committed from a WSL2 container: libcuda.so.1 and libnvidia-ml.so.1 are empty regular files.")
+    s.file("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "")
+    s.file("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "")
+    yield s.expect("fail", "driver-libs", ["image-driver-library-damaged"], options={"image": True}, headline="image-driver-library-damaged")
+
     s = image("image-baked-driver-on-other-host", "The same image judged for a host with driver 535.183.01: Driver/library version mismatch.")
     s.driver_userspace("565.57.01", smi=False)
     yield s.expect("fail", "driver-libs", ["driver-library-version-mismatch", "image-carries-driver-libraries",
