@@ -165,6 +165,10 @@ check "an option of another command is refused by name" exit_is 2 "$gpudoctor" r
 check "  and says whose it is not" grep -q -- "--strict is not an option of resolve" "$work/err"
 check "a typo'd option gets the nearest" exit_is 2 "$gpudoctor" check --no-prob
 check "  (did you mean)" grep -q -- "did you mean --no-probe?" "$work/err"
+# gpus --watch keeps reading until stopped; in CSV the header comes once.
+timeout 3 "$gpudoctor" gpus --watch 1 --format csv --no-probe >"$work/watch.csv" 2>"$work/watch.err"
+check "gpus --watch runs until stopped" test $? = 124
+check "gpus --watch: one CSV header, with a time column" test "$(grep -c '^time,index,' "$work/watch.csv")" = 1
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "  and lists what gpus prints" grep -q -- "--format for gpus is text, json or csv" "$work/err"
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv

@@ -28,6 +28,7 @@
 #include <thread>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -99,6 +100,16 @@ void print_report(const Report& report, const Options& options) {
     throw OutputError("cannot write " + *options.output + ": " + written.error().message());
 }
 
+// 2026-12-02T19:30:00Z: when a `gpus --watch` reading was taken.
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 ProbeOptions probe_options(const Options& options) {
   return {options.driver_probe, options.smoke, options.targets, options.image, options.assumed_gpu, options.assumed_driver};
 }
@@ -161,6 +172,21 @@ int run_check_command(const Options& options) {
 int run_gpus_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   auto host = make_host(options);
+  if (options.watch_seconds) {
+    // Each reading asks NVML or nvidia-smi again, in the child as always;
+    // SIGINT or SIGTERM ends it as it ends `nvidia-smi dmon`.
+    for (bool first = true;; first = false) {
+      const auto rows = gpu_rows(run_check(*host, rules, probe_options(options)));
+      const GpuReading reading{utc_now_iso8601(), first};
+      switch (options.format) {
+        case Format::json: std::cout << render_gpus_json(rows, reading); break;
+        case Format::csv: std::cout << render_gpus_csv(rows, reading); break;
+        default: std::cout << (first ? "" : "\n") << reading.at << "\n" << render_gpus_text(rows); break;
+      }
+      std::cout.flush();
+      std::this_thread::sleep_for(std::chrono::seconds(*options.watch_seconds));
+    }
+  }
   const auto rows = gpu_rows(run_check(*host, rules, probe_options(options)));
   switch (options.format) {
     case Format::json: std::cout << render_gpus_json(rows); break;

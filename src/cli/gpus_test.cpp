@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 namespace gd {
 namespace {
 
@@ -85,6 +87,23 @@ TEST_CASE("gpus: a cell a spreadsheet would run as a formula is text (OWASP CSV 
     CAPTURE(line);
     CHECK(line.starts_with("0,\"'"));
   }
+}
+
+TEST_CASE("gpus --watch: readings as a log, a time column and one header in CSV, one JSON line per reading") {
+  const auto rows = rows_of("host-hgx-8gpu-nvswitch");
+  const std::string first = render_gpus_csv(rows, {"2026-12-02T19:30:00Z", true});
+  const std::string next = render_gpus_csv(rows, {"2026-12-02T19:30:05Z", false});
+  CHECK(first.starts_with("time,index,name,"));
+  CHECK(first.find("\n2026-12-02T19:30:00Z,7,") != std::string::npos);
+  CHECK(std::count(first.begin(), first.end(), '\n') == 9);  // the header and a line per GPU
+  CHECK(next.starts_with("2026-12-02T19:30:05Z,0,"));
+  CHECK(next.find("index,name") == std::string::npos);
+  CHECK(std::count(next.begin(), next.end(), '\n') == 8);
+  const std::string line = render_gpus_json(rows, {"2026-12-02T19:30:00Z", true});
+  CHECK(std::count(line.begin(), line.end(), '\n') == 1);
+  const auto json = boost::json::parse(line);
+  CHECK(json.at("time") == "2026-12-02T19:30:00Z");
+  CHECK(json.at("gpus").as_array().size() == 8);
 }
 
 }  // namespace gd

@@ -81,6 +81,9 @@ constexpr OptionSpec k_options[] = {
     {"--every", "", "SECONDS", bit(Command::check),
      "check: again every SECONDS, rewriting --output each time, until stopped\n"
      "(a DaemonSet runs the static image this way: no shell needed)"},
+    {"--watch", "", "SECONDS", bit(Command::gpus),
+     "gpus: read the GPUs again every SECONDS until stopped (a tiny nvidia-smi dmon; --format csv\n"
+     "or json: one line per GPU, or per reading, with its time, for a log)"},
     {"--no-redact", "", "", bit(Command::snapshot), "snapshot: keep host and user names, UUIDs, serials and addresses as they are"},
     {"--here", "", "", bit(Command::explain), "explain: check this machine for the causes of the error"},
     {"--root", "", "DIR", k_probing | bit(Command::resolve), "check DIR as if it were / (an unpacked image)"},

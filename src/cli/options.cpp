@@ -132,11 +132,12 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--replay") options.replay = take_value();
     else if (name == "--output") options.output = take_value();
     else if (name == "--rules") options.rules_dir = take_value();
-    else if (name == "--every") {
+    else if (name == "--every" || name == "--watch") {
       const std::string text = take_value();
       const auto seconds = text.find_first_not_of("0123456789") == std::string::npos ? parse_int(text) : std::nullopt;
-      if (!seconds || *seconds < 1 || *seconds > 86400) throw UsageError("--every takes seconds from 1 to 86400, not '" + printable(text, 60) + "'");
-      options.every_seconds = static_cast<int>(*seconds);
+      if (!seconds || *seconds < 1 || *seconds > 86400)
+        throw UsageError(std::string(name) + " takes seconds from 1 to 86400, not '" + printable(text, 60) + "'");
+      (name == "--every" ? options.every_seconds : options.watch_seconds) = static_cast<int>(*seconds);
     }
   }
   if (options.command == Command::help || options.command == Command::version) return options;
@@ -165,6 +166,8 @@ Options parse_options(const std::vector<std::string>& args) {
     throw UsageError("--gpu and --host-driver describe the host an image will run on: use them with --image");
   if (options.every_seconds && !options.output) throw UsageError("--every rewrites the file --output names: give one");
   if (options.every_seconds && options.replay) throw UsageError("--every checks a live system again and again; a replay never changes");
+  if (options.watch_seconds && (options.replay || options.root))
+    throw UsageError("--watch reads the live GPUs again and again; a replay or a --root directory never changes");
   if (options.here && (options.root || options.replay)) throw UsageError("--here checks this machine; not with --root or --replay");
   if (options.command == Command::resolve && options.file.empty()) throw UsageError("resolve needs a FILE");
   if (options.command == Command::lint && options.file.empty()) throw UsageError("lint needs a Dockerfile or a compose file");

@@ -44,6 +44,7 @@ struct Options {
   bool redact = true;                               // snapshot: replace identifying values (--no-redact keeps them)
   bool image = false, strict = false;               // check --image, --strict
   std::optional<int> every_seconds;                  // check --every SECONDS: again and again, never exiting on a verdict
+  std::optional<int> watch_seconds;                  // gpus --watch SECONDS: the table again every SECONDS
   std::optional<std::string> assumed_gpu, assumed_driver;  // --gpu, --host-driver  // for diff: two snapshots or JSON reports
 };
 

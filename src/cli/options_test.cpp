@@ -86,3 +86,11 @@ TEST_CASE("help comes from the same table: each command lists exactly its option
   for (const char* command : {"check", "snapshot", "lint", "diff", "gpus", "rules", "facts", "explain", "resolve"})
     CHECK(all.find(std::string("\n  ") + command + " ") != std::string::npos);
 }
+
+TEST_CASE("gpus --watch takes 1 to 86400 seconds, live only") {
+  CHECK(parse_options({"gpus", "--watch", "5", "--format", "csv"}).watch_seconds == 5);
+  CHECK_THROWS_AS(parse_options({"gpus", "--watch", "0"}), gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"check", "--watch", "5"}), doctest::Contains("--watch is not an option of check"), gd::UsageError);
+  CHECK_THROWS_WITH_AS(parse_options({"gpus", "--watch", "5", "--replay", "snap"}), doctest::Contains("a replay or a --root directory never changes"),
+                       gd::UsageError);
+}

@@ -199,7 +199,7 @@ std::string render_gpus_text(const std::vector<GpuRow>& rows) {
   return out;
 }
 
-std::string render_gpus_json(const std::vector<GpuRow>& rows) {
+std::string render_gpus_json(const std::vector<GpuRow>& rows, const GpuReading& reading) {
   json::array list;
   for (const auto& row : rows) {
     json::object item{{"name", row.name},   {"bus_id", row.bus_id}, {"uuid", row.uuid},
@@ -215,15 +215,21 @@ std::string render_gpus_json(const std::vector<GpuRow>& rows) {
     number("power_limit_w", row.power_limit_w);
     list.push_back(std::move(item));
   }
-  return pretty_json(json::object{{"schema", "gpudoctor-gpus/1"}, {"gpus", std::move(list)}});
+  json::object document{{"schema", "gpudoctor-gpus/1"}};
+  if (!reading.at.empty()) document["time"] = reading.at;
+  document["gpus"] = std::move(list);
+  return reading.at.empty() ? pretty_json(document) : compact_json(document);
 }
 
-std::string render_gpus_csv(const std::vector<GpuRow>& rows) {
+std::string render_gpus_csv(const std::vector<GpuRow>& rows, const GpuReading& reading) {
   auto opt = [](const auto& value) { return value ? std::to_string(*value) : std::string(); };
-  std::string out = "index,name,bus_id,uuid,compute_capability,driver,memory_used_mib,memory_total_mib,utilization_percent,"
-                    "temperature_c,power_draw_w,power_limit_w,mig,source\n";
+  const std::string time = reading.at.empty() ? "" : "time,";
+  std::string out;
+  if (reading.header)
+    out = time + "index,name,bus_id,uuid,compute_capability,driver,memory_used_mib,memory_total_mib,utilization_percent,"
+                 "temperature_c,power_draw_w,power_limit_w,mig,source\n";
   for (const auto& row : rows) {
-    out += opt(row.index) + "," + csv_field(row.name) + "," + csv_field(row.bus_id) + "," + csv_field(row.uuid) + "," +
+    out += (reading.at.empty() ? "" : reading.at + ",") + opt(row.index) + "," + csv_field(row.name) + "," + csv_field(row.bus_id) + "," + csv_field(row.uuid) + "," +
            csv_field(row.compute_capability) + "," + csv_field(row.driver) + "," + opt(row.memory_used_mib) + "," +
            opt(row.memory_total_mib) + "," + opt(row.utilization_percent) + "," + opt(row.temperature_c) + "," +
            (row.power_draw_w ? watts(row.power_draw_w) : "") + "," + (row.power_limit_w ? watts(row.power_limit_w) : "") +
