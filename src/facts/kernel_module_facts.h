@@ -156,7 +156,8 @@ struct XidEvent {
 struct KernelLogFacts {
   Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
   std::vector<std::string> lines;
-  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected, gsp_error, firmware_missing;
+  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected, gsp_error, firmware_missing,
+      bar_invalid;
   std::vector<XidEvent> xids;
   std::optional<std::string> cut;
 
@@ -173,6 +174,7 @@ struct KernelLogFacts {
     f("key_rejected", key_rejected, "'Key was rejected by service': Secure Boot refused the module's signature");
     f("gsp_error", gsp_error, "the GPU System Processor's firmware failed to boot or answer");
     f("firmware_missing", firmware_missing, "'RmFetchGspRmImages: No firmware image found', or the kernel's 'Direct firmware load for nvidia/... failed'");
+    f("bar_invalid", bar_invalid, "'NVRM: BAR1 is 0M @ 0x0 (PCI:...)' after 'This PCI I/O region assigned to your NVIDIA device is invalid': the firmware left a BAR unassigned");
     f("xids", xids, "Xid errors");
   }
 };

@@ -65,6 +65,9 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
     // firmware load for nvidia/550.54.15/gsp_ga10x.bin failed with error -2").
     if (has(line, "No firmware image found") || (has(line, "firmware load for nvidia/") && has(line, "failed")))
       facts.firmware_missing = printable(trim(line), 200);
+    // nv-pci.c's two lines: "This PCI I/O region assigned to your NVIDIA device is invalid:",
+    // then "NVRM: BAR1 is 0M @ 0x0 (PCI:0000:01:00.0)", which names the BAR and the GPU.
+    if (has(line, "NVRM: BAR") && has(line, "M @ 0x") && has(line, "(PCI:")) facts.bar_invalid = printable(trim(line), 200);
     if (has(line, "No NVIDIA GPU found") || has(line, "No NVIDIA devices probed")) facts.no_gpu_found = printable(trim(line), 200);
     if (has(line, "Key was rejected by service") || has(line, "Required key not available") ||
         (has(line, "Loading of ") && has(line, " is rejected")) || has(line, "unsigned module loading is restricted") ||

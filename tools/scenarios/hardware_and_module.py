@@ -38,6 +38,19 @@ def scenarios():
     s.driver_userspace("570.133.20")
     yield s.expect("fail", "kernel-module", ["gpu-bound-to-other-driver", "nvidia-module-not-loaded"], headline="gpu-bound-to-other-driver")
 
+    # nv-pci.c's own lines when the BIOS mapped no BAR1 (Above 4G decoding off,
+    # a VM's 64-bit PCI hole too small): the module loads, the GPU is refused.
+    s = Snapshot("host-bar1-unassigned", "An H100 whose BAR1 the BIOS left unassigned (Above 4G decoding off): the driver refuses the GPU.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200", driver="none")
+    s.nvidia_driver("550.54.15")
+    s.device("/dev/nvidiactl", 195, 255).device("/dev/nvidia-uvm", 510, 0).device("/dev/nvidia-uvm-tools", 510, 1)
+    s.kernel_log("[    5.015146] NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:\n"
+                 "[    5.015150] NVRM: BAR1 is 0M @ 0x0 (PCI:0000:1b:00.0)\n"
+                 "[    5.017631] nvidia 0000:1b:00.0: probe with driver nvidia failed with error -1\n"
+                 "[    5.028313] NVRM: The NVIDIA probe routine failed for 1 device(s).\n"
+                 "[    5.028320] NVRM: None of the NVIDIA devices were initialized.\n")
+    yield s.expect("fail", "hardware", ["kernel-log-bar-unassigned", "gpu-not-claimed", "no-gpu-device-node"], headline="kernel-log-bar-unassigned")
+
     s = Snapshot("host-module-not-built", "Kernel updated without a DKMS rebuild: no nvidia.ko for it (FC-15).")
     s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
     s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\nkernel/lib/crc16.ko:\n")
