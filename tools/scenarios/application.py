@@ -136,7 +136,8 @@ def scenarios():
     s = h100_host("host-tensorflow-wheels-off-runpath", "TensorFlow 2.16.1 with its [and-cuda] wheels installed, but no "
                   "RUNPATH into them and no LD_LIBRARY_PATH: 'Cannot dlopen some GPU libraries' (tensorflow#65842).")
     yield s.tensorflow_venv(wheels_on_runpath=False).tensorflow_wheels().expect(
-        "warn", None, ["application-cuda-library-only-in-wheels"], absent=["application-cuda-library-missing"], headline="application-cuda-library-only-in-wheels")
+        "fail", "application", ["tensorflow-cuda-libraries-not-found"],
+        absent=["application-cuda-library-missing", "application-cuda-library-only-in-wheels"], headline="tensorflow-cuda-libraries-not-found")
 
     # ONNX Runtime GPU: its CUDA provider links CUDA libraries it does not search wheels for.
     s = h100_host("host-onnxruntime-wheels-need-preload", "onnxruntime-gpu 1.20 with the NVIDIA wheels installed but not on "
