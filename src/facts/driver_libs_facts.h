@@ -155,12 +155,15 @@ struct NvidiaSmiFacts {
 struct FabricManagerFacts {
   Nullable<std::string> program, unit;
   bool enabled = false;
+  bool in_driver_container = false;
 
   template <class F>
   void fields(F& f) const {
     f("program", program, "nv-fabricmanager, where the nvidia-fabricmanager package puts it");
     f("unit", unit, "nvidia-fabricmanager.service in a systemd unit directory");
     f("enabled", enabled, "the unit is wanted by multi-user.target (it starts at boot)");
+    f("in_driver_container", in_driver_container,
+      "the program is the GPU Operator's, in its driver container's root (/run/nvidia/driver), which starts it itself");
   }
 };
 

@@ -240,12 +240,14 @@ std::vector<std::string> stub_files(Host& host) {
   return stubs;
 }
 
-// Where the nvidia-fabricmanager packages put the daemon and its unit.
+// Where the nvidia-fabricmanager packages put the daemon and its unit; on a
+// GPU Operator node the driver container carries and starts it.
 FabricManagerFacts find_fabric_manager(Host& host) {
   FabricManagerFacts facts;
-  for (const char* program : {"/usr/bin/nv-fabricmanager", "/usr/sbin/nv-fabricmanager"})
+  for (const char* program : {"/usr/bin/nv-fabricmanager", "/usr/sbin/nv-fabricmanager", "/run/nvidia/driver/usr/bin/nv-fabricmanager"})
     if (host.exists(program)) {
       facts.program = std::string(program);
+      facts.in_driver_container = std::string_view(program).starts_with("/run/nvidia/driver/");
       break;
     }
   const auto unit = find_systemd_unit(host, "nvidia-fabricmanager.service");

@@ -7,9 +7,9 @@ from scenarios.snapshot import *  # noqa: F401,F403
 
 def scenarios():
     buses = ["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]
-    def hgx_host(name, description, fabric_manager="enabled"):
+    def hgx_host(name, description, fabric_manager="enabled", userspace=True):
         s = Snapshot(name, description).plain_vm_pci()
-        s.nvidia_driver("550.90.07")
+        s.nvidia_driver("550.90.07", userspace=userspace)
         for index, bus in enumerate(buses):
             bdf = f"0000:{bus}:00.0"
             s.pci(bdf, "10de", "2330", "030200", driver="nvidia", numa=str(index // 4))
@@ -46,6 +46,14 @@ def scenarios():
     s = hgx_host("host-hgx-fabric-manager-disabled", "Fabric Manager installed but its unit not enabled: the next "
                  "boot comes up without the NVLink fabric.", fabric_manager="installed")
     yield s.expect("warn", None, ["fabric-manager-not-enabled"], headline="fabric-manager-not-enabled")
+
+    # A GPU Operator HGX node: Fabric Manager runs inside the driver container
+    # (its root at /run/nvidia/driver), so the host has neither program nor unit.
+    s = hgx_host("host-gpu-operator-hgx", "An HGX H100 node of the GPU Operator: the driver and Fabric Manager live in its "
+                 "driver container.", fabric_manager=None, userspace=False)
+    operator_driver_root(s, "550.90.07")
+    s.file("/run/nvidia/driver/usr/bin/nv-fabricmanager", "")
+    yield s.expect("ok", None, [], info=["gpu-operator-driver-container"], absent=["fabric-manager-missing", "fabric-manager-not-enabled"])
 
     s = Snapshot("wsl2-healthy", "WSL2 with a working GPU: /dev/dxg, no PCI GPU, no Linux module.")
     s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
@@ -237,15 +245,21 @@ def gpu_operator_node(name, description, root_version="550.54.15", module_versio
         s.nvidia_driver(module_version, userspace=host_driver, firmware=host_driver).claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0)
         s.driver_nodes([0], version=module_version)
     if running:
-        root = "/run/nvidia/driver"
-        for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1")):
-            s.file(f"{root}/usr/lib/x86_64-linux-gnu/{stem}.{root_version}", tiny_elf(soname, ["libc.so.6"]))
-            s.link(f"{root}/usr/lib/x86_64-linux-gnu/{soname}", f"{stem}.{root_version}")
-        s.file(f"{root}/usr/bin/nvidia-smi", "")
-        s.file("/run/nvidia/nvidia-driver.pid", "4242\n")
-        for ready in ("driver-ready", "toolkit-ready", "cuda-ready", "plugin-ready"):
-            s.file(f"/run/nvidia/validations/{ready}", "")
+        operator_driver_root(s, root_version)
     return s
+
+
+def operator_driver_root(s, version):
+    """The running driver container's root, as gpu-driver-container mounts it
+    at /run/nvidia/driver, with its pid file and the validator's ready files."""
+    root = "/run/nvidia/driver"
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1")):
+        s.file(f"{root}/usr/lib/x86_64-linux-gnu/{stem}.{version}", tiny_elf(soname, ["libc.so.6"]))
+        s.link(f"{root}/usr/lib/x86_64-linux-gnu/{soname}", f"{stem}.{version}")
+    s.file(f"{root}/usr/bin/nvidia-smi", "")
+    s.file("/run/nvidia/nvidia-driver.pid", "4242\n")
+    for ready in ("driver-ready", "toolkit-ready", "cuda-ready", "plugin-ready"):
+        s.file(f"/run/nvidia/validations/{ready}", "")
 
 
 def gpu_operator_scenarios():
