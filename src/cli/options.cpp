@@ -100,7 +100,7 @@ Options parse_options(const std::vector<std::string>& args) {
     const Word word = split(arg);
     const OptionSpec* option = find_option(word.name);
     if (!option) throw UsageError("unknown option '" + printable(word.name, 60) + "'" + did_you_mean(word.name, true));
-    if (!option_belongs_to(*option, options.command))
+    if (!option_belongs_to(*option, command.command))  // the named command's, even after --help
       throw UsageError(std::string(option->name) + " is not an option of " + std::string(command.name) + " (`gpudoctor " +
                        std::string(command.name) + " --help` lists them)");
     if (option->value.empty() && word.inline_value) throw UsageError(std::string(option->name) + " takes no value");

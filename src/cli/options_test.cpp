@@ -87,6 +87,12 @@ TEST_CASE("help comes from the same table: each command lists exactly its option
     CHECK(all.find(std::string("\n  ") + command + " ") != std::string::npos);
 }
 
+TEST_CASE("options after --help are judged against the command named, not against help") {
+  const auto options = parse_options({"check", "--help", "--format", "json"});
+  CHECK(options.command == gd::Command::help);
+  CHECK(options.help_about == gd::Command::check);
+}
+
 TEST_CASE("gpus --watch takes 1 to 86400 seconds, live only") {
   CHECK(parse_options({"gpus", "--watch", "5", "--format", "csv"}).watch_seconds == 5);
   CHECK_THROWS_AS(parse_options({"gpus", "--watch", "0"}), gd::UsageError);
