@@ -100,6 +100,17 @@ void print_report(const Report& report, const Options& options) {
     throw OutputError("cannot write " + *options.output + ": " + written.error().message());
 }
 
+// The GPU table in the format asked for; a --watch reading's text is headed by its time.
+std::string rendered_gpus(const std::vector<GpuRow>& rows, Format format, const GpuReading& reading) {
+  switch (format) {
+    case Format::json: return render_gpus_json(rows, reading);
+    case Format::csv: return render_gpus_csv(rows, reading);
+    default: break;
+  }
+  const std::string heading = reading.at.empty() ? "" : (reading.header ? "" : "\n") + reading.at + "\n";
+  return heading + render_gpus_text(rows);
+}
+
 // 2026-12-02T19:30:00Z: when a `gpus --watch` reading was taken.
 std::string utc_now_iso8601() {
   const std::time_t now = std::time(nullptr);
@@ -172,28 +183,17 @@ int run_check_command(const Options& options) {
 int run_gpus_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   auto host = make_host(options);
-  if (options.watch_seconds) {
-    // Each reading asks NVML or nvidia-smi again, in the child as always;
-    // SIGINT or SIGTERM ends it as it ends `nvidia-smi dmon`.
-    for (bool first = true;; first = false) {
-      const auto rows = gpu_rows(run_check(*host, rules, probe_options(options)));
-      const GpuReading reading{utc_now_iso8601(), first};
-      switch (options.format) {
-        case Format::json: std::cout << render_gpus_json(rows, reading); break;
-        case Format::csv: std::cout << render_gpus_csv(rows, reading); break;
-        default: std::cout << (first ? "" : "\n") << reading.at << "\n" << render_gpus_text(rows); break;
-      }
-      std::cout.flush();
-      std::this_thread::sleep_for(std::chrono::seconds(*options.watch_seconds));
-    }
+  const auto read_gpus = [&] { return gpu_rows(run_check(*host, rules, probe_options(options))); };
+  if (!options.watch_seconds) {
+    std::cout << rendered_gpus(read_gpus(), options.format, {});
+    return 0;
   }
-  const auto rows = gpu_rows(run_check(*host, rules, probe_options(options)));
-  switch (options.format) {
-    case Format::json: std::cout << render_gpus_json(rows); break;
-    case Format::csv: std::cout << render_gpus_csv(rows); break;
-    default: std::cout << render_gpus_text(rows); break;
+  // Each reading asks NVML or nvidia-smi again, in the child as always;
+  // SIGINT or SIGTERM ends it as it ends `nvidia-smi dmon`.
+  for (bool first = true;; first = false) {
+    std::cout << rendered_gpus(read_gpus(), options.format, {utc_now_iso8601(), first}) << std::flush;
+    std::this_thread::sleep_for(std::chrono::seconds(*options.watch_seconds));
   }
-  return 0;
 }
 
 // A snapshot directory is replayed with today's rules; a file must be a
