@@ -15,6 +15,7 @@
 #include "util/version.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <set>
 
 namespace gd {
@@ -183,6 +184,19 @@ DriverLibraryFacts describe(ProbeContext& context, const DriverLibrary& library,
   return item;
 }
 
+// Paths in the driver directories whose names start with one of prefixes.
+std::vector<std::string> driver_dir_files(Host& host, std::initializer_list<std::string_view> prefixes) {
+  std::vector<std::string> paths;
+  for (const char* dir : k_driver_dirs) {
+    auto names = host.list_dir(dir);
+    if (!names) continue;
+    for (const auto& name : *names)
+      if (std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view prefix) { return name.starts_with(prefix); }))
+        paths.push_back(std::string(dir) + "/" + name);
+  }
+  return paths;
+}
+
 // libcuda files in driver directories that the loader never reached: neither
 // the one it found nor one it tried (a damaged file it stopped at is on its path).
 std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryFacts& libcuda) {
@@ -190,15 +204,8 @@ std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryF
   if (libcuda.real_path) reached.insert(*libcuda.real_path);
   for (const auto& tried : libcuda.tried) reached.insert(real_path(host, tried.path));
   std::vector<std::string> found;
-  for (const char* dir : k_driver_dirs) {
-    auto names = host.list_dir(dir);
-    if (!names) continue;
-    for (const auto& name : *names) {
-      if (!name.starts_with("libcuda.so.")) continue;
-      const std::string path = std::string(dir) + "/" + name;
-      if (!reached.count(real_path(host, path))) found.push_back(path);
-    }
-  }
+  for (auto& path : driver_dir_files(host, {"libcuda.so."}))
+    if (!reached.count(real_path(host, path))) found.push_back(std::move(path));
   return found;
 }
 
@@ -207,19 +214,13 @@ std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryF
 // beside them, and ldconfig never replaces a file that is not a link.
 std::vector<DamagedLibraryFacts> damaged_driver_files(Host& host) {
   std::vector<DamagedLibraryFacts> damaged;
-  for (const char* dir : k_driver_dirs) {
-    auto names = host.list_dir(dir);
-    if (!names) continue;
-    for (const auto& name : *names) {
-      if (!name.starts_with("libcuda.so") && !name.starts_with("libnvidia-ml.so")) continue;
-      const std::string path = std::string(dir) + "/" + name;
-      if (host.read_link(path)) continue;
-      const auto stat = host.stat(path);
-      if (!stat || stat->type != FileType::regular) continue;
-      const auto magic = host.read_range(path, 0, 4);
-      if (magic && *magic == std::string_view("\x7f" "ELF", 4)) continue;
-      if (damaged.size() < 16) damaged.push_back({printable(path, 300), static_cast<std::int64_t>(stat->size)});
-    }
+  for (const auto& path : driver_dir_files(host, {"libcuda.so", "libnvidia-ml.so"})) {
+    if (host.read_link(path)) continue;
+    const auto stat = host.stat(path);
+    if (!stat || stat->type != FileType::regular) continue;
+    const auto magic = host.read_range(path, 0, 4);
+    if (magic && *magic == std::string_view("\x7f" "ELF", 4)) continue;
+    if (damaged.size() < 16) damaged.push_back({printable(path, 300), static_cast<std::int64_t>(stat->size)});
   }
   return damaged;
 }

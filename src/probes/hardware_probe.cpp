@@ -6,7 +6,7 @@
 #include "util/text.h"
 #include "util/version.h"
 
-#include <cctype>
+#include <algorithm>
 #include <cstdio>
 
 namespace gd {
@@ -127,8 +127,8 @@ std::optional<std::string> bound_driver(Host& host, const std::string& device_di
 }
 
 DriverKind driver_kind(std::string_view driver) {
-  std::string name;
-  for (char c : driver) name += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string name = to_lower(driver);
+  std::replace(name.begin(), name.end(), '-', '_');
   if (name == "none" || name.empty()) return DriverKind::none;
   if (name == "nvidia") return DriverKind::nvidia;
   if (name == "nouveau" || name == "nova_core" || name == "novacore") return DriverKind::open_source;
