@@ -6,12 +6,15 @@ depend on the machine.
 
 Usage: hostile_inputs.py path/to/gpudoctor [WORK_DIR]
 """
+import gzip
+import io
 import json
 import os
 import shutil
 import struct
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 
@@ -37,6 +40,22 @@ def ld_cache_all_pointing_at_one_string(entries=50000, string_size=20 << 20):
     table_end = 48 + 24 * entries
     table = b"".join(struct.pack("<iIIIQ", 0x0303, table_end, table_end, 0, 0) for _ in range(entries))
     return header + table + b"x" * string_size + b"\0"
+
+
+def gzip_bomb(path, member_size):
+    """A snapshot .tar.gz of a few hundred KB whose one member inflates to member_size bytes of zeros."""
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w") as archive:
+        document = json.dumps({"schema": "gpudoctor-snapshot/1"}).encode()
+        info = tarfile.TarInfo("s/snapshot.json")
+        info.size = len(document)
+        archive.addfile(info, io.BytesIO(document))
+        info = tarfile.TarInfo("s/root/zeros")
+        info.size = member_size
+        archive.addfile(info, io.BytesIO(bytes(member_size)))
+    with open(path, "wb") as handle:
+        handle.write(gzip.compress(packed.getvalue(), 9))
+    return path
 
 
 def main():
@@ -66,6 +85,10 @@ def main():
     run("replay: a 60 MB NVIDIA_VISIBLE_DEVICES",
         [gpudoctor, "check", "--replay", snapshot(work, "long-env", json.dumps(
             {"format": "gpudoctor-snapshot/1", "env": {"NVIDIA_VISIBLE_DEVICES": "," * (60 << 20)}}))])
+    run("replay: a 200 KB .tar.gz whose member inflates to 200 MB",
+        [gpudoctor, "check", "--replay", gzip_bomb(os.path.join(work, "bomb.tar.gz"), 200 << 20)])
+    run("replay: a .tar.gz whose member inflates to 60 MB (under the cap)",
+        [gpudoctor, "check", "--replay", gzip_bomb(os.path.join(work, "big.tar.gz"), 60 << 20)])
     rules = os.path.join(work, "rules")
     os.makedirs(rules, exist_ok=True)
     with open(os.path.join(rules, "huge.json"), "wb") as handle:

@@ -27,12 +27,12 @@ std::string gzip_compress(std::string_view data) {
   return out;
 }
 
-Result<std::string> gzip_decompress(std::string_view data, std::size_t max_output) {
+Result<std::size_t> gzip_decompress_each(std::string_view data, std::size_t max_output, const GzipSink& sink) {
   z_stream stream{};
   if (inflateInit2(&stream, k_any_window) != Z_OK) return errno_code(ENOMEM);
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   stream.avail_in = static_cast<uInt>(data.size());
-  std::string out;
+  std::size_t total = 0;
   char buffer[64 * 1024];
   int status = Z_OK;
   while (status == Z_OK) {
@@ -40,15 +40,29 @@ Result<std::string> gzip_decompress(std::string_view data, std::size_t max_outpu
     stream.avail_out = sizeof buffer;
     status = inflate(&stream, Z_NO_FLUSH);
     const std::size_t produced = sizeof buffer - stream.avail_out;
-    if (out.size() + produced > max_output) {
+    if (total + produced > max_output) {
       inflateEnd(&stream);
       return errno_code(EFBIG);
     }
-    out.append(buffer, produced);
+    total += produced;
+    if (produced && !sink(std::string_view(buffer, produced))) {
+      inflateEnd(&stream);
+      return errno_code(ECANCELED);
+    }
     if (status == Z_BUF_ERROR && stream.avail_in == 0) break;  // input ended before the stream did
   }
   inflateEnd(&stream);
   if (status != Z_STREAM_END) return errno_code(EINVAL);
+  return total;
+}
+
+Result<std::string> gzip_decompress(std::string_view data, std::size_t max_output) {
+  std::string out;
+  auto produced = gzip_decompress_each(data, max_output, [&](std::string_view piece) {
+    out += piece;
+    return true;
+  });
+  if (!produced) return produced.error();
   return out;
 }
 

@@ -144,60 +144,121 @@ std::string write_tar(const std::vector<TarEntry>& entries, std::int64_t mtime) 
   return out;
 }
 
-Checked<std::vector<TarEntry>> read_tar(std::string_view archive) {
-  std::vector<TarEntry> entries;
-  std::string pax_path, pax_link, long_name, long_link;
-  std::size_t at = 0;
-  while (true) {
-    if (at + k_block > archive.size())
-      return problem("the archive ends in the middle of a header (cut short?)");
-    const auto block = archive.substr(at, k_block);
-    at += k_block;
-    if (block.find_first_not_of('\0') == std::string_view::npos) return entries;  // end-of-archive marker
-    std::uint64_t size = 0, mode = 0, stored_sum = 0;
-    if (!parse_octal(block, k_size, size) || !parse_octal(block, k_checksum, stored_sum) || stored_sum != checksum(block))
-      return problem("a tar header at byte " + std::to_string(at - k_block) + " is damaged (size or checksum does not add up)");
-    parse_octal(block, k_mode, mode);
-    if (size > archive.size() - at)
-      return problem("an entry claims " + std::to_string(size) + " bytes, more than the archive holds");
-    const auto data = archive.substr(at, static_cast<std::size_t>(size));
-    at += static_cast<std::size_t>((size + k_block - 1) / k_block * k_block);
-    at = std::min(at, archive.size());
-    const char type = block[k_type.offset];
-    if (type == 'x') {
-      apply_pax(data, pax_path, pax_link);
-      continue;
+Checked<> TarReader::feed(std::string_view bytes) {
+  while (!bytes.empty()) {
+    switch (m_state) {
+      case State::done: return {};  // what follows the end marker (more zeros, as tar pads) is not read
+      case State::header: {
+        const std::size_t take = std::min(bytes.size(), k_block - m_block.size());
+        m_block.append(bytes.substr(0, take));
+        bytes.remove_prefix(take);
+        m_offset += take;
+        if (m_block.size() < k_block) break;
+        m_header = std::move(m_block);
+        m_block.clear();
+        if (auto started = start_entry(); !started) return started;
+        break;
+      }
+      case State::data: {
+        const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), m_remaining));
+        if (m_into) m_into->append(bytes.substr(0, take));
+        bytes.remove_prefix(take);
+        m_offset += take;
+        m_remaining -= take;
+        if (m_remaining == 0)
+          if (auto ended = end_entry(); !ended) return ended;
+        break;
+      }
+      case State::padding: {
+        const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), m_padding));
+        bytes.remove_prefix(take);
+        m_offset += take;
+        m_padding -= take;
+        if (m_padding == 0) m_state = State::header;
+        break;
+      }
     }
-    if (type == 'L' || type == 'K') {  // GNU long names
-      (type == 'L' ? long_name : long_link) = std::string(data.substr(0, data.find('\0')));
-      continue;
-    }
-    if (type == 'g') continue;
+  }
+  return {};
+}
+
+Checked<> TarReader::start_entry() {
+  const std::string_view block = m_header;
+  if (block.find_first_not_of('\0') == std::string_view::npos) {  // end-of-archive marker
+    m_state = State::done;
+    return {};
+  }
+  std::uint64_t size = 0, mode = 0, stored_sum = 0;
+  if (!parse_octal(block, k_size, size) || !parse_octal(block, k_checksum, stored_sum) || stored_sum != checksum(block))
+    return problem("a tar header at byte " + std::to_string(m_offset - k_block) + " is damaged (size or checksum does not add up)");
+  parse_octal(block, k_mode, mode);
+  m_remaining = size;
+  m_padding = (k_block - size % k_block) % k_block;
+  m_into = nullptr;
+  const char type = block[k_type.offset];
+  if (type == 'x' || type == 'L' || type == 'K') {
+    if (size > 2 * k_max_path + k_block)  // records for a path and a link, no more are read
+      return problem("a long-name entry of " + std::to_string(size) + " bytes is more than any name needs");
+    m_special.clear();
+    m_into = &m_special;
+  } else if (type != 'g') {
     std::string name = field_text(block, k_name);
     if (const auto prefix = field_text(block, k_prefix); !prefix.empty() && field_text(block, k_magic).starts_with("ustar"))
       name = prefix + "/" + name;
     std::string link = field_text(block, k_linkname);
-    if (!long_name.empty()) name = long_name;
-    if (!pax_path.empty()) name = pax_path;
-    if (!long_link.empty()) link = long_link;
-    if (!pax_link.empty()) link = pax_link;
-    pax_path.clear(), pax_link.clear(), long_name.clear(), long_link.clear();
-    if (type != '0' && type != '\0' && type != '7' && type != '5' && type != '2') continue;  // hard links, devices, FIFOs
-    if (name.size() > k_max_path || link.size() > k_max_path)
-      return problem("a name in the archive is longer than " + std::to_string(k_max_path) + " bytes");
-    TarEntry entry;
-    entry.path = clean_name(name);
-    if (entry.path.empty() && !name.empty() && clean_name(name + "/x") != "x")
-      return problem("the archive names a path outside itself (absolute or with \"..\")");
-    if (entry.path.empty()) continue;  // "./" itself
-    entry.mode = static_cast<std::uint32_t>(mode & 07777);
-    entry.type = type == '5' ? TarEntry::Type::directory : type == '2' ? TarEntry::Type::symlink : TarEntry::Type::file;
-    if (entry.type == TarEntry::Type::file) entry.content = std::string(data);
-    if (entry.type == TarEntry::Type::symlink) entry.target = link;
-    if (entries.size() == k_max_tar_entries)
-      return problem("the archive holds more than " + std::to_string(k_max_tar_entries) + " entries");
-    entries.push_back(std::move(entry));
+    if (!m_long_name.empty()) name = m_long_name;
+    if (!m_pax_path.empty()) name = m_pax_path;
+    if (!m_long_link.empty()) link = m_long_link;
+    if (!m_pax_link.empty()) link = m_pax_link;
+    m_pax_path.clear(), m_pax_link.clear(), m_long_name.clear(), m_long_link.clear();
+    const bool kept = type == '0' || type == '\0' || type == '7' || type == '5' || type == '2';  // not hard links, devices, FIFOs
+    if (kept) {
+      if (name.size() > k_max_path || link.size() > k_max_path)
+        return problem("a name in the archive is longer than " + std::to_string(k_max_path) + " bytes");
+      TarEntry entry;
+      entry.path = clean_name(name);
+      if (entry.path.empty() && !name.empty() && clean_name(name + "/x") != "x")
+        return problem("the archive names a path outside itself (absolute or with \"..\")");
+      if (!entry.path.empty()) {  // not "./" itself
+        entry.mode = static_cast<std::uint32_t>(mode & 07777);
+        entry.type = type == '5' ? TarEntry::Type::directory : type == '2' ? TarEntry::Type::symlink : TarEntry::Type::file;
+        if (entry.type == TarEntry::Type::symlink) entry.target = link;
+        if (m_entries.size() == k_max_tar_entries)
+          return problem("the archive holds more than " + std::to_string(k_max_tar_entries) + " entries");
+        m_entries.push_back(std::move(entry));
+        if (m_entries.back().type == TarEntry::Type::file) {
+          m_into = &m_entries.back().content;
+          m_into->reserve(static_cast<std::size_t>(std::min(size, m_max_bytes - std::min(m_max_bytes, m_offset))));
+        }
+      }
+    }
   }
+  m_state = State::data;
+  if (m_remaining == 0) return end_entry();
+  return {};
+}
+
+Checked<> TarReader::end_entry() {
+  const char type = m_header[k_type.offset];
+  if (type == 'x') apply_pax(m_special, m_pax_path, m_pax_link);
+  if (type == 'L' || type == 'K')  // GNU long names
+    (type == 'L' ? m_long_name : m_long_link) = m_special.substr(0, m_special.find('\0'));
+  m_into = nullptr;
+  m_state = m_padding ? State::padding : State::header;
+  return {};
+}
+
+Checked<std::vector<TarEntry>> TarReader::finish() {
+  if (m_state == State::data)
+    return problem("an entry claims " + std::to_string(m_remaining) + " more bytes than the archive holds (cut short?)");
+  if (m_state != State::done) return problem("the archive ends in the middle of a header (cut short?)");
+  return std::move(m_entries);
+}
+
+Checked<std::vector<TarEntry>> read_tar(std::string_view archive) {
+  TarReader reader(archive.size());
+  if (auto fed = reader.feed(archive); !fed) return fed.problem();
+  return reader.finish();
 }
 
 }  // namespace gd

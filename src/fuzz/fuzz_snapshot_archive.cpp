@@ -12,8 +12,21 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto unpacked = gd::gzip_decompress(bytes, 16 << 20);
-  const auto contents = gd::read_tar(unpacked ? std::string_view(*unpacked) : bytes);
+  // Decompressed and read piece by piece, as a replay reads it; a bare tar is fed in pieces of 1 to 256 bytes.
+  gd::TarReader reader(16 << 20);
+  gd::Checked<> fed;
+  const auto inflated = gd::gzip_decompress_each(bytes, 16 << 20, [&](std::string_view piece) {
+    fed = reader.feed(piece);
+    return static_cast<bool>(fed);
+  });
+  if (!inflated) {
+    reader = gd::TarReader(bytes.size());
+    fed = {};
+    const std::size_t piece = size ? 1 + data[0] : 1;
+    for (std::size_t at = 0; fed && at < bytes.size(); at += piece) fed = reader.feed(bytes.substr(at, piece));
+  }
+  if (!fed) return 0;
+  const auto contents = reader.finish();
   if (!contents) return 0;
   gd::MemoryFiles files;
   for (const auto& entry : *contents) {

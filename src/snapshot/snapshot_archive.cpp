@@ -87,11 +87,18 @@ UnpackedSnapshot unpack_snapshot(const std::string& archive_path) {
   if (!compressed) throw SnapshotError(archive_path + ": " + compressed.error().message());
   if (compressed->size() > k_max_archive_bytes)
     throw SnapshotError(archive_path + ": larger than the " + std::to_string(k_max_archive_bytes >> 20) + " MB a snapshot archive may be");
-  auto archive = gzip_decompress(*compressed, k_max_unpacked_bytes);
-  if (!archive && archive.error().value() == EFBIG)
+  // Decompressed and read in one pass: only the entries are held, never the archive beside them.
+  TarReader reader(k_max_unpacked_bytes);
+  Checked<> fed;
+  const auto inflated = gzip_decompress_each(*compressed, k_max_unpacked_bytes, [&](std::string_view piece) {
+    fed = reader.feed(piece);
+    return static_cast<bool>(fed);
+  });
+  if (!fed) throw SnapshotError(archive_path + ": " + fed.error());
+  if (!inflated && inflated.error().value() == EFBIG)
     throw SnapshotError(archive_path + ": unpacks to more than " + std::to_string(k_max_unpacked_bytes >> 20) + " MB, which no snapshot does");
-  if (!archive) throw SnapshotError(archive_path + ": not gzip-compressed, or cut short");
-  auto contents = read_tar(*archive);
+  if (!inflated) throw SnapshotError(archive_path + ": not gzip-compressed, or cut short");
+  auto contents = reader.finish();
   if (!contents) throw SnapshotError(archive_path + ": " + contents.error());
   const auto found = snapshot_folder(*contents);
   if (!found) throw SnapshotError(archive_path + ": " + found.error());

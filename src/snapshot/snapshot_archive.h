@@ -14,7 +14,7 @@
 namespace gd {
 
 inline constexpr std::size_t k_max_archive_bytes = 64 << 20;    // compressed, as read
-inline constexpr std::size_t k_max_unpacked_bytes = 256 << 20;  // a real snapshot holds a few MB
+inline constexpr std::size_t k_max_unpacked_bytes = 64 << 20;  // a real snapshot holds a few MB
 
 bool is_archive_name(std::string_view path);  // ends in .tar.gz or .tgz
 
