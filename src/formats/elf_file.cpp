@@ -13,6 +13,9 @@ constexpr std::size_t k_max_strtab = 16 << 20;   // bytes of dynamic string tabl
 constexpr std::size_t k_max_notes = 1 << 20;     // bytes of one PT_NOTE
 constexpr std::size_t k_max_note_bytes = 4 << 20;  // PT_NOTE bytes read per file, all segments together
 constexpr std::size_t k_max_note_count = 256;      // notes kept per file
+constexpr std::size_t k_head_bytes = 1024;         // read first: the ELF header and, in most files, what follows it
+constexpr std::size_t k_string_chunk = 256;        // a dynamic string's first read
+constexpr std::uint64_t k_string_span = 16 * 1024; // the named strings are read at once when they lie this close
 constexpr std::size_t k_max_string = 64 * 1024;  // one RUNPATH or NEEDED string
 
 constexpr std::uint32_t k_pt_load = 1, k_pt_dynamic = 2, k_pt_interp = 3, k_pt_note = 4;
@@ -71,8 +74,9 @@ class Reader {
     auto info = m_host.stat(m_path);
     if (!info) return fail(ElfErrorKind::unreadable, "cannot read: " + info.error().message(), info.error().value());
     m_size = info->size;
-    auto header = m_host.read_range(m_path, 0, 64);
+    auto header = m_host.read_range(m_path, 0, k_head_bytes);
     if (!header) return fail(ElfErrorKind::unreadable, "cannot read: " + header.error().message(), header.error().value());
+    m_head = *header;
     if (header->size() < 16 || std::memcmp(header->data(), "\x7f" "ELF", 4) != 0)
       return fail(ElfErrorKind::not_elf, header->size() < 16 ? "file too short to be ELF" : "not an ELF file (no ELF magic)");
     ElfInfo elf;
@@ -108,12 +112,19 @@ class Reader {
     return ElfError{kind, m_path + ": " + message, error_number};
   }
 
+  // From the head already read where it holds the range (the program
+  // headers, PT_INTERP and the notes of most files), else from the file.
+  Result<std::string> range(std::uint64_t offset, std::size_t size) {
+    if (offset <= m_head.size() && size <= m_head.size() - offset) return m_head.substr(static_cast<std::size_t>(offset), size);
+    return m_host.read_range(m_path, offset, size);
+  }
+
   bool inside(std::uint64_t offset, std::uint64_t length) const {
     return offset <= m_size && length <= m_size - offset;
   }
 
   Checked<void, ElfError> read_segments(std::uint64_t phoff, std::uint64_t phnum, std::uint64_t phentsize) {
-    auto table = m_host.read_range(m_path, phoff, static_cast<std::size_t>(phnum * phentsize));
+    auto table = range(phoff, static_cast<std::size_t>(phnum * phentsize));
     if (!table || table->size() != phnum * phentsize) return fail(ElfErrorKind::corrupt, "cannot read the program headers");
     const Decoder d(*table, m_little);
     for (std::uint64_t i = 0; i < phnum; ++i) {
@@ -139,7 +150,7 @@ class Reader {
       if (segment.type != k_pt_interp) continue;
       if (!inside(segment.offset, segment.filesz) || segment.filesz > 4096)
         return fail(ElfErrorKind::corrupt, "PT_INTERP lies outside the file");
-      auto text = m_host.read_range(m_path, segment.offset, static_cast<std::size_t>(segment.filesz));
+      auto text = range(segment.offset, static_cast<std::size_t>(segment.filesz));
       if (!text) return fail(ElfErrorKind::corrupt, "cannot read PT_INTERP");
       elf.interpreter = text->substr(0, text->find('\0'));
     }
@@ -161,7 +172,7 @@ class Reader {
     if (!dynamic) return {};  // a static executable
     if (!inside(dynamic->offset, dynamic->filesz) || dynamic->filesz > k_max_dynamic)
       return fail(ElfErrorKind::corrupt, "PT_DYNAMIC lies outside the file");
-    auto bytes = m_host.read_range(m_path, dynamic->offset, static_cast<std::size_t>(dynamic->filesz));
+    auto bytes = range(dynamic->offset, static_cast<std::size_t>(dynamic->filesz));
     if (!bytes) return fail(ElfErrorKind::corrupt, "cannot read PT_DYNAMIC");
     const Decoder d(*bytes, m_little);
     const std::size_t entry = m_bits == 64 ? 16 : 8, width = m_bits == 64 ? 8 : 4;
@@ -185,12 +196,26 @@ class Reader {
       return {};
     }
     // Only the few strings named are read: a large library's DT_STRTAB holds
-    // megabytes of symbol names.
+    // megabytes of symbol names. They usually lie together, so one read of
+    // the span that holds them all serves them.
+    const auto named = [](std::int64_t tag) { return tag == k_dt_needed || tag == k_dt_soname || tag == k_dt_rpath || tag == k_dt_runpath; };
+    std::uint64_t lowest = strsz, highest = 0;
+    for (const auto& [tag, value] : entries)
+      if (named(tag) && value < strsz) lowest = std::min(lowest, value), highest = std::max(highest, value);
+    std::string span;
+    if (lowest < strsz && highest - lowest < k_string_span) {
+      const auto length = std::min<std::uint64_t>(highest - lowest + k_string_chunk, strsz - lowest);
+      if (auto bytes = m_host.read_range(m_path, *strtab_offset + lowest, static_cast<std::size_t>(length))) span = std::move(*bytes);
+    }
     for (const auto& [tag, value] : entries) {
-      if (tag != k_dt_needed && tag != k_dt_soname && tag != k_dt_rpath && tag != k_dt_runpath) continue;
+      if (!named(tag)) continue;
       if (value >= strsz) return fail(ElfErrorKind::corrupt, "a dynamic string offset lies outside DT_STRTAB");
       bool cut = false;
-      auto text = read_string(*strtab_offset + value, strsz - value, cut);
+      std::optional<std::string> text;
+      if (const auto at = value - lowest; !span.empty() && at < span.size())
+        if (const auto end = span.find('\0', static_cast<std::size_t>(at)); end != std::string::npos)
+          text = span.substr(static_cast<std::size_t>(at), static_cast<std::size_t>(end - at));
+      if (!text) text = read_string(*strtab_offset + value, strsz - value, cut);
       if (!text) return fail(ElfErrorKind::corrupt, "a dynamic string is not terminated");
       if (cut) elf.limits.push_back("a dynamic string longer than " + std::to_string(k_max_string) + " bytes was cut there");
       if (tag == k_dt_needed) elf.needed.push_back(std::move(*text));
@@ -208,7 +233,7 @@ class Reader {
   std::optional<std::string> read_string(std::uint64_t offset, std::uint64_t limit, bool& cut) {
     const bool capped = limit > k_max_string;
     limit = std::min<std::uint64_t>(limit, k_max_string);
-    for (std::uint64_t chunk = 256;; chunk *= 4) {
+    for (std::uint64_t chunk = k_string_chunk;; chunk *= 4) {
       const auto want = static_cast<std::size_t>(std::min(chunk, limit));
       auto bytes = m_host.read_range(m_path, offset, want);
       if (!bytes) return std::nullopt;
@@ -237,7 +262,7 @@ class Reader {
       }
       total += static_cast<std::size_t>(segment.filesz);
       read.emplace_back(segment.offset, segment.filesz);
-      auto bytes = m_host.read_range(m_path, segment.offset, static_cast<std::size_t>(segment.filesz));
+      auto bytes = range(segment.offset, static_cast<std::size_t>(segment.filesz));
       if (!bytes) continue;
       for (auto& note : parse_notes(*bytes, m_little))
         if (elf.notes.size() < k_max_note_count) elf.notes.push_back(std::move(note));
@@ -250,6 +275,7 @@ class Reader {
   int m_bits = 64;
   bool m_little = true;
   std::vector<Segment> m_segments;
+  std::string m_head;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "formats/elf_file.h"
 
+#include "host/forwarding_host.h"
 #include "host/live_host.h"
 #include "test_support/elf_builder.h"
 
@@ -14,7 +15,38 @@ gd::ElfResult read(const gd::TempDir& dir, const std::string& relative) {
   return gd::read_elf(host, dir / relative);
 }
 
+// Counts the reads a file costs: the loader reads every library it walks.
+class CountingHost final : public gd::ForwardingHost {
+ public:
+  using ForwardingHost::ForwardingHost;
+  gd::Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override {
+    ++reads;
+    return ForwardingHost::read_range(path, offset, size);
+  }
+  int reads = 0;
+};
+
 }  // namespace
+
+TEST_CASE("a library with many NEEDED names costs three reads: the head, the dynamic section, the strings together") {
+  gd::TempDir dir;
+  std::vector<std::string> deps;
+  for (int i = 0; i < 12; ++i) {
+    const std::string name = "libdep" + std::to_string(i) + ".so";
+    gd::build_elf(dir, {name, name + ".1", {}, "", false});
+    deps.push_back(dir / name);
+  }
+  gd::build_elf(dir, {"libmany.so", "libmany.so.1", deps, "$ORIGIN", true});
+  gd::LiveHost live;
+  CountingHost host(live);
+  const auto elf = gd::read_elf(host, dir / "libmany.so");
+  REQUIRE(elf);
+  for (int i = 0; i < 12; ++i)
+    CHECK(std::find(elf->needed.begin(), elf->needed.end(), "libdep" + std::to_string(i) + ".so.1") != elf->needed.end());
+  CHECK(elf->soname == "libmany.so.1");
+  CHECK(elf->runpath == "$ORIGIN");
+  CHECK(host.reads <= 4);  // the notes may lie past the head; 19 before, a read for each string
+}
 
 TEST_CASE("the ELF reader finds SONAME, NEEDED, RPATH and RUNPATH") {
   gd::TempDir dir;
