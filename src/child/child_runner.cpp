@@ -137,6 +137,7 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   bp::async_pipe err(context);
   bp::group group;
   std::error_code launch_error;
+  std::optional<DeferInterrupts> until_enrolled(std::in_place);  // a signal now would miss the child
   bp::child child(program, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_in < bp::null,
                   bp::std_out > out, bp::std_err > err, group, launch_error,
                   bp::extend::on_exec_setup = [](auto&) { unblock_interrupts_in_child(); });
@@ -145,6 +146,7 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
     return answer;
   }
   const KillOnInterrupt interrupted(group.native_handle());  // gpudoctor stopped: its child goes too
+  until_enrolled.reset();
 
   // The answer is complete when the child exits, not when every holder of
   // its pipes has closed them.

@@ -8,7 +8,6 @@
 #include "child/child_main.h"
 #include "snapshot/replay_host.h"
 #include "rules/rule_set.h"
-#include "util/interrupt_cleanup.h"
 #include "util/text.h"
 
 #include <exception>
@@ -18,7 +17,6 @@ int main(int argc, char** argv) {
   // A re-executed child (a device open): answers on stdout, never a report.
   if (argc > 1 && std::string(argv[1]) == gd::k_child_command)
     return gd::child_main(std::vector<std::string>(argv + 2, argv + argc));
-  gd::install_interrupt_cleanup();
   try {
     const auto options = gd::parse_options(std::vector<std::string>(argv + 1, argv + argc));
     switch (options.command) {

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -15,9 +16,10 @@ namespace gd {
 namespace {
 
 struct Registry {
-  std::mutex mutex;
+  std::recursive_mutex mutex;  // recursive: a DeferInterrupts holds it while its thread enrols
   std::vector<pid_t> groups;
   std::vector<std::string> paths;
+  pid_t watched_by = 0;  // the process whose thread takes the signals (a fork has none until it starts one)
 };
 
 Registry& registry() {
@@ -32,15 +34,16 @@ sigset_t interrupt_signals() {
   return signals;
 }
 
+// The lock is held until the process is gone: the thread that was waiting
+// for the child sees it die and would return and exit with its own status,
+// but leaving run_child (or a write) means withdrawing, which waits on it.
 [[noreturn]] void clean_up_and_die(int signal) {
-  {
-    std::lock_guard lock(registry().mutex);
-    for (pid_t group : registry().groups) ::kill(-group, SIGKILL);
-    for (const auto& path : registry().paths) {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
+  registry().mutex.lock();
+  for (const auto& path : registry().paths) {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
   }
+  for (pid_t group : registry().groups) ::kill(-group, SIGKILL);
   // Die of the same signal: its default action, now that this thread takes it.
   ::signal(signal, SIG_DFL);
   const sigset_t signals = interrupt_signals();
@@ -49,9 +52,10 @@ sigset_t interrupt_signals() {
   std::_Exit(128 + signal);
 }
 
-}  // namespace
 
-void install_interrupt_cleanup() {
+// Called with the registry locked.
+void start_watching() {
+  if (registry().watched_by == ::getpid()) return;
   const sigset_t signals = interrupt_signals();
   if (::pthread_sigmask(SIG_BLOCK, &signals, nullptr) != 0) return;
   std::thread([signals] {
@@ -60,7 +64,17 @@ void install_interrupt_cleanup() {
     }
     clean_up_and_die(signal);
   }).detach();
+  registry().watched_by = ::getpid();
 }
+
+}  // namespace
+
+void install_interrupt_cleanup() {
+  std::lock_guard lock(registry().mutex);
+  start_watching();
+}
+
+DeferInterrupts::DeferInterrupts() : m_lock(registry().mutex) { start_watching(); }
 
 void unblock_interrupts_in_child() {
   const sigset_t signals = interrupt_signals();
@@ -72,6 +86,7 @@ namespace {
 template <class T>
 void enrol(std::vector<T> Registry::*list, const T& value) {
   std::lock_guard lock(registry().mutex);
+  start_watching();
   (registry().*list).push_back(value);
 }
 
