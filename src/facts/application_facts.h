@@ -120,7 +120,7 @@ struct FrameworkLibrary {
   std::optional<std::string> path, via, via_detail;
   // Where the requesting library's own RUNPATH holds a copy that lost to
   // LD_LIBRARY_PATH (an older CUDA's libnvJitLink shadowing the wheel's).
-  std::optional<std::string> shadowed_copy;
+  std::optional<std::string> shadowed_copy, shadowed_version;
   // What it is and which version wins, against the version the framework
   // was built with (torch's wheel pins, TensorFlow's build info).
   std::optional<std::string> label, version, built_against;
@@ -140,6 +140,7 @@ struct FrameworkLibrary {
     f("via", via, "how: runpath, rpath, ld_library_path, ld.so.cache, default, already-loaded");
     f("via_detail", via_detail, "the RUNPATH or LD_LIBRARY_PATH entry that found it");
     f("shadowed_copy", shadowed_copy, "a copy in the requester's own RUNPATH that LD_LIBRARY_PATH overrode");
+    f("shadowed_version", shadowed_version, "that copy's version (its real file name, else its wheel's dist-info): what the requester was installed with");
     f("label", label, "cuDNN, NCCL, cuBLAS, nvJitLink, ...");
     f("version", version, "the version of the copy found: its real file name, else its wheel's dist-info");
     f("built_against", built_against, "the version the framework was built with: its pinned wheel (torch), its build info (TensorFlow: cuDNN major)");

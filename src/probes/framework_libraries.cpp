@@ -36,11 +36,17 @@ std::optional<std::string> copy_in_own_path(Host& host, const LoadedObject& requ
   return std::nullopt;
 }
 
+// A copy's version: its real file name (libcudnn.so.9.1.0), else the dist-info of the wheel that holds it.
+std::optional<std::string> copy_version(Host& host, const CudaLibraryKind& kind, const std::string& real) {
+  if (auto version = version_from_file_name(real, kind.stem)) return *version;
+  if (auto packaged = package_version(host, real, kind.package, "")) return packaged->version;
+  return std::nullopt;
+}
+
 // The version of the copy that wins, against the one the framework was built with.
 void compare_with_build(Host& host, const CudaLibraryKind& kind, const std::string& real, const LibraryRequest& request,
                         FrameworkLibrary& library) {
-  if (auto version = version_from_file_name(real, kind.stem)) library.version = *version;
-  else if (auto packaged = package_version(host, real, kind.package, "")) library.version = packaged->version;
+  library.version = copy_version(host, kind, real);
   const auto built = request.built_against.find(kind.label);
   if (built == request.built_against.end()) return;
   library.built_against = built->second;
@@ -102,8 +108,12 @@ void resolve_framework_libraries(Host& host, const LoaderConfig& config, const L
       if (resolution.via == LoadVia::ld_library_path)
         for (const auto& object : simulation.objects())
           if (object.path == resolution.requested_by) {
-            if (auto copy = copy_in_own_path(host, object, resolution.name, *resolution.path, simulation.config()))
-              library.shadowed_copy = printable(real_path(host, *copy), 300);
+            if (auto copy = copy_in_own_path(host, object, resolution.name, *resolution.path, simulation.config())) {
+              const std::string real = real_path(host, *copy);
+              library.shadowed_copy = printable(real, 300);
+              if (kind)
+                if (auto version = copy_version(host, *kind, real)) library.shadowed_version = printable(*version, 64);
+            }
             break;
           }
       if (kind) compare_with_build(host, *kind, real_path(host, *resolution.path), request, library);

@@ -44,7 +44,36 @@ def scenarios():
     s.env["LD_LIBRARY_PATH"] = "/opt/cudnn/lib"
     s.file("/opt/cudnn/lib/libcudnn.so.9.0.0", tiny_elf("libcudnn.so.9")).link("/opt/cudnn/lib/libcudnn.so.9", "libcudnn.so.9.0.0")
     s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"})
-    yield s.expect("fail", "application", ["application-cuda-library-older-than-build", "application-cuda-library-shadowed"], headline="application-cuda-library-older-than-build")
+    yield s.expect("fail", "application", ["application-cuda-library-older-than-build"],
+                   absent=["application-cuda-library-shadowed", "application-cuda-library-shadowed-by-older"],
+                   headline="application-cuda-library-older-than-build")
+
+    # nvJitLink: torch does not load it, cuSPARSE does, and cuSPARSE 12.N needs nvJitLink 12.N's symbols.
+    def torch_with_cusparse(name, description, on_path_version):
+        s = h100_host(name, description)
+        if on_path_version:
+            s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.1/lib64"
+            s.file(f"/usr/local/cuda-12.1/lib64/libnvJitLink.so.{on_path_version}", tiny_elf("libnvJitLink.so.12"))
+            s.link("/usr/local/cuda-12.1/lib64/libnvJitLink.so.12", f"libnvJitLink.so.{on_path_version}")
+        s.torch_venv(pins=pins).torch_wheel_libraries(
+            wheels=("cuda_runtime", "cublas", "cudnn", "cusparse", "nvjitlink"),
+            versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8", "cusparse": "12.3.1.170", "nvjitlink": "12.4.127"})
+        return s
+
+    s = torch_with_cusparse("host-torch-cusparse-nvjitlink-wheels", "torch 2.5.1 whose cuSPARSE 12.3 finds the "
+                            "nvidia-nvjitlink-cu12 12.4.127 wheel through its own RUNPATH: nothing shadows it.", None)
+    yield s.expect("ok", None, [], absent=["application-cuda-library-shadowed", "application-cuda-library-shadowed-by-older"])
+
+    s = torch_with_cusparse("host-torch-nvjitlink-shadowed-by-older", "LD_LIBRARY_PATH puts CUDA 12.1's libnvJitLink "
+                            "12.1.105 before the nvidia-nvjitlink-cu12 12.4.127 wheel that torch's cuSPARSE 12.3 came with: "
+                            "'libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_4' at import (pytorch#111469).", "12.1.105")
+    yield s.expect("fail", "application", ["application-cuda-library-shadowed-by-older"],
+                   absent=["application-cuda-library-shadowed"], headline="application-cuda-library-shadowed-by-older")
+
+    s = torch_with_cusparse("host-torch-nvjitlink-shadowed-by-newer", "LD_LIBRARY_PATH puts a CUDA 12.6 libnvJitLink "
+                            "12.6.77 before the wheel's 12.4.127: newer keeps every 12.4 symbol, so this only warns.", "12.6.77")
+    yield s.expect("warn", None, ["application-cuda-library-shadowed"], absent=["application-cuda-library-shadowed-by-older"],
+                   headline="application-cuda-library-shadowed")
 
     s = h100_host("host-torch-cublas-older-on-ld-library-path", "torch 2.5.1 pins cuBLAS 12.4.5.8; LD_LIBRARY_PATH puts CUDA "
                   "12.1's cuBLAS 12.1.3.1 first: usually works, newer functions fail.")
@@ -101,7 +130,8 @@ def scenarios():
     s.file("/opt/nccl/lib/libnccl.so.2.18.3", tiny_elf("libnccl.so.2")).link("/opt/nccl/lib/libnccl.so.2", "libnccl.so.2.18.3")
     s.torch_venv(pins=dict(pins, **{"nvidia-nccl-cu12": "2.21.5"})).torch_wheel_libraries(
         wheels=("cuda_runtime", "cublas", "cudnn", "nccl"), versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8", "nccl": "2.21.5"})
-    yield s.expect("fail", "application", ["application-cuda-library-older-than-build", "application-cuda-library-shadowed"], headline="application-cuda-library-older-than-build")
+    yield s.expect("fail", "application", ["application-cuda-library-older-than-build"],
+                   absent=["application-cuda-library-shadowed"], headline="application-cuda-library-older-than-build")
 
     # A framework built for a newer CUDA major than the driver: both ways out.
     def a100_on_470(name, description):

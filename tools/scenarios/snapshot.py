@@ -332,18 +332,23 @@ class Snapshot:
         CUDA libraries, found through a RUNPATH into the nvidia-* wheels
         beside torch; `wheels` says which of those wheels are installed."""
         site = f"{prefix}/lib/python3.11/site-packages"
-        linked = ["cuda_runtime", "cublas", "cudnn"] + (["nccl"] if "nccl" in wheels else [])  # NCCL only where asked for
+        optional = ("nccl", "cusparse", "nvjitlink")  # linked only where asked for
+        linked = ["cuda_runtime", "cublas", "cudnn"] + [wheel for wheel in optional if wheel in wheels]
         runpath = ":".join(f"$ORIGIN/../../nvidia/{wheel}/lib" for wheel in linked) + ":$ORIGIN"
         self.file(f"{site}/torch/lib/libtorch_cuda.so",
                   tiny_elf("libtorch_cuda.so", needed=["libc10_cuda.so", "libcudart.so.12", "libcublas.so.12", "libcudnn.so.9"] +
-                           (["libnccl.so.2"] if "nccl" in wheels else []), runpath=runpath))
+                           (["libnccl.so.2"] if "nccl" in wheels else []) +
+                           (["libcusparse.so.12"] if "cusparse" in wheels else []), runpath=runpath))
         self.file(f"{site}/torch/lib/libc10_cuda.so", tiny_elf("libc10_cuda.so", needed=["libcudart.so.12"], runpath=runpath))
         libraries = {"cuda_runtime": [("libcudart.so.12", [])],
                      "cublas": [("libcublas.so.12", ["libcublasLt.so.12"]), ("libcublasLt.so.12", [])],
-                     "cudnn": [("libcudnn.so.9", [])], "nccl": [("libnccl.so.2", [])]}
+                     "cudnn": [("libcudnn.so.9", [])], "nccl": [("libnccl.so.2", [])],
+                     # cuSPARSE 12.N needs nvJitLink 12.N's minor-versioned symbols; its RUNPATH names the wheel beside it.
+                     "cusparse": [("libcusparse.so.12", ["libnvJitLink.so.12"])], "nvjitlink": [("libnvJitLink.so.12", [])]}
+        runpaths = {"cusparse": "$ORIGIN:$ORIGIN/../../nvjitlink/lib"}
         for wheel in wheels:
             for name, needed in libraries[wheel]:
-                self.file(f"{site}/nvidia/{wheel}/lib/{name}", tiny_elf(name, needed=needed, runpath="$ORIGIN"))
+                self.file(f"{site}/nvidia/{wheel}/lib/{name}", tiny_elf(name, needed=needed, runpath=runpaths.get(wheel, "$ORIGIN")))
             if wheel in versions:  # the wheel's dist-info, whose RECORD says which version each file is
                 package = "nvidia_cuda_runtime_cu12" if wheel == "cuda_runtime" else f"nvidia_{wheel}_cu12"
                 self.file(f"{site}/{package}-{versions[wheel]}.dist-info/RECORD",
