@@ -3,6 +3,8 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <regex>
 
@@ -139,22 +141,61 @@ void check_torch_index(Linter& lint, const Instruction& instruction, const std::
              {{"value", "torch==" + version}, {"index", index_tag(tag)}, {"indexes", index_list(indexes)}});
 }
 
+// Driver packages by the names distributions and NVIDIA's repositories use,
+// and installers that bring the driver (rules/tables/driver-installers.json).
+// The corrected command drops the driver packages (or installs the toolkit
+// in place of the meta-package), or adds the flag that skips the driver.
+void check_driver_install(Linter& lint, const Instruction& instruction, const std::string& text) {
+  const auto& table = lint.rules().installers;
+  std::vector<std::string_view> words;
+  for (auto word : split(text, ' '))
+    if (!trim(word).empty()) words.push_back(trim(word));
+  if (const auto* row = table.installer(words)) {
+    std::optional<std::string> corrected;
+    if (row->add) corrected = "RUN " + text + " " + *row->add;
+    lint.raise("dockerfile-runs-driver-installer", instruction.line,
+               {{"value", printable(text, 120)}, {"installer", row->name}, {"source", row->source}}, corrected);
+    return;
+  }
+  const auto install = std::find_if(words.begin(), words.end(), [](std::string_view word) { return word == "install"; });
+  static constexpr std::array<std::string_view, 7> k_managers = {"apt-get", "apt", "yum", "dnf", "microdnf", "zypper", "apk"};
+  const bool managed = install != words.begin() && install != words.end() &&
+                       std::any_of(words.begin(), install, [](std::string_view word) {
+                         return std::find(k_managers.begin(), k_managers.end(), word) != k_managers.end();
+                       });
+  if (!managed) return;
+  std::string found, kept;
+  const DriverPackageRow* first = nullptr;
+  bool remains = false;  // a package left to install once the driver's are dropped
+  for (auto at = words.begin(); at != words.end(); ++at) {
+    const DriverPackageRow* row = at > install && !at->starts_with("-") ? table.package(*at) : nullptr;
+    std::string word(*at);
+    if (row) {
+      if (!first) first = row;
+      found += (found.empty() ? "" : ", ") + word;
+      if (!row->instead) continue;
+      const auto from = word.find(row->instead->first);
+      if (from != std::string::npos) word.replace(from, row->instead->first.size(), row->instead->second);
+      remains = true;
+    } else if (at > install && !at->starts_with("-")) {
+      remains = true;
+    }
+    kept += (kept.empty() ? "" : " ") + word;
+  }
+  if (!first) return;
+  std::optional<std::string> corrected;
+  if (remains) corrected = "RUN " + kept;
+  lint.raise("dockerfile-installs-driver", instruction.line,
+             {{"value", printable(found, 120)}, {"packages", first->name}, {"source", first->source}}, corrected);
+}
+
 void check_run_command(Linter& lint, const Instruction& instruction, const std::string& text, const std::optional<std::string>& base) {
   // ldconfig run over the stubs directory.
   static const std::regex ldconfig_stubs(R"(ldconfig[^\n;&|]*\s([^\s;&|]*/stubs))");
   std::smatch match;
   if (std::regex_search(text, match, ldconfig_stubs))
     lint.raise("dockerfile-stubs-in-ld-cache", instruction.line, {{"value", printable(match[1].str(), 120)}});
-  // Driver packages, by the names distributions and NVIDIA's repositories use.
-  static const std::regex install(R"((apt-get|apt|yum|dnf|microdnf|zypper|apk)\s[^;&|]*install\s([^;&|]*))");
-  static const std::regex driver_package(
-      R"((^|\s)(nvidia-driver(-[\w.]+)?|libnvidia-compute-[\w.-]+|nvidia-utils-[\w.-]+|libnvidia-gl-[\w.-]+|cuda-drivers(-[\w.]+)?|nvidia-kernel-[\w.-]+|cuda)(?=\s|$))");
-  if (std::regex_search(text, match, install)) {
-    const std::string packages = match[2].str();
-    std::smatch package;
-    if (std::regex_search(packages, package, driver_package))
-      lint.raise("dockerfile-installs-driver", instruction.line, {{"value", printable(package[2].str(), 60)}});
-  }
+  check_driver_install(lint, instruction, text);
   const auto index = torch_index_digits(text);
   if (!index) return;
   check_torch_index(lint, instruction, text, *index);
@@ -200,7 +241,8 @@ void check_copy(Linter& lint, const Instruction& instruction) {
 
 std::vector<std::string> dockerfile_lint_ids() {
   return {"dockerfile-stubs-on-loader-path",         "dockerfile-stubs-in-ld-cache",     "dockerfile-copies-driver-library",
-          "dockerfile-installs-driver",              "dockerfile-capabilities-without-compute",
+          "dockerfile-installs-driver",              "dockerfile-runs-driver-installer",
+          "dockerfile-capabilities-without-compute",
           "dockerfile-visible-devices-none",         "dockerfile-torch-cuda-major-differs",
           "dockerfile-torch-index-unpublished",      "dockerfile-torch-pin-not-on-index"};
 }

@@ -70,6 +70,37 @@ TEST_CASE("Dockerfile checks: every mistake of the fixture, with lines and corre
   CHECK(torch->message.find("CUDA 12.4 but PyTorch is installed for CUDA 13.0") != std::string::npos);
 }
 
+TEST_CASE("driver packages of any distribution and vendor installers are the driver baked into the image, with a corrected command") {
+  const auto rules = gd::load_embedded_rules();
+  const auto lint = [&](const std::string& run) {
+    return gd::lint_dockerfile(gd::parse_dockerfile("FROM nvidia/cuda:12.4.1-base-ubuntu22.04\n" + run + "\n"), rules);
+  };
+  const auto one = [](const std::vector<gd::LintFinding>& findings, const char* id) -> const gd::LintFinding& {
+    REQUIRE(findings.size() == 1);
+    REQUIRE(findings[0].rule == id);
+    return findings[0];
+  };
+  auto found = lint("RUN apt-get update && apt-get install -y --no-install-recommends nvidia-headless-535-server python3-pip");
+  const auto& ubuntu = one(found, "dockerfile-installs-driver");
+  CHECK(ubuntu.line == 2);
+  CHECK(ubuntu.message.find("nvidia-headless-535-server: Ubuntu's driver user-space packages") != std::string::npos);
+  CHECK(ubuntu.corrected == "RUN apt-get install -y --no-install-recommends python3-pip");
+  CHECK(ubuntu.source.find("Ubuntu Server documentation") != std::string::npos);
+  found = lint("RUN dnf install -y cuda-12-4");
+  CHECK(one(found, "dockerfile-installs-driver").corrected == "RUN dnf install -y cuda-toolkit-12-4");
+  found = lint("RUN zypper install -y nvidia-compute-G06");
+  CHECK_FALSE(one(found, "dockerfile-installs-driver").corrected);  // nothing else to install: the fix says delete it
+  found = lint("RUN sh cuda_12.4.0_550.54.14_linux.run --silent");
+  const auto& runfile = one(found, "dockerfile-runs-driver-installer");
+  CHECK(runfile.corrected == "RUN sh cuda_12.4.0_550.54.14_linux.run --silent --toolkit");
+  CHECK(runfile.message.find("the CUDA runfile") != std::string::npos);
+  found = lint("RUN curl -fsSL https://lambdalabs.com/install-lambda-stack.sh | sh -");
+  CHECK(one(found, "dockerfile-runs-driver-installer").message.find("Lambda Stack") != std::string::npos);
+  CHECK(lint("RUN sh cuda_12.4.0_550.54.14_linux.run --silent --toolkit").empty());
+  CHECK(lint("RUN apt-get install -y cuda-toolkit-12-4 cuda-compat-12-4 nvidia-container-toolkit").empty());
+  CHECK(lint("RUN ubuntu-drivers list").empty());
+}
+
 TEST_CASE("Dockerfile checks stay quiet on a healthy recipe") {
   const auto rules = gd::load_embedded_rules();
   const auto file = gd::parse_dockerfile(fixture("healthy.Dockerfile"));

@@ -16,7 +16,7 @@ std::string fill(std::string text, const LintValues& values) {
 void Linter::raise(const char* id, std::size_t line, const LintValues& values, std::optional<std::string> corrected) {
   const LintRule* rule = m_rules.find_lint(id);
   if (!rule) return;
-  m_findings.push_back({id, rule->severity, line, fill(rule->message, values), fill(rule->fix, values), rule->source,
+  m_findings.push_back({id, rule->severity, line, fill(rule->message, values), fill(rule->fix, values), fill(rule->source, values),
                         std::move(corrected)});
 }
 

@@ -161,6 +161,8 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (table->get_string() == "pci-chips") {
         if (auto checked = set.chips.load(top); !checked) fail(file, 1, checked.error());
         have_chips = true;
+      } else if (table->get_string() == "driver-installers") {
+        if (auto checked = set.installers.load(top); !checked) fail(file, 1, "table \"driver-installers\": " + checked.error());
       } else if (table->get_string() == "tegra-socs") {
         if (auto checked = set.tegra.load(top); !checked) fail(file, 1, "table \"tegra-socs\": " + checked.error());
       } else if (table->get_string() == "error-signatures") {

@@ -6,6 +6,7 @@
 #include "rules/cuda_tables.h"
 #include "rules/error_signatures.h"
 #include "rules/pci_chips.h"
+#include "rules/driver_installers.h"
 #include "rules/tegra_socs.h"
 
 #include <boost/json.hpp>
@@ -55,6 +56,7 @@ struct RuleSet {
   std::vector<Rule> rules;
   ChipTable chips;
   TegraTable tegra;  // tegra-socs: integrated GPUs (Jetson) and L4T releases
+  DriverInstallerTable installers;  // driver-installers: what puts the driver into an image (lint)
   CudaTables cuda;  // cuda-drivers, forward-compat, error-codes
   std::vector<ErrorSignature> signatures;  // error-signatures: pasted error text -> causes
   std::vector<LintRule> lint;              // rules/lint: Dockerfile checks
