@@ -11,6 +11,7 @@
 #include <boost/process/extend.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -97,7 +98,7 @@ class ExitWatch {
       std::error_code running_error;
       if (m_child.running(running_error)) return start();
       m_exited = true;
-      if (m_pipes_done()) return;
+      if (m_pipes_done()) return m_context.stop();  // explicitly: other timers (the waiting note) may be pending
       m_drain.expires_after(k_drain);
       m_drain.async_wait([this](const boost::system::error_code& cancelled) {
         if (!cancelled) m_context.stop();
@@ -107,7 +108,9 @@ class ExitWatch {
 
   // A pipe reached EOF: once both have, after the exit, nothing is left to wait for.
   void pipe_closed() {
-    if (m_exited && m_pipes_done()) m_drain.cancel();
+    if (!m_exited || !m_pipes_done()) return;
+    m_drain.cancel();
+    m_context.stop();
   }
 
  private:
@@ -120,7 +123,8 @@ class ExitWatch {
 
 }  // namespace
 
-ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline, OutputKeep keep) {
+ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline, OutputKeep keep,
+                      const std::optional<WaitingNote>& note) {
   ChildAnswer answer;
   if (argv.empty()) {
     answer.error = "EINVAL";
@@ -157,8 +161,19 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   out_reader->start();
   err_reader->start();
   watch.start();
+  bool noted = false;
+  boost::asio::steady_timer slow(context);
+  if (note && note->after < deadline) {
+    slow.expires_after(note->after);
+    slow.async_wait([&](const boost::system::error_code& error) {
+      if (error) return;
+      const std::string line = "gpudoctor: " + note->text + " (up to " + std::to_string((deadline.count() + 999) / 1000) + " s)...";
+      noted = ::write(note->fd, line.data(), line.size()) > 0;
+    });
+  }
   context.run_for(deadline);
   const bool answered = context.stopped();
+  if (noted) (void)!::write(note->fd, "\r\033[K", 4);  // the line erased: what follows starts clean
   out_reader->finish();
   err_reader->finish();
 

@@ -9,12 +9,21 @@
 #include "child/child_evidence.h"
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gd {
 
+// A line shown while a slow child is waited on (an interactive terminal's
+// stderr: the caller decides), and erased when it answers.
+struct WaitingNote {
+  std::string text;  // "waiting for nvidia-smi"
+  int fd = 2;
+  std::chrono::milliseconds after{1000};
+};
+
 ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline,
-                      OutputKeep keep = OutputKeep::head);
+                      OutputKeep keep = OutputKeep::head, const std::optional<WaitingNote>& note = std::nullopt);
 
 }  // namespace gd

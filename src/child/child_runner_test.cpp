@@ -155,3 +155,19 @@ TEST_CASE("gpudoctor stopped by SIGTERM kills the child it was asking and remove
   for (int tries = 0; tries < 100 && alive(asked); ++tries) std::this_thread::sleep_for(10ms);
   CHECK_FALSE(alive(asked));
 }
+
+TEST_CASE("a slow child gets a waiting note, erased when it answers; a quick one gets none") {
+  int pipe_fds[2];
+  REQUIRE(::pipe(pipe_fds) == 0);
+  const gd::WaitingNote note{"waiting for nvidia-smi -q", pipe_fds[1], 100ms};
+  const auto slow = gd::run_child({"sh", "-c", "sleep 0.5; echo done"}, 5s, gd::OutputKeep::head, note);
+  CHECK(slow.output == "done\n");  // the note goes to its own descriptor, never into the answer
+  const auto quick = gd::run_child({"true"}, 5s, gd::OutputKeep::head, note);
+  CHECK(quick.exit == 0);
+  ::close(pipe_fds[1]);
+  std::string written;
+  char buffer[256];
+  for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;) written.append(buffer, static_cast<std::size_t>(n));
+  ::close(pipe_fds[0]);
+  CHECK(written == "gpudoctor: waiting for nvidia-smi -q (up to 5 s)...\r\033[K");  // once: the quick child added nothing
+}

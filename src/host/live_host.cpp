@@ -6,6 +6,7 @@
 #include "child/child_runner.h"
 #include "host/local_fs.h"
 #include "host/root_dir.h"
+#include "util/text.h"
 #include <fcntl.h>
 
 #include <sys/stat.h>
@@ -128,6 +129,22 @@ std::string own_program() {
   return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
 }
 
+namespace {
+
+// "nvidia-smi -q", or "the driver (cuda-probe)": what the note says is being waited for.
+std::string waited_for(const ChildRequest& request) {
+  if (request.kind != ChildKind::command)
+    return std::string("the driver (") + child_kind_name(request.kind) + ")";
+  std::string what;
+  for (std::size_t i = 0; i < request.args.size() && i < 2; ++i) {
+    const std::string& arg = request.args[i];
+    what += (i ? " " : "") + (i == 0 ? arg.substr(arg.rfind('/') + 1) : arg);
+  }
+  return printable(what, 60);
+}
+
+}  // namespace
+
 ChildAnswer LiveHost::ask(const ChildRequest& request) {
   if (mode() == HostMode::root) {
     // The image's programs are not run and its device nodes not opened:
@@ -136,10 +153,13 @@ ChildAnswer LiveHost::ask(const ChildRequest& request) {
     answer.error = "ENOSYS";
     return answer;
   }
-  if (request.kind == ChildKind::command) return run_child(request.args, request.deadline, request.keep);
+  // A person at a terminal sees why the report is late; a log or pipe gets nothing.
+  std::optional<WaitingNote> note;
+  if (::isatty(2)) note = WaitingNote{"waiting for " + waited_for(request)};
+  if (request.kind == ChildKind::command) return run_child(request.args, request.deadline, request.keep, note);
   std::vector<std::string> argv{own_program(), k_child_command, child_kind_name(request.kind)};
   argv.insert(argv.end(), request.args.begin(), request.args.end());
-  return run_child(argv, request.deadline, request.keep);
+  return run_child(argv, request.deadline, request.keep, note);
 }
 
 const char* host_mode_name(HostMode mode) {
