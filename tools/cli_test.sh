@@ -322,7 +322,6 @@ check "--target: a missing file exits 2" exit_is 2 "$gpudoctor" check --no-probe
 check "--target: a directory exits 2" exit_is 2 "$gpudoctor" check --no-probe --target "$work"
 check "--target: a file that is not ELF exits 2" exit_is 2 "$gpudoctor" check --no-probe --target /etc/passwd
 # --output onto something that is not a regular file: written into, never replaced by a file.
-mkfifo "$work/fifo"
 check "--output into a FIFO nobody reads is an error, not a hang" \
   exit_is 2 timeout 10 "$gpudoctor" check --replay "$scenarios/host-healthy-h100" --format line --output "$work/fifo"
 check "--output onto /dev/null keeps it a character device" \
@@ -332,6 +331,13 @@ check "--output through a link to stdout writes to stdout, and keeps the link" \
   bash -c "'$gpudoctor' check --replay '$scenarios/host-healthy-h100' --format line --output '$work/stdout-link' | grep -q '^OK' && test -L '$work/stdout-link'"
 check "a snapshot archive is private under any umask" \
   bash -c "umask 022 && '$gpudoctor' snapshot --replay '$scenarios/host-healthy-h100' --no-redact --output '$work/private.tar.gz' 2>/dev/null && test \"\$(stat -c %a '$work/private.tar.gz')\" = 600"
+# --root on an unpacked image (no /proc, no /sys) says that --image is its mode; a machine's root does not.
+mkdir -p "$work/image/usr/bin" "$work/image/etc" "$work/machine/usr/bin" "$work/machine/proc" "$work/machine/sys/bus"
+echo "Linux version 6.1.0-18-amd64" >"$work/machine/proc/version"
+"$gpudoctor" check --no-probe --root "$work/image" >"$work/out" 2>"$work/err"
+check "--root on an image: says to use --image" grep -q "check --image $work/image" "$work/err"
+"$gpudoctor" check --no-probe --root "$work/machine" >"$work/out" 2>"$work/err"
+check "--root on a machine's root: no --image note" bash -c "! grep -q -- '--image' '$work/err'"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -162,6 +162,12 @@ void check_targets(Host& host, const std::vector<std::string>& targets) {
 
 }  // namespace
 
+// A root with no kernel interfaces at all is an image's file system, not a
+// machine's (a machine's root copied or mounted keeps /proc/version and /sys).
+bool looks_like_image(Host& host) {
+  return !host.read_file("/proc/version", 256) && !host.stat("/sys/bus") && host.stat("/usr");
+}
+
 int run_check_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   auto host = make_host(options);
@@ -176,6 +182,11 @@ int run_check_command(const Options& options) {
   }
   const Report report = run_check(*host, rules, probe_options(options));
   print_report(report, options);
+  if (options.root && !options.image && looks_like_image(*host))
+    std::cerr << "gpudoctor: " << printable(*options.root, 200)
+              << " has no /proc or /sys, as an unpacked image has none: an image gets the driver from the host when it runs, so "
+                 "`gpudoctor check --image "
+              << printable(*options.root, 200) << "` is the check for it (--root reads a machine's root).\n";
   return exit_status(report, options.strict);
 }
 
