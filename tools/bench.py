@@ -19,7 +19,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import make_snapshots as ms  # noqa: E402
+from scenarios import binaries  # noqa: E402
+from scenarios.snapshot import Snapshot, cuda_device, nvml_device  # noqa: E402
 
 
 def median_seconds(argv, runs, env=None):
@@ -39,7 +40,7 @@ def peak_mb(argv, env=None):
 
 def gpu_snapshot(work, count):
     """An HGX-like host with `count` H100s, every one claimed, with nodes and driver answers."""
-    s = ms.Snapshot(f"bench-{count}-gpus", f"{count} GPUs").plain_vm_pci()
+    s = Snapshot(f"bench-{count}-gpus", f"{count} GPUs").plain_vm_pci()
     s.nvidia_driver("550.90.07")
     buses = []
     for index in range(count):
@@ -49,11 +50,10 @@ def gpu_snapshot(work, count):
         s.pci(bdf, "10de", "2330", "030200", driver="nvidia", numa=str(index % 2))
         s.claimed(bdf, "NVIDIA H100 80GB HBM3", index)
     s.driver_nodes(range(count), version="550.90.07")
-    s.cuda_probe(devices=[ms.cuda_device(i, b) for i, b in enumerate(buses)], mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
-    s.nvml_probe(driver="550.90.07", devices=[ms.nvml_device(i, b) for i, b in enumerate(buses)])
+    s.cuda_probe(devices=[cuda_device(i, b) for i, b in enumerate(buses)], mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, b) for i, b in enumerate(buses)])
     s.expect("ok", None, [])
-    ms.OUT = work
-    s.write()
+    s.write(work)
     return os.path.join(work, s.name)
 
 
@@ -76,7 +76,7 @@ def python_env(work, files):
 
 def main():
     gpudoctor = os.path.abspath(sys.argv[1])
-    ms.binaries.use_writer(os.path.join(os.path.dirname(gpudoctor), "write_binary"))  # built beside it
+    binaries.use_writer(os.path.join(os.path.dirname(gpudoctor), "write_binary"))  # built beside it
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 15
     work = tempfile.mkdtemp(prefix="gpudoctor-bench-")
     try:

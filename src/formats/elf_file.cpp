@@ -76,21 +76,22 @@ class Reader {
     m_size = info->size;
     auto header = m_host.read_range(m_path, 0, k_head_bytes);
     if (!header) return fail(ElfErrorKind::unreadable, "cannot read: " + header.error().message(), header.error().value());
-    m_head = *header;
-    if (header->size() < 16 || std::memcmp(header->data(), "\x7f" "ELF", 4) != 0)
-      return fail(ElfErrorKind::not_elf, header->size() < 16 ? "file too short to be ELF" : "not an ELF file (no ELF magic)");
+    m_head = std::move(*header);
+    const std::string& head = m_head;
+    if (head.size() < 16 || std::memcmp(head.data(), "\x7f" "ELF", 4) != 0)
+      return fail(ElfErrorKind::not_elf, head.size() < 16 ? "file too short to be ELF" : "not an ELF file (no ELF magic)");
     ElfInfo elf;
-    const auto cls = static_cast<unsigned char>((*header)[4]), data = static_cast<unsigned char>((*header)[5]);
-    if ((cls != 1 && cls != 2) || (data != 1 && data != 2) || (*header)[6] != 1)
+    const auto cls = static_cast<unsigned char>(head[4]), data = static_cast<unsigned char>(head[5]);
+    if ((cls != 1 && cls != 2) || (data != 1 && data != 2) || head[6] != 1)
       return fail(ElfErrorKind::bad_header, "invalid ELF identification (class, byte order or version)");
     elf.bits = cls == 1 ? 32 : 64;
     elf.little_endian = data == 1;
-    elf.osabi = static_cast<std::uint8_t>((*header)[7]);
+    elf.osabi = static_cast<std::uint8_t>(head[7]);
     const std::size_t header_size = elf.bits == 64 ? 64 : 52;
-    if (header->size() < header_size) return fail(ElfErrorKind::not_elf, "file too short for an ELF header");
+    if (head.size() < header_size) return fail(ElfErrorKind::not_elf, "file too short for an ELF header");
     m_bits = elf.bits;
     m_little = elf.little_endian;
-    const Decoder d(*header, m_little);
+    const Decoder d(head, m_little);
     elf.type = static_cast<std::uint16_t>(d.u(16, 2));
     elf.machine = static_cast<std::uint16_t>(d.u(18, 2));
     const std::uint64_t phoff = m_bits == 64 ? d.u(32, 8) : d.u(28, 4);

@@ -69,6 +69,7 @@ LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* la
     return problem("entry table runs past the end of the file");
   LdCache cache;
   cache.layout = layout;
+  cache.entries.reserve(static_cast<std::size_t>(nlibs));  // bounded above by the file's size
   for (std::uint64_t i = 0; i < nlibs; ++i) {
     const std::size_t at = start + k_new_header + static_cast<std::size_t>(i) * k_new_entry;
     auto key = string_at(bytes, start, read_le(bytes, at + 4, 4));
@@ -93,6 +94,7 @@ LdCacheParse parse_old(std::string_view bytes) {
     return parse_new(bytes, new_start, "compat");
   LdCache cache;
   cache.layout = "old";
+  cache.entries.reserve(static_cast<std::size_t>(nlibs));
   for (std::uint64_t i = 0; i < nlibs; ++i) {
     const std::size_t at = k_old_header + static_cast<std::size_t>(i) * k_old_entry;
     auto key = string_at(bytes, table_end, read_le(bytes, at + 4, 4));
