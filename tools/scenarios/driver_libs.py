@@ -6,6 +6,11 @@ from scenarios.snapshot import *  # noqa: F401,F403
 
 
 def scenarios():
+    s = h100_host("host-old-branch-libcuda-leftover", "Driver 550 from packages; a libcuda.so.535.183.01 left in the same "
+                  "directory by an earlier runfile install. ldconfig points libcuda.so.1 at 550's: healthy, and said as info.")
+    s.file("/usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01", tiny_elf("libcuda.so.1"))
+    yield s.expect("ok", None, [], info=["driver-libs-leftover-libcuda"], absent=["libcuda-off-loader-path"])
+
     s = h100_host("host-libcuda-stub", "LD_LIBRARY_PATH puts the toolkit's stubs (with a libcuda.so.1 link) ahead of the driver (FC-29).")
     stubs = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs"
     s.file(stubs + "/libcuda.so", tiny_elf("libcuda.so.1"))
