@@ -215,6 +215,7 @@ struct DriverLibsFacts {
   std::optional<FabricManagerFacts> fabric_manager;  // NVSwitch systems only
   std::optional<DriverContainerFacts> driver_container;  // a GPU Operator node (hosts only)
   std::vector<DamagedLibraryFacts> damaged_libraries;    // --image only
+  std::optional<std::string> vgpu_gridd, vgpu_gridd_conf;  // a vGPU guest's licensing daemon and its configuration
   GpuListSource gpu_list_source = GpuListSource::files;
   std::optional<std::string> smoke_not_run;
 
@@ -235,6 +236,8 @@ struct DriverLibsFacts {
     f("fabric_manager", fabric_manager, "NVSwitch systems (hosts): Fabric Manager's program and unit, from files");
     f("damaged_libraries", damaged_libraries,
       "--image: regular files at libcuda.so* or libnvidia-ml.so* names in the driver directories that are no ELF library");
+    f("vgpu_gridd", vgpu_gridd, "a vGPU (GRID) guest: nvidia-gridd, the daemon that obtains its license");
+    f("vgpu_gridd_conf", vgpu_gridd_conf, "a vGPU guest: /etc/nvidia/gridd.conf, where the license server or feature type is set");
     f("driver_container", driver_container, "a GPU Operator node (hosts, where /run/nvidia/driver exists): the driver container's root");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
     f("gpu_list_source", gpu_list_source,

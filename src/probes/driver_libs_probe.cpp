@@ -326,6 +326,11 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     facts.fabric_manager = find_fabric_manager(context.host);
     layer.source("fabric_manager", "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service");
   }
+  // A vGPU guest: the GRID guest driver brings nvidia-gridd, which licenses it.
+  for (const char* program : {"/usr/bin/nvidia-gridd", "/usr/sbin/nvidia-gridd"})
+    if (!facts.vgpu_gridd && context.host.exists(program)) facts.vgpu_gridd = program;
+  if (facts.vgpu_gridd && context.host.exists("/etc/nvidia/gridd.conf")) facts.vgpu_gridd_conf = "/etc/nvidia/gridd.conf";
+  if (facts.vgpu_gridd) layer.source("vgpu_gridd", "/usr/bin/nvidia-gridd, /etc/nvidia/gridd.conf");
   if (context.options.image) {
     facts.damaged_libraries = damaged_driver_files(context.host);
     layer.source("damaged_libraries", "the driver directories");

@@ -15,6 +15,23 @@ def scenarios():
     s = h100_host("host-cuinit-999-after-resume", "Every file looks right, yet cuInit returns 999 (as after a suspend and resume).")
     yield s.cuda_probe(init=999, init_name="CUDA_ERROR_UNKNOWN").expect("fail", "driver-libs", ["cuda-init-unknown-error"], headline="cuda-init-unknown-error")
 
+    # A vGPU (GRID) guest: the guest driver, nvidia-gridd and its configuration; CUDA runs once licensed.
+    def vgpu_guest(name, description):
+        s = h100_host(name, description, version="550.54.16")
+        s.file("/usr/bin/nvidia-gridd", "")
+        s.file("/etc/nvidia/gridd.conf", "FeatureType=1\n")
+        s.file("/etc/nvidia/ClientConfigToken/client_configuration_token.tok", "")
+        return s
+
+    s = vgpu_guest("vgpu-guest-licensed", "A vGPU guest (GRID guest driver 550.54.16) whose nvidia-gridd holds a license: cuInit succeeds.")
+    yield s.cuda_probe(devices=[cuda_device()], mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.16").expect(
+        "ok", None, [], info=["vgpu-guest"], absent=["cuda-init-device-not-licensed"])
+
+    s = vgpu_guest("vgpu-guest-unlicensed", "A vGPU guest whose nvidia-gridd never obtained a license (the token is empty, the "
+                   "license server unreachable): cuInit answers CUDA_ERROR_DEVICE_NOT_LICENSED.")
+    yield s.cuda_probe(init=102, init_name="CUDA_ERROR_DEVICE_NOT_LICENSED", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.16").expect(
+        "fail", "driver-libs", ["cuda-init-device-not-licensed"], info=["vgpu-guest"], headline="cuda-init-device-not-licensed")
+
     s = h100_host("host-cuinit-os-error", "cuInit fails with CUDA_ERROR_OPERATING_SYSTEM (304).")
     yield s.cuda_probe(init=304, init_name="CUDA_ERROR_OPERATING_SYSTEM").expect("fail", "driver-libs", ["cuda-init-failed"], headline="cuda-init-failed")
 
