@@ -45,7 +45,7 @@ struct RuntimeFacts : LibraryFileFacts {
   bool loader_reaches = false;
   std::vector<CudaLibraryFacts> libraries;
   std::optional<std::int64_t> cuda_major;
-  std::optional<std::string> cuda, mvc_min, min_cc, toolkit_driver;
+  std::optional<std::string> cuda, mvc_min, min_cc, toolkit_driver, package;
   std::optional<std::string> driver_cuda, driver_version, driver_source;
   std::optional<std::int64_t> driver_cuda_major;
 
@@ -54,6 +54,7 @@ struct RuntimeFacts : LibraryFileFacts {
     LibraryFileFacts::fields(f);
     f("name", name, "libcudart.so.12");
     f("install", install, "toolkit, wheel, conda, system, or the framework that bundles it: framework (torch)");
+    f("package", package, "conda: the package that installed it (cudatoolkit 11.8.0, cuda-cudart 12.4.127), from its conda-meta record");
     f("via", via, "how the loader reaches it, or \"not on the loader's path\"");
     f("loader_reaches", loader_reaches, "a program without RPATH or RUNPATH loads this one");
     f("libraries", libraries, "CUDA libraries beside it (wheels: in sibling nvidia/*/lib)");

@@ -26,11 +26,9 @@ std::vector<std::pair<std::string, std::string>> candidate_dirs(Host& host) {
       if (entry.starts_with("cuda"))
         for (const char* sub : {"/lib64", "/lib", "/targets/x86_64-linux/lib", "/targets/sbsa-linux/lib"})
           dirs.emplace_back("/usr/local/" + entry + sub, "toolkit");
-  for (const char* variable : {"CONDA_PREFIX"})
-    if (auto prefix = host.env(variable); prefix && prefix->starts_with("/")) {
-      dirs.emplace_back(*prefix + "/lib", "conda");
-      dirs.emplace_back(*prefix + "/targets/x86_64-linux/lib", "conda");
-    }
+  // conda-forge's cuda-cudart keeps the files under targets/<arch>/lib and links them from lib/.
+  for (const auto& prefix : conda_prefixes(host))
+    for (const char* sub : {"/lib", "/targets/x86_64-linux/lib", "/targets/sbsa-linux/lib"}) dirs.emplace_back(prefix + sub, "conda");
   const auto site_dirs = python_site_dirs(host);
   for (const auto& site : site_dirs) {
     // Frameworks that bundle their own runtime under a hashed name
@@ -121,6 +119,9 @@ class RuntimeSurvey {
         runtime.version_source = dir_name(dir) + "/version.py";
       }
     }
+    if (runtime.install == "conda")
+      if (auto packaged = package_version(m_host, runtime.real_path, "nvidia_cuda_runtime", ""); packaged && !packaged->package.empty())
+        runtime.package = packaged->package + " " + packaged->version;
     const auto hit = m_loader_hits.find(real);
     runtime.via = hit == m_loader_hits.end() ? "not on the loader's path" : hit->second;
     runtime.loader_reaches = hit != m_loader_hits.end();
@@ -150,10 +151,12 @@ class RuntimeSurvey {
   }
 
  private:
-  static std::string guess_install(const std::string& dir) {
+  std::string guess_install(const std::string& dir) const {
     if (contains(dir, "/site-packages/") || contains(dir, "/dist-packages/")) return "wheel";
     if (dir.starts_with("/usr/local/cuda")) return "toolkit";
-    if (contains(dir, "conda") || contains(dir, "/envs/")) return "conda";
+    // A conda prefix (any name: miniforge3, envs/x) holds conda-meta/ above lib/ or targets/<arch>/lib.
+    if (m_host.exists(dir_name(dir) + "/conda-meta") || m_host.exists(dir_name(dir_name(dir_name(dir))) + "/conda-meta"))
+      return "conda";
     return "system";
   }
 
@@ -194,7 +197,7 @@ std::string summary_of(const std::vector<RuntimeFacts>& runtimes) {
   const auto& first = runtimes.front();
   std::string text = first.name;
   if (first.version) text += " " + *first.version;
-  text += " (" + first.install + ", " + dir_name(first.path) + ")";
+  text += " (" + (first.package ? first.install + " " + *first.package : first.install) + ", " + dir_name(first.path) + ")";
   for (const auto& library : first.libraries) {
     if (library.label != "cuDNN") continue;
     text += ", cuDNN";

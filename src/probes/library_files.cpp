@@ -52,7 +52,7 @@ std::optional<PackageVersion> from_dist_info(Host& host, const std::string& dir,
     if (!version) continue;
     const std::string record = dir + "/" + name + "/RECORD";
     auto text = host.read_file(record, 4 << 20);
-    if (text && contains(*text, "/" + file + ",")) return PackageVersion{*version, dir + "/" + name};
+    if (text && contains(*text, "/" + file + ",")) return PackageVersion{*version, dir + "/" + name, ""};
   }
   return std::nullopt;
 }
@@ -68,7 +68,42 @@ std::optional<PackageVersion> from_version_json(Host& host, const std::string& d
   if (!entry || !entry->is_object()) return std::nullopt;
   const auto* version = entry->as_object().if_contains("version");
   if (!version || !version->is_string() || !Version::parse(version->as_string())) return std::nullopt;
-  return PackageVersion{std::string(version->as_string()), path};
+  return PackageVersion{std::string(version->as_string()), path, ""};
+}
+
+// conda-meta/<name>-<version>-<build>.json -> {name, version}.
+std::optional<std::pair<std::string, std::string>> conda_record_name(std::string_view file) {
+  if (!file.ends_with(".json")) return std::nullopt;
+  file.remove_suffix(5);
+  const auto build = file.rfind('-');
+  if (build == std::string_view::npos || build == 0) return std::nullopt;
+  const auto version = file.rfind('-', build - 1);
+  if (version == std::string_view::npos || version == 0) return std::nullopt;
+  return std::pair{std::string(file.substr(0, version)), std::string(file.substr(version + 1, build - version - 1))};
+}
+
+// The conda packages that ship CUDA libraries: cudatoolkit (CUDA 11 and
+// before, one package), cuda-* and libcu*/libnv* (CUDA 12 on, split), cudnn, nccl.
+bool may_ship_cuda_library(std::string_view package) {
+  return package == "cudatoolkit" || package == "cudnn" || package == "nccl" || package.starts_with("cuda-") ||
+         package.starts_with("libcu") || package.starts_with("libnv");
+}
+
+std::optional<PackageVersion> from_conda_meta(Host& host, const std::string& prefix, const std::string& library_path) {
+  const std::string meta = prefix + "/conda-meta";
+  auto names = host.list_dir(meta);
+  if (!names || !library_path.starts_with(prefix + "/")) return std::nullopt;
+  // A record's "files" lists paths relative to the prefix: "lib/libcudart.so.11.8.89".
+  const std::string listed = "\"" + library_path.substr(prefix.size() + 1) + "\"";
+  int read = 0;
+  for (const auto& name : *names) {
+    const auto record = conda_record_name(name);
+    if (!record || !may_ship_cuda_library(record->first) || !Version::parse(record->second)) continue;
+    if (++read > 64) break;  // a bounded look: an environment has a few dozen CUDA packages at most
+    auto text = host.read_file(meta + "/" + name, 8 << 20);
+    if (text && contains(*text, listed)) return PackageVersion{record->second, meta + "/" + name, record->first};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -92,6 +127,7 @@ std::optional<PackageVersion> package_version(Host& host, const std::string& lib
     if (auto found = from_dist_info(host, dir + "/dist-info", file, package_prefix)) return found;
     if (!version_json_key.empty())
       if (auto found = from_version_json(host, dir, version_json_key)) return found;
+    if (auto found = from_conda_meta(host, dir, library_path)) return found;
     dir = dir_name(dir);
   }
   return std::nullopt;

@@ -39,11 +39,13 @@ const CudaLibraryKind* cuda_library_kind(std::string_view file_name);
 
 struct PackageVersion {
   std::string version;
-  std::string source;  // the dist-info or version.json that said so
+  std::string source;   // the dist-info, version.json or conda-meta record that said so
+  std::string package;  // a conda package's name (cudatoolkit, cuda-cudart); empty otherwise
 };
 
 // Looks beside and above the library's directory for the wheel dist-info
-// whose RECORD lists the file, or a toolkit version.json.
+// whose RECORD lists the file, a toolkit version.json, or the conda-meta
+// record whose "files" list it.
 std::optional<PackageVersion> package_version(Host& host, const std::string& library_path, const std::string& package_prefix,
                                               const std::string& version_json_key);
 

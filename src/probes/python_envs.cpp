@@ -83,6 +83,21 @@ std::optional<TensorflowBuildInfo> read_tensorflow_build_info(Host& host, const 
   return info;
 }
 
+std::vector<std::string> conda_prefixes(Host& host) {
+  std::vector<std::string> prefixes;
+  auto add = [&](const std::string& prefix) {
+    if (prefix.starts_with("/") && prefix != "/" && host.list_dir(prefix + "/conda-meta") &&
+        std::find(prefixes.begin(), prefixes.end(), prefix) == prefixes.end())
+      prefixes.push_back(prefix);
+  };
+  if (auto prefix = host.env("CONDA_PREFIX")) add(*prefix);
+  if (auto python = find_on_path(host, "python3")) {
+    add(dir_name(dir_name(*python)));
+    if (const std::string real = real_path(host, *python); real.starts_with("/")) add(dir_name(dir_name(real)));
+  }
+  return prefixes;
+}
+
 std::vector<std::string> python_site_dirs(Host& host) {
   std::vector<std::string> sites;
   auto add_python_lib = [&](const std::string& lib_dir) {

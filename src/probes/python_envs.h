@@ -17,6 +17,12 @@ namespace gd {
 // site-packages and dist-packages directories, active environments first.
 std::vector<std::string> python_site_dirs(Host& host);
 
+// The conda environments a program here would use: CONDA_PREFIX, and the
+// prefix of the python3 on PATH when it holds conda-meta/ (images set
+// PATH=/opt/conda/bin:... and never activate). Their lib/ holds conda's
+// CUDA libraries (cudatoolkit, cuda-cudart), reached through RPATHs.
+std::vector<std::string> conda_prefixes(Host& host);
+
 // torch/version.py: __version__ ("2.5.1+cu124") and cuda ("12.4"; absent in CPU builds).
 struct TorchVersion {
   std::optional<std::string> version, cuda;

@@ -22,6 +22,29 @@ def scenarios():
     s.file(f"{site}/torch/version.py", "__version__ = '2.0.1+cu118'\ndebug = False\ncuda = '11.8'\ngit_version = 'e9ebda29d87ce0916ab08c06ab26fd3766a870e5'\nhip = None\n")
     yield s.expect("warn", None, ["runtime-relies-on-minor-version-compatibility"], info=["cuda-runtime-off-loader-path"], headline="runtime-relies-on-minor-version-compatibility")
 
+    # conda: an image's /opt/conda, reached through PATH only (pytorch/pytorch:1.13.1-cuda11.6-cudnn8-runtime
+    # style), with cudatoolkit's libcudart in lib/ and torch's RPATH leading there.
+    s = h100_host("container-conda-cudatoolkit-healthy", "A conda image: PATH=/opt/conda/bin, no CONDA_PREFIX; cudatoolkit 11.6.2 "
+                  "puts libcudart.so.11.6.55 in /opt/conda/lib, where conda's torch 1.13.1 finds it; driver 550 runs it.")
+    s.conda_env(packages=[("cudatoolkit", "11.6.2", "hfc3e2af_12", {"lib/libcudart.so.11.6.55": "libcudart.so.11.0"})])
+    s.link("/opt/conda/lib/libcudart.so.11.0", "libcudart.so.11.6.55")
+    s.file("/opt/conda/lib/python3.10/site-packages/torch/version.py",
+           "__version__ = '1.13.1'\ndebug = False\ncuda = '11.6'\ngit_version = '49444c3e546bf240bed24a101e747422d1f8a0ee'\nhip = None\n")
+    yield s.expect("ok", None, [], info=["cuda-runtime-off-loader-path"],
+                   absent=["driver-too-old-for-runtime", "runtime-relies-on-minor-version-compatibility"])
+
+    # conda-forge's split CUDA 12 (cuda-cudart_linux-64: targets/x86_64-linux/lib, linked from lib/) in an
+    # activated miniforge environment whose name says nothing of conda, on a 470 driver (CUDA 11.4).
+    s = h100_host("host-conda-forge-cuda12-on-470", "An activated miniforge environment with conda-forge's cuda-cudart 12.4.127 "
+                  "on driver 470 (CUDA 11.4): no compatibility across majors.", version="470.256.02")
+    prefix = "/root/miniforge3/envs/train"
+    s.conda_env(prefix=prefix, python="3.11", activated=True, packages=[
+        ("cuda-cudart_linux-64", "12.4.127", "h85509e4_2", {"targets/x86_64-linux/lib/libcudart.so.12.4.127": "libcudart.so.12"})])
+    s.link(f"{prefix}/targets/x86_64-linux/lib/libcudart.so.12", "libcudart.so.12.4.127")
+    s.link(f"{prefix}/lib/libcudart.so.12", "../targets/x86_64-linux/lib/libcudart.so.12")
+    yield s.expect("fail", "cuda-runtime", ["driver-too-old-for-runtime"], info=["cuda-runtime-off-loader-path"],
+                   headline="driver-too-old-for-runtime")
+
     s = h100_host("host-runtime-newer-major", "A CUDA 13 wheel on driver 575 (CUDA 12.9): no compatibility across majors (FC-02).",
                   version="575.57.08")
     s.cuda_wheel("/opt/venv/lib/python3.11/site-packages", major="13", version="13.0.96", cudnn=None)

@@ -263,6 +263,26 @@ class Snapshot:
         self.env["VIRTUAL_ENV"] = prefix
         return self
 
+    def conda_env(self, prefix="/opt/conda", python="3.10", packages=(), activated=False):
+        """A conda environment as conda lays it out: bin/python3, lib/pythonX/site-packages,
+        and conda-meta/<name>-<version>-<build>.json for each (name, version, build, {file: soname})
+        package, its "files" relative to the prefix; the image's PATH leads to bin/ (no CONDA_PREFIX)
+        unless activated."""
+        self.file(f"{prefix}/bin/python{python}", "")
+        self.link(f"{prefix}/bin/python3", f"python{python}")
+        self.directory(f"{prefix}/lib/python{python}/site-packages")
+        self.file(f"{prefix}/conda-meta/history", "")
+        for name, version, build, files in packages:
+            for path, soname in files.items():
+                self.file(f"{prefix}/{path}", tiny_elf(soname, ["libc.so.6"]))
+            record = {"name": name, "version": version, "build": build, "channel": "https://conda.anaconda.org/conda-forge/linux-64",
+                      "files": sorted(files)}
+            self.file(f"{prefix}/conda-meta/{name}-{version}-{build}.json", json.dumps(record))
+        if activated:
+            self.env["CONDA_PREFIX"] = prefix
+        self.env["PATH"] = f"{prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+        return self
+
     def package(self, name, version, prefix="/opt/venv", requires=()):
         """A distribution installed in the venv at prefix: its dist-info folder,
         with `requires` as its METADATA's Requires-Dist lines."""
