@@ -189,6 +189,8 @@ struct KernelModuleFacts {
   std::vector<PciFunction> unclaimed_gpus;
   bool nvidia_modprobe = false;
   std::optional<bool> built_for_running_kernel, secure_boot;
+  std::optional<bool> running_kernel_modules_missing;
+  std::vector<std::string> other_kernel_releases;
   std::optional<std::string> module_file;
   std::optional<bool> module_file_signed;
   std::optional<std::vector<SigningKey>> signing_keys;
@@ -218,6 +220,9 @@ struct KernelModuleFacts {
     f("nvidia_modprobe", nvidia_modprobe, "/usr/bin/nvidia-modprobe exists (it loads nvidia_uvm on demand)");
     f("built_for_running_kernel", built_for_running_kernel, "not loaded: modules.dep of uname -r lists nvidia.ko");
     f("module_file", module_file, "not loaded: the nvidia.ko that modules.dep lists");
+    f("running_kernel_modules_missing", running_kernel_modules_missing,
+      "/lib/modules/<uname -r> is gone while other kernels' directories remain (a kernel upgrade removed it, no reboot since)");
+    f("other_kernel_releases", other_kernel_releases, "the kernels /lib/modules holds instead, when the running one's is gone");
     f("secure_boot", secure_boot, "not loaded: the SecureBoot EFI variable");
     f("module_file_signed", module_file_signed, "not loaded: the module modules.dep lists carries a signature");
     f("signing_keys", signing_keys, "not loaded, Secure Boot on: the module-signing keys on disk and whether the firmware trusts each");

@@ -150,6 +150,25 @@ void check_built_for_kernel(ProbeContext& context, Probed<KernelModuleFacts>& la
   }
 }
 
+// A kernel upgrade that removes the old kernel's modules (Arch's pacman
+// does, on every upgrade) leaves the running kernel with no modules on disk
+// until the reboot: whatever is not loaded yet can no longer be.
+void check_running_kernel_modules(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
+  const std::string release = context.host.uname().release;
+  if (release.empty() || release.find('/') != std::string::npos || release == "." || release == "..") return;
+  if (context.host.exists("/lib/modules/" + release)) {
+    layer.facts.running_kernel_modules_missing = false;
+    layer.source("running_kernel_modules_missing", "/lib/modules/" + printable(release, 100));
+    return;
+  }
+  auto entries = context.host.list_dir("/lib/modules");
+  if (!entries || entries->empty()) return;  // no modules at all: a container or a kernel without any, not an upgrade
+  layer.facts.running_kernel_modules_missing = true;
+  for (const auto& entry : *entries)
+    if (layer.facts.other_kernel_releases.size() < 8) layer.facts.other_kernel_releases.push_back(printable(entry, 100));
+  layer.source("running_kernel_modules_missing", "/lib/modules");
+}
+
 void check_secure_boot(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   if (!context.host.exists("/sys/firmware/efi")) {
     layer.facts.secure_boot = false;
@@ -223,6 +242,7 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
   }
   facts.modprobe = read_modprobe_config(context.host);
   layer.source("modprobe", "/etc/modprobe.d");
+  if (context.system.platform == Platform::native_linux) check_running_kernel_modules(context, layer);
   if (!(facts.loaded && *facts.loaded) && context.system.platform == Platform::native_linux) {
     check_built_for_kernel(context, layer);
     check_secure_boot(context, layer);

@@ -40,3 +40,29 @@ TEST_CASE("kernel-module: a truncated version file is not trusted") {
   REQUIRE(layer.unreadable.size() == 1);
   CHECK(layer.unreadable[0].problem.find("truncated") != std::string::npos);
 }
+
+TEST_CASE("kernel-module: the running kernel's /lib/modules removed by an upgrade, and the cases that are not that") {
+  auto probe = [](gd::ProbeFixture& f) {
+    f.host.file("/proc/modules", "nvidia 1 0 - Live 0x0\n");
+    auto context = f.context();
+    return gd::probe_kernel_module(context).facts;
+  };
+  gd::ProbeFixture upgraded;  // pacman -Syu: only the new kernel's directory is left
+  upgraded.host.kernel.release = "6.12.3-arch1-1";
+  upgraded.host.file("/lib/modules/6.12.4-arch1-1/modules.dep", "").file("/lib/modules/6.6.65-1-lts/modules.dep", "");
+  const auto facts = probe(upgraded);
+  CHECK(facts.running_kernel_modules_missing == true);
+  CHECK(facts.other_kernel_releases == std::vector<std::string>{"6.12.4-arch1-1", "6.6.65-1-lts"});
+
+  gd::ProbeFixture present;
+  present.host.file("/lib/modules/6.1.0-test/modules.dep", "");
+  CHECK(probe(present).running_kernel_modules_missing == false);
+
+  gd::ProbeFixture none;  // no /lib/modules at all (a kernel without modules, NixOS): not an upgrade, unknown
+  CHECK_FALSE(probe(none).running_kernel_modules_missing);
+
+  gd::ProbeFixture hostile;  // a release that would leave /lib/modules is never looked up
+  hostile.host.kernel.release = "../../etc";
+  hostile.host.file("/lib/modules/6.12.4-arch1-1/modules.dep", "");
+  CHECK_FALSE(probe(hostile).running_kernel_modules_missing);
+}

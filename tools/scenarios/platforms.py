@@ -1,5 +1,5 @@
 """Platforms and how each looks when healthy: HGX with NVSwitch, WSL2,
-CDI and Kubernetes containers, RHEL, NixOS, GH200, gVisor, GPU Operator nodes; and garbage input."""
+CDI and Kubernetes containers, RHEL, NixOS, GH200, gVisor, GPU Operator nodes, Arch Linux; and garbage input."""
 
 from scenarios.binaries import *  # noqa: F401,F403
 from scenarios.snapshot import *  # noqa: F401,F403
@@ -230,6 +230,7 @@ def scenarios():
                     "container-visible-devices-invalid", "container-driver-capability-invalid"], headline="nvidia-uvm-not-loaded")
 
     yield from gpu_operator_scenarios()
+    yield from arch_scenarios()
 
 
 def gpu_operator_node(name, description, root_version="550.54.15", module_version="550.54.15", running=True, host_driver=False):
@@ -277,3 +278,58 @@ def gpu_operator_scenarios():
                           module_version="535.183.01", host_driver=True)
     yield s.expect("fail", "driver-libs", ["gpu-operator-driver-version-mismatch"], info=["gpu-operator-driver-container"],
                    headline="gpu-operator-driver-version-mismatch")
+
+
+def arch_host(name, description, version="565.77", release="6.12.4-arch1-1", installed=("6.12.4-arch1-1",), loaded=True, uvm=True):
+    """Arch Linux as its packages lay it out: /lib, /lib64 and /usr/lib64 lead to /usr/lib (the
+    filesystem package's links); nvidia-utils puts the driver's libraries in /usr/lib, which
+    ld.so.cache lists; nvidia-open-dkms builds nvidia.ko.zst into updates/dkms of each kernel
+    in `installed`; pacman keeps only the installed kernels' /usr/lib/modules directories."""
+    s = Snapshot(name, description).plain_vm_pci()
+    s.uname.update({"release": release, "version": "#1 SMP PREEMPT_DYNAMIC Mon, 09 Dec 2024 14:31:57 +0000"})
+    s.file("/etc/os-release", 'NAME="Arch Linux"\nPRETTY_NAME="Arch Linux"\nID=arch\nBUILD_ID=rolling\n')
+    for path, target in (("/lib", "usr/lib"), ("/lib64", "usr/lib"), ("/usr/lib64", "lib"), ("/bin", "usr/bin"), ("/sbin", "usr/bin"),
+                         ("/usr/sbin", "bin")):
+        s.link(path, target)
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia" if loaded else None)
+    if loaded:
+        s.nvidia_driver(version, flavour="open", uvm=uvm, userspace=False, firmware=False).claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
+        s.driver_nodes([0], uvm=uvm, version=version)
+        s.device("/dev/nvidia-modeset", 195, 254)
+    lib = "/usr/lib"
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+        s.file(f"{lib}/{stem}.{version}", tiny_elf(soname, ["libc.so.6"]))
+        s.link(f"{lib}/{soname}", f"{stem}.{version}")
+        s.link(f"{lib}/{stem}", soname)
+    s.file(f"{lib}/libc.so.6", tiny_elf("libc.so.6"))
+    s.file("/etc/ld.so.cache", ld_cache([(soname, f"{lib}/{soname}") for soname in
+                                         ("libcuda.so.1", "libnvidia-ml.so.1", "libnvidia-ptxjitcompiler.so.1", "libnvidia-nvvm.so.4", "libc.so.6")]))
+    s.file("/usr/bin/nvidia-smi", "").file("/usr/bin/nvidia-modprobe", "")
+    s.env["PATH"] = "/usr/local/sbin:/usr/local/bin:/usr/bin"
+    for firmware in ("gsp_ga10x.bin", "gsp_tu10x.bin"):
+        s.file(f"/usr/lib/firmware/nvidia/{version}/{firmware}", "\x7fELF GSP-RM firmware image\n")
+    for kernel in installed:
+        module = compressed_module({"version": version, "license": "Dual MIT/GPL", "srcversion": "A1B2C3D4E5F6A7B8C9D0E1F",
+                                    "vermagic": f"{kernel} SMP preempt mod_unload "}, "zst")
+        s.file(f"/usr/lib/modules/{kernel}/updates/dkms/nvidia.ko.zst", module)
+        s.file(f"/usr/lib/modules/{kernel}/modules.dep", "updates/dkms/nvidia.ko.zst:\nupdates/dkms/nvidia-uvm.ko.zst: updates/dkms/nvidia.ko.zst\n")
+    return s
+
+
+def arch_scenarios():
+    s = arch_host("host-arch-healthy", "Arch Linux with nvidia-open-dkms 565.77 on an RTX 4090: libraries in /usr/lib, the module as "
+                  "nvidia.ko.zst, nvidia_uvm loaded on demand by nvidia-modprobe.", uvm=False)
+    yield s.expect("ok", None, [], info=["nvidia-uvm-loads-on-demand"], absent=["running-kernel-modules-removed"])
+
+    # pacman -Syu upgraded linux (6.12.3 -> 6.12.4) and removed 6.12.3's modules; no reboot since.
+    s = arch_host("host-arch-upgraded-not-rebooted", "Arch after `pacman -Syu` without a reboot: the running 6.12.3 kernel's "
+                  "/usr/lib/modules is gone, so nvidia_uvm, not loaded yet, can no longer be.", release="6.12.3-arch1-1", uvm=False)
+    yield s.expect("fail", "kernel-module", ["running-kernel-modules-removed"], absent=["nvidia-uvm-loads-on-demand"],
+                   headline="running-kernel-modules-removed")
+
+    s = arch_host("host-arch-upgraded-nvidia-not-loaded", "Arch after a kernel upgrade without a reboot, nvidia not loaded yet "
+                  "(a desktop that loads it late): modprobe finds no /usr/lib/modules for the running kernel.",
+                  release="6.12.3-arch1-1", loaded=False)
+    yield s.expect("fail", "kernel-module", ["running-kernel-modules-removed", "nvidia-module-not-loaded"],
+                   headline="running-kernel-modules-removed")
