@@ -109,6 +109,8 @@ struct HardwareFacts {
   std::int64_t consumer_gpu_count = 0;
   std::vector<PciFunction> gpus;
   std::vector<PciFunction> nvswitches;
+  std::vector<std::string> nvswitch_management_ports;
+  std::int64_t bridge_vpd_unreadable = 0;
   std::optional<IntegratedGpu> integrated_gpu;
 
   template <class F>
@@ -121,6 +123,10 @@ struct HardwareFacts {
     f("consumer_gpu_count", consumer_gpu_count, "GPUs of brand geforce or titan (no forward compatibility)");
     f("gpus", gpus, "the GPUs");
     f("nvswitches", nvswitches, "the NVSwitches");
+    f("nvswitch_management_ports", nvswitch_management_ports,
+      "fourth-generation NVSwitch baseboards (HGX B200, B300): the ConnectX bridge functions whose VPD says SMDL=SW_MNG, "
+      "through which Fabric Manager and the NVLink Subnet Manager reach the NVSwitches");
+    f("bridge_vpd_unreadable", bridge_vpd_unreadable, "ConnectX-7/8 functions whose VPD could not be read (only root may)");
     f("integrated_gpu", integrated_gpu, "a Tegra SoC's GPU on the platform bus (Jetson), which no PCI scan finds");
   }
 };

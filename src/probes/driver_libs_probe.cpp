@@ -243,8 +243,19 @@ std::vector<std::string> stub_files(Host& host) {
 
 // Where the nvidia-fabricmanager packages put the daemon and its unit; on a
 // GPU Operator node the driver container carries and starts it.
-FabricManagerFacts find_fabric_manager(Host& host) {
+FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
   FabricManagerFacts facts;
+  // Fourth-generation NVSwitches: nvidia-fabricmanager-start.sh starts NVLSM
+  // first, which reaches the switches through ib_umad's devices.
+  facts.nvlsm_needed = nvlsm_needed;
+  if (nvlsm_needed) {
+    for (const char* program : {"/opt/nvidia/nvlsm/sbin/nvlsm", "/run/nvidia/driver/opt/nvidia/nvlsm/sbin/nvlsm"})
+      if (host.exists(program)) {
+        facts.nvlsm_program = std::string(program);
+        break;
+      }
+    facts.ib_umad = host.exists("/sys/module/ib_umad");
+  }
   for (const char* program : {"/usr/bin/nv-fabricmanager", "/usr/sbin/nv-fabricmanager", "/run/nvidia/driver/usr/bin/nv-fabricmanager"})
     if (host.exists(program)) {
       facts.program = std::string(program);
@@ -321,10 +332,12 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   }
   if (context.options.smoke) facts.smoke_not_run = why_no_smoke(context, facts);
   // An NVSwitch system's host (a container cannot see the host's daemons).
-  const bool nvswitches = context.hardware.nvswitch_count > 0 || context.host.exists("/dev/nvidia-nvswitchctl");
+  const bool gen4_nvswitches = !context.hardware.nvswitch_management_ports.empty();
+  const bool nvswitches = context.hardware.nvswitch_count > 0 || context.host.exists("/dev/nvidia-nvswitchctl") || gen4_nvswitches;
   if (nvswitches && !context.container.in_container && !context.options.image) {
-    facts.fabric_manager = find_fabric_manager(context.host);
-    layer.source("fabric_manager", "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service");
+    facts.fabric_manager = find_fabric_manager(context.host, gen4_nvswitches);
+    layer.source("fabric_manager", gen4_nvswitches ? "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service, /opt/nvidia/nvlsm/sbin/nvlsm, /sys/module/ib_umad"
+                                                   : "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service");
   }
   // A vGPU guest: the GRID guest driver brings nvidia-gridd, which licenses it.
   for (const char* program : {"/usr/bin/nvidia-gridd", "/usr/sbin/nvidia-gridd"})

@@ -18,6 +18,8 @@ constexpr std::uint32_t k_vendor_nvidia = 0x10de;
 constexpr std::uint32_t k_class_vga = 0x0300;
 constexpr std::uint32_t k_class_3d = 0x0302;
 constexpr std::uint32_t k_class_bridge_other = 0x0680;  // NVSwitch
+constexpr std::uint32_t k_vendor_mellanox = 0x15b3;
+constexpr std::uint32_t k_connectx7 = 0x1021, k_connectx8 = 0x1023;
 
 std::string hex4(std::uint32_t value) {
   char text[9];
@@ -49,6 +51,9 @@ class FunctionReader {
 
   std::string driver() { return bound_driver(m_host, m_dir).value_or("none"); }
 
+  // The raw VPD (at most 32 KiB by the PCI spec), or the errno name of reading it.
+  Result<std::string> vpd() { return m_host.read_file(m_dir + "/vpd", 32 * 1024); }
+
  private:
   Host& m_host;
   ProbeNotes& m_notes;
@@ -61,6 +66,22 @@ std::optional<double> link_speed(const std::optional<std::string>& text) {
   double value = 0;
   return std::sscanf(text->c_str(), "%lf", &value) == 1 && value > 0 && value < 1000 ? std::optional(value)
                                                                                       : std::nullopt;
+}
+
+// Fourth-generation NVSwitch baseboards (HGX and DGX B200, B300) hide their
+// NVSwitches behind a ConnectX bridge: its "limited" functions carry
+// SMDL=SW_MNG in their VPD, and Fabric Manager and the NVLink Subnet Manager
+// reach the switches through them (Fabric Manager User Guide). Only root may
+// read VPD; unreadable ones are counted, never guessed.
+void note_nvswitch_management_port(FunctionReader& reader, const std::string& bdf, HardwareFacts& facts) {
+  const auto device = reader.hex("device");
+  if (device != k_connectx7 && device != k_connectx8) return;
+  auto vpd = reader.vpd();
+  if (!vpd) {
+    ++facts.bridge_vpd_unreadable;
+    return;
+  }
+  if (contains(*vpd, "SMDL=SW_MNG") && facts.nvswitch_management_ports.size() < 16) facts.nvswitch_management_ports.push_back(printable(bdf, 20));
 }
 
 PciLink link_facts(FunctionReader& reader) {
@@ -144,7 +165,12 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
   for (const auto& bdf : entries ? *entries : std::vector<std::string>{}) {
     ++facts.pci_function_count;
     FunctionReader reader(context, layer, std::string(k_pci_devices) + "/" + bdf);
-    if (reader.hex("vendor") != k_vendor_nvidia) continue;
+    const auto vendor = reader.hex("vendor");
+    if (vendor == k_vendor_mellanox) {
+      note_nvswitch_management_port(reader, bdf, facts);
+      continue;
+    }
+    if (vendor != k_vendor_nvidia) continue;
     const auto pci_class = reader.hex("class");
     const auto device_id = reader.hex("device");
     if (!pci_class || !device_id) continue;
@@ -170,7 +196,8 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     layer.source("min_compute_capability", k_pci_devices);
   }
   facts.integrated_gpu = probe_integrated_gpu(context, layer);
-  for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches"})
+  for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches",
+                           "nvswitch_management_ports", "bridge_vpd_unreadable"})
     layer.source(fact, k_pci_devices);
 
   const auto platform = context.system.platform;

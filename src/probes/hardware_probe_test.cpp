@@ -51,3 +51,21 @@ TEST_CASE("driver names compare as the kernel writes them, in any case: nova-cor
   CHECK(gd::driver_kind("nvidia_drm") == gd::DriverKind::other);
   CHECK(gd::driver_kind("xhci_hcd") == gd::DriverKind::other);
 }
+
+TEST_CASE("hardware: a ConnectX bridge whose VPD says SMDL=SW_MNG is an NVSwitch management port; other NICs and unreadable VPD are not") {
+  gd::ProbeFixture f;
+  auto nic = [&](const std::string& bdf, const std::string& device) {
+    const std::string dir = "/sys/bus/pci/devices/" + bdf;
+    f.host.file(dir + "/vendor", "0x15b3\n").file(dir + "/device", device + "\n").file(dir + "/class", "0x020700\n");
+    return dir;
+  };
+  f.host.file(nic("0000:05:00.0", "0x1021") + "/vpd", std::string("\x82\x05", 2) + "CX7..\x90" + "VA\x17MLX:MN=MLNX:SMDL=SW_MNG");
+  f.host.file(nic("0000:06:00.0", "0x1021") + "/vpd", "VA=MLX:MN=MLNX:CSKU=V2");  // the full-function port: no SMDL
+  nic("0000:07:00.0", "0x1021");                                                  // VPD unreadable (not root)
+  f.host.file(nic("0000:08:00.0", "0x1017") + "/vpd", "SMDL=SW_MNG");             // a ConnectX-5: never read
+  auto context = f.context();
+  const auto facts = gd::probe_hardware(context).facts;
+  CHECK(facts.nvswitch_management_ports == std::vector<std::string>{"0000:05:00.0"});
+  CHECK(facts.bridge_vpd_unreadable == 1);
+  CHECK(facts.gpu_count == 0);
+}

@@ -1,5 +1,6 @@
 #include "test_support/binary_writer.h"
 
+#include <algorithm>
 #include <map>
 
 namespace gd {
@@ -200,6 +201,27 @@ std::string ld_cache(const std::vector<LdCacheEntrySpec>& entries) {
   out.text(std::string("\x02\0\0\0", 4)).u32(0).zeros(12);  // little-endian; no extension section
   out.text(table.str()).text(strings);
   return out.str();
+}
+
+std::string pci_vpd(const std::string& identifier, const std::vector<std::pair<std::string, std::string>>& read_only) {
+  auto large_tag = [](std::string& out, char tag, std::size_t length) {
+    out += tag;
+    out += static_cast<char>(length & 0xff);
+    out += static_cast<char>(length >> 8);
+  };
+  std::string fields;
+  for (const auto& [keyword, value] : read_only) fields += keyword.substr(0, 2) + static_cast<char>(std::min<std::size_t>(value.size(), 255)) + value.substr(0, 255);
+  std::string out;
+  large_tag(out, '\x82', identifier.size());
+  out += identifier;
+  large_tag(out, '\x90', fields.size() + 3 + 2);  // the fields, RV's header, its checksum and one reserved byte
+  out += fields + "RV" + static_cast<char>(2);
+  unsigned sum = 0;
+  for (const unsigned char byte : out) sum += byte;
+  out += static_cast<char>((256 - sum % 256) % 256);
+  out += '\0';
+  out += '\x78';
+  return out;
 }
 
 }  // namespace gd

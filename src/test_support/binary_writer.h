@@ -55,4 +55,10 @@ struct LdCacheEntrySpec {
 // /etc/ld.so.cache in glibc's new format ("glibc-ld.so.cache1.1"), entries in the given order.
 std::string ld_cache(const std::vector<LdCacheEntrySpec>& entries);
 
+// A PCI function's Vital Product Data as sysfs' vpd file gives it (PCI Local
+// Bus 3.0, appendix I): the identifier string, a VPD-R resource of the given
+// two-letter keywords closed by RV (its checksum byte makes the bytes up to
+// it sum to zero), and the end tag.
+std::string pci_vpd(const std::string& identifier, const std::vector<std::pair<std::string, std::string>>& read_only);
+
 }  // namespace gd

@@ -182,3 +182,21 @@ TEST_CASE("ld_cache: ldconfig -p lists the entries, in order, as parse_ld_cache 
   REQUIRE(parsed);
   CHECK(parsed->lookup("libz.so.1", 0x0303, {0x0303}) == "/lib/libz.so.1");
 }
+
+TEST_CASE("pci_vpd: the tags and lengths of PCI VPD, and RV's checksum that makes the bytes up to it sum to zero") {
+  const std::string vpd = gd::pci_vpd("ConnectX-7", {{"PN", "692-9X760"}, {"VA", "MLX:MN=MLNX:SMDL=SW_MNG"}});
+  REQUIRE(vpd.size() > 20);
+  CHECK(static_cast<unsigned char>(vpd[0]) == 0x82);
+  CHECK((static_cast<unsigned char>(vpd[1]) | static_cast<unsigned char>(vpd[2]) << 8) == 10);
+  CHECK(vpd.substr(3, 10) == "ConnectX-7");
+  CHECK(static_cast<unsigned char>(vpd[13]) == 0x90);
+  const std::size_t resource = static_cast<unsigned char>(vpd[14]) | static_cast<unsigned char>(vpd[15]) << 8;
+  CHECK(16 + resource + 1 == vpd.size());  // the VPD-R resource, then the end tag
+  CHECK(vpd.back() == '\x78');
+  CHECK(vpd.substr(16, 3) == std::string("PN\x09", 3));
+  const auto rv = vpd.find("RV");
+  REQUIRE(rv != std::string::npos);
+  unsigned sum = 0;
+  for (std::size_t i = 0; i <= rv + 3; ++i) sum += static_cast<unsigned char>(vpd[i]);
+  CHECK(sum % 256 == 0);
+}

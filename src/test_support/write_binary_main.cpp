@@ -68,6 +68,12 @@ std::string answer(const json::object& request) {
       entries.push_back({std::string(pair.as_array().at(0).as_string()), std::string(pair.as_array().at(1).as_string()), flags});
     return gd::ld_cache(entries);
   }
+  if (format == "pci_vpd") {
+    std::vector<std::pair<std::string, std::string>> fields;
+    for (const auto& pair : request.at("read_only").as_array())
+      fields.emplace_back(pair.as_array().at(0).as_string(), pair.as_array().at(1).as_string());
+    return gd::pci_vpd(gd::string_field(request, "identifier"), fields);
+  }
   throw std::invalid_argument("unknown format \"" + format + "\"");
 }
 

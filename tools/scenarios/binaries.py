@@ -68,6 +68,12 @@ def fatbin_elf(soname, entries, damaged=False):
     return _write({"format": "fatbin_elf", "entries": _entries(entries), "damaged": damaged})
 
 
+def pci_vpd(identifier, read_only):
+    """A PCI function's VPD as sysfs' vpd file holds it: the identifier string and
+    a VPD-R resource of (keyword, value) pairs, checksummed by its RV keyword."""
+    return _write({"format": "pci_vpd", "identifier": identifier, "read_only": [list(pair) for pair in read_only]})
+
+
 def ld_cache(entries, flags=0x0303):
     """/etc/ld.so.cache in glibc's new format for (soname, path) pairs, all
     of one architecture (x86-64's flags 0x0303; aarch64's 0x0a03), in the

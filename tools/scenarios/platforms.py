@@ -231,6 +231,7 @@ def scenarios():
 
     yield from gpu_operator_scenarios()
     yield from arch_scenarios()
+    yield from hgx_b200_scenarios()
 
 
 def gpu_operator_node(name, description, root_version="550.54.15", module_version="550.54.15", running=True, host_driver=False):
@@ -333,3 +334,54 @@ def arch_scenarios():
                   release="6.12.3-arch1-1", loaded=False)
     yield s.expect("fail", "kernel-module", ["running-kernel-modules-removed", "nvidia-module-not-loaded"],
                    headline="running-kernel-modules-removed")
+
+
+def hgx_b200_host(name, description, fabric_manager=True, nvlsm=True, ib_umad=True, version="570.133.20"):
+    """An HGX B200 server (fourth-generation NVSwitches): 8 B200s, and the baseboard's ConnectX-7
+    bridge, whose two limited functions (LPF) carry SMDL=SW_MNG in their VPD (as a DGX B200's
+    lspci -vvv shows) and whose two full functions do not. Fabric Manager reaches the NVSwitches
+    through the LPFs with the NVLink Subnet Manager (nvlsm) and ib_umad."""
+    s = Snapshot(name, description).plain_vm_pci()
+    s.nvidia_driver(version)
+    for index, bus in enumerate(["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]):
+        bdf = f"0000:{bus}:00.0"
+        s.pci(bdf, "10de", "2901", "030200", driver="nvidia", numa=str(index // 4), speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")
+        s.claimed(bdf, "NVIDIA B200", index)
+    s.driver_nodes(range(8), version=version)
+    for function, limited in (("0000:05:00.0", True), ("0000:05:00.1", False), ("0000:06:00.0", True), ("0000:06:00.1", False)):
+        s.pci(function, "15b3", "1021", "020700", driver="mlx5_core", subsystem=("15b3", "0087"), width=2, max_width=2,
+              speed="8.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+        smdl = ":SMDL=SW_MNG" if limited else ""
+        s.file(f"/sys/bus/pci/devices/{function}/vpd", pci_vpd("Nvidia ConnectX-7 mezz internal for Nvidia Umbriel system", [
+            ("PN", "692-9X760-00SE-S00"), ("EC", "A4"), ("SN", "MT2503603H5V"),
+            ("VA", f"MLX:MN=MLNX:CSKU=V2:UUID=V3:PCI=V0{smdl}:MODL=C7010Z"), ("V0", "PCIeGen4 x2")]))
+    s.loaded("mlx5_core", "mlx5_ib", "ib_core", *(["ib_umad"] if ib_umad else []))
+    if ib_umad:
+        s.directory("/sys/module/ib_umad")
+    if fabric_manager:  # nvidia-fabricmanager-570, its unit enabled
+        s.file("/usr/bin/nv-fabricmanager", "").file("/usr/bin/nvidia-fabricmanager-start.sh", "#!/bin/bash\n")
+        s.file("/usr/lib/systemd/system/nvidia-fabricmanager.service", "[Service]\n")
+        s.link("/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service",
+               "/usr/lib/systemd/system/nvidia-fabricmanager.service")
+    if nvlsm:  # the nvlsm package
+        s.file("/opt/nvidia/nvlsm/sbin/nvlsm", "").file("/usr/share/nvidia/nvlsm/nvlsm.conf", "log_file /var/log/nvlsm.log\n")
+    return s
+
+
+def hgx_b200_scenarios():
+    s = hgx_b200_host("host-hgx-b200-healthy", "An HGX B200 server: Fabric Manager, the NVLink Subnet Manager and ib_umad in place.")
+    yield s.expect("ok", None, [], absent=["fabric-manager-missing", "nvlink-subnet-manager-missing", "nvlink-fabric-ib-umad-not-loaded"])
+
+    s = hgx_b200_host("host-hgx-b200-no-nvlsm", "An HGX B200 set up as an HGX H100 was: Fabric Manager without nvlsm, so it "
+                      "cannot start and cuInit answers 802.", nvlsm=False)
+    s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.570.133.20")
+    yield s.expect("fail", "driver-libs", ["nvlink-subnet-manager-missing", "cuda-init-system-not-ready"],
+                   absent=["fabric-manager-missing"], headline="nvlink-subnet-manager-missing")
+
+    s = hgx_b200_host("host-hgx-b200-ib-umad-not-loaded", "An HGX B200 whose ib_umad is not loaded (an image without the "
+                      "InfiniBand modules at boot), told from files alone.", ib_umad=False)
+    yield s.expect("fail", "driver-libs", ["nvlink-fabric-ib-umad-not-loaded"], headline="nvlink-fabric-ib-umad-not-loaded")
+
+    s = hgx_b200_host("host-hgx-b200-no-fabric-manager", "An HGX B200 with neither Fabric Manager nor nvlsm: no PCI NVSwitch "
+                      "function, yet the bridge's VPD says the NVSwitches are there.", fabric_manager=False, nvlsm=False)
+    yield s.expect("fail", "driver-libs", ["fabric-manager-missing", "nvlink-subnet-manager-missing"], headline="fabric-manager-missing")
