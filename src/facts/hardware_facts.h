@@ -80,7 +80,7 @@ struct IntegratedGpu {
   std::string soc;  // the device tree's "nvidia,tegra234", or "tegra" when only soc0/family says so
   Nullable<std::string> soc_name, model, chip, architecture, compute_capability;
   Nullable<std::string> l4t_release, jetpack, driver_cuda;
-  Nullable<std::string> device, driver;
+  Nullable<std::string> device, driver, kernel_module;
   std::vector<std::string> evidence;
 
   template <class F>
@@ -96,6 +96,7 @@ struct IntegratedGpu {
     f("driver_cuda", driver_cuda, "the CUDA version that release's libcuda supports");
     f("device", device, "the GPU's platform device (/sys/bus/platform/devices/17000000.gpu)");
     f("driver", driver, "the kernel driver bound to it: gk20a (nvgpu), nvidia (JetPack 7), or null when none is");
+    f("kernel_module", kernel_module, "the module that drives this SoC's GPU (tegra-socs.json): nvgpu up to JetPack 6, nvidia on Thor");
     f("evidence", evidence, "what gave the SoC away");
   }
 };

@@ -78,6 +78,7 @@ std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, ProbeNo
     gpu.chip = row->chip;
     gpu.architecture = row->architecture;
     gpu.compute_capability = row->compute_capability;
+    if (!row->kernel_module.empty()) gpu.kernel_module = row->kernel_module;
   }
   if (auto model = device_tree(host, "model")) gpu.model = printable(trim(std::string_view(*model).substr(0, model->find('\0'))), 120);
   if (release) {

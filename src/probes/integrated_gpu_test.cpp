@@ -61,3 +61,21 @@ TEST_CASE("integrated GPU: none on a PC, whatever its PCI bus holds") {
   gd::ProbeNotes notes;
   CHECK_FALSE(gd::probe_integrated_gpu(context, notes));
 }
+
+TEST_CASE("integrated GPU: Thor (JetPack 7) is driven by the open nvidia module, Orin by nvgpu, as the table says") {
+  auto module_of = [](const std::string& compatible, const std::string& release) {
+    gd::ProbeFixture f;
+    f.host.file("/proc/device-tree/compatible", compatible);
+    f.host.file("/etc/nv_tegra_release", release);
+    auto context = f.context();
+    gd::ProbeNotes notes;
+    const auto gpu = gd::probe_integrated_gpu(context, notes);
+    REQUIRE(gpu);
+    return std::pair{gpu->kernel_module.value, gpu->jetpack.value};
+  };
+  const auto [thor_module, thor_jetpack] = module_of("nvidia,p3834-0008\0nvidia,tegra264\0"s,
+                                                     "# R38 (release), REVISION: 4.0, GCID: 1, BOARD: generic, EABI: aarch64\n");
+  CHECK(thor_module == "nvidia");
+  CHECK(thor_jetpack == "7.1");
+  CHECK(module_of("nvidia,tegra234\0"s, "# R36 (release), REVISION: 4.0, GCID: 1, BOARD: generic, EABI: aarch64\n").first == "nvgpu");
+}

@@ -205,9 +205,13 @@ void summarise(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
     }
   } else if (loaded) {
     layer.status = Status::ok;
+    // Thor (JetPack 7): the open nvidia module drives the integrated GPU on the platform bus, no PCI GPU to claim.
+    const auto& soc = context.hardware.integrated_gpu;
+    const bool drives_integrated = soc && soc->driver.value == "nvidia" && facts.claimed_gpus.empty();
     layer.summary = "nvidia " + facts.version.value_or("(version unknown)") +
                     (facts.flavour ? " (" + *facts.flavour + ")" : "") + " loaded, " +
-                    std::to_string(facts.claimed_gpus.size()) + " GPU(s) claimed";
+                    (drives_integrated ? std::string("drives the integrated GPU")
+                                       : std::to_string(facts.claimed_gpus.size()) + " GPU(s) claimed");
   } else {
     layer.summary = facts.loaded ? "nvidia module not loaded" : "cannot tell whether nvidia is loaded";
   }

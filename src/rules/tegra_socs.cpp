@@ -11,7 +11,8 @@ Checked<> TegraTable::load(const json::object& table) {
   Checked<> read = RowReader(table, "socs").each([&](const json::object& row) -> Checked<> {
     TegraSocRow parsed;
     for (auto [key, out] : {std::pair{"compatible", &parsed.compatible}, {"soc", &parsed.soc}, {"chip", &parsed.chip},
-                            {"architecture", &parsed.architecture}, {"cc", &parsed.compute_capability}, {"modules", &parsed.modules}})
+                            {"architecture", &parsed.architecture}, {"cc", &parsed.compute_capability}, {"modules", &parsed.modules},
+                            {"kernel_module", &parsed.kernel_module}})
       if (auto read = text_field(row, key, *out); !read) return read;
     if (!parsed.compatible.starts_with("nvidia,tegra")) return problem(std::string("\"compatible\" must be a device-tree name like nvidia,tegra234"));
     if (!Version::parse(parsed.compute_capability)) return problem(std::string("\"cc\" must be a compute capability like 8.7"));

@@ -17,6 +17,7 @@ namespace gd {
 struct TegraSocRow {
   std::string compatible;  // "nvidia,tegra234"
   std::string soc, chip, architecture, compute_capability, modules;
+  std::string kernel_module;  // what drives its GPU: nvgpu (L4T before R38), nvidia (Thor, JetPack 7)
 };
 
 struct L4tReleaseRow {

@@ -100,6 +100,7 @@ def scenarios():
     yield s.expect("fail", "container", ["container-jetson-not-injected", "container-gpu-not-injected", "libcuda-not-found"],
                    headline="container-jetson-not-injected")
     yield from more_scenarios()
+    yield from thor_scenarios()
 
 
 def jetson_userspace(s, lib=L4T_LIB, version="540.3.0"):
@@ -134,3 +135,56 @@ def more_scenarios():
         f"{600 + i} 580 259:1 {path} {path} ro,nosuid,nodev,relatime master:1 - ext4 /dev/nvme0n1p1 rw\n"
         for i, path in enumerate(["/usr/lib/aarch64-linux-gnu/tegra/libcuda.so.1.1", "/usr/lib/aarch64-linux-gnu/tegra/libnvrm_gpu.so"])))
     yield s.expect("fail", "container", ["require-unsatisfied"], headline="require-unsatisfied")
+
+
+# A Jetson AGX Thor developer kit on JetPack 7.0 (L4T R38.2.0, kernel 6.8.12-tegra, Ubuntu 24.04), as
+# its owners' reports show it (rbonghi/jetson_stats#711: compatible, model, nv_tegra_release): the open
+# nvidia module drives the integrated GPU, nvidia-smi and NVML work, CUDA 13.0, the usual /dev/nvidia*.
+THOR_RELEASE = ("# R38 (release), REVISION: 2.0, GCID: 41844464, BOARD: generic, EABI: aarch64, "
+                "DATE: Fri Aug 22 00:55:42 UTC 2025\n")
+
+
+def thor(name, description, version="580.00", loaded=True):
+    s = Snapshot(name, description)
+    s.uname.update({"release": "6.8.12-tegra", "version": "#1 SMP PREEMPT Fri Aug 22 00:32:53 PDT 2025", "machine": "aarch64"})
+    s.pci("0001:00:00.0", "10de", "22d8", "060400", driver="pcieport", subsystem=("10de", "0000"))
+    s.file("/proc/device-tree/compatible", b"nvidia,p4071-0000+p3834-0008\0nvidia,p3834-0008\0nvidia,tegra264\0")
+    s.file("/proc/device-tree/model", b"NVIDIA Jetson AGX Thor Developer Kit\0")
+    s.file("/sys/devices/soc0/family", "Tegra\n").file("/etc/nv_tegra_release", THOR_RELEASE)
+    # The GPU's platform device (its exact unit address is the device tree's; the name ends in .gpu).
+    gpu_dir = "/sys/devices/platform/bus@0/8808000000.gpu"
+    s.link("/sys/bus/platform/devices/8808000000.gpu", "../../../devices/platform/bus@0/8808000000.gpu")
+    s.file(gpu_dir + "/of_node/compatible", b"nvidia,gb10b\0")
+    if loaded:
+        s.link(gpu_dir + "/driver", "../../../../bus/platform/drivers/nvidia")
+        s.loaded("nvidia", "nvidia_uvm", "nvidia_modeset", "nvidia_drm")
+        s.file("/proc/driver/nvidia/version", f"NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  {version}  Release Build  "
+               "(buildbrain@mobile-u64-6354-d7000)  Thu Aug 21 23:46:54 PDT 2025\nGCC version:  gcc version 13.2.0 (Ubuntu 13.2.0-23ubuntu4)\n")
+        s.file("/sys/module/nvidia/version", version + "\n")
+        s.file("/proc/devices", "Character devices:\n195 nvidia\n510 nvidia-uvm\n511 nvidia-caps\n")
+        s.driver_nodes([0], version=version)
+    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+        s.file(f"{L4T_LIB}/{stem}.{version}", tiny_elf(soname, ["libc.so.6"], machine=183))
+        s.link(f"{L4T_LIB}/{soname}", f"{stem}.{version}")
+    s.file("/usr/lib/aarch64-linux-gnu/libc.so.6", tiny_elf("libc.so.6", machine=183))
+    s.directory("/lib/aarch64-linux-gnu")
+    s.file("/etc/ld.so.conf.d/nvidia-tegra.conf", L4T_LIB + "\n")
+    s.file("/etc/ld.so.cache", ld_cache([(soname, f"{L4T_LIB}/{soname}") for soname in
+                                         ("libcuda.so.1", "libnvidia-ml.so.1", "libnvidia-ptxjitcompiler.so.1", "libnvidia-nvvm.so.4")],
+                                        flags=0x0a03))
+    s.file("/usr/bin/nvidia-smi", "")
+    s.env["PATH"] = "/usr/local/cuda/bin:/usr/bin:/bin"
+    return s
+
+
+def thor_scenarios():
+    s = thor("jetson-agx-thor-healthy", "A Jetson AGX Thor on JetPack 7.0: the open nvidia module drives the integrated GPU "
+             "(no PCI GPU), cuInit finds it.")
+    s.cuda_probe(devices=[{"device": 0, "name": "NVIDIA Thor", "compute_capability": "11.0", "memory_total_mib": 125772}],
+                 mapped=f"{L4T_LIB}/libcuda.so.580.00", version=13000)
+    yield s.expect("ok", None, [], absent=["integrated-gpu-driver-not-bound", "no-nvidia-gpu", "nvidia-module-not-loaded"])
+
+    s = thor("jetson-agx-thor-nvidia-not-loaded", "A Thor whose nvidia module did not load (a kernel rebuilt without L4T's "
+             "out-of-tree modules): the fix names nvidia, not Orin's nvgpu.", loaded=False)
+    yield s.expect("fail", "kernel-module", ["integrated-gpu-driver-not-bound"], headline="integrated-gpu-driver-not-bound")
