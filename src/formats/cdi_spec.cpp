@@ -17,8 +17,8 @@ std::string scalar(const YAML::Node& node, const char* key) {
   return value && value.IsScalar() ? printable(value.Scalar(), 300) : std::string();
 }
 
-// One containerEdits block: the spec's own, or a device's.
-void read_edits(const YAML::Node& edits, CdiSpec& spec) {
+// One containerEdits block: the spec's own (common), or a device's.
+void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common) {
   if (!edits || !edits.IsMap()) return;
   auto add = [&spec](std::string path) {
     if (path.empty()) return;
@@ -26,7 +26,13 @@ void read_edits(const YAML::Node& edits, CdiSpec& spec) {
     else spec.host_paths.push_back(std::move(path));
   };
   if (const auto mounts = edits["mounts"]; mounts && mounts.IsSequence())
-    for (const auto& mount : mounts) add(scalar(mount, "hostPath"));
+    for (const auto& mount : mounts) {
+      add(scalar(mount, "hostPath"));
+      if (auto inside = scalar(mount, "containerPath"); common && !inside.empty()) {
+        if (spec.common_mounts.size() >= k_max_paths) spec.truncated = true;
+        else spec.common_mounts.push_back(std::move(inside));
+      }
+    }
   if (const auto nodes = edits["deviceNodes"]; nodes && nodes.IsSequence())
     for (const auto& node : nodes) {
       const auto host_path = scalar(node, "hostPath");
@@ -52,7 +58,7 @@ Checked<CdiSpec> parse_cdi_spec(std::string_view text) {
   spec.cdi_version = scalar(root, "cdiVersion");
   spec.kind = scalar(root, "kind");
   if (spec.cdi_version.empty() || spec.kind.empty()) return problem("not a CDI spec (no cdiVersion or kind)");
-  read_edits(root["containerEdits"], spec);
+  read_edits(root["containerEdits"], spec, true);
   if (const auto devices = root["devices"]; devices && devices.IsSequence())
     for (const auto& device : devices) {
       if (spec.devices.size() >= k_max_devices) {
@@ -60,7 +66,7 @@ Checked<CdiSpec> parse_cdi_spec(std::string_view text) {
         break;
       }
       spec.devices.push_back(scalar(device, "name"));
-      read_edits(device["containerEdits"], spec);
+      read_edits(device["containerEdits"], spec, false);
     }
   return spec;
 }

@@ -16,6 +16,7 @@ struct CdiSpec {
   std::string cdi_version, kind;
   std::vector<std::string> devices;     // device names: "0", "GPU-<uuid>", "all"
   std::vector<std::string> host_paths;  // mounts' hostPath, deviceNodes' hostPath (else path), hooks' path
+  std::vector<std::string> common_mounts;  // the spec's own containerEdits' mounts (every device gets them): containerPath
   bool truncated = false;               // more entries than gpudoctor reads
 };
 

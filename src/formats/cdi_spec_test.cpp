@@ -29,6 +29,8 @@ devices:
   CHECK(yaml_spec->devices == std::vector<std::string>{"0"});
   CHECK(yaml_spec->host_paths == std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "/dev/nvidiactl",
                                                                "/usr/bin/nvidia-cdi-hook", "/dev/nvidia3"});
+  // What every device's container gets: the spec's own mounts, where they land inside.
+  CHECK(yaml_spec->common_mounts == std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15"});
   const auto json_spec = gd::parse_cdi_spec(
       R"({"cdiVersion": "0.6.0", "kind": "nvidia.com/gpu", "devices": [{"name": "all", "containerEdits": {"deviceNodes": [{"path": "/dev/nvidia0"}]}}]})");
   REQUIRE(json_spec);

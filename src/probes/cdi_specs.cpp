@@ -32,13 +32,23 @@ std::optional<std::string> driver_of(const CdiSpec& spec) {
   return std::nullopt;
 }
 
-CdiSpecFacts check_spec(Host& host, const std::string& path, const CdiSpec& spec) {
+CdiSpecFacts check_spec(Host& host, const std::string& path, const CdiSpec& spec, bool in_container) {
   CdiSpecFacts facts{.path = printable(path, 200), .kind = spec.kind};
   facts.device_count = static_cast<std::int64_t>(spec.devices.size());
   for (const auto& name : spec.devices)
     if (facts.devices.size() < k_shown) facts.devices.push_back(name);
   facts.driver_version.value = driver_of(spec);
   std::set<std::string_view> seen;  // a spec names a library in every device's edits: stat each path once
+  if (in_container) {
+    // The host paths are the host's; what a container started through this spec must hold is its mounts' targets.
+    for (const auto& inside : spec.common_mounts) {
+      if (!seen.insert(inside).second || host.exists(inside)) continue;
+      ++facts.missing_mount_count;
+      if (facts.missing_mounts.size() < k_shown) facts.missing_mounts.push_back(inside);
+    }
+    return facts;
+  }
+  facts.host_paths_checked = true;
   for (const auto& needed : spec.host_paths) {
     if (!seen.insert(needed).second || host.exists(needed)) continue;
     ++facts.missing_count;
@@ -54,7 +64,7 @@ CdiRefresh cdi_refresh_state(Host& host) {
   return unit.enabled ? CdiRefresh::enabled : unit.path ? CdiRefresh::installed : CdiRefresh::absent;
 }
 
-std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& notes) {
+std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& notes, bool in_container) {
   Host& host = context.host;
   std::vector<CdiSpecFacts> specs;
   bool any_dir = false;
@@ -77,7 +87,7 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& note
         continue;
       }
       if (!parsed->kind.starts_with("nvidia.com/")) continue;  // another vendor's devices
-      specs.push_back(check_spec(host, path, *parsed));
+      specs.push_back(check_spec(host, path, *parsed, in_container));
     }
   }
   if (any_dir) notes.source("cdi_specs", std::string(k_spec_dirs[0]) + ", " + k_spec_dirs[1]);

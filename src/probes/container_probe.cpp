@@ -218,7 +218,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   layer.source("require", "env NVIDIA_REQUIRE_*, CUDA_VERSION, NVIDIA_DISABLE_REQUIRE");
   // What every CDI container started here would get (read on hosts and in containers alike).
   if (!context.options.image)
-    if (auto specs = read_cdi_specs(context, layer); !specs.empty()) {
+    if (auto specs = read_cdi_specs(context, layer, facts.in_container); !specs.empty()) {
       facts.cdi_specs = std::move(specs);
       facts.cdi_refresh = cdi_refresh_state(context.host);
       layer.source("cdi_refresh", "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");

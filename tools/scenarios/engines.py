@@ -161,6 +161,29 @@ def cdi_scenarios():
     yield s.expect("fail", "container", ["cdi-spec-for-other-driver", "cdi-spec-host-paths-missing"],
                    headline="cdi-spec-for-other-driver")
 
+    # A pod that mounts the host's /var/run/cdi (a device plugin or validator pod, or a user's hostPath volume),
+    # itself started through that spec: the spec's host paths are the host's, never looked for in here.
+    def cdi_container_with_spec(name, description, mounted=("libcuda.so", "libnvidia-ml.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so")):
+        s = h100_host(name, description)
+        s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "void", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+        s.file("/etc/ld.so.conf.d/00-nvcr-2961453620.conf", "/usr/lib/x86_64-linux-gnu\n")
+        s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
+        for stem in ("libcuda.so", "libnvidia-ml.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so"):
+            if stem not in mounted:
+                s.files.pop(f"/usr/lib/x86_64-linux-gnu/{stem}.550.54.15", None)
+        s.files.pop("/usr/bin/nvidia-modprobe", None)  # the host's tools are not in the image
+        return s
+
+    s = cdi_container_with_spec("container-cdi-spec-visible-healthy", "A CDI container that can read the spec it was started "
+                                "from (/var/run/cdi mounted in): every library the spec mounts is here, its host paths are not looked for.")
+    yield s.expect("ok", None, [], absent=["cdi-spec-host-paths-missing", "cdi-spec-mounts-missing-in-container"])
+
+    s = cdi_container_with_spec("container-cdi-spec-visible-mount-missing", "A CDI container started before the spec was "
+                                "regenerated: the spec now mounts libnvidia-nvvm, which this container never got.",
+                                mounted=("libcuda.so", "libnvidia-ml.so", "libnvidia-ptxjitcompiler.so"))
+    yield s.expect("warn", None, ["cdi-spec-mounts-missing-in-container"], absent=["cdi-spec-host-paths-missing"],
+                   headline="cdi-spec-mounts-missing-in-container")
+
     s = h100_host("host-cdi-spec-damaged", "A half-written /var/run/cdi/nvidia.yaml (the disk filled up during "
                   "nvidia-ctk cdi generate): engines skip it.")
     s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15")[:200] + "\n  - path: [unclosed\n")
