@@ -273,6 +273,15 @@ def gpu_operator_scenarios():
     yield s.expect("fail", "kernel-module", ["gpu-operator-driver-not-running", "nvidia-module-not-built-for-kernel", "libcuda-not-found"],
                    headline="gpu-operator-driver-not-running")
 
+    # A node with the driver installed on the host: the operator detects it and runs no driver container
+    # (nvidia.com/gpu.deploy.driver=pre-installed); the validator's hostPath leaves /run/nvidia/driver empty.
+    s = gpu_operator_node("host-gpu-operator-preinstalled-driver", "A GPU Operator node whose driver is the host's own: "
+                          "/run/nvidia/driver stays empty, the validations passed.", running=False, host_driver=True)
+    for ready in ("driver-ready", "toolkit-ready", "cuda-ready", "plugin-ready"):
+        s.file(f"/run/nvidia/validations/{ready}", "")
+    yield s.expect("ok", None, [], info=["gpu-operator-preinstalled-driver"],
+                   absent=["gpu-operator-driver-not-running", "gpu-operator-driver-container", "gpu-operator-driver-version-mismatch"])
+
     # gpu-operator#126: a driver installed on the host was loaded first; the
     # operator's container holds another release.
     s = gpu_operator_node("host-gpu-operator-host-driver-loaded", "A GPU Operator node with a host driver 535 loaded under the operator's 550 container.",
