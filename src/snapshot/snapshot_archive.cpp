@@ -23,7 +23,7 @@ namespace {
 std::string folder_name(const std::string& archive_path) {
   std::string name = fs::path(archive_path).filename().string();
   for (const char* suffix : {".tar.gz", ".tgz"})
-    if (name.ends_with(suffix)) name.resize(name.size() - std::string_view(suffix).size());
+    if (name.ends_with(suffix)) name.erase(name.size() - std::string_view(suffix).size());
   return name.empty() || name == "." || name == ".." ? "gpudoctor-snapshot" : name;
 }
 
