@@ -156,7 +156,8 @@ void check_built_for_kernel(ProbeContext& context, Probed<KernelModuleFacts>& la
 void check_running_kernel_modules(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   const std::string release = context.host.uname().release;
   if (release.empty() || release.find('/') != std::string::npos || release == "." || release == "..") return;
-  if (context.host.exists("/lib/modules/" + release)) {
+  // kmod 31 may be built to look in /usr/lib/modules where /lib is no link to usr/lib (MODULE_DIRECTORY).
+  if (context.host.exists("/lib/modules/" + release) || context.host.exists("/usr/lib/modules/" + release)) {
     layer.facts.running_kernel_modules_missing = false;
     layer.source("running_kernel_modules_missing", "/lib/modules/" + printable(release, 100));
     return;

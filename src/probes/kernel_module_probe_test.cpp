@@ -58,6 +58,10 @@ TEST_CASE("kernel-module: the running kernel's /lib/modules removed by an upgrad
   present.host.file("/lib/modules/6.1.0-test/modules.dep", "");
   CHECK(probe(present).running_kernel_modules_missing == false);
 
+  gd::ProbeFixture usr_only;  // /lib/modules keeps an old kernel, the running one's are in /usr/lib/modules (kmod's MODULE_DIRECTORY)
+  usr_only.host.file("/lib/modules/6.0.0-old/modules.dep", "").file("/usr/lib/modules/6.1.0-test/modules.dep", "");
+  CHECK(probe(usr_only).running_kernel_modules_missing == false);
+
   gd::ProbeFixture none;  // no /lib/modules at all (a kernel without modules, NixOS): not an upgrade, unknown
   CHECK_FALSE(probe(none).running_kernel_modules_missing);
 
