@@ -140,7 +140,6 @@ struct CdiSpecFacts {
   Nullable<std::string> driver_version{};
   std::vector<std::string> missing_host_paths{};  // the first 16
   std::int64_t missing_count = 0;
-  bool host_paths_checked = false;                   // on a host: a container sees its own files, not the host's
   std::vector<std::string> missing_mounts{};         // in a container: the first 16
   std::int64_t missing_mount_count = 0;
 
@@ -155,7 +154,6 @@ struct CdiSpecFacts {
     f("driver_version", driver_version, "the driver it was generated for: the version of the libcuda.so it mounts");
     f("missing_host_paths", missing_host_paths, "host paths it mounts or needs that do not exist (the first 16)");
     f("missing_count", missing_count, "how many such paths");
-    f("host_paths_checked", host_paths_checked, "the host paths were checked (on a host; a container cannot see them)");
     f("missing_mounts", missing_mounts,
       "in a container: where the spec mounts files for every device (containerPath) and nothing is (the first 16)");
     f("missing_mount_count", missing_mount_count, "how many such container paths");

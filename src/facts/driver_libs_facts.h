@@ -156,9 +156,8 @@ struct FabricManagerFacts {
   Nullable<std::string> program, unit;
   bool enabled = false;
   bool in_driver_container = false;
-  bool nvlsm_needed = false;
   Nullable<std::string> nvlsm_program;
-  bool ib_umad = false;
+  std::optional<bool> ib_umad;
 
   template <class F>
   void fields(F& f) const {
@@ -167,10 +166,10 @@ struct FabricManagerFacts {
     f("enabled", enabled, "the unit is wanted by multi-user.target (it starts at boot)");
     f("in_driver_container", in_driver_container,
       "the program is the GPU Operator's, in its driver container's root (/run/nvidia/driver), which starts it itself");
-    f("nvlsm_needed", nvlsm_needed,
-      "a fourth-generation NVSwitch baseboard (hardware.nvswitch_management_ports): Fabric Manager needs the NVLink Subnet Manager");
-    f("nvlsm_program", nvlsm_program, "nvlsm, where the nvlsm package puts it (/opt/nvidia/nvlsm/sbin)");
-    f("ib_umad", ib_umad, "/sys/module/ib_umad exists: the InfiniBand MAD module NVLSM talks to the NVSwitches through");
+    f("nvlsm_program", nvlsm_program,
+      "fourth-generation NVSwitch baseboards (hardware.nvswitch_management_ports): nvlsm, where the nvlsm package puts it (/opt/nvidia/nvlsm/sbin)");
+    f("ib_umad", ib_umad,
+      "fourth-generation NVSwitch baseboards: /sys/module/ib_umad exists, the InfiniBand MAD module NVLSM talks to the NVSwitches through");
   }
 };
 

@@ -48,7 +48,6 @@ CdiSpecFacts check_spec(Host& host, const std::string& path, const CdiSpec& spec
     }
     return facts;
   }
-  facts.host_paths_checked = true;
   for (const auto& needed : spec.host_paths) {
     if (!seen.insert(needed).second || host.exists(needed)) continue;
     ++facts.missing_count;

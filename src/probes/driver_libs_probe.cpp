@@ -247,7 +247,6 @@ FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
   FabricManagerFacts facts;
   // Fourth-generation NVSwitches: nvidia-fabricmanager-start.sh starts NVLSM
   // first, which reaches the switches through ib_umad's devices.
-  facts.nvlsm_needed = nvlsm_needed;
   if (nvlsm_needed) {
     for (const char* program : {"/opt/nvidia/nvlsm/sbin/nvlsm", "/run/nvidia/driver/opt/nvidia/nvlsm/sbin/nvlsm"})
       if (host.exists(program)) {

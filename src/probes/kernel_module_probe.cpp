@@ -157,11 +157,12 @@ void check_running_kernel_modules(ProbeContext& context, Probed<KernelModuleFact
   const std::string release = context.host.uname().release;
   if (release.empty() || release.find('/') != std::string::npos || release == "." || release == "..") return;
   // kmod 31 may be built to look in /usr/lib/modules where /lib is no link to usr/lib (MODULE_DIRECTORY).
-  if (context.host.exists("/lib/modules/" + release) || context.host.exists("/usr/lib/modules/" + release)) {
-    layer.facts.running_kernel_modules_missing = false;
-    layer.source("running_kernel_modules_missing", "/lib/modules/" + printable(release, 100));
-    return;
-  }
+  for (const char* base : {"/lib/modules/", "/usr/lib/modules/"})
+    if (context.host.exists(base + release)) {
+      layer.facts.running_kernel_modules_missing = false;
+      layer.source("running_kernel_modules_missing", base + printable(release, 100));
+      return;
+    }
   auto entries = context.host.list_dir("/lib/modules");
   if (!entries || entries->empty()) return;  // no modules at all: a container or a kernel without any, not an upgrade
   layer.facts.running_kernel_modules_missing = true;
