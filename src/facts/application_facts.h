@@ -70,7 +70,7 @@ struct GpuCodeCheck {
 };
 
 struct FrameworkFacts {
-  std::string name{};  // torch, tensorflow, onnxruntime-gpu, vllm, or the file's name
+  std::string name{};  // torch, tensorflow, onnxruntime-gpu, vllm, cupy, jax, or the file's name
   std::optional<std::string> version{}, cuda{}, cuda_source{}, cudnn{}, path{}, library{}, code_source{};
   bool cpu_only = false;
   std::optional<std::vector<std::string>> sass{}, ptx{};
@@ -85,7 +85,7 @@ struct FrameworkFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("name", name, "torch, tensorflow, onnxruntime-gpu, vllm, or a --target file's name");
+    f("name", name, "torch, tensorflow, onnxruntime-gpu, vllm, cupy, jax (its CUDA plugin), or a --target file's name");
     f("version", version, "its version: torch/version.py, else its dist-info");
     f("cuda", cuda, "the CUDA version it was built for (torch.version.cuda, TensorFlow's build_info, ...)");
     f("cuda_source", cuda_source, "where that was read: version.py, build_info.py, build_and_package_info.py, the +cuXYZ version label, or the major of the libcudart/libcublas it links");
@@ -309,7 +309,7 @@ struct ApplicationFacts {
     f("toolchains", toolchains, "CUDA compilers here: every nvcc on PATH, under CUDA_HOME/CUDA_PATH and /usr/local/cuda*");
     f("extension_builds", extension_builds, "each CUDA framework against the nvcc a build here would use");
     f("libraries", libraries, "the CUDA libraries each framework loads (cuDNN, cuBLAS, NCCL, nvJitLink, ...) and where from");
-    f("package_runtimes", package_runtimes, "CuPy and JAX CUDA plugins against the CUDA runtime of their major");
+    f("package_runtimes", package_runtimes, "CuPy and JAX CUDA plugins against the CUDA runtime of their major, where their own modules were not there to read (else they are frameworks, their libraries judged one by one)");
     f("jax_plugins", jax_plugins, "JAX's CUDA plugin (jax_cuda12_plugin) against jaxlib: their versions must be equal, or JAX ignores the plugin");
     f("jaxlib_ranges", jaxlib_ranges, "jax against jaxlib: jaxlib at least jax's _minimum_jaxlib_version and not newer than jax (required is 'MIN to JAX')");
     f("triton", triton, "Triton (torch.compile, vLLM kernels): can it find and link libcuda, and is there a C compiler");

@@ -87,6 +87,7 @@ void resolve_framework_libraries(Host& host, const LoaderConfig& config, const L
   const std::size_t first = simulation.resolutions().size();
   simulation.dlopen(request.library, k_plain_program);
   for (const auto& name : request.dlopens) simulation.dlopen(name, request.library);
+  for (const auto& module : request.modules) simulation.dlopen(module, k_plain_program);
   const auto& resolutions = simulation.resolutions();
   std::set<std::string> listed;
   for (std::size_t i = first; i < resolutions.size() && out.size() < k_max_libraries; ++i) {

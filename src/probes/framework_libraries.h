@@ -29,6 +29,7 @@ struct LibraryRequest {
   std::map<std::string, std::string> built_against;  // label -> version: cuDNN -> 9.1.0.70
   std::string site;          // its site directory, whose nvidia/*/lib wheels may hold what the loader misses
   std::string install_hint;  // how its CUDA libraries are installed
+  std::vector<std::string> modules;  // its other libraries, loaded after it (CuPy's extension modules)
 };
 
 // Appends one entry per CUDA library the request's library loads, at most 256 in all.

@@ -1,6 +1,7 @@
 #include "probes/python_frameworks.h"
 
 #include "formats/elf_file.h"
+#include "probes/cupy_and_jax.h"
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
 #include "util/path.h"
@@ -205,7 +206,7 @@ constexpr std::array<std::string_view, 6> k_torch_extensions = {"torchvision", "
 
 std::vector<FoundFramework> find_python_frameworks(Host& host, const std::string& site, const InstalledPackages& installed) {
   std::vector<FoundFramework> found;
-  for (auto finder : {find_torch, find_tensorflow, find_onnxruntime, find_vllm})
+  for (auto finder : {find_torch, find_tensorflow, find_onnxruntime, find_vllm, find_cupy, find_jax_plugin})
     if (auto framework = finder(host, site, installed)) found.push_back(std::move(*framework));
   return found;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The GPU frameworks a Python site directory holds — PyTorch, TensorFlow,
-// ONNX Runtime GPU, vLLM — each read from the files it ships, never
+// ONNX Runtime GPU, vLLM, CuPy, JAX's CUDA plugin — each read from the files it ships, never
 // imported: where it writes its version and CUDA build, which library
 // carries its GPU code, which library it loads CUDA through, what it
 // dlopen-s by name at run time, and the library versions it was built with.
@@ -21,6 +21,7 @@ struct FoundFramework {
   FrameworkFacts facts;
   std::string gpu_code;        // the library whose .nv_fatbin is read; empty when none is there
   std::string loads_through;   // the library whose DT_NEEDED the loader resolves; empty when none
+  std::vector<std::string> modules;   // its other libraries, loaded as it is used (CuPy's extension modules)
   std::vector<std::string> dlopens;   // sonames it dlopen-s by name from that library (TensorFlow)
   std::vector<std::string> preloads;  // libraries already in the process when it loads (vLLM imports torch)
   std::vector<std::string> build_archs;  // its build info's list (sm_80, compute_90), for when no fatbin is readable

@@ -3,6 +3,7 @@
 #include "loader/load_simulation.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -31,12 +32,21 @@ void compare_wheel_pins(const FoundFramework& framework, const InstalledPackages
 // CuPy and JAX's CUDA plugins load CUDA at run time, from the NVIDIA wheels
 // beside them (cupy-cuda12x[ctk], jax[cuda12]) or from a toolkit the loader
 // finds (jax[cuda12-local]): without either, the first GPU call fails.
+// Where their own modules were read (frameworks cupy and jax), the libraries
+// they load are judged one by one instead, and this summary stays out.
 void check_package_runtimes(Host& host, const LoaderConfig& config, ApplicationFacts& facts) {
   std::optional<LoadSimulation> simulation;
+  const auto read_as_framework = [&](const std::string& site, bool cupy) {
+    return std::any_of(facts.frameworks.begin(), facts.frameworks.end(), [&](const FrameworkFacts& framework) {
+      return framework.name == (cupy ? "cupy" : "jax") && framework.path && framework.path->starts_with(site + "/");
+    });
+  };
   for (const auto& package : facts.gpu_packages) {
     const auto name = to_lower(package.name);
-    const bool loads_cuda = name.starts_with("cupy") || (name.starts_with("jax") && (name.ends_with("plugin") || name.ends_with("pjrt")));
+    const bool cupy = name.starts_with("cupy");
+    const bool loads_cuda = cupy || (name.starts_with("jax") && (name.ends_with("plugin") || name.ends_with("pjrt")));
     if (!loads_cuda || !package.cuda_major || facts.package_runtimes.size() >= 64) continue;
+    if (read_as_framework(package.site, cupy)) continue;
     const auto major = *package.cuda_major;
     PackageRuntime runtime{.package = package.name,
                            .version = package.version,

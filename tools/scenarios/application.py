@@ -312,5 +312,51 @@ def scenarios():
                    "`import jax` fails.", jaxlib="0.4.30", plugin="0.4.30", minimum="0.4.34").expect(
         "fail", "application", ["application-jaxlib-outside-jax-range"], headline="application-jaxlib-outside-jax-range")
 
+    # CuPy and JAX judged by the libraries they really load, from their own modules.
+    ctk12 = ("cuda_runtime", "cuda_nvrtc", "cublas", "cufft", "curand", "cusparse", "nvjitlink")
+    s = h100_host("host-cupy13-with-toolkit", "cupy-cuda12x 13.3.0 with a CUDA 12.4 toolkit on LD_LIBRARY_PATH: every "
+                  "library its modules link, and NVRTC, is found.")
+    s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.4/lib64"
+    yield s.cuda12_toolkit_libraries().cupy_wheel().expect(
+        "ok", None, [], absent=["application-cuda-library-missing", "application-cuda-library-only-in-wheels",
+                                "application-package-cuda-runtime-missing"])
+
+    s = h100_host("host-cupy13-only-cuda-wheels", "cupy-cuda12x 13.3.0 beside the nvidia-*-cu12 wheels and no toolkit: "
+                  "CuPy 13 links libcudart.so.12 without a RUNPATH into the wheels, so `import cupy` fails "
+                  "('libcudart.so.12: cannot open shared object file') unless something loaded them first.")
+    yield s.cuda12_wheels(ctk12).cupy_wheel().expect(
+        "warn", None, ["application-cuda-library-only-in-wheels"], absent=["application-cuda-library-missing"],
+        headline="application-cuda-library-only-in-wheels")
+
+    s = h100_host("host-cupy14-ctk-wheels", "cupy-cuda12x[ctk] 14.0.1: the CUDA 12 wheels, found by cuda-pathfinder "
+                  "before the loader is asked; no toolkit, no LD_LIBRARY_PATH.")
+    yield s.cuda12_wheels(ctk12).cupy_wheel(version="14.0.1").expect(
+        "ok", None, [], absent=["application-cuda-library-missing", "application-cuda-library-only-in-wheels"])
+
+    s = h100_host("host-cupy14-no-cuda-libraries", "cupy-cuda12x 14.0.1 installed without [ctk] and without a toolkit: "
+                  "its CUDA 12 libraries are nowhere.")
+    yield s.cupy_wheel(version="14.0.1").expect(
+        "fail", "application", ["application-cuda-library-missing"], absent=["application-package-cuda-runtime-missing"],
+        headline="application-cuda-library-missing")
+
+    jax12 = ("cuda_runtime", "cudnn", "cufft", "cuda_cupti", "cublas", "cusparse", "nvjitlink")
+    s = h100_host("host-jax-cuda12-wheels", "jax[cuda12] 0.7.1: the plugin loads its nvidia-*-cu12 wheels by path.")
+    yield s.cuda12_wheels(jax12).jax_cuda_plugin().expect(
+        "ok", None, [], absent=["application-cuda-library-missing", "application-cuda-library-only-in-wheels",
+                                "application-jax-plugin-version-mismatch"])
+
+    s = h100_host("host-jax-older-cudnn-on-ld-library-path", "jax[cuda12] 0.7.1 with a system cuDNN 9.0 first on "
+                  "LD_LIBRARY_PATH: JAX loads the wheel's cuDNN by path before XLA asks by name, so the older one never wins.")
+    s.env["LD_LIBRARY_PATH"] = "/opt/cudnn/lib"
+    s.file("/opt/cudnn/lib/libcudnn.so.9.0.0", tiny_elf("libcudnn.so.9")).link("/opt/cudnn/lib/libcudnn.so.9", "libcudnn.so.9.0.0")
+    yield s.cuda12_wheels(jax12).jax_cuda_plugin().expect(
+        "ok", None, [], absent=["application-cuda-library-shadowed", "application-cuda-library-shadowed-by-older",
+                                "application-cuda-library-older-than-build"])
+
+    s = h100_host("host-jax-cudnn-wheel-missing", "jax[cuda12] 0.7.1 whose nvidia-cudnn-cu12 wheel was removed: "
+                  "'Unable to load cuDNN. Is it installed?', and JAX runs on the CPU.")
+    yield s.cuda12_wheels([w for w in jax12 if w != "cudnn"]).jax_cuda_plugin().expect(
+        "fail", "application", ["application-cuda-library-missing"], headline="application-cuda-library-missing")
+
     s = h100_host("host-torch-cpu-build", "An H100 whose venv holds torch 2.5.1+cpu: 'Torch not compiled with CUDA enabled' (FC-36).")
     yield s.torch_venv(version="2.5.1+cpu", cuda=None).expect("warn", None, ["application-cpu-only-build"], headline="application-cpu-only-build")

@@ -302,6 +302,65 @@ class Snapshot:
         self.file(f"{site}/{package}-{version}.dist-info/RECORD", "".join(f"nvidia/{wheel}/lib/{name},sha256=x,1\n" for name in sonames))
         return self
 
+    # The CUDA 12 libraries as their nvidia-*-cu12 wheels lay them out (cuda-toolkit[...] installs these).
+    CUDA12_WHEELS = {"cuda_runtime": [("libcudart.so.12", [])], "cuda_nvrtc": [("libnvrtc.so.12", [])],
+                     "cublas": [("libcublas.so.12", ["libcublasLt.so.12"]), ("libcublasLt.so.12", [])],
+                     "cufft": [("libcufft.so.11", [])], "curand": [("libcurand.so.10", [])],
+                     "cusolver": [("libcusolver.so.11", ["libcublas.so.12", "libcusparse.so.12"])],
+                     "cusparse": [("libcusparse.so.12", ["libnvJitLink.so.12"])], "nvjitlink": [("libnvJitLink.so.12", [])],
+                     "cuda_cupti": [("libcupti.so.12", [])], "cudnn": [("libcudnn.so.9", [])]}
+
+    def cuda12_wheels(self, wheels, prefix="/opt/venv"):
+        """Those wheels, each library with the RUNPATH the wheels give it
+        ($ORIGIN and the sibling wheels it needs)."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        versions = {"cudnn": "9.8.0.87", "cublas": "12.4.5.8", "cufft": "11.2.1.3", "curand": "10.3.5.147",
+                    "cusolver": "11.6.1.9", "cusparse": "12.3.1.170"}
+        for wheel in wheels:
+            for name, needed in self.CUDA12_WHEELS[wheel]:
+                self.file(f"{site}/nvidia/{wheel}/lib/{name}",
+                          tiny_elf(name, needed=needed, runpath="$ORIGIN:$ORIGIN/../../nvjitlink/lib:$ORIGIN/../../cublas/lib:$ORIGIN/../../cusparse/lib"))
+            self.file(f"{site}/nvidia_{wheel}_cu12-{versions.get(wheel, '12.4.127')}.dist-info/RECORD",
+                      "".join(f"nvidia/{wheel}/lib/{name},sha256=x,1\n" for name, _ in self.CUDA12_WHEELS[wheel]))
+        return self
+
+    def cuda12_toolkit_libraries(self, directory="/usr/local/cuda-12.4/lib64", names=None):
+        """A CUDA 12 toolkit's lib64 with the same libraries (only those in names, when given)."""
+        for wheel, libraries in self.CUDA12_WHEELS.items():
+            for name, needed in libraries:
+                if names is None or name in names:
+                    self.file(f"{directory}/{name}", tiny_elf(name, needed=needed))
+        return self
+
+    def cupy_wheel(self, version="13.3.0", major="12", prefix="/opt/venv"):
+        """CuPy's extension modules as a cupy-cudaXXx wheel lays them out:
+        DT_NEEDED on cuBLAS, cuFFT, cuRAND and cuSPARSE (cupy_builder's
+        CUDA feature), and on the runtime before CuPy 14 (which links it
+        statically and opens it by name); no RUNPATH. NVRTC is opened by name."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        runtime = [] if int(version.split(".")[0]) >= 14 else [f"libcudart.so.{major}"]
+        cufft = {"11": "10", "12": "11", "13": "12"}[major]
+        modules = {"cupy/_core/core": runtime, "cupy/_core/_routines_linalg": runtime + [f"libcublas.so.{major}"],
+                   "cupy/cuda/cufft": runtime + [f"libcufft.so.{cufft}"], "cupy/cuda/device": runtime,
+                   "cupy_backends/cuda/libs/cublas": [f"libcublas.so.{major}"], "cupy_backends/cuda/libs/curand": ["libcurand.so.10"],
+                   "cupy_backends/cuda/libs/cusparse": [f"libcusparse.so.{major}"]}
+        for module, needed in modules.items():
+            name = f"{module.rsplit('/', 1)[1]}.cpython-311-x86_64-linux-gnu.so"
+            self.file(f"{site}/{module}.cpython-311-x86_64-linux-gnu.so", tiny_elf(name, needed=needed))
+        return self.package(f"cupy_cuda{major}x", version, prefix=prefix)
+
+    def jax_cuda_plugin(self, version="0.7.1", major="12", prefix="/opt/venv"):
+        """jax[cudaNN]'s two plugin wheels: jax_cudaNN_pjrt's xla_cuda_plugin.so
+        (XLA, which opens the CUDA libraries by name) and jax_cudaNN_plugin's
+        extension modules, with jax and jaxlib of the same release."""
+        site = f"{prefix}/lib/python3.11/site-packages"
+        self.file(f"{site}/jax_plugins/xla_cuda{major}/xla_cuda_plugin.so", tiny_elf("xla_cuda_plugin.so"))
+        self.file(f"{site}/jax_cuda{major}_plugin/_versions.cpython-311-x86_64-linux-gnu.so", tiny_elf("_versions.so"))
+        for name in ("jax", "jaxlib", f"jax_cuda{major}_plugin", f"jax_cuda{major}_pjrt"):
+            self.package(name, version, prefix=prefix)
+        self.file(f"{site}/jax/version.py", f'_version: str = "{version}"\n_minimum_jaxlib_version: str = "{version}"\n')
+        return self
+
     def tensorflow_venv(self, version="2.16.1", cuda="12.3", cudnn="8", wheels_on_runpath=True, prefix="/opt/venv",
                         archs=("sm_60", "sm_70", "sm_80", "sm_89", "compute_90"), runpath_on_pywrap=False):
         """A TensorFlow wheel: the build_info.py it generates (CUDA, cuDNN and
