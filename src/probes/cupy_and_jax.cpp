@@ -98,7 +98,7 @@ std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, con
     std::set<std::string> wanted = needed;
     wanted.insert(found.dlopens.begin(), found.dlopens.end());
     for (const auto& name : wanted)
-      if (auto copy = wheel_copy(host, site, packages, name)) found.preloads.push_back(std::move(*copy));
+      if (auto copy = wheel_copy(host, site, packages, name)) found.loads_first.push_back(std::move(*copy));
   }
   return found;
 }
@@ -156,7 +156,7 @@ std::optional<FoundFramework> find_jax_plugin(Host& host, const std::string& sit
       found.dlopens.emplace_back(wanted.soname);
       // From 0.6.2 the plugin loads the wheels' copies by path before XLA asks for them by name.
       const std::string copy = site + "/nvidia/" + std::string(wanted.wheel) + "/lib/" + std::string(wanted.soname);
-      if (at_least(facts.version, "0.6.2") && host.stat(copy)) found.preloads.push_back(copy);
+      if (at_least(facts.version, "0.6.2") && host.stat(copy)) found.loads_first.push_back(copy);
     }
     return found;
   }

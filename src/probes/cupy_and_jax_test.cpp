@@ -53,7 +53,7 @@ TEST_CASE("CuPy 13: its modules, the libraries they link, NVRTC by name, and no 
   CHECK(found->modules.size() == 2);
   // Linked, so not opened again by name; NVRTC is.
   CHECK(found->dlopens == std::vector<std::string>{"libnvrtc.so.12"});
-  CHECK(found->preloads.empty());  // CuPy 13 never looks in the wheels
+  CHECK(found->loads_first.empty());  // CuPy 13 never looks in the wheels
 }
 
 TEST_CASE("CuPy 14: cuda-pathfinder takes the wheels' copies first, the runtime and NVRTC included") {
@@ -64,16 +64,16 @@ TEST_CASE("CuPy 14: cuda-pathfinder takes the wheels' copies first, the runtime 
   const auto found = gd::find_cupy(host, k_site, {{"cupy-cuda12x", "14.0.1"}});
   REQUIRE(found);
   CHECK(found->dlopens == std::vector<std::string>{"libcudart.so.12", "libnvrtc.so.12"});
-  CHECK(found->preloads.size() == 3);
-  CHECK(contains(found->preloads, k_site + "/nvidia/cublas/lib/libcublas.so.12"));
-  CHECK_FALSE(contains(found->preloads, k_site + "/nvidia/cufft/lib/libcufft.so.11"));  // not installed
+  CHECK(found->loads_first.size() == 3);
+  CHECK(contains(found->loads_first, k_site + "/nvidia/cublas/lib/libcublas.so.12"));
+  CHECK_FALSE(contains(found->loads_first, k_site + "/nvidia/cufft/lib/libcufft.so.11"));  // not installed
 
   // Resolved: the preloaded copies answer the names asked for; cuFFT is found nowhere.
   std::vector<gd::FrameworkLibrary> libraries;
   gd::LoaderConfig config;
   config.default_dirs = {"/lib", "/usr/lib"};
   gd::resolve_framework_libraries(host, config,
-                                  {"cupy 14.0.1", found->loads_through, found->dlopens, found->preloads, {}, k_site, "hint", found->modules},
+                                  {"cupy 14.0.1", found->loads_through, found->dlopens, {}, {}, k_site, "hint", found->modules, found->loads_first},
                                   libraries);
   const auto named = [&](const std::string& name) {
     return std::find_if(libraries.begin(), libraries.end(), [&](const auto& entry) { return entry.library == name; });
@@ -117,12 +117,12 @@ TEST_CASE("JAX's plugin: the libraries its version check loads, preloaded from t
   CHECK(recent->loads_through == k_site + "/jax_plugins/xla_cuda12/xla_cuda_plugin.so");
   CHECK(recent->dlopens.size() == 6);
   CHECK(contains(recent->dlopens, "libcudnn.so.9"));
-  CHECK(recent->preloads == std::vector<std::string>{k_site + "/nvidia/cuda_runtime/lib/libcudart.so.12",
+  CHECK(recent->loads_first == std::vector<std::string>{k_site + "/nvidia/cuda_runtime/lib/libcudart.so.12",
                                                      k_site + "/nvidia/cudnn/lib/libcudnn.so.9"});
   // Before 0.6.2 the plugin's own RUNPATH finds the wheels: nothing preloaded.
   const auto older = gd::find_jax_plugin(host, k_site, {{"jax_cuda12_plugin", "0.5.3"}});
   REQUIRE(older);
-  CHECK(older->preloads.empty());
+  CHECK(older->loads_first.empty());
   // Before 0.4.31 its cuDNN could be 8.9: not asked for by a major we would guess.
   const auto oldest = gd::find_jax_plugin(host, k_site, {{"jax_cuda12_plugin", "0.4.30"}});
   REQUIRE(oldest);

@@ -85,6 +85,9 @@ void resolve_framework_libraries(Host& host, const LoaderConfig& config, const L
   simulation.load_plain_program();
   for (const auto& preload : request.preloads) simulation.dlopen(preload, k_plain_program);
   const std::size_t first = simulation.resolutions().size();
+  // What the copies it loads by path need is resolved by the loader as usual:
+  // jax-ml/jax#30050, the wheel's cuSPARSE getting LD_LIBRARY_PATH's older nvJitLink.
+  for (const auto& copy : request.loads_first) simulation.dlopen(copy, k_plain_program);
   simulation.dlopen(request.library, k_plain_program);
   for (const auto& name : request.dlopens) simulation.dlopen(name, request.library);
   for (const auto& module : request.modules) simulation.dlopen(module, k_plain_program);

@@ -30,6 +30,7 @@ struct LibraryRequest {
   std::string site;          // its site directory, whose nvidia/*/lib wheels may hold what the loader misses
   std::string install_hint;  // how its CUDA libraries are installed
   std::vector<std::string> modules;  // its other libraries, loaded after it (CuPy's extension modules)
+  std::vector<std::string> loads_first;  // copies it loads by path before its library; what they need is its too
 };
 
 // Appends one entry per CUDA library the request's library loads, at most 256 in all.

@@ -24,6 +24,7 @@ struct FoundFramework {
   std::vector<std::string> modules;   // its other libraries, loaded as it is used (CuPy's extension modules)
   std::vector<std::string> dlopens;   // sonames it dlopen-s by name from that library (TensorFlow)
   std::vector<std::string> preloads;  // libraries already in the process when it loads (vLLM imports torch)
+  std::vector<std::string> loads_first;  // its own copies it loads by path before its library (the wheels', CuPy 14, JAX)
   std::vector<std::string> build_archs;  // its build info's list (sm_80, compute_90), for when no fatbin is readable
   std::map<std::string, std::string> built_against;  // library label -> version it was built with: cuDNN -> 9.1.0.70
   std::vector<std::pair<std::string, std::string>> pins;  // its METADATA's exact pins (torch: nvidia_cudnn_cu12 -> 9.1.0.70)

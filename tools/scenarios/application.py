@@ -353,6 +353,16 @@ def scenarios():
         "ok", None, [], absent=["application-cuda-library-shadowed", "application-cuda-library-shadowed-by-older",
                                 "application-cuda-library-older-than-build"])
 
+    s = h100_host("host-jax-ld-library-path-old-nvjitlink", "jax[cuda12] 0.7.1 with the HPC SDK's CUDA 12.4 on "
+                  "LD_LIBRARY_PATH (jax-ml/jax#30050): JAX loads the wheel's cuSPARSE 12.5 by path, but the nvJitLink it "
+                  "needs is found on LD_LIBRARY_PATH first, 12.4 against the wheel's 12.9: 'Unable to load cuSPARSE', CPU.")
+    sdk = "/opt/nvidia/hpc_sdk/Linux_x86_64/24.5/cuda/12.4/lib64"
+    s.env["LD_LIBRARY_PATH"] = sdk
+    s.file(f"{sdk}/libnvJitLink.so.12.4.127", tiny_elf("libnvJitLink.so.12")).link(f"{sdk}/libnvJitLink.so.12", "libnvJitLink.so.12.4.127")
+    yield s.cuda12_wheels(jax12, versions={"cusparse": "12.5.10.65", "nvjitlink": "12.9.86"}).jax_cuda_plugin().expect(
+        "fail", "application", ["application-cuda-library-shadowed-by-older"],
+        headline="application-cuda-library-shadowed-by-older")
+
     s = h100_host("host-jax-cudnn-wheel-missing", "jax[cuda12] 0.7.1 whose nvidia-cudnn-cu12 wheel was removed: "
                   "'Unable to load cuDNN. Is it installed?', and JAX runs on the CPU.")
     yield s.cuda12_wheels([w for w in jax12 if w != "cudnn"]).jax_cuda_plugin().expect(

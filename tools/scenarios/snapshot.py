@@ -310,12 +310,12 @@ class Snapshot:
                      "cusparse": [("libcusparse.so.12", ["libnvJitLink.so.12"])], "nvjitlink": [("libnvJitLink.so.12", [])],
                      "cuda_cupti": [("libcupti.so.12", [])], "cudnn": [("libcudnn.so.9", [])]}
 
-    def cuda12_wheels(self, wheels, prefix="/opt/venv"):
+    def cuda12_wheels(self, wheels, prefix="/opt/venv", versions=None):
         """Those wheels, each library with the RUNPATH the wheels give it
         ($ORIGIN and the sibling wheels it needs)."""
         site = f"{prefix}/lib/python3.11/site-packages"
         versions = {"cudnn": "9.8.0.87", "cublas": "12.4.5.8", "cufft": "11.2.1.3", "curand": "10.3.5.147",
-                    "cusolver": "11.6.1.9", "cusparse": "12.3.1.170"}
+                    "cusolver": "11.6.1.9", "cusparse": "12.3.1.170", **(versions or {})}
         for wheel in wheels:
             for name, needed in self.CUDA12_WHEELS[wheel]:
                 self.file(f"{site}/nvidia/{wheel}/lib/{name}",
