@@ -21,40 +21,16 @@ constexpr std::size_t k_max_modules = 256;
 constexpr std::array<std::string_view, 5> k_cupy_module_dirs = {"cupy/_core", "cupy/cuda", "cupy/random", "cupy_backends/cuda/api",
                                                                 "cupy_backends/cuda/libs"};
 
-// The first distribution whose normalised name passes wanted, and its version.
-template <class Wanted>
-std::optional<std::pair<std::string, std::string>> distribution(const InstalledPackages& installed, Wanted wanted) {
-  for (const auto& [name, version] : installed)
-    if (const auto normal = normalized_package_name(name); wanted(normal)) return std::pair{normal, version};
-  return std::nullopt;
-}
-
 bool at_least(const std::optional<std::string>& version, std::string_view minimum) {
   const auto have = version ? Version::parse(*version) : std::nullopt;
   const auto want = Version::parse(minimum);
   return have && want && !(*have < *want);
 }
 
-// The CUDA major of the first libcudart/libcublas name among needed.
-std::optional<int> cuda_major_of(const std::set<std::string>& needed) {
-  for (const auto& name : needed)
-    for (const std::string_view stem : {"libcudart.so.", "libcublas.so."})
-      if (name.starts_with(stem))
-        if (const auto version = Version::parse(std::string_view(name).substr(stem.size()))) return static_cast<int>(version->major());
-  return std::nullopt;
-}
-
-// A copy of name in the environment's NVIDIA wheels, where cuda-pathfinder looks first.
-std::optional<std::string> wheel_copy(Host& host, const std::string& site, const std::vector<std::string>& packages, const std::string& name) {
-  for (const auto& package : packages)
-    if (const std::string candidate = site + "/nvidia/" + package + "/lib/" + name; host.stat(candidate)) return candidate;
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, const InstalledPackages& installed) {
-  const auto dist = distribution(installed, [](const std::string& name) { return name == "cupy" || name.starts_with("cupy_cuda"); });
+  const auto dist = find_distribution(installed, [](std::string_view name) { return name == "cupy" || name.starts_with("cupy_cuda"); });
   std::string core;
   std::vector<std::string> modules;
   std::set<std::string> needed;  // the CUDA libraries its modules link
@@ -79,26 +55,34 @@ std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, con
   facts.name = "cupy";
   if (dist) facts.version = dist->second;
   facts.path = printable(site + "/cupy", 300);
-  auto major = dist ? package_cuda_major(dist->first) : std::nullopt;
-  if (major) facts.cuda_source = "its wheel's name (" + dist->first + ")";
-  else if ((major = cuda_major_of(needed))) facts.cuda_source = "the CUDA major of the libraries its modules link";
-  if (major) facts.cuda = std::to_string(*major);
+  // The wheel's name says the CUDA major (cupy_cuda12x); a conda or source CuPy's modules say it by what they link.
+  int major = 0;
+  if (const auto named = dist ? package_cuda_major(dist->first) : std::nullopt) {
+    major = *named;
+    facts.cuda_source = "its wheel's name (" + dist->first + ")";
+  } else {
+    for (const auto& name : needed)
+      if (const auto linked = cuda_major_of_soname(name)) {
+        major = *linked;
+        facts.cuda_source = "the CUDA major of the libraries its modules link";
+        break;
+      }
+  }
+  if (major) facts.cuda = std::to_string(major);
   found.loads_through = core;
   found.modules = std::move(modules);
   // The runtime is linked before 14 and opened at import from 14 on; NVRTC compiles every kernel CuPy runs.
   if (major) {
-    const std::string runtime = *major == 11 ? std::string("libcudart.so.11.0") : "libcudart.so." + std::to_string(*major);
+    const std::string runtime = major == 11 ? std::string("libcudart.so.11.0") : "libcudart.so." + std::to_string(major);
     if (!needed.contains(runtime)) found.dlopens.push_back(runtime);
-    found.dlopens.push_back(*major == 11 ? std::string("libnvrtc.so.11.2") : "libnvrtc.so." + std::to_string(*major));
+    found.dlopens.push_back(major == 11 ? std::string("libnvrtc.so.11.2") : "libnvrtc.so." + std::to_string(major));
   }
   // CuPy 14 loads each library through cuda-pathfinder before the module that links it: the wheels' copies win.
   if (at_least(facts.version, "14")) {
-    auto listed = host.list_dir(site + "/nvidia");
-    const auto packages = listed ? std::move(*listed) : std::vector<std::string>{};
     std::set<std::string> wanted = needed;
     wanted.insert(found.dlopens.begin(), found.dlopens.end());
     for (const auto& name : wanted)
-      if (auto copy = wheel_copy(host, site, packages, name)) found.loads_first.push_back(std::move(*copy));
+      if (auto copy = copy_in_wheels(host, site, name)) found.loads_first.push_back(std::move(*copy));
   }
   return found;
 }
@@ -138,7 +122,7 @@ std::string jax_plugin_library(Host& host, const std::string& site, int major) {
 std::optional<FoundFramework> find_jax_plugin(Host& host, const std::string& site, const InstalledPackages& installed) {
   for (const int major : {13, 12}) {
     const std::string name = "jax_cuda" + std::to_string(major) + "_plugin";
-    const auto dist = distribution(installed, [&](const std::string& normal) { return normal == name; });
+    const auto dist = find_distribution(installed, [&](std::string_view normal) { return normal == name; });
     if (!dist) continue;
     const auto library = jax_plugin_library(host, site, major);
     if (library.empty()) continue;

@@ -8,6 +8,7 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include <algorithm>
 #include <array>
 #include <set>
 
@@ -61,18 +62,29 @@ void compare_with_build(Host& host, const CudaLibraryKind& kind, const std::stri
   library.relation = *compared < *want ? VersionRelation::older : *want < *compared ? VersionRelation::newer : VersionRelation::same;
 }
 
-// A copy of name in the environment's NVIDIA wheels (site/nvidia/*/lib).
+}  // namespace
+
 std::optional<std::string> copy_in_wheels(Host& host, const std::string& site, const std::string& name) {
   auto packages = host.list_dir(site + "/nvidia");
   if (!packages) return std::nullopt;
+  std::sort(packages->begin(), packages->end());  // the same answer whatever order the directory lists
   for (const auto& package : *packages) {
     const std::string candidate = site + "/nvidia/" + package + "/lib/" + name;
-    if (host.stat(candidate)) return printable(candidate, 300);
+    if (host.stat(candidate)) return candidate;
   }
   return std::nullopt;
 }
 
-}  // namespace
+std::optional<int> cuda_major_of_soname(std::string_view name) {
+  for (const std::string_view stem : {"libcudart.so.", "libcublas.so."}) {
+    if (!name.starts_with(stem)) continue;
+    const auto rest = name.substr(stem.size());
+    const auto digits = rest.substr(0, rest.find('.'));
+    if (digits.empty() || digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    return std::stoi(std::string(digits));
+  }
+  return std::nullopt;
+}
 
 bool is_cuda_library(std::string_view name) {
   for (const auto prefix : k_cuda_library_prefixes)
@@ -122,7 +134,7 @@ void resolve_framework_libraries(Host& host, const LoaderConfig& config, const L
           }
       if (kind) compare_with_build(host, *kind, real_path(host, *resolution.path), request, library);
     } else if (!request.site.empty()) {
-      library.wheel_copy = copy_in_wheels(host, request.site, resolution.name);
+      if (auto copy = copy_in_wheels(host, request.site, resolution.name)) library.wheel_copy = printable(*copy, 300);
     }
     out.push_back(std::move(library));
   }

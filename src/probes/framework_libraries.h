@@ -10,6 +10,7 @@
 #include "loader/loader_config.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ namespace gd {
 // shadowing breaks a framework. The driver's own (libcuda.so.1,
 // libnvidia-*) are the driver-libs layer's, and not listed here.
 bool is_cuda_library(std::string_view name);
+
+// The CUDA major a library's name says: libcudart.so.12 or libcublas.so.11.0 -> 12, 11; other names none.
+std::optional<int> cuda_major_of_soname(std::string_view name);
+
+// A copy of name in the environment's NVIDIA wheels (site/nvidia/*/lib/name), as a path to read.
+std::optional<std::string> copy_in_wheels(Host& host, const std::string& site, const std::string& name);
 
 // What one framework loads, and what it was built with.
 struct LibraryRequest {

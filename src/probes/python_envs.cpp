@@ -171,6 +171,13 @@ std::string normalized_package_name(std::string_view name) {
   return normal;
 }
 
+std::optional<std::pair<std::string, std::string>> find_distribution(const std::vector<std::pair<std::string, std::string>>& installed,
+                                                                     const std::function<bool(std::string_view)>& wanted) {
+  for (const auto& [name, version] : installed)
+    if (auto normal = normalized_package_name(name); wanted(normal)) return std::pair{std::move(normal), version};
+  return std::nullopt;
+}
+
 std::optional<int> package_cuda_major(std::string_view name) {
   const std::string normal = normalized_package_name(name);
   auto leading_major = [](std::string_view digits) -> std::optional<int> {

@@ -7,6 +7,7 @@
 #include "facts/application_facts.h"
 #include "host/host.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -47,6 +48,10 @@ std::optional<TensorflowBuildInfo> read_tensorflow_build_info(Host& host, const 
 // A distribution name as pip compares them and dist-info folders spell them:
 // lower case, '-' and '.' as '_' ("nvidia-cudnn-cu12" -> "nvidia_cudnn_cu12").
 std::string normalized_package_name(std::string_view name);
+
+// The first installed distribution whose normalised name passes wanted: that name and its version.
+std::optional<std::pair<std::string, std::string>> find_distribution(const std::vector<std::pair<std::string, std::string>>& installed,
+                                                                     const std::function<bool(std::string_view)>& wanted);
 
 // The CUDA major a GPU package is built for, as its name says:
 // cupy_cuda12x, cupy-cuda117, jax_cuda12_plugin, jax_cuda13_pjrt, nvidia_cublas_cu12.

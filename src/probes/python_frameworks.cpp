@@ -2,6 +2,7 @@
 
 #include "formats/elf_file.h"
 #include "probes/cupy_and_jax.h"
+#include "probes/framework_libraries.h"
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
 #include "util/path.h"
@@ -19,12 +20,8 @@ namespace {
 
 // The version of the first installed distribution among names (normalised).
 std::optional<std::string> installed_version(const InstalledPackages& installed, std::initializer_list<std::string_view> names) {
-  for (const auto& [name, version] : installed) {
-    const auto normal = normalized_package_name(name);
-    for (const auto wanted : names)
-      if (normal == wanted) return version;
-  }
-  return std::nullopt;
+  const auto found = find_distribution(installed, [&](std::string_view normal) { return std::find(names.begin(), names.end(), normal) != names.end(); });
+  return found ? std::optional(found->second) : std::nullopt;
 }
 
 // The first site (in search order) that has the distribution, and its version.
@@ -56,13 +53,7 @@ std::optional<std::string> cuda_major_of_links(Host& host, const std::string& li
   const auto elf = read_elf(host, library);
   if (!elf) return std::nullopt;
   for (const auto& needed : elf->needed)
-    for (const std::string_view stem : {"libcudart.so.", "libcublas.so."})
-      if (needed.starts_with(stem)) {
-        const auto major = std::string_view(needed).substr(stem.size());
-        const auto digits = major.substr(0, major.find('.'));
-        if (!digits.empty() && digits.size() <= 2 && digits.find_first_not_of("0123456789") == std::string_view::npos)
-          return std::string(digits);
-      }
+    if (const auto major = cuda_major_of_soname(needed)) return std::to_string(*major);
   return std::nullopt;
 }
 
