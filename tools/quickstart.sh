@@ -81,10 +81,13 @@ case "${1:-check}" in
     # libpci (as the static build will be) every scenario must replay the same.
     configure build-nopci -Dtests=enabled -Dpci_names=disabled -Dwerror=true
     run_suites build-nopci "tests without libpci" --suite replay --suite cli || status=1
-    # That build is the glibc-only artefact for live probes and --smoke: it must need nothing but glibc.
-    if ldd build-nopci/gpudoctor | grep -v -E 'linux-vdso|libc\.so|ld-linux|libm\.so'; then
-      echo "FAIL: build-nopci/gpudoctor needs more than glibc (listed above)"; status=1
-    fi
+    # That build is the glibc-only artefact for live probes and --smoke: it must need nothing but glibc;
+    # so must the plain one, which opens libpci only when it names a device (probes/pci_names.cpp).
+    for binary in build-nopci/gpudoctor build/gpudoctor; do
+      if ldd "$binary" | grep -v -E 'linux-vdso|libc\.so|ld-linux|libm\.so'; then
+        echo "FAIL: $binary needs more than glibc (listed above)"; status=1
+      fi
+    done
     # The single static file for images (-Dstatic=true): it must be static,
     # and replay every scenario exactly as the plain build does.
     configure build-static -Dstatic=true -Dtests=disabled -Dwerror=true

@@ -6,6 +6,8 @@
 extern "C" {
 #include <pci/pci.h>
 }
+#include <dlfcn.h>
+
 #include <csetjmp>
 #include <cstdarg>
 #endif
@@ -14,6 +16,20 @@ namespace gd {
 
 #if GPUDOCTOR_HAVE_LIBPCI
 namespace {
+
+// libpci is opened the first time a device is named, not linked: resolve,
+// lint, explain and a replay without GPUs never pay for mapping it and the
+// libudev and libz it brings (a third of the plain build's start-up), and a
+// copy of the binary on a system without libpci3 still runs, naming GPUs
+// from rules/tables as the static build does. Only the two calls below are used.
+using PciAlloc = pci_access* (*)();
+using PciLookupName = char* (*)(pci_access*, char*, int, int, ...);
+
+struct Libpci {
+  PciAlloc alloc = nullptr;
+  PciLookupName lookup_name = nullptr;
+  pci_access* access = nullptr;
+};
 
 // libpci's default error handler calls exit(1); ours jumps back instead, so
 // a broken pci.ids costs a name, not the whole diagnosis. Names come from
@@ -24,27 +40,34 @@ std::jmp_buf g_pci_error_jump;
 __attribute__((noreturn)) void on_pci_error(char*, ...) { std::longjmp(g_pci_error_jump, 1); }
 void on_pci_warning(char*, ...) {}
 
-pci_access* names_access() {
-  static pci_access* access = [] {
-    pci_access* created = pci_alloc();
-    if (!created) return created;
-    created->error = on_pci_error;
-    created->warning = on_pci_warning;
-    created->debug = on_pci_warning;
-    created->id_lookup_mode = 0;  // no DNS lookups, and so no ~/.pciids-cache written
-    return created;
+const Libpci& libpci() {
+  static const Libpci loaded = [] {
+    Libpci lib;
+    // The soname libpci has kept since 3.0; its ABI is what <pci/pci.h> describes.
+    void* handle = dlopen("libpci.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) return lib;
+    lib.alloc = reinterpret_cast<PciAlloc>(dlsym(handle, "pci_alloc"));
+    lib.lookup_name = reinterpret_cast<PciLookupName>(dlsym(handle, "pci_lookup_name"));
+    if (!lib.alloc || !lib.lookup_name) return Libpci{};
+    lib.access = lib.alloc();
+    if (!lib.access) return Libpci{};
+    lib.access->error = on_pci_error;
+    lib.access->warning = on_pci_warning;
+    lib.access->debug = on_pci_warning;
+    lib.access->id_lookup_mode = 0;  // no DNS lookups, and so no ~/.pciids-cache written
+    return lib;
   }();
-  return access;
+  return loaded;
 }
 
 }  // namespace
 
 std::optional<std::string> pci_device_name(std::uint32_t vendor, std::uint32_t device) {
-  pci_access* access = names_access();
-  if (!access) return std::nullopt;
+  const Libpci& lib = libpci();
+  if (!lib.access) return std::nullopt;
   char buffer[256];
   if (setjmp(g_pci_error_jump) != 0) return std::nullopt;
-  const char* name = pci_lookup_name(access, buffer, sizeof buffer, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB,
+  const char* name = lib.lookup_name(lib.access, buffer, sizeof buffer, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB,
                                      static_cast<int>(vendor), static_cast<int>(device));
   if (!name || name[0] == '\0') return std::nullopt;
   return std::string(name);
