@@ -120,27 +120,37 @@ LdCacheParse parse_ld_cache(std::string data) {
   return parsed;
 }
 
-bool cache_names_equal(std::string_view a, std::string_view b) {
+int cache_libcmp(std::string_view a, std::string_view b) {
   std::size_t i = 0, j = 0;
-  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
-  while (i < a.size() && j < b.size()) {
-    if (digit(a[i]) && digit(b[j])) {
-      while (i < a.size() && a[i] == '0') ++i;  // leading zeros do not count
-      while (j < b.size() && b[j] == '0') ++j;
+  auto digit = [](std::string_view s, std::size_t at) { return at < s.size() && s[at] >= '0' && s[at] <= '9'; };
+  // glibc compares plain chars, which are signed on x86; the end of a name is its NUL.
+  auto byte = [](std::string_view s, std::size_t at) { return at < s.size() ? static_cast<int>(static_cast<signed char>(s[at])) : 0; };
+  while (i < a.size()) {
+    if (digit(a, i)) {
+      if (!digit(b, j)) return 1;
+      // Numerically, without overflow: leading zeros dropped, then the longer run is the larger number.
+      while (digit(a, i + 1) && a[i] == '0') ++i;
+      while (digit(b, j + 1) && b[j] == '0') ++j;
       std::size_t ei = i, ej = j;
-      while (ei < a.size() && digit(a[ei])) ++ei;
-      while (ej < b.size() && digit(b[ej])) ++ej;
-      if (a.substr(i, ei - i) != b.substr(j, ej - j)) return false;
+      while (digit(a, ei)) ++ei;
+      while (digit(b, ej)) ++ej;
+      if (ei - i != ej - j) return ei - i < ej - j ? -1 : 1;
+      if (const int order = a.substr(i, ei - i).compare(b.substr(j, ej - j)); order != 0) return order < 0 ? -1 : 1;
       i = ei;
       j = ej;
+    } else if (digit(b, j)) {
+      return -1;
+    } else if (byte(a, i) != byte(b, j)) {
+      return byte(a, i) - byte(b, j);
     } else {
-      if (a[i] != b[j]) return false;
       ++i;
       ++j;
     }
   }
-  return i == a.size() && j == b.size();
+  return -byte(b, j);
 }
+
+bool cache_names_equal(std::string_view a, std::string_view b) { return cache_libcmp(a, b) == 0; }
 
 std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t exact_flags,
                                            const std::vector<std::int32_t>& accepted,
@@ -148,13 +158,22 @@ std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t e
   std::optional<std::string> candidate;
   std::optional<std::string> hwcaps_hit;
   std::size_t hwcaps_rank = active_hwcaps.size();
-  // An exact key is the usual case and cheap to compare; glibc's numeric
-  // comparison ("so.01" is "so.1") needs the slower walk only when that fails.
+  // glibc's search_cache: a binary search, for ldconfig writes the entries in
+  // descending _dl_cache_libcmp order, then back to the first of the name.
+  // The same steps on a cache that is out of order miss what glibc misses.
+  std::ptrdiff_t left = 0, right = static_cast<std::ptrdiff_t>(entries.size()) - 1;
   std::size_t start = entries.size();
-  for (std::size_t i = 0; i < entries.size() && start == entries.size(); ++i)
-    if (entries[i].key == name) start = i;
-  for (std::size_t i = 0; i < entries.size() && start == entries.size(); ++i)
-    if (cache_names_equal(entries[i].key, name)) start = i;
+  while (left <= right) {
+    const std::ptrdiff_t middle = (left + right) / 2;
+    const int order = cache_libcmp(name, entries[static_cast<std::size_t>(middle)].key);
+    if (order == 0) {
+      start = static_cast<std::size_t>(middle);
+      break;
+    }
+    if (order < 0) left = middle + 1;
+    else right = middle - 1;
+  }
+  while (start < entries.size() && start > 0 && cache_names_equal(entries[start - 1].key, name)) --start;
   for (std::size_t i = start; i < entries.size(); ++i) {
     const auto& entry = entries[i];
     if (!cache_names_equal(entry.key, name)) break;  // same-key entries are adjacent

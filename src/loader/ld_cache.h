@@ -43,7 +43,9 @@ using LdCacheParse = Checked<LdCache>;
 LdCacheParse parse_ld_cache(std::string bytes);
 
 
-// glibc's _dl_cache_libcmp equality: digit runs compare as numbers.
+// glibc's _dl_cache_libcmp: digit runs compare as numbers, so "so.01" is "so.1"
+// and "so.9" sorts before "so.10"; negative, zero or positive.
+int cache_libcmp(std::string_view a, std::string_view b);
 bool cache_names_equal(std::string_view a, std::string_view b);
 
 

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace {
@@ -151,4 +152,39 @@ TEST_CASE("cache names compare digit runs as numbers, as glibc does") {
   CHECK(gd::cache_names_equal("libcuda.so.1", "libcuda.so.1"));
   CHECK_FALSE(gd::cache_names_equal("libfoo.so.1", "libfoo.so.10"));
   CHECK_FALSE(gd::cache_names_equal("libfoo.so", "libfoo.so.1"));
+}
+
+TEST_CASE("cache names order as _dl_cache_libcmp orders them") {
+  CHECK(gd::cache_libcmp("libfoo.so.9", "libfoo.so.10") < 0);
+  CHECK(gd::cache_libcmp("libfoo.so.10", "libfoo.so.9") > 0);
+  CHECK(gd::cache_libcmp("libfoo.so.007", "libfoo.so.7") == 0);
+  CHECK(gd::cache_libcmp("libz.so", "libz.so.1") < 0);  // the shorter name ends first
+  CHECK(gd::cache_libcmp("libfoo1", "libfoo") > 0);
+  CHECK(gd::cache_libcmp("libfoo.so.1", "libfoo.so.a") > 0);  // a digit sorts after any other byte
+  CHECK(gd::cache_libcmp("liba.so", "libb.so") < 0);
+}
+
+TEST_CASE("lookups search the way glibc does: binary search over ldconfig's order") {
+  std::vector<gd::LdCacheEntrySpec> entries;
+  for (int i = 0; i < 300; ++i) entries.push_back({"libcase" + std::to_string(i) + ".so.1", "/lib/libcase" + std::to_string(i) + ".so.1"});
+  entries.push_back({"libcase7.so.1", "/opt/second/libcase7.so.1"});
+  const auto bytes = gd::ld_cache(entries);
+  const auto parsed = gd::parse_ld_cache(bytes);
+  REQUIRE(parsed);
+  for (std::size_t i = 1; i < parsed->entries.size(); ++i)
+    CHECK(gd::cache_libcmp(parsed->entries[i - 1].key, parsed->entries[i].key) >= 0);  // the writer sorts as ldconfig does
+  for (int i = 0; i < 300; i += 37) CHECK(parsed->lookup("libcase" + std::to_string(i) + ".so.1", 0x0303, {0x0303}) == "/lib/libcase" + std::to_string(i) + ".so.1");
+  CHECK(parsed->lookup("libcase7.so.01", 0x0303, {0x0303}) == "/lib/libcase7.so.1");  // the first of the name, given first
+  CHECK_FALSE(parsed->lookup("libcase300.so.1", 0x0303, {0x0303}));
+
+  SUBCASE("a cache out of order misses what glibc's search misses") {
+    // The first and last entries swapped by hand: ascending where glibc expects descending.
+    auto out_of_order = gd::ld_cache({{"libb.so.1", "/lib/libb.so.1"}, {"liba.so.1", "/lib/liba.so.1"}, {"libc.so.1", "/lib/libc.so.1"}});
+    // Entries now libc, libb, liba (descending); make the table ascending: liba, libb, libc.
+    std::swap_ranges(out_of_order.begin() + 48, out_of_order.begin() + 48 + 24, out_of_order.begin() + 48 + 48);
+    const auto broken = gd::parse_ld_cache(out_of_order);
+    REQUIRE(broken);
+    CHECK(broken->lookup("libb.so.1", 0x0303, {0x0303}) == "/lib/libb.so.1");  // the middle is found
+    CHECK_FALSE(broken->lookup("libc.so.1", 0x0303, {0x0303}));  // glibc turns left of libb, towards liba, and misses it
+  }
 }

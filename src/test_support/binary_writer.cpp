@@ -1,5 +1,7 @@
 #include "test_support/binary_writer.h"
 
+#include "loader/ld_cache.h"
+
 #include <algorithm>
 #include <map>
 
@@ -185,7 +187,12 @@ std::string tiny_module(const std::vector<std::pair<std::string, std::string>>& 
   return out.str();
 }
 
-std::string ld_cache(const std::vector<LdCacheEntrySpec>& entries) {
+std::string ld_cache(const std::vector<LdCacheEntrySpec>& given) {
+  // In ldconfig's order, descending by _dl_cache_libcmp, which glibc's binary
+  // search relies on; entries of one name keep the order they are given in.
+  auto entries = given;
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const LdCacheEntrySpec& a, const LdCacheEntrySpec& b) { return cache_libcmp(a.soname, b.soname) > 0; });
   const std::uint64_t base = 48 + 24 * entries.size();
   std::string strings;
   Bytes table;

@@ -52,7 +52,8 @@ struct LdCacheEntrySpec {
   std::uint32_t flags = 0x0303;  // x86-64 libc6; 0x0a03 aarch64
 };
 
-// /etc/ld.so.cache in glibc's new format ("glibc-ld.so.cache1.1"), entries in the given order.
+// /etc/ld.so.cache in glibc's new format ("glibc-ld.so.cache1.1"), entries in
+// ldconfig's order (descending by name); those of one name in the given order.
 std::string ld_cache(const std::vector<LdCacheEntrySpec>& entries);
 
 // A PCI function's Vital Product Data as sysfs' vpd file gives it (PCI Local

@@ -165,7 +165,7 @@ TEST_CASE("tiny_module compressed by the real xz, zstd and gzip as the kernel's 
   }
 }
 
-TEST_CASE("ld_cache: ldconfig -p lists the entries, in order, as parse_ld_cache looks them up") {
+TEST_CASE("ld_cache: ldconfig -p lists the entries in ldconfig's own order, and parse_ld_cache finds them") {
   gd::TempDir dir;
   dir.write("ld.so.cache", gd::ld_cache({{"libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"},
                                          {"libz.so.1", "/lib/libz.so.1"},
@@ -176,7 +176,7 @@ TEST_CASE("ld_cache: ldconfig -p lists the entries, in order, as parse_ld_cache 
   const auto z = listed.find("libz.so.1 (libc6,x86-64) => /lib/libz.so.1");
   CHECK(cuda != std::string::npos);
   CHECK(z != std::string::npos);
-  CHECK(cuda < z);
+  CHECK(z < cuda);  // descending by name, as ldconfig writes a cache and glibc's binary search expects
   CHECK(listed.find("libz.so.1 (libc6,AArch64) => /lib64/aarch64/libz.so.1") != std::string::npos);
   const auto parsed = gd::parse_ld_cache(gd::ld_cache({{"libz.so.1", "/lib/libz.so.1"}}));
   REQUIRE(parsed);
