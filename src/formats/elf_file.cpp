@@ -1,5 +1,7 @@
 #include "formats/elf_file.h"
 
+#include "util/byte_order.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -26,14 +28,7 @@ constexpr std::int64_t k_dt_null = 0, k_dt_needed = 1, k_dt_strtab = 5, k_dt_str
 class Decoder {
  public:
   Decoder(const std::string& bytes, bool little) : m_bytes(bytes), m_little(little) {}
-  std::uint64_t u(std::size_t offset, std::size_t width) const {
-    std::uint64_t value = 0;
-    for (std::size_t i = 0; i < width; ++i) {
-      const auto byte = static_cast<unsigned char>(m_bytes[offset + (m_little ? width - 1 - i : i)]);
-      value = (value << 8) | byte;
-    }
-    return value;
-  }
+  std::uint64_t u(std::size_t offset, std::size_t width) const { return load_uint(m_bytes, offset, width, m_little); }
   std::size_t size() const { return m_bytes.size(); }
 
  private:
@@ -178,6 +173,7 @@ class Reader {
     const Decoder d(*bytes, m_little);
     const std::size_t entry = m_bits == 64 ? 16 : 8, width = m_bits == 64 ? 8 : 4;
     std::vector<std::pair<std::int64_t, std::uint64_t>> entries;
+    entries.reserve(d.size() / entry);  // one allocation: a library's table holds dozens of tags
     std::uint64_t strtab = 0, strsz = 0;
     for (std::size_t at = 0; at + entry <= d.size(); at += entry) {
       const auto tag = static_cast<std::int64_t>(m_bits == 64 ? d.u(at, 8) : static_cast<std::uint32_t>(d.u(at, 4)));

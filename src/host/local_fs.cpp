@@ -15,15 +15,25 @@
 
 namespace gd {
 Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes) {
+  // Straight into the string, the first piece as large as the file says it
+  // is (procfs and sysfs say 0), so a cache or a log is not copied as it grows.
+  struct stat info {};
+  std::size_t piece = 16384;
+  if (::fstat(fd.get(), &info) == 0 && info.st_size > 0 && static_cast<std::uint64_t>(info.st_size) < max_bytes)
+    piece = std::max(piece, static_cast<std::size_t>(info.st_size) + 1);  // one byte more sees the end in one read
   std::string content;
-  char buffer[16384];
-  while (content.size() < max_bytes) {
-    const ssize_t n = ::read(fd.get(), buffer, std::min(sizeof buffer, max_bytes - content.size()));
+  std::size_t done = 0;
+  while (done < max_bytes) {
+    const std::size_t want = std::min(piece, max_bytes - done);
+    content.resize(done + want);
+    const ssize_t n = ::read(fd.get(), content.data() + done, want);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return errno_code(errno);
     if (n == 0) break;
-    content.append(buffer, static_cast<std::size_t>(n));
+    done += static_cast<std::size_t>(n);
+    piece = std::max<std::size_t>(16384, done);  // grown files: double what is held
   }
+  content.resize(done);
   return content;
 }
 

@@ -30,3 +30,19 @@ TEST_CASE("write_new_file_atomically puts a file only where nothing is, and repl
   REQUIRE(gd::write_file_atomically(dir / "appeared.tar.gz", "mine", 0600));
   CHECK(gd::read_local_file(dir / "appeared.tar.gz", 100).value() == "mine");
 }
+
+TEST_CASE("reads take the whole file, however it reports its size, and stop at the cap") {
+  gd::TempDir dir;
+  std::string big(200000, 'x');
+  for (std::size_t i = 0; i < big.size(); i += 4096) big[i] = static_cast<char>('a' + i / 4096 % 26);
+  dir.write("big", big);
+  CHECK(gd::read_local_file(dir / "big", 1 << 20).value() == big);  // its size is known: one read
+  CHECK(gd::read_local_file(dir / "big", 1000).value() == big.substr(0, 1000));
+  CHECK(gd::read_local_file(dir / "big", big.size()).value() == big);
+  dir.write("empty", "");
+  CHECK(gd::read_local_file(dir / "empty", 100).value().empty());
+  // procfs says 0 bytes and has more: read in pieces until the end.
+  const auto maps = gd::read_local_file("/proc/self/maps", 1 << 20);
+  REQUIRE(maps);
+  CHECK(maps->find("[stack]") != std::string::npos);
+}

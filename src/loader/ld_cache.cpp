@@ -1,5 +1,7 @@
 #include "loader/ld_cache.h"
 
+#include "util/byte_order.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -13,11 +15,7 @@ constexpr std::string_view k_new_magic = "glibc-ld.so.cache1.1";
 constexpr std::size_t k_old_header = 16, k_old_entry = 12, k_new_header = 48, k_new_entry = 24;
 constexpr std::uint64_t k_max_entries = 1 << 20;
 
-std::uint64_t read_le(std::string_view bytes, std::size_t at, std::size_t width) {
-  std::uint64_t value = 0;
-  for (std::size_t i = 0; i < width; ++i) value |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
-  return value;
-}
+std::uint64_t read_le(std::string_view bytes, std::size_t at, std::size_t width) { return load_uint(bytes, at, width, true); }
 
 // A NUL-terminated string at base + offset, inside the file.
 // No name or path in a real cache reaches PATH_MAX; bounding the scan keeps
