@@ -89,7 +89,7 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& note
       specs.push_back(check_spec(host, path, *parsed, in_container));
     }
   }
-  if (any_dir) notes.source("cdi_specs", std::string(k_spec_dirs[0]) + ", " + k_spec_dirs[1]);
+  if (any_dir) notes.source("cdi_specs", concat({k_spec_dirs[0], ", ", k_spec_dirs[1]}));
   return specs;
 }
 

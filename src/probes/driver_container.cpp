@@ -1,6 +1,7 @@
 #include "probes/driver_container.h"
 
 #include "probes/library_files.h"
+#include "util/path.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -36,8 +37,8 @@ std::optional<DriverContainerFacts> find_driver_container(Host& host) {
     if (facts.libcuda) break;
   }
   facts.nvidia_smi = host.exists(facts.root + "/usr/bin/nvidia-smi");
-  facts.pid_file = host.exists(std::string(k_run_dir) + "/nvidia-driver.pid");
-  if (auto ready = host.list_dir(std::string(k_run_dir) + "/validations")) {
+  facts.pid_file = host.exists(join_path(k_run_dir, "nvidia-driver.pid"));
+  if (auto ready = host.list_dir(join_path(k_run_dir, "validations"))) {
     std::sort(ready->begin(), ready->end());
     for (const auto& name : *ready)
       if (facts.validations.size() < 32) facts.validations.push_back(printable(name, 60));

@@ -164,7 +164,7 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
   facts.pci_scan = entries ? "ok" : errno_name(entries.error());
   for (const auto& bdf : entries ? *entries : std::vector<std::string>{}) {
     ++facts.pci_function_count;
-    FunctionReader reader(context, layer, std::string(k_pci_devices) + "/" + bdf);
+    FunctionReader reader(context, layer, join_path(k_pci_devices, bdf));
     const auto vendor = reader.hex("vendor");
     if (vendor == k_vendor_mellanox) {
       note_nvswitch_management_port(reader, bdf, facts);

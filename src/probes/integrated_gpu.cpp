@@ -1,6 +1,7 @@
 #include "probes/integrated_gpu.h"
 
 #include "probes/hardware_probe.h"
+#include "util/path.h"
 #include "util/text.h"
 
 namespace gd {
@@ -38,7 +39,7 @@ void find_gpu_device(Host& host, IntegratedGpu& gpu) {
   if (!entries) return;
   for (const auto& name : *entries) {
     if (!is_gpu_device(name)) continue;
-    const std::string dir = std::string(k_platform_devices) + "/" + name;
+    const std::string dir = join_path(k_platform_devices, name);
     gpu.device = printable(dir, 200);
     gpu.driver.value = bound_driver(host, dir);
     return;
@@ -67,7 +68,7 @@ std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, ProbeNo
   const auto soc = compatible ? tegra_compatible(*compatible) : std::nullopt;
   if (soc) gpu.evidence.push_back("device tree: " + *soc);
   const auto family = host.read_file(k_soc_family, 256);
-  if (family && to_lower(trim(*family)).starts_with("tegra")) gpu.evidence.push_back(std::string(k_soc_family) + ": Tegra");
+  if (family && to_lower(trim(*family)).starts_with("tegra")) gpu.evidence.push_back(concat({k_soc_family, ": Tegra"}));
   const auto release = host.read_file(k_tegra_release, 4096);
   if (release) gpu.evidence.emplace_back(k_tegra_release);
   if (gpu.evidence.empty()) return std::nullopt;

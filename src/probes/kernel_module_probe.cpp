@@ -102,7 +102,7 @@ std::vector<ClaimedGpu> read_claimed_gpus(ProbeContext& context, ProbeNotes& not
   auto entries = context.host.list_dir(k_proc_gpus);
   if (!entries) return claimed;
   for (const auto& bdf : *entries) {
-    const std::string path = std::string(k_proc_gpus) + "/" + bdf + "/information";
+    const std::string path = join_path(join_path(k_proc_gpus, bdf), "information");
     ClaimedGpu gpu{printable(bdf, 64), path, {}, {}, {}, {}};
     if (auto text = context.host.read_file(path, k_small_file)) {
       if (!looks_like_text(*text)) notes.note_unreadable(path, "binary data", text->substr(0, 40));

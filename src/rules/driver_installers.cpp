@@ -55,7 +55,7 @@ Checked<> DriverInstallerTable::load(const json::object& table) {
     if (row.contains("instead")) {
       std::vector<std::string> pair;
       if (auto got = text_list_field(row, "instead", pair); !got || pair.size() != 2)
-        return problem(std::string("\"instead\" is [\"from\", \"to\"]: what to replace in the name, and with what"));
+        return problem("\"instead\" is [\"from\", \"to\"]: what to replace in the name, and with what");
       parsed.instead.emplace(pair[0], pair[1]);
     }
     packages.push_back(std::move(parsed));

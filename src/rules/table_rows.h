@@ -5,6 +5,7 @@
 
 #include "util/checked.h"
 #include "util/json_fields.h"
+#include "util/text.h"
 #include "util/version.h"
 
 #include <boost/json.hpp>
@@ -24,7 +25,7 @@ class RowReader {
   // parse(row) answers Checked<>.
   template <class Parse>
   Checked<> each(Parse parse) {
-    if (!m_rows) return problem(std::string("needs a \"") + m_list + "\" list");
+    if (!m_rows) return problem(concat({"needs a \"", m_list, "\" list"}));
     std::size_t index = 0;
     for (const auto& value : *m_rows) {
       ++index;
@@ -36,7 +37,7 @@ class RowReader {
 
  private:
   Problem row_problem(std::size_t index, const std::string& what) const {
-    return problem(std::string(m_list) + " row " + std::to_string(index) + ": " + what);
+    return problem(concat({m_list, " row ", std::to_string(index), ": ", what}));
   }
   const char* m_list;
   const boost::json::array* m_rows = nullptr;

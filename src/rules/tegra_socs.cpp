@@ -14,8 +14,8 @@ Checked<> TegraTable::load(const json::object& table) {
                             {"architecture", &parsed.architecture}, {"cc", &parsed.compute_capability}, {"modules", &parsed.modules},
                             {"kernel_module", &parsed.kernel_module}})
       if (auto read = text_field(row, key, *out); !read) return read;
-    if (!parsed.compatible.starts_with("nvidia,tegra")) return problem(std::string("\"compatible\" must be a device-tree name like nvidia,tegra234"));
-    if (!Version::parse(parsed.compute_capability)) return problem(std::string("\"cc\" must be a compute capability like 8.7"));
+    if (!parsed.compatible.starts_with("nvidia,tegra")) return problem("\"compatible\" must be a device-tree name like nvidia,tegra234");
+    if (!Version::parse(parsed.compute_capability)) return problem("\"cc\" must be a compute capability like 8.7");
     socs.push_back(std::move(parsed));
     return {};
   });
@@ -26,8 +26,8 @@ Checked<> TegraTable::load(const json::object& table) {
         if (auto read = text_field(row, key, *out); !read) return read;
       const auto l4t = Version::parse(parsed.l4t);
       if (!l4t || l4t->text() != parsed.l4t || parsed.l4t.find('.') == std::string::npos)
-        return problem(std::string("\"l4t\" must be major.minor like 36.4"));
-      if (!Version::parse(parsed.cuda)) return problem(std::string("\"cuda\" must be a version like 12.6"));
+        return problem("\"l4t\" must be major.minor like 36.4");
+      if (!Version::parse(parsed.cuda)) return problem("\"cuda\" must be a version like 12.6");
       releases.push_back(std::move(parsed));
       return {};
     });

@@ -36,6 +36,15 @@ bool contains(std::string_view text, std::string_view needle) {
   return text.find(needle) != std::string_view::npos;
 }
 
+std::string concat(std::initializer_list<std::string_view> parts) {
+  std::size_t size = 0;
+  for (const auto part : parts) size += part.size();
+  std::string out;
+  out.reserve(size);
+  for (const auto part : parts) out.append(part);
+  return out;
+}
+
 std::string replace_all(std::string text, std::string_view from, std::string_view to) {
   if (from.empty()) return text;
   for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);

@@ -3,6 +3,7 @@
 // /sys and the environment. All of them accept arbitrary bytes.
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,6 +24,11 @@ std::string to_lower(std::string_view text);
 bool contains(std::string_view text, std::string_view needle);
 // Every occurrence of from replaced by to, left to right; what to brings in is not searched again.
 std::string replace_all(std::string text, std::string_view from, std::string_view to);
+
+// The parts one after the other, in one allocation. Also how a constant and a
+// name are put together: GCC 12 misreads std::string(k_dir) + "..." inlined
+// (-Warray-bounds on the short-string buffer) once a precompiled header changes its inlining.
+std::string concat(std::initializer_list<std::string_view> parts);
 
 // "0x10de\n" or "10de" -> 0x10de; nullopt on anything else.
 std::optional<std::uint32_t> parse_hex(std::string_view text);
