@@ -73,3 +73,10 @@ TEST_CASE("terminal_safe keeps lines, tabs and UTF-8, and escapes what a termina
   CHECK(gd::terminal_safe("caf\xc3\xa9") == "caf\xc3\xa9");  // é stays
   CHECK(gd::terminal_safe("\xc2\x9b" "31m") == "\\xc2\\x9b" "31m");  // CSI as a C1 control
 }
+
+TEST_CASE("concat puts the parts one after the other") {
+  CHECK(gd::concat({}).empty());
+  CHECK(gd::concat({"/run/nvidia", "/", "validations"}) == "/run/nvidia/validations");
+  const std::string long_part(100, 'x');
+  CHECK(gd::concat({long_part, ": ", "row 3"}) == long_part + ": row 3");
+}
