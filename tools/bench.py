@@ -3,7 +3,8 @@
 runs and ratios against references measured in the same run (python3 -c
 pass; libtree and lddtree where installed), never absolute targets alone.
 
-Usage: bench.py path/to/gpudoctor [--runs N]   (after ninja -C build write_binary)
+Usage: bench.py path/to/gpudoctor [more binaries to compare...] [--runs N]
+       (after ninja -C build write_binary; write_binary is taken from beside the first)
 
 Prints a markdown table for docs/benchmarks.md. Snapshots of 1, 8, 64 and
 512 GPUs and Python environments of 10,000 and 100,000 files are generated
@@ -24,12 +25,19 @@ from scenarios.snapshot import Snapshot, cuda_device, nvml_device  # noqa: E402
 
 
 def median_seconds(argv, runs, env=None):
-    times = []
+    return interleaved_medians([argv], runs, env)[0]
+
+
+def interleaved_medians(argvs, runs, env=None):
+    """Medians of each command, run in turn (A B C A B C ...) so that a machine
+    that drifts over the run weighs on every command alike."""
+    times = [[] for _ in argvs]
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for i, argv in enumerate(argvs):
+            start = time.perf_counter()
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            times[i].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
 
 
 def peak_mb(argv, env=None):
@@ -75,49 +83,53 @@ def python_env(work, files):
 
 
 def main():
-    gpudoctor = os.path.abspath(sys.argv[1])
-    binaries.use_writer(os.path.join(os.path.dirname(gpudoctor), "write_binary"))  # built beside it
-    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 15
+    args = sys.argv[1:]
+    runs = 15
+    if "--runs" in args:
+        at = args.index("--runs")
+        runs = int(args[at + 1])
+        del args[at:at + 2]
+    binaries_measured = [os.path.abspath(path) for path in args]
+    writer = os.path.join(os.path.dirname(binaries_measured[0]), "write_binary")  # built beside the first
+    binaries.use_writer(writer)
+    names = [f"`{os.path.relpath(path)}`" for path in binaries_measured]
     work = tempfile.mkdtemp(prefix="gpudoctor-bench-")
     try:
         python = median_seconds([sys.executable, "-c", "pass"], runs)
-        rows = [("`python3 -c pass` (reference)", python, None, None)]
-        live = median_seconds([gpudoctor, "check"], runs)
-        rows.append(("`check` live, this machine", live, live / python, peak_mb([gpudoctor, "check"])))
+        rows = []  # (label, [seconds per binary], [peak MB per binary])
+        live = [[path, "check"] for path in binaries_measured]
+        rows.append(("`check` live, this machine", interleaved_medians(live, runs), [peak_mb(argv) for argv in live]))
         for count in (1, 8, 64, 512):
             snapshot = gpu_snapshot(work, count)
-            argv = [gpudoctor, "check", "--replay", snapshot]
-            seconds = median_seconds(argv, runs)
-            rows.append((f"`check --replay` {count} GPUs", seconds, seconds / python, peak_mb(argv)))
+            argvs = [[path, "check", "--replay", snapshot] for path in binaries_measured]
+            rows.append((f"`check --replay` {count} GPUs", interleaved_medians(argvs, runs), [peak_mb(argv) for argv in argvs]))
         env = dict(os.environ)
         for files in (10000, 100000):
             root = python_env(work, files)
             env["VIRTUAL_ENV"] = "/opt/venv"
-            argv = [gpudoctor, "check", "--root", root]
-            seconds = median_seconds(argv, max(3, runs // 3), env)
-            rows.append((f"`check --root` with a Python environment of {files:,} files", seconds, seconds / python,
-                         peak_mb(argv, env)))
-        print("| run | median | ratio to `python3 -c pass` | peak memory |")
-        print("|---|---|---|---|")
-        for label, seconds, ratio, memory in rows:
-            print(f"| {label} | {seconds * 1000:.1f} ms | {'' if ratio is None else f'{ratio:.2f}'} | "
-                  f"{'' if memory is None else f'{memory:.1f} MB'} |")
+            argvs = [[path, "check", "--root", root] for path in binaries_measured]
+            rows.append((f"`check --root`, Python environment of {files:,} files", interleaved_medians(argvs, max(3, runs // 3), env),
+                         [peak_mb(argv, env) for argv in argvs]))
+        print(f"`python3 -c pass` (the reference): {python * 1000:.1f} ms")
+        print()
+        print("| run | " + " | ".join(f"{name} | ratio | peak" for name in names) + " |")
+        print("|---|" + "---|---|---|" * len(names))
+        for label, seconds, memory in rows:
+            cells = [f"{t * 1000:.1f} ms | {t / python:.2f} | {m:.1f} MB" for t, m in zip(seconds, memory)]
+            print(f"| {label} | " + " | ".join(cells) + " |")
         targets = [path for path in ("/usr/lib/x86_64-linux-gnu/libcudnn_adv.so.9", "/usr/bin/clang-14",
                                      "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1", "/usr/bin/gdb") if os.path.exists(path)]
-        peers = [(name, shutil.which(name)) for name in ("libtree", "lddtree")]
+        peers = [(name, path) for name, path in ((name, shutil.which(name)) for name in ("libtree", "lddtree")) if path]
         print()
-        print("| `resolve` on | gpudoctor | " + " | ".join(f"{name}" for name, path in peers if path) + " | ratios |")
-        print("|---|---|" + "---|" * sum(1 for _, path in peers if path) + "---|")
+        print("| `resolve` on | " + " | ".join(names + [name for name, _ in peers]) + " | ratios to " +
+              (peers[0][0] if peers else "-") + " |")
+        print("|---|" + "---|" * (len(names) + len(peers)) + "---|")
         for target in targets:
-            ours = median_seconds([gpudoctor, "resolve", target], runs)
-            cells, ratios = [], []
-            for name, path in peers:
-                if not path:
-                    continue
-                theirs = median_seconds([path, target], runs)
-                cells.append(f"{theirs * 1000:.2f} ms")
-                ratios.append(f"{ours / theirs:.2f}× {name}")
-            print(f"| {os.path.basename(target)} | {ours * 1000:.2f} ms | " + " | ".join(cells) + " | " + ", ".join(ratios) + " |")
+            argvs = [[path, "resolve", target] for path in binaries_measured] + [[path, target] for _, path in peers]
+            seconds = interleaved_medians(argvs, runs)
+            ours, theirs = seconds[:len(names)], seconds[len(names):]
+            ratios = ", ".join(f"{t / theirs[0]:.2f}×" for t in ours) if theirs else ""
+            print(f"| {os.path.basename(target)} | " + " | ".join(f"{t * 1000:.2f} ms" for t in seconds) + f" | {ratios} |")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
