@@ -11,6 +11,7 @@ Prints a markdown table for docs/benchmarks.md. Snapshots of 1, 8, 64 and
 in a temporary directory (tools/make_snapshots.py's building blocks).
 """
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -38,6 +39,25 @@ def interleaved_medians(argvs, runs, env=None):
             subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
             times[i].append(time.perf_counter() - start)
     return [statistics.median(t) for t in times]
+
+
+def perf_rounds(argvs, rounds=6, repeats=60):
+    """Mean elapsed seconds of each command over rounds of `perf stat -r`,
+    the commands in turn within each round: finer than a Python harness,
+    whose own fork and exec cost as much as libtree's whole run. None
+    where perf cannot count here."""
+    if not shutil.which("perf"):
+        return None
+    sums = [0.0] * len(argvs)
+    for _ in range(rounds):
+        for i, argv in enumerate(argvs):
+            result = subprocess.run(["perf", "stat", "-r", str(repeats)] + argv, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, text=True)
+            match = re.search(r"([0-9.]+) \+- [0-9.]+ seconds time elapsed", result.stderr)
+            if not match:
+                return None
+            sums[i] += float(match.group(1))
+    return [total / rounds for total in sums]
 
 
 def peak_mb(argv, env=None):
@@ -121,12 +141,18 @@ def main():
                                      "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1", "/usr/bin/gdb") if os.path.exists(path)]
         peers = [(name, path) for name, path in ((name, shutil.which(name)) for name in ("libtree", "lddtree")) if path]
         print()
+        print("`resolve`: " + ("means of six rounds of `perf stat -r 60`, the commands in turn" if shutil.which("perf")
+                              else "medians (install linux-perf for finer figures)") + "; lddtree: medians")
+        print()
         print("| `resolve` on | " + " | ".join(names + [name for name, _ in peers]) + " | ratios to " +
               (peers[0][0] if peers else "-") + " |")
         print("|---|" + "---|" * (len(names) + len(peers)) + "---|")
         for target in targets:
             argvs = [[path, "resolve", target] for path in binaries_measured] + [[path, target] for _, path in peers]
-            seconds = interleaved_medians(argvs, runs)
+            timed = [argv for argv in argvs if "lddtree" not in argv[0]]  # lddtree, Python, is 70 ms: a median is fine
+            rounds = perf_rounds(timed)
+            medians = interleaved_medians(argvs, runs)
+            seconds = [rounds[timed.index(argv)] if rounds and argv in timed else median for argv, median in zip(argvs, medians)]
             ours, theirs = seconds[:len(names)], seconds[len(names):]
             ratios = ", ".join(f"{t / theirs[0]:.2f}×" for t in ours) if theirs else ""
             print(f"| {os.path.basename(target)} | " + " | ".join(f"{t * 1000:.2f} ms" for t in seconds) + f" | {ratios} |")
