@@ -15,23 +15,23 @@
 
 namespace gd {
 Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes) {
-  // Straight into the string, the first piece as large as the file says it
-  // is (procfs and sysfs say 0), so a cache or a log is not copied as it grows.
+  // Straight into the string, sized at first as the file says it is plus one
+  // byte, so the read after the last sees the end in the space left: a cache
+  // or a log is neither copied as it grows nor given room it never uses.
+  // procfs and sysfs say 0: their files grow the string as they are read.
   struct stat info {};
-  std::size_t piece = 16384;
+  std::size_t size = 16384;
   if (::fstat(fd.get(), &info) == 0 && info.st_size > 0 && static_cast<std::uint64_t>(info.st_size) < max_bytes)
-    piece = std::max(piece, static_cast<std::size_t>(info.st_size) + 1);  // one byte more sees the end in one read
-  std::string content;
+    size = std::max(size, static_cast<std::size_t>(info.st_size) + 1);
+  std::string content(std::min(size, max_bytes), '\0');
   std::size_t done = 0;
   while (done < max_bytes) {
-    const std::size_t want = std::min(piece, max_bytes - done);
-    content.resize(done + want);
-    const ssize_t n = ::read(fd.get(), content.data() + done, want);
+    if (done == content.size()) content.resize(std::min(max_bytes, 2 * done));  // full: double it
+    const ssize_t n = ::read(fd.get(), content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return errno_code(errno);
     if (n == 0) break;
     done += static_cast<std::size_t>(n);
-    piece = std::max<std::size_t>(16384, done);  // grown files: double what is held
   }
   content.resize(done);
   return content;
