@@ -26,9 +26,8 @@ using PciAlloc = pci_access* (*)();
 using PciLookupName = char* (*)(pci_access*, char*, int, int, ...);
 
 struct Libpci {
-  PciAlloc alloc = nullptr;
   PciLookupName lookup_name = nullptr;
-  pci_access* access = nullptr;
+  pci_access* access = nullptr;  // set up once, with our handlers
 };
 
 // libpci's default error handler calls exit(1); ours jumps back instead, so
@@ -46,10 +45,10 @@ const Libpci& libpci() {
     // The soname libpci has kept since 3.0; its ABI is what <pci/pci.h> describes.
     void* handle = dlopen("libpci.so.3", RTLD_NOW | RTLD_LOCAL);
     if (!handle) return lib;
-    lib.alloc = reinterpret_cast<PciAlloc>(dlsym(handle, "pci_alloc"));
+    const auto alloc = reinterpret_cast<PciAlloc>(dlsym(handle, "pci_alloc"));
     lib.lookup_name = reinterpret_cast<PciLookupName>(dlsym(handle, "pci_lookup_name"));
-    if (!lib.alloc || !lib.lookup_name) return Libpci{};
-    lib.access = lib.alloc();
+    if (!alloc || !lib.lookup_name) return Libpci{};
+    lib.access = alloc();
     if (!lib.access) return Libpci{};
     lib.access->error = on_pci_error;
     lib.access->warning = on_pci_warning;
