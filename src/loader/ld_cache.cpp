@@ -58,6 +58,24 @@ std::vector<std::string_view> read_hwcaps_names(std::string_view bytes, std::siz
   return names;
 }
 
+// Every entry's strings must start inside the file and end there: an offset
+// at or before the file's last NUL byte has a terminator. Checked from the
+// offsets alone, so the check is one pass of arithmetic, not a scan of each
+// string; lookups then decode only what they visit.
+std::optional<std::string> check_entries(std::string_view bytes, std::size_t table, std::size_t entry_size,
+                                         std::uint64_t count, std::size_t strings) {
+  const std::size_t last_nul = bytes.rfind('\0');
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::size_t at = table + static_cast<std::size_t>(i) * entry_size;
+    for (std::size_t field : {std::size_t{4}, std::size_t{8}}) {
+      const std::uint64_t offset = read_le(bytes, at + field, 4);
+      if (last_nul == std::string_view::npos || strings > last_nul || offset > last_nul - strings)
+        return "entry " + std::to_string(i) + " has no string: it points outside the file, or at one the file does not end";
+    }
+  }
+  return std::nullopt;
+}
+
 LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* layout) {
   if (bytes.size() - start < k_new_header) return problem("new-format header is truncated");
   const std::uint64_t nlibs = read_le(bytes, start + 20, 4);
@@ -65,17 +83,10 @@ LdCacheParse parse_new(std::string_view bytes, std::size_t start, const char* la
   if (endian == 1 || endian == 3) return problem("written for another byte order (flags " + std::to_string(endian) + ")");
   if (nlibs > k_max_entries || nlibs * k_new_entry > bytes.size() - start - k_new_header)
     return problem("entry table runs past the end of the file");
+  if (auto bad = check_entries(bytes, start + k_new_header, k_new_entry, nlibs, start)) return problem(std::move(*bad));
   LdCache cache;
   cache.layout = layout;
-  cache.entries.reserve(static_cast<std::size_t>(nlibs));  // bounded above by the file's size
-  for (std::uint64_t i = 0; i < nlibs; ++i) {
-    const std::size_t at = start + k_new_header + static_cast<std::size_t>(i) * k_new_entry;
-    auto key = string_at(bytes, start, read_le(bytes, at + 4, 4));
-    auto value = string_at(bytes, start, read_le(bytes, at + 8, 4));
-    if (!key || !value)
-      return problem("entry " + std::to_string(i) + " has no string: it points outside the file, or at one longer than 4096 bytes");
-    cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), read_le(bytes, at + 16, 8)});
-  }
+  cache.table = {start + k_new_header, k_new_entry, static_cast<std::size_t>(nlibs), start};
   cache.hwcaps_names = read_hwcaps_names(bytes, start);
   return cache;
 }
@@ -90,17 +101,10 @@ LdCacheParse parse_old(std::string_view bytes) {
   const std::size_t new_start = (table_end + 7) & ~std::size_t{7};
   if (new_start + k_new_magic.size() <= bytes.size() && bytes.substr(new_start, k_new_magic.size()) == k_new_magic)
     return parse_new(bytes, new_start, "compat");
+  if (auto bad = check_entries(bytes, k_old_header, k_old_entry, nlibs, table_end)) return problem(std::move(*bad));
   LdCache cache;
   cache.layout = "old";
-  cache.entries.reserve(static_cast<std::size_t>(nlibs));
-  for (std::uint64_t i = 0; i < nlibs; ++i) {
-    const std::size_t at = k_old_header + static_cast<std::size_t>(i) * k_old_entry;
-    auto key = string_at(bytes, table_end, read_le(bytes, at + 4, 4));
-    auto value = string_at(bytes, table_end, read_le(bytes, at + 8, 4));
-    if (!key || !value)
-      return problem("entry " + std::to_string(i) + " has no string: it points outside the file, or at one longer than 4096 bytes");
-    cache.entries.push_back({*key, *value, static_cast<std::int32_t>(read_le(bytes, at, 4)), 0});
-  }
+  cache.table = {k_old_header, k_old_entry, static_cast<std::size_t>(nlibs), table_end};
   return cache;
 }
 
@@ -116,6 +120,18 @@ LdCacheParse parse_ld_cache(std::string data) {
                                                         : LdCacheParse(problem("not an ld.so.cache (unknown magic)"));
   if (parsed) parsed->bytes = std::move(bytes);
   return parsed;
+}
+
+std::string_view LdCache::key(std::size_t i) const {
+  const std::size_t at = table.offset + i * table.entry_size;
+  return string_at(*bytes, table.strings, read_le(*bytes, at + 4, 4)).value_or(std::string_view());
+}
+
+LdCacheEntry LdCache::entry(std::size_t i) const {
+  const std::string_view view(*bytes);
+  const std::size_t at = table.offset + i * table.entry_size;
+  return {key(i), string_at(view, table.strings, read_le(view, at + 8, 4)).value_or(std::string_view()),
+          static_cast<std::int32_t>(read_le(view, at, 4)), table.entry_size == k_new_entry ? read_le(view, at + 16, 8) : 0};
 }
 
 int cache_libcmp(std::string_view a, std::string_view b) {
@@ -159,11 +175,11 @@ std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t e
   // glibc's search_cache: a binary search, for ldconfig writes the entries in
   // descending _dl_cache_libcmp order, then back to the first of the name.
   // The same steps on a cache that is out of order miss what glibc misses.
-  std::ptrdiff_t left = 0, right = static_cast<std::ptrdiff_t>(entries.size()) - 1;
-  std::size_t start = entries.size();
+  std::ptrdiff_t left = 0, right = static_cast<std::ptrdiff_t>(table.count) - 1;
+  std::size_t start = table.count;
   while (left <= right) {
     const std::ptrdiff_t middle = (left + right) / 2;
-    const int order = cache_libcmp(name, entries[static_cast<std::size_t>(middle)].key);
+    const int order = cache_libcmp(name, key(static_cast<std::size_t>(middle)));
     if (order == 0) {
       start = static_cast<std::size_t>(middle);
       break;
@@ -171,10 +187,11 @@ std::optional<std::string> LdCache::lookup(std::string_view name, std::int32_t e
     if (order < 0) left = middle + 1;
     else right = middle - 1;
   }
-  while (start < entries.size() && start > 0 && cache_names_equal(entries[start - 1].key, name)) --start;
-  for (std::size_t i = start; i < entries.size(); ++i) {
-    const auto& entry = entries[i];
-    if (!cache_names_equal(entry.key, name)) break;  // same-key entries are adjacent
+  while (start < table.count && start > 0 && cache_names_equal(key(start - 1), name)) --start;
+  for (std::size_t i = start; i < table.count; ++i) {
+    if (!cache_names_equal(key(i), name)) break;  // same-key entries are adjacent
+    const auto entry = this->entry(i);
+    if (entry.value.empty()) continue;  // a path longer than any real one
     bool ok = false;
     for (auto flags : accepted) ok = ok || entry.flags == flags;
     if (!ok) continue;

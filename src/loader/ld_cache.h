@@ -1,7 +1,9 @@
 #pragma once
 // /etc/ld.so.cache in its three layouts (old "ld.so-1.7.0", compat, new
-// "glibc-ld.so.cache1.1"), parsed with every offset checked, and looked up
-// the way glibc's search_cache does (glibc elf/dl-cache.c, sysdeps/generic/dl-cache.h).
+// "glibc-ld.so.cache1.1"), checked whole once, then read in place: a lookup
+// decodes only the entries glibc's search_cache would visit (glibc
+// elf/dl-cache.c, sysdeps/generic/dl-cache.h), so a resolve costs a dozen
+// entries per name, not the cache's hundreds decoded into a table first.
 
 #include "util/checked.h"
 
@@ -21,13 +23,26 @@ struct LdCacheEntry {
   std::uint64_t hwcap = 0;
 };
 
+// Where the entries lie in LdCache::bytes, as parsing found them: `count`
+// entries of `entry_size` bytes from `offset`; their string offsets count from `strings`.
+struct LdCacheTable {
+  std::size_t offset = 0, entry_size = 0, count = 0, strings = 0;
+};
+
 struct LdCache {
   std::string layout;  // "old", "compat" or "new"
   std::shared_ptr<const std::string> bytes;  // the file; entries point into it
-  std::vector<LdCacheEntry> entries;
   // glibc-hwcaps subdirectory names of the extension section (new format):
   // an extension entry's hwcap low 32 bits index this list.
   std::vector<std::string_view> hwcaps_names;
+  LdCacheTable table;
+
+  std::size_t size() const { return table.count; }
+  // Entry i, decoded from the file. Parsing checked that its strings lie
+  // inside the file and end there; one longer than 4096 bytes (no real
+  // SONAME or path is) reads as an empty name, which nothing matches.
+  LdCacheEntry entry(std::size_t i) const;
+  std::string_view key(std::size_t i) const;
 
   // The first entry for name whose flags the target's loader accepts,
   // preferring one whose flags are exactly the loader's own; a glibc-hwcaps

@@ -43,8 +43,9 @@ TritonFacts check_triton(ProbeContext& context, const std::string& version, cons
   } else {
     const auto& config = host_loader_config(context);
     if (config.cache)
-      for (const auto& entry : config.cache->entries)
-        if (entry.key.find("libcuda.so.1") != std::string_view::npos) add_unique(dirs, dir_name(std::string(entry.value)));
+      for (std::size_t i = 0; i < config.cache->size(); ++i)
+        if (const auto entry = config.cache->entry(i); entry.key.find("libcuda.so.1") != std::string_view::npos)
+          add_unique(dirs, dir_name(std::string(entry.value)));
     triton.libcuda_dirs_source = dirs.empty() ? "none" : "ld.so.cache";
     if (dirs.empty())
       if (auto path = host.env("LD_LIBRARY_PATH"); path && !path->empty()) {
