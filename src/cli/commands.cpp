@@ -505,7 +505,7 @@ int run_resolve_command(const Options& options) {
   auto config = detect_loader_config(*host, *main, mode ? mode->mode : 0);
   if (!options.root && !options.replay) config.cwd = std::filesystem::current_path().string();
   LoadSimulation simulation(*host, std::move(config));
-  if (auto loaded = simulation.load_main(file); !loaded) throw UsageError(loaded.error());
+  simulation.load_main(file, std::move(*main));
   if (options.format == Format::json)
     std::cout << pretty_json(resolutions_to_json(file, simulation));
   else

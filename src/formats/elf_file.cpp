@@ -123,6 +123,7 @@ class Reader {
     auto table = range(phoff, static_cast<std::size_t>(phnum * phentsize));
     if (!table || table->size() != phnum * phentsize) return fail(ElfErrorKind::corrupt, "cannot read the program headers");
     const Decoder d(*table, m_little);
+    m_segments.reserve(static_cast<std::size_t>(phnum));  // bounded by k_max_phnum
     for (std::uint64_t i = 0; i < phnum; ++i) {
       const std::size_t at = static_cast<std::size_t>(i * phentsize);
       Segment segment{};

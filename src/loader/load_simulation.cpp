@@ -293,10 +293,15 @@ void LoadSimulation::load_needed_from(std::size_t first) {
 Checked<void, ElfError> LoadSimulation::load_main(const std::string& path) {
   auto main = read_elf(m_host, path);
   if (!main) return main.problem();
+  load_main(path, std::move(*main));
+  return {};
+}
+
+void LoadSimulation::load_main(const std::string& path, ElfInfo main) {
   // The main program's $ORIGIN comes from /proc/self/exe: symlinks resolved.
   m_main_origin = dir_name(real_path(m_host, path));
   m_ld_library_path_dirs.reset();  // $ORIGIN in LD_LIBRARY_PATH is the main program's
-  add_object(path, path, std::move(*main), -1);
+  add_object(path, path, std::move(main), -1);
   // The interpreter is mapped before anything else, under its PT_INTERP path.
   auto interpreter = m_objects[0].elf.interpreter;
   if (!interpreter && m_config.libc == Libc::glibc) interpreter = default_interpreter(m_config.machine, m_config.bits);
@@ -317,7 +322,6 @@ Checked<void, ElfError> LoadSimulation::load_main(const std::string& path) {
   const auto needed = m_objects[0].elf.needed;
   for (const auto& name : needed) m_resolutions.push_back(resolve(name, 0, false));
   load_needed_from(first_new);
-  return {};
 }
 
 void LoadSimulation::load_plain_program(const std::optional<std::string>& runpath) {

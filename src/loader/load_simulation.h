@@ -59,6 +59,8 @@ class LoadSimulation {
   // Loads path as the main object, then everything it needs. An error means
   // the main object itself could not be read.
   Checked<void, ElfError> load_main(const std::string& path);
+  // The same, for a main object the caller has read already.
+  void load_main(const std::string& path, ElfInfo main);
   // A program with no RPATH or RUNPATH of its own: the context in which a
   // library with no particular caller is found (LD_LIBRARY_PATH, the cache,
   // the default directories).
