@@ -34,6 +34,9 @@ TEST_CASE("read_file refuses what is not a regular file, without blocking") {
   CHECK(host.read_file("/fifo", 100).error().value() == EINVAL);
   CHECK(host.read_file("/dir", 100).error().value() == EISDIR);
   CHECK(host.read_file("/missing", 100).error().value() == ENOENT);
+  gd::LiveHost live;  // the same without --root
+  CHECK(live.read_file(root / "fifo", 100).error().value() == EINVAL);
+  CHECK(live.read_file(root / "dir", 100).error().value() == EISDIR);
 }
 
 TEST_CASE("the live host stats a device without opening it") {

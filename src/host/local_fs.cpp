@@ -19,9 +19,11 @@ Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes) {
   // byte, so the read after the last sees the end in the space left: a cache
   // or a log is neither copied as it grows nor given room it never uses.
   // procfs and sysfs say 0: their files grow the string as they are read.
+  // The one fstat also refuses what is not a regular file.
   struct stat info {};
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) return errno_code(S_ISDIR(info.st_mode) ? EISDIR : EINVAL);
   std::size_t size = 16384;
-  if (::fstat(fd.get(), &info) == 0 && info.st_size > 0 && static_cast<std::uint64_t>(info.st_size) < max_bytes)
+  if (info.st_size > 0 && static_cast<std::uint64_t>(info.st_size) < max_bytes)
     size = std::max(size, static_cast<std::size_t>(info.st_size) + 1);
   std::string content(std::min(size, max_bytes), '\0');
   std::size_t done = 0;
@@ -37,10 +39,19 @@ Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes) {
   return content;
 }
 
+namespace {
+
+// O_NONBLOCK so that a FIFO planted where a file should be cannot hang us.
+UniqueFd open_for_reading(const std::string& path) {
+  return UniqueFd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+}
+
+}  // namespace
+
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
-  auto opened = open_local_regular(path);
-  if (!opened) return opened.error();
-  return read_fd(std::move(*opened), max_bytes);
+  UniqueFd fd = open_for_reading(path);
+  if (!fd.valid()) return errno_code(errno);
+  return read_fd(std::move(fd), max_bytes);
 }
 
 Result<UniqueFd> check_regular(UniqueFd fd) {
@@ -49,10 +60,9 @@ Result<UniqueFd> check_regular(UniqueFd fd) {
   return fd;
 }
 
-// Opens a regular file for reading. O_NONBLOCK so that a FIFO planted where
-// a file should be cannot hang us; anything but a regular file is refused.
+// Opens a regular file for reading; anything but a regular file is refused.
 Result<UniqueFd> open_local_regular(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  UniqueFd fd = open_for_reading(path);
   if (!fd.valid()) return errno_code(errno);
   return check_regular(std::move(fd));
 }

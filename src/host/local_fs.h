@@ -13,6 +13,7 @@ namespace gd {
 
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
 // The same from descriptors (RootDir's opens); each takes the descriptor.
+// read_fd refuses what is not a regular file (EISDIR, EINVAL), as check_regular does.
 Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes);
 Result<std::vector<std::string>> list_fd_dir(UniqueFd fd);
 // Returns fd when it is a regular file, else fails (EISDIR, EINVAL).

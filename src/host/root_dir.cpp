@@ -116,9 +116,9 @@ Result<UniqueFd> RootDir::open_regular(std::string_view path) const {
 }
 
 Result<std::string> RootDir::read_file(std::string_view path, std::size_t max_bytes) const {
-  auto fd = open_regular(path);
+  auto fd = open_at(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, FollowFinal::yes);
   if (!fd) return fd.error();
-  return read_fd(std::move(*fd), max_bytes);
+  return read_fd(std::move(*fd), max_bytes);  // which refuses all but a regular file, as open_regular does
 }
 
 Result<std::vector<std::string>> RootDir::list_dir(std::string_view path) const {
