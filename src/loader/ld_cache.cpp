@@ -123,8 +123,11 @@ LdCacheParse parse_ld_cache(std::string data) {
 }
 
 std::string_view LdCache::key(std::size_t i) const {
-  const std::size_t at = table.offset + i * table.entry_size;
-  return string_at(*bytes, table.strings, read_le(*bytes, at + 4, 4)).value_or(std::string_view());
+  const std::string_view view(*bytes);
+  const std::uint64_t offset = read_le(view, table.offset + i * table.entry_size + 4, 4);
+  if (offset > view.size() || table.strings > view.size() - offset) return {};  // parsing refused such a cache
+  const auto window = view.substr(table.strings + static_cast<std::size_t>(offset), k_max_string);
+  return window.substr(0, window.find('\0'));  // no NUL in the window: the window itself
 }
 
 LdCacheEntry LdCache::entry(std::size_t i) const {

@@ -39,9 +39,11 @@ struct LdCache {
 
   std::size_t size() const { return table.count; }
   // Entry i, decoded from the file. Parsing checked that its strings lie
-  // inside the file and end there; one longer than 4096 bytes (no real
-  // SONAME or path is) reads as an empty name, which nothing matches.
+  // inside the file and end there; a path longer than 4096 bytes (no real
+  // one is) reads as empty, and a lookup passes the entry over.
   LdCacheEntry entry(std::size_t i) const;
+  // Its name; for one longer than 4096 bytes, its first 4096, which order it
+  // against any name a program asks for as glibc's comparison of the whole would.
   std::string_view key(std::size_t i) const;
 
   // The first entry for name whose flags the target's loader accepts,

@@ -155,9 +155,24 @@ TEST_CASE("every entry pointing at one 20 MB name: the cache is taken, and the n
   const auto parsed = gd::parse_ld_cache(bytes);
   REQUIRE(parsed);
   CHECK(parsed->size() == 50000);
-  CHECK(parsed->key(0).empty());
+  CHECK(parsed->key(0) == std::string(4096, 'x'));  // at most 4096 bytes of a name are read
   CHECK(parsed->entry(49999).key == "libz.so.1");
   CHECK_FALSE(parsed->lookup("libxxx.so.1", 0x0303, {0x0303}));
+}
+
+TEST_CASE("a name longer than any real one orders as glibc orders it: the search passes it the same way") {
+  // Descending: "y", then 5,000 x's, then libz. glibc compares libz's name
+  // with the long one in the middle ('l' < 'x') and turns towards libz.
+  const auto parsed = gd::parse_ld_cache(gd::ld_cache(
+      {{"y", "/lib/y"}, {std::string(5000, 'x'), "/lib/long"}, {"libz.so.1", "/lib/libz.so.1"}}));
+  REQUIRE(parsed);
+  REQUIRE(parsed->size() == 3);
+  CHECK(parsed->lookup("libz.so.1", 0x0303, {0x0303}) == "/lib/libz.so.1");
+  CHECK(parsed->lookup("y", 0x0303, {0x0303}) == "/lib/y");
+  // The bound's one cost: a name asked for that is itself past 4096 bytes
+  // is never equal to one cut there (glibc compares the whole; no file name
+  // a program can ask the loader for is that long).
+  CHECK_FALSE(parsed->lookup(std::string(5000, 'x'), 0x0303, {0x0303}));
 }
 
 TEST_CASE("cache names compare digit runs as numbers, as glibc does") {
