@@ -23,13 +23,21 @@ std::uint64_t read_le(std::string_view bytes, std::size_t at, std::size_t width)
 // linear in its size instead of quadratic.
 constexpr std::size_t k_max_string = 4096;
 
-std::optional<std::string_view> string_at(std::string_view bytes, std::size_t base, std::uint64_t offset) {
+// The string at base + offset up to its NUL, or its first k_max_string
+// bytes where it runs longer (`ended` says which); nullopt outside the file.
+std::optional<std::string_view> bounded_string_at(std::string_view bytes, std::size_t base, std::uint64_t offset,
+                                                  bool& ended) {
   if (offset > bytes.size() || base > bytes.size() - offset) return std::nullopt;
-  const std::size_t start = base + static_cast<std::size_t>(offset);
-  const auto window = bytes.substr(start, k_max_string);
+  const auto window = bytes.substr(base + static_cast<std::size_t>(offset), k_max_string);
   const auto end = window.find('\0');
-  if (end == std::string_view::npos) return std::nullopt;
+  ended = end != std::string_view::npos;
   return window.substr(0, end);
+}
+
+std::optional<std::string_view> string_at(std::string_view bytes, std::size_t base, std::uint64_t offset) {
+  bool ended = false;
+  const auto text = bounded_string_at(bytes, base, offset, ended);
+  return ended ? text : std::nullopt;
 }
 
 constexpr std::uint32_t k_extension_magic = 0xEAA42174;
@@ -65,13 +73,12 @@ std::vector<std::string_view> read_hwcaps_names(std::string_view bytes, std::siz
 std::optional<std::string> check_entries(std::string_view bytes, std::size_t table, std::size_t entry_size,
                                          std::uint64_t count, std::size_t strings) {
   const std::size_t last_nul = bytes.rfind('\0');
+  const bool any_ended = last_nul != std::string_view::npos && strings <= last_nul;
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::size_t at = table + static_cast<std::size_t>(i) * entry_size;
-    for (std::size_t field : {std::size_t{4}, std::size_t{8}}) {
-      const std::uint64_t offset = read_le(bytes, at + field, 4);
-      if (last_nul == std::string_view::npos || strings > last_nul || offset > last_nul - strings)
+    for (std::size_t field : {std::size_t{4}, std::size_t{8}})
+      if (!any_ended || read_le(bytes, at + field, 4) > last_nul - strings)
         return "entry " + std::to_string(i) + " has no string: it points outside the file, or at one the file does not end";
-    }
   }
   return std::nullopt;
 }
@@ -124,10 +131,9 @@ LdCacheParse parse_ld_cache(std::string data) {
 
 std::string_view LdCache::key(std::size_t i) const {
   const std::string_view view(*bytes);
-  const std::uint64_t offset = read_le(view, table.offset + i * table.entry_size + 4, 4);
-  if (offset > view.size() || table.strings > view.size() - offset) return {};  // parsing refused such a cache
-  const auto window = view.substr(table.strings + static_cast<std::size_t>(offset), k_max_string);
-  return window.substr(0, window.find('\0'));  // no NUL in the window: the window itself
+  bool ended = false;  // a name cut at k_max_string still orders as its whole does
+  return bounded_string_at(view, table.strings, read_le(view, table.offset + i * table.entry_size + 4, 4), ended)
+      .value_or(std::string_view());
 }
 
 LdCacheEntry LdCache::entry(std::size_t i) const {
