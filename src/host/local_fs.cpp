@@ -14,17 +14,34 @@
 #include <cerrno>
 
 namespace gd {
+
+namespace {
+
+// O_NONBLOCK so that a FIFO planted where a file should be cannot hang us.
+UniqueFd open_for_reading(const std::string& path) {
+  return UniqueFd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+}
+
+// fstat of a descriptor that must be a regular file; else EISDIR or EINVAL.
+Result<struct stat> regular_file_stat(int fd) {
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return errno_code(S_ISDIR(info.st_mode) ? EISDIR : EINVAL);
+  return info;
+}
+
+}  // namespace
+
 Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes) {
   // Straight into the string, sized at first as the file says it is plus one
   // byte, so the read after the last sees the end in the space left: a cache
   // or a log is neither copied as it grows nor given room it never uses.
   // procfs and sysfs say 0: their files grow the string as they are read.
   // The one fstat also refuses what is not a regular file.
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) return errno_code(S_ISDIR(info.st_mode) ? EISDIR : EINVAL);
+  const auto info = regular_file_stat(fd.get());
+  if (!info) return info.error();
   std::size_t size = 16384;
-  if (info.st_size > 0 && static_cast<std::uint64_t>(info.st_size) < max_bytes)
-    size = std::max(size, static_cast<std::size_t>(info.st_size) + 1);
+  if (info->st_size > 0 && static_cast<std::uint64_t>(info->st_size) < max_bytes)
+    size = std::max(size, static_cast<std::size_t>(info->st_size) + 1);
   std::string content(std::min(size, max_bytes), '\0');
   std::size_t done = 0;
   while (done < max_bytes) {
@@ -39,15 +56,6 @@ Result<std::string> read_fd(UniqueFd fd, std::size_t max_bytes) {
   return content;
 }
 
-namespace {
-
-// O_NONBLOCK so that a FIFO planted where a file should be cannot hang us.
-UniqueFd open_for_reading(const std::string& path) {
-  return UniqueFd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-}
-
-}  // namespace
-
 Result<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
   UniqueFd fd = open_for_reading(path);
   if (!fd.valid()) return errno_code(errno);
@@ -55,8 +63,7 @@ Result<std::string> read_local_file(const std::string& path, std::size_t max_byt
 }
 
 Result<UniqueFd> check_regular(UniqueFd fd) {
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) return errno_code(S_ISDIR(info.st_mode) ? EISDIR : EINVAL);
+  if (auto info = regular_file_stat(fd.get()); !info) return info.error();
   return fd;
 }
 

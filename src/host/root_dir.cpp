@@ -109,14 +109,18 @@ Result<UniqueFd> RootDir::walk(std::string_view path, int flags, FollowFinal fol
   return fd;
 }
 
+Result<UniqueFd> RootDir::open_for_reading(std::string_view path) const {
+  return open_at(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, FollowFinal::yes);
+}
+
 Result<UniqueFd> RootDir::open_regular(std::string_view path) const {
-  auto fd = open_at(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, FollowFinal::yes);
+  auto fd = open_for_reading(path);
   if (!fd) return fd.error();
   return check_regular(std::move(*fd));
 }
 
 Result<std::string> RootDir::read_file(std::string_view path, std::size_t max_bytes) const {
-  auto fd = open_at(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, FollowFinal::yes);
+  auto fd = open_for_reading(path);
   if (!fd) return fd.error();
   return read_fd(std::move(*fd), max_bytes);  // which refuses all but a regular file, as open_regular does
 }

@@ -45,6 +45,8 @@ class RootDir {
  private:
   RootDir(UniqueFd fd, ResolveMethod method, Openat2Call openat2) : m_fd(std::move(fd)), m_method(method), m_openat2(openat2) {}
   Result<UniqueFd> walk(std::string_view path, int flags, FollowFinal follow) const;
+  // A file to read: O_NONBLOCK, so that a FIFO there cannot hang us; not yet checked to be regular.
+  Result<UniqueFd> open_for_reading(std::string_view path) const;
 
   UniqueFd m_fd;
   ResolveMethod m_method = ResolveMethod::automatic;
