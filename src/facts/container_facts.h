@@ -164,6 +164,8 @@ struct ContainerFacts {
   bool in_container = false;
   Nullable<std::string> runtime;
   std::vector<std::string> markers;
+  std::vector<std::string> discounted_markers;
+  std::optional<std::string> own_root;
   ExpectedInjection expected_injection;
   bool gpu_requested = false;
   VisibleDevices visible_devices;
@@ -184,6 +186,9 @@ struct ContainerFacts {
     f("in_container", in_container, "any container marker found");
     f("runtime", runtime, "kubernetes, podman, docker, containerd, apptainer, singularity, lxd, incus, lxc, ...");
     f("markers", markers, "what gave the container away (/.dockerenv, /proc/self/cgroup, env)");
+    f("discounted_markers", discounted_markers,
+      "container markers the rest of the evidence outweighs: /.dockerenv alone where / is a disk's own file system (a VM or host built from a container image)");
+    f("own_root", own_root, "why the markers were discounted: / is the whole file system of a disk, as no engine mounts a container's root");
     f("expected_injection", expected_injection, "what NVIDIA_DRIVER_CAPABILITIES makes the toolkit inject");
     f("gpu_requested", gpu_requested, "NVIDIA_VISIBLE_DEVICES is all or a list");
     f("visible_devices", visible_devices, "NVIDIA_VISIBLE_DEVICES, parsed as the toolkit parses it");

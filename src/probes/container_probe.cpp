@@ -21,6 +21,9 @@ constexpr const char* k_cgroup = "/proc/self/cgroup";
 struct Detection {
   std::string runtime;
   json::array markers;
+  // A marker that the rest of the evidence outweighs, and that evidence.
+  std::vector<std::string> discounted;
+  std::optional<std::string> own_root;
 };
 
 void mark(Detection& found, const std::string& runtime, const std::string& marker) {
@@ -64,6 +67,36 @@ Detection detect_runtime(Host& host) {
   if (auto container = host.env("container"); container && !container->empty())
     mark(found, printable(*container, 40), "env container=" + printable(*container, 40));
   return found;
+}
+
+// "/" mounted as the whole of a disk's file system (root "/" of /dev/vda,
+// /dev/nvme0n1p2, /dev/mapper/...): the machine's own root. No engine gives a
+// container that: Docker and podman mount an overlay, a btrfs or zfs
+// subvolume, a devicemapper volume's /rootfs, or a directory.
+std::optional<std::string> own_root_file_system(Host& host) {
+  auto text = host.read_file(k_mountinfo, 1 << 20);
+  if (!text) return std::nullopt;
+  std::optional<MountEntry> root;
+  for (auto& mount : parse_mountinfo(*text))
+    if (mount.mount_point == "/") root = std::move(mount);  // a later mount covers an earlier one
+  static constexpr std::string_view k_disk_file_systems[] = {"ext4", "ext3", "ext2", "xfs", "btrfs", "f2fs", "jfs"};
+  if (!root || root->root != "/" || !root->source.starts_with("/dev/") ||
+      std::find(std::begin(k_disk_file_systems), std::end(k_disk_file_systems), root->fstype) == std::end(k_disk_file_systems))
+    return std::nullopt;
+  return "/ is " + printable(root->fstype, 20) + " from " + printable(root->source, 80) + ", the whole file system of a disk";
+}
+
+// /.dockerenv is only a file: an image built FROM a Docker image keeps it,
+// so a VM or host booted from one has it too. Alone, against the machine's
+// own root file system, it is outweighed.
+void weigh_markers(Host& host, Detection& found) {
+  const bool only_dockerenv = found.markers.size() == 1 && found.markers[0].as_string() == "/.dockerenv";
+  if (!only_dockerenv) return;
+  found.own_root = own_root_file_system(host);
+  if (!found.own_root) return;
+  found.discounted.emplace_back("/.dockerenv");
+  found.markers.clear();
+  found.runtime.clear();
 }
 
 void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
@@ -200,8 +233,14 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   auto& facts = layer.facts;
   // An image (--image) is judged before it runs: in a RUN step the build
   // sandbox's markers (/.dockerenv) describe `docker build`, not the image.
-  const Detection detection = context.options.image ? Detection{} : detect_runtime(context.host);
+  Detection detection = context.options.image ? Detection{} : detect_runtime(context.host);
+  weigh_markers(context.host, detection);
   facts.in_container = !detection.runtime.empty();
+  if (!detection.discounted.empty()) {
+    facts.discounted_markers = detection.discounted;
+    facts.own_root = detection.own_root;
+    layer.source("own_root", k_mountinfo);
+  }
   if (facts.in_container) facts.runtime = detection.runtime;
   for (const auto& marker : detection.markers) facts.markers.emplace_back(marker.as_string());
   // The variables are read on a host too: a Dockerfile check (--root) or a
@@ -225,6 +264,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
     }
   if (!facts.in_container) {
     layer.summary = "not in a container";
+    if (facts.own_root) layer.summary += " (" + facts.discounted_markers.front() + " is there, but " + *facts.own_root + ")";
     if (facts.cdi_specs) layer.summary += "; " + std::to_string(facts.cdi_specs->size()) + " NVIDIA CDI spec(s) for the engines here";
     return layer;
   }

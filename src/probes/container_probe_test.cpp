@@ -79,3 +79,41 @@ TEST_CASE("container: a user namespace from /proc/self/uid_map, rootless podman 
   REQUIRE(plain.facts.user_namespace.has_value());
   CHECK_FALSE(*plain.facts.user_namespace);
 }
+
+TEST_CASE("container: /.dockerenv alone is outweighed where / is a disk's own file system; with an engine's root it stands") {
+  const auto with_root = [](const char* mountinfo, bool cgroup) {
+    gd::ProbeFixture f;
+    f.host.file("/.dockerenv", "");
+    f.host.file("/proc/self/mountinfo", mountinfo);
+    if (cgroup) f.host.file("/proc/self/cgroup", "0::/system.slice/docker-4f1c.scope\n");
+    auto context = f.context();
+    return gd::probe_container(context);
+  };
+  SUBCASE("a VM booted from a CUDA image: ext4 on /dev/vda is /") {
+    const auto layer = with_root("27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n24 27 0:6 / /dev rw - devtmpfs devtmpfs rw\n", false);
+    CHECK_FALSE(layer.facts.in_container);
+    CHECK(layer.facts.discounted_markers == std::vector<std::string>{"/.dockerenv"});
+    CHECK(layer.facts.own_root == "/ is ext4 from /dev/vda, the whole file system of a disk");
+    CHECK(layer.summary.find("/.dockerenv is there, but") != std::string::npos);
+  }
+  SUBCASE("docker's overlay root: a container") {
+    const auto layer = with_root("1071 1000 0:62 / / rw - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A\n", false);
+    CHECK(layer.facts.in_container);
+    CHECK(layer.facts.discounted_markers.empty());
+  }
+  SUBCASE("a subvolume or directory of a disk (btrfs driver, LXC's dir backend): a container") {
+    const auto layer = with_root("40 1 0:35 /var/lib/docker/btrfs/subvolumes/9a / rw - btrfs /dev/sda2 rw\n", false);
+    CHECK(layer.facts.in_container);
+  }
+  SUBCASE("a second marker (the cgroup) keeps the container, whatever / is") {
+    const auto layer = with_root("27 1 254:0 / / rw - ext4 /dev/vda rw\n", true);
+    CHECK(layer.facts.in_container);
+    CHECK(*layer.facts.runtime == "docker");
+  }
+  SUBCASE("mountinfo unreadable: the marker stands") {
+    gd::ProbeFixture f;
+    f.host.file("/.dockerenv", "");
+    auto context = f.context();
+    CHECK(gd::probe_container(context).facts.in_container);
+  }
+}

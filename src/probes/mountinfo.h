@@ -12,6 +12,7 @@ struct MountEntry {
   std::string root;         // the path inside its source file system: what was mounted here
   std::string mount_point;  // where
   std::string fstype;
+  std::string source;       // the device or name after the fstype: /dev/vda, overlay, tmpfs
 };
 
 // Lines too short to be mount entries are skipped.

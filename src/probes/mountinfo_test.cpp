@@ -13,5 +13,8 @@ TEST_CASE("mountinfo: root, mount point and fstype; junk lines skipped") {
   CHECK(mounts[1].root == "/usr/lib/wsl/drivers/nv/libcuda.so.1.1");
   CHECK(mounts[1].mount_point == "/usr/lib/x86_64-linux-gnu/libcuda.so.1.1");
   CHECK(mounts[1].fstype == "9p");
+  CHECK(mounts[1].source == "drivers");
+  CHECK(mounts[0].source == "overlay");
   CHECK(mounts[2].fstype.empty());
+  CHECK(mounts[2].source.empty());
 }
