@@ -39,6 +39,43 @@ constexpr std::pair<unsigned long long, const char*> k_throttle_reasons[] = {
 };
 constexpr nvmlReturn k_nvml_insufficient_size = 7, k_nvml_corrupted_inforom = 14;
 
+// nvmlProcessInfo_t (v2 and v3 alike): pid, usedGpuMemory, gpuInstanceId,
+// computeInstanceId. Memory is ~0 where NVML cannot say (some containers).
+struct ProcessInfo {
+  unsigned pid;
+  unsigned long long used_memory;
+  unsigned gpu_instance, compute_instance;
+};
+constexpr std::size_t k_max_processes = 16;
+
+// The compute processes holding a context on the device, each with its name
+// (nvmlSystemGetProcessName) and memory: who keeps an exclusive GPU busy.
+void list_processes(const Nvml& nvml, nvmlDevice device, json::object& line) {
+  auto* processes = nvml.lib.get<nvmlReturn(nvmlDevice, unsigned*, ProcessInfo*)>("nvmlDeviceGetComputeRunningProcesses_v3");
+  if (!processes) return;
+  ProcessInfo infos[k_max_processes] = {};
+  unsigned count = k_max_processes;
+  nvmlReturn result = processes(device, &count, infos);
+  if (result == k_nvml_insufficient_size) {  // more than we list: ask for the count alone
+    count = 0;
+    result = processes(device, &count, nullptr);
+    if (result == 0 || result == k_nvml_insufficient_size) line["processes"] = count;
+    return;
+  }
+  if (result != 0) return;
+  line["processes"] = count;
+  auto* name_of = nvml.lib.get<nvmlReturn(unsigned, char*, unsigned)>("nvmlSystemGetProcessName");
+  json::array listed;
+  for (unsigned i = 0; i < count && i < k_max_processes; ++i) {
+    json::object process{{"pid", infos[i].pid}};
+    char name[256] = {};
+    if (name_of && name_of(infos[i].pid, name, 255u) == 0) process["name"] = bounded(name, sizeof name);
+    if (infos[i].used_memory != ~0ULL) process["used_mib"] = static_cast<std::int64_t>(infos[i].used_memory >> 20);
+    listed.push_back(std::move(process));
+  }
+  line["process_list"] = std::move(listed);
+}
+
 json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device) {
   json::object line{{"nvml_device", index}};
   char text[256] = {};
@@ -97,11 +134,7 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device) {
       if (reasons & bit) named.emplace_back(name);
     line["throttle_reasons"] = std::move(named);
   }
-  if (auto* processes = nvml.lib.get<nvmlReturn(nvmlDevice, unsigned*, void*)>("nvmlDeviceGetComputeRunningProcesses_v3")) {
-    unsigned count = 0;  // asked with room for none: the answer is the count
-    const nvmlReturn result = processes(device, &count, nullptr);
-    if (result == 0 || result == k_nvml_insufficient_size) line["processes"] = count;
-  }
+  list_processes(nvml, device, line);
   // nvmlGpuFabricInfo_t: clusterUuid[16], status, cliqueId, state (one byte).
   alignas(8) unsigned char fabric[64] = {};
   if (nvml.ask("nvmlDeviceGetGpuFabricInfo", device, static_cast<void*>(fabric)) && fabric[24] < 4)

@@ -47,6 +47,7 @@ TEST_CASE("the fact reference names every fact the rules commonly address") {
 
 TEST_CASE("every built-in rule addresses facts that exist, with values they can take") {
   const auto rules = gd::load_embedded_rules();
-  const auto schema = gd::host_fact_schema();
+  const auto schema = gd::with_outcomes(gd::host_fact_schema(), rules);
   for (const auto& rule : rules.rules) CHECK_MESSAGE(gd::check_rule_facts(rule, schema), rule.id);
+  CHECK_NOTHROW(gd::check_rules_against(rules, gd::host_fact_schema()));  // the outcomes' conditions too
 }

@@ -224,6 +224,8 @@ struct DriverLibsFacts {
   std::optional<std::string> vgpu_gridd, vgpu_gridd_conf;  // a vGPU guest's licensing daemon and its configuration
   GpuListSource gpu_list_source = GpuListSource::files;
   std::optional<std::string> smoke_not_run;
+  std::optional<std::int64_t> cuda_expected_devices;
+  std::optional<std::string> mps_control;
 
   template <class F>
   void fields(F& f) const {
@@ -246,6 +248,11 @@ struct DriverLibsFacts {
     f("vgpu_gridd_conf", vgpu_gridd_conf, "a vGPU guest: /etc/nvidia/gridd.conf, where the license server or feature type is set");
     f("driver_container", driver_container, "a GPU Operator node (hosts, where /run/nvidia/driver exists): the driver container's root");
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
+    f("mps_control", mps_control,
+      "the MPS control daemon's pipe this process would reach ($CUDA_MPS_PIPE_DIRECTORY/control, else /tmp/nvidia-mps/control): CUDA programs share the GPUs through MPS");
+    f("cuda_expected_devices", cuda_expected_devices,
+      "how many devices CUDA should list for this workload: what CUDA_VISIBLE_DEVICES selects, else the GPU nodes a container "
+      "was given, else the host's GPUs that no VM holds (vfio-pci); absent with MIG on or when unknown");
     f("gpu_list_source", gpu_list_source,
       "which evidence lists the GPUs (the GPU table of `gpus`, text and markdown): NVML when it answered with devices, "
       "else nvidia-smi, else CUDA's devices, else the files (sysfs, /proc/driver/nvidia)");

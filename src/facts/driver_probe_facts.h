@@ -48,6 +48,19 @@ struct SmokeFacts {
   }
 };
 
+struct GpuProcessFacts {
+  std::int64_t pid = 0;
+  std::optional<std::string> name;
+  std::optional<std::int64_t> used_mib;
+
+  template <class F>
+  void fields(F& f) const {
+    f("pid", pid, "its process id (in the driver's PID namespace: the host's, seen from a container)");
+    f("name", name, "nvmlSystemGetProcessName");
+    f("used_mib", used_mib, "GPU memory it holds, MiB");
+  }
+};
+
 struct NvmlDeviceFacts {
   std::int64_t index = 0;
   std::optional<std::string> name, uuid, bus_id, compute_capability, persistence_mode, compute_mode, mig_mode, fabric_state;
@@ -56,6 +69,7 @@ struct NvmlDeviceFacts {
   std::optional<double> power_draw_w, power_limit_w;
   std::optional<bool> retired_pages_pending, remapped_rows_pending, remapped_rows_failed, inforom_valid;
   std::optional<std::vector<std::string>> throttle_reasons;
+  std::optional<std::vector<GpuProcessFacts>> process_list;
 
   template <class F>
   void fields(F& f) const {
@@ -82,6 +96,7 @@ struct NvmlDeviceFacts {
     f("inforom_valid", inforom_valid, "nvmlDeviceValidateInforom: false when the InfoROM is corrupt");
     f("throttle_reasons", throttle_reasons, "active clock throttle reasons other than idle and application clocks");
     f("processes", processes, "compute processes using the GPU");
+    f("process_list", process_list, "those processes (at most 16): pid, name and memory, from nvmlDeviceGetComputeRunningProcesses");
     f("fabric_state", fabric_state, "NVLink fabric registration (NVSwitch systems): not-supported, not-started, in-progress, completed");
   }
 };
@@ -115,6 +130,7 @@ struct CudaProbeFacts : ChildOutcomeFacts {
   std::optional<std::string> cuda_version, init_error;
   std::vector<CudaDeviceFacts> devices;
   std::optional<std::vector<SmokeFacts>> smoke;
+  std::optional<bool> smoke_passed;
 
   template <class F>
   void fields(F& f) const {
@@ -126,6 +142,7 @@ struct CudaProbeFacts : ChildOutcomeFacts {
     f("device_count", device_count, "cuDeviceGetCount");
     f("devices", devices, "the devices CUDA sees");
     f("smoke", smoke, "--smoke: one entry per device");
+    f("smoke_passed", smoke_passed, "--smoke: the kernel ran and checked out on every device CUDA sees (false: on some it did not)");
   }
 };
 

@@ -19,6 +19,13 @@ struct Evidence {
   std::string source{};  // "/proc/driver/nvidia/version"; empty when derived
 };
 
+// A failure's prediction weighed against the live evidence: the outcome it
+// predicts (rules/tables/outcomes.json) and what the run itself saw of it.
+struct FindingOutcome {
+  std::string predicts;  // "cuda"
+  Observed observed = Observed::unknown;
+};
+
 struct Finding {
   std::string rule{};
   std::string layer{};
@@ -36,6 +43,9 @@ struct Finding {
   // What other layers show against this failure (rules/ disputed_by): the
   // finding was a failure, and is reported as a warning because of these.
   std::vector<std::string> disputed_by{};
+  // Rules that predict: what the live evidence showed. Observed::works means
+  // the finding was a failure and is reported as a warning because of it.
+  std::optional<FindingOutcome> outcome{};
   bool quiet = false;  // shown by text and markdown only with -v (rules/ "quiet")
 };
 
@@ -62,6 +72,13 @@ struct LayerReport {
   std::optional<std::string> blocked_by;
 };
 
+// An outcome the run could observe, as observed (report "outcomes").
+struct ReportOutcome {
+  std::string id;
+  Observed observed = Observed::unknown;
+  std::string says;  // the live evidence, in words; empty when unknown
+};
+
 struct Report {
   std::string gpudoctor_version;
   std::string subject = "host";  // what was diagnosed (model/layers.h)
@@ -71,6 +88,7 @@ struct Report {
   std::optional<std::vector<std::string>> redacted;
   boost::json::object system;
   std::vector<LayerReport> layers;  // in k_layer_ids order
+  std::vector<ReportOutcome> outcomes;  // the live evidence the verdict was weighed against
   Status verdict = Status::ok;
   std::optional<std::string> failing_layer;
   // Wall time of the probes and rules (Prometheus only: a replayed report's

@@ -199,7 +199,10 @@ std::vector<std::string> driver_dir_files(Host& host, std::initializer_list<std:
 
 // libcuda files in driver directories that the loader never reached: neither
 // the one it found nor one it tried (a damaged file it stopped at is on its path).
+// Where it stopped at a damaged file, it never looked further: the files
+// behind it may well be on its path, so none is said to lie elsewhere.
 std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryFacts& libcuda) {
+  if (libcuda.fatal) return {};
   std::set<std::string> reached;
   if (libcuda.real_path) reached.insert(*libcuda.real_path);
   for (const auto& tried : libcuda.tried) reached.insert(real_path(host, tried.path));
@@ -267,6 +270,25 @@ FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
   return facts;
 }
 
+// How many devices cuDeviceGetCount should give this workload, where that
+// can be known: what CUDA_VISIBLE_DEVICES selects, else the GPU nodes a
+// container was given, else the GPUs on a host's PCI bus that no VM holds.
+// MIG changes what CUDA enumerates, so with MIG on it is not known.
+std::optional<std::int64_t> expected_cuda_devices(const ProbeContext& context, const DriverLibsFacts& facts) {
+  if (facts.nvml_probe)
+    for (const auto& device : facts.nvml_probe->devices)
+      if (device.mig_mode.value_or("") == "Enabled") return std::nullopt;
+  if (const auto& visible = context.device_nodes.cuda_visible_devices)
+    return visible->mig_entries > 0 ? std::nullopt : std::optional(visible->selected);
+  std::int64_t count = 0;
+  if (context.container.in_container) {
+    count = context.device_nodes.gpu_node_count;
+  } else {
+    for (const auto& gpu : context.hardware.gpus) count += gpu.driver_kind == DriverKind::passthrough ? 0 : 1;
+  }
+  return count > 0 ? std::optional(count) : std::nullopt;
+}
+
 }  // namespace
 
 Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
@@ -330,6 +352,14 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     }
   }
   if (context.options.smoke) facts.smoke_not_run = why_no_smoke(context, facts);
+  // MPS: its clients share a GPU that is Exclusive_Process through the control
+  // daemon's pipe (nvidia-cuda-mps-control(1): CUDA_MPS_PIPE_DIRECTORY, else /tmp/nvidia-mps).
+  const auto pipe_directory = context.host.env("CUDA_MPS_PIPE_DIRECTORY");
+  const std::string control = (pipe_directory && !pipe_directory->empty() ? *pipe_directory : std::string("/tmp/nvidia-mps")) + "/control";
+  if (context.host.exists(control)) {
+    facts.mps_control = printable(control, 300);
+    layer.source("mps_control", facts.mps_control.value());
+  }
   // An NVSwitch system's host (a container cannot see the host's daemons).
   const bool gen4_nvswitches = !context.hardware.nvswitch_management_ports.empty();
   const bool nvswitches = context.hardware.nvswitch_count > 0 || context.host.exists("/dev/nvidia-nvswitchctl") || gen4_nvswitches;
@@ -360,6 +390,9 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
 
   facts.gpu_list_source = gpu_list_source(facts);
   layer.source("gpu_list_source", "nvml_probe, nvidia_smi_run, cuda_probe, else the hardware layer");
+  facts.cuda_expected_devices = expected_cuda_devices(context, facts);
+  if (facts.cuda_expected_devices)
+    layer.source("cuda_expected_devices", "CUDA_VISIBLE_DEVICES, the device nodes given to this workload, the GPUs on the PCI bus");
 
   if (libcuda.found) {
     layer.status = Status::ok;

@@ -6,6 +6,8 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+
 namespace gd {
 namespace json = boost::json;
 
@@ -120,6 +122,10 @@ CudaProbeFacts parse_cuda_probe(const ChildAnswer& answer) {
       facts.smoke->push_back(std::move(smoke));
     }
   });
+  // The outcome "gpu-work" (rules/tables/outcomes.json): a kernel ran on every device CUDA saw.
+  if (facts.smoke && !facts.smoke->empty())
+    facts.smoke_passed = std::all_of(facts.smoke->begin(), facts.smoke->end(), [](const SmokeFacts& smoke) { return smoke.passed; }) &&
+                         static_cast<std::int64_t>(facts.smoke->size()) >= facts.device_count.value_or(0);
   return facts;
 }
 
@@ -162,6 +168,15 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
       device.remapped_rows_failed = bool_field(line, "remapped_rows_failed");
       device.inforom_valid = bool_field(line, "inforom_valid");
       device.processes = int_field(line, "processes");
+      if (const auto* listed = line.if_contains("process_list"); listed && listed->is_array()) {
+        device.process_list.emplace();
+        for (const auto& entry : listed->get_array()) {
+          const auto* process = entry.if_object();
+          const auto pid = process ? int_field(*process, "pid") : std::nullopt;
+          if (!pid || device.process_list->size() >= 16) continue;
+          device.process_list->push_back({.pid = *pid, .name = text_of(*process, "name", 80), .used_mib = int_field(*process, "used_mib")});
+        }
+      }
       device.fabric_state = text_of(line, "fabric_state", 40);
       if (const auto* reasons = line.if_contains("throttle_reasons"); reasons && reasons->is_array()) {
         device.throttle_reasons.emplace();

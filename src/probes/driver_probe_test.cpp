@@ -123,9 +123,12 @@ TEST_CASE("the smoke test runs the embedded kernel on every device and checks th
     CHECK(gpu.passed);
     CHECK(gpu.ms);
   }
+  CHECK(facts.smoke_passed == true);  // the outcome gpu-work, seen working
+  CHECK(!run_cuda_probe(host, false).smoke_passed);  // no smoke test asked for: nothing seen
   fake().cuda("wrong");
   facts = run_cuda_probe(host, true);
   REQUIRE(facts.smoke);
+  CHECK(facts.smoke_passed == false);
   CHECK(!facts.smoke->front().passed);
   CHECK(facts.smoke->front().step == "check");
   CHECK(facts.smoke->front().error == "element 5 is 23, not 22");
@@ -153,6 +156,23 @@ TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the
   // The fake has no power or ECC functions: those facts are absent, not zero.
   CHECK(!facts.devices[1].power_draw_w);
   CHECK(!facts.devices[1].ecc_uncorrected_volatile);
+}
+
+TEST_CASE("the nvml probe names the processes that hold a GPU, with their memory") {
+  fake().nvml("busy");
+  LiveHost host("/");
+  const auto facts = run_nvml_probe(host);
+  REQUIRE(facts.devices.size() == 2);
+  CHECK(facts.devices[0].compute_mode == "Exclusive_Process");
+  CHECK(facts.devices[0].processes == 1);
+  REQUIRE(facts.devices[0].process_list);
+  REQUIRE(facts.devices[0].process_list->size() == 1);
+  const auto& holder = facts.devices[0].process_list->front();
+  CHECK(holder.pid == 878);
+  CHECK(holder.name == "python3");
+  CHECK(holder.used_mib == 612);
+  CHECK(facts.devices[1].processes == 0);
+  CHECK(facts.devices[1].process_list->empty());
 }
 
 TEST_CASE("NVML's library/driver mismatch is its init result") {

@@ -29,6 +29,8 @@ json::object finding_to_json(const Finding& finding) {
     for (const auto& says : finding.disputed_by) disputed.push_back(json::string(says));
     object["disputed_by"] = std::move(disputed);
   }
+  if (finding.outcome)
+    object["outcome"] = json::object{{"predicts", finding.outcome->predicts}, {"observed", enum_name(finding.outcome->observed)}};
   return object;
 }
 
@@ -66,6 +68,11 @@ json::object report_to_json(const Report& report) {
                                                         {"line", verdict_line(report)}})
                              : json::value(nullptr);
   top["system"] = report.system;
+  // The live evidence each prediction was weighed against (rules/tables/outcomes.json).
+  json::object outcomes;
+  for (const auto& seen : report.outcomes)
+    outcomes[seen.id] = json::object{{"observed", enum_name(seen.observed)}, {"says", seen.says}};
+  top["outcomes"] = std::move(outcomes);
   if (report.redacted) top["redacted"] = json::array(report.redacted->begin(), report.redacted->end());
   top["layers"] = std::move(layers);
   return top;

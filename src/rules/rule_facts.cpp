@@ -1,5 +1,7 @@
 #include "rules/rule_facts.h"
 
+#include "model/enum_names.h"
+
 #include <algorithm>
 
 namespace gd {
@@ -63,6 +65,17 @@ Checked<> check_placeholders(std::string_view text, const FactSchema& schema, st
 
 }  // namespace
 
+FactSchema with_outcomes(FactSchema schema, const RuleSet& rules) {
+  auto& docs = schema.layers["outcome"];
+  docs.clear();
+  const auto names = enum_names<Observed>();
+  for (const auto& outcome : rules.outcomes)
+    if (outcome.observable())
+      docs.push_back({.path = outcome.id, .type = "string", .doc = "what this run saw: " + outcome.means,
+                      .values = std::vector<std::string>(names.begin(), names.end())});
+  return schema;
+}
+
 Checked<> check_rule_facts(const Rule& rule, const FactSchema& schema) {
   std::string item_list;
   if (!rule.for_each.empty()) {
@@ -76,13 +89,29 @@ Checked<> check_rule_facts(const Rule& rule, const FactSchema& schema) {
     if (auto checked = check_condition(disagreement.when, schema, item_list); !checked) return problem("disputed_by: " + checked.error());
     if (auto checked = check_placeholders(disagreement.says, schema, item_list); !checked) return problem("disputed_by: " + checked.error());
   }
+  for (const auto& prediction : rule.predicts)
+    if (prediction.when)
+      if (auto checked = check_condition(*prediction.when, schema, item_list); !checked) return problem("predicts: " + checked.error());
+  if (auto checked = check_placeholders(rule.if_works, schema, item_list); !checked) return problem("if_works: " + checked.error());
   for (const auto& path : rule.evidence)
     if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "\"evidence\"");
   if (auto checked = check_placeholders(rule.message, schema, item_list); !checked) return checked;
   return check_placeholders(rule.fix, schema, item_list);
 }
 
-void check_rules_against(const RuleSet& rules, const FactSchema& schema) {
+Checked<> check_outcome_facts(const OutcomeDef& outcome, const FactSchema& schema) {
+  if (!outcome.observable()) return {};
+  for (const auto* condition : {&*outcome.works, &*outcome.fails})
+    if (auto checked = check_condition(*condition, schema, {}); !checked) return checked;
+  if (auto checked = check_placeholders(outcome.works_says, schema, {}); !checked) return checked;
+  return check_placeholders(outcome.fails_says, schema, {});
+}
+
+void check_rules_against(const RuleSet& rules, const FactSchema& subject_schema) {
+  const FactSchema schema = with_outcomes(subject_schema, rules);
+  for (const auto& outcome : rules.outcomes)
+    if (auto checked = check_outcome_facts(outcome, schema); !checked)
+      throw RuleError("tables/outcomes.json: outcome \"" + outcome.id + "\": " + checked.error());
   for (const auto& rule : rules.rules)
     if (auto checked = check_rule_facts(rule, schema); !checked)
       throw RuleError(rule.file + ": rule \"" + rule.id + "\": " + checked.error());

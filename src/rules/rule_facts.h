@@ -13,10 +13,15 @@
 
 namespace gd {
 
-// The first problem with one rule's facts.
+// The subject's facts and what the run observes of each outcome the rule set
+// names ("outcome.cuda": works, fails or unknown), which rules may address too.
+FactSchema with_outcomes(FactSchema schema, const RuleSet& rules);
+
+// The first problem with one rule's facts (schema: as with_outcomes gives it).
 Checked<> check_rule_facts(const Rule& rule, const FactSchema& schema);
 
-// Throws RuleError ("FILE: rule \"ID\": problem") for the first rule with a problem.
+// Throws RuleError ("FILE: rule \"ID\": problem") for the first rule or
+// outcome with a problem.
 void check_rules_against(const RuleSet& rules, const FactSchema& schema);
 
 }  // namespace gd

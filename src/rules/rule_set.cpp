@@ -52,6 +52,46 @@ bool valid_id(const std::string& id) {
   });
 }
 
+// "predicts": "cuda", or [{"when": C, "outcome": "cuda"}, {"outcome": "nvml"}].
+void parse_prediction(const RuleFile& file, json::object& object, Rule& rule) {
+  const auto at = line_of_rule(file, rule.id);
+  const std::string name = "rule \"" + rule.id + "\": ";
+  auto* predicts = object.if_contains("predicts");
+  if (!predicts) {
+    if (rule.severity == Severity::fail)
+      fail(file, at, name + "a fail rule says which outcome it predicts (\"predicts\", an id of tables/outcomes.json)");
+    if (object.contains("if_works") || object.contains("unless_explained"))
+      fail(file, at, name + "\"if_works\" and \"unless_explained\" need \"predicts\"");
+    return;
+  }
+  if (rule.severity != Severity::fail) fail(file, at, name + "only a fail rule predicts an outcome");
+  if (predicts->is_string()) {
+    rule.predicts.push_back({std::nullopt, std::string(predicts->get_string())});
+  } else if (predicts->is_array() && !predicts->get_array().empty()) {
+    for (auto& entry : predicts->get_array()) {
+      auto* item = entry.if_object();
+      const auto* outcome = item ? item->if_contains("outcome") : nullptr;
+      if (!outcome || !outcome->is_string()) fail(file, at, name + "each \"predicts\" entry names an \"outcome\"");
+      Prediction prediction{std::nullopt, std::string(outcome->get_string())};
+      if (auto* condition = item->if_contains("when")) {
+        if (auto checked = validate_condition(*condition); !checked) fail(file, at, name + "predicts: " + checked.error());
+        prediction.when = std::move(*condition);
+      }
+      rule.predicts.push_back(std::move(prediction));
+    }
+  } else {
+    fail(file, at, name + "\"predicts\" is an outcome id or a list of {\"when\", \"outcome\"}");
+  }
+  if (const auto* if_works = object.if_contains("if_works")) {
+    if (!if_works->is_string() || if_works->get_string().empty()) fail(file, at, name + "\"if_works\" is text");
+    rule.if_works = std::string(if_works->get_string());
+  }
+  if (const auto* unless = object.if_contains("unless_explained")) {
+    if (!unless->is_bool()) fail(file, at, name + "\"unless_explained\" is true or false");
+    rule.unless_explained = unless->get_bool();
+  }
+}
+
 // Takes the rule's condition out of value (moved, not copied: the rule set is
 // parsed on every run).
 Rule parse_rule(const RuleFile& file, json::value& value) {
@@ -118,6 +158,7 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
       rule.disputed_by.push_back({std::move(*condition), std::string(says->get_string())});
     }
   }
+  parse_prediction(file, object, rule);
   if (const auto* evidence = object.if_contains("evidence")) {
     if (!evidence->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"evidence\" is a list of facts");
     for (const auto& path : evidence->get_array()) {
@@ -136,6 +177,12 @@ const LintRule* RuleSet::find_lint(std::string_view id) const {
   return nullptr;
 }
 
+const OutcomeDef* RuleSet::find_outcome(std::string_view id) const {
+  for (const auto& outcome : outcomes)
+    if (outcome.id == id) return &outcome;
+  return nullptr;
+}
+
 const Rule* RuleSet::find(std::string_view id) const {
   for (const auto& rule : rules)
     if (rule.id == id) return &rule;
@@ -145,7 +192,7 @@ const Rule* RuleSet::find(std::string_view id) const {
 RuleSet load_rule_files(const std::vector<RuleFile>& files) {
   RuleSet set;
   std::set<std::string> ids;
-  bool have_chips = false, have_signatures = false;
+  bool have_chips = false, have_signatures = false, have_outcomes = false;
   for (const auto& file : files) {
     if (file.name.ends_with("pci-products.tsv")) {
       if (auto checked = set.chips.load_products(file.text); !checked) fail(file, 1, "pci-products " + checked.error());
@@ -165,6 +212,9 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
         if (auto checked = set.installers.load(top); !checked) fail(file, 1, "table \"driver-installers\": " + checked.error());
       } else if (table->get_string() == "tegra-socs") {
         if (auto checked = set.tegra.load(top); !checked) fail(file, 1, "table \"tegra-socs\": " + checked.error());
+      } else if (table->get_string() == "outcomes") {
+        if (auto checked = load_outcomes(top, set.outcomes); !checked) fail(file, 1, "table \"outcomes\": " + checked.error());
+        have_outcomes = true;
       } else if (table->get_string() == "error-signatures") {
         if (auto checked = load_error_signatures(top, set.signatures); !checked) fail(file, 1, "table \"error-signatures\": " + checked.error());
         have_signatures = true;
@@ -206,6 +256,11 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
         throw RuleError(rule.file + ": rule \"" + rule.id + "\" is explained by \"" + cause + "\", which is " +
                         (cause == rule.id ? "itself" : "no rule"));
   for (const auto& missing : set.cuda.missing_tables()) throw RuleError("rules: no \"" + missing + "\" table");
+  if (!have_outcomes) throw RuleError("rules: no \"outcomes\" table");
+  for (const auto& rule : set.rules)
+    for (const auto& prediction : rule.predicts)
+      if (!set.find_outcome(prediction.outcome))
+        throw RuleError(rule.file + ": rule \"" + rule.id + "\" predicts \"" + prediction.outcome + "\", which is no outcome of tables/outcomes.json");
   if (!have_signatures) throw RuleError("rules: no \"error-signatures\" table");
   for (const auto& signature : set.signatures)
     for (const auto& id : signature.rules)

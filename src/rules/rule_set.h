@@ -5,6 +5,7 @@
 #include "model/status.h"
 #include "rules/cuda_tables.h"
 #include "rules/error_signatures.h"
+#include "rules/outcomes.h"
 #include "rules/pci_chips.h"
 #include "rules/driver_installers.h"
 #include "rules/tegra_socs.h"
@@ -26,6 +27,14 @@ struct Disagreement {
   std::string says;  // a message template: what the other evidence shows
 };
 
+// What a failure predicts a program here will experience (an outcome of
+// rules/tables/outcomes.json): the first entry whose condition holds, or
+// that has none. A finding of the rule says it for whom this holds.
+struct Prediction {
+  std::optional<boost::json::value> when;
+  std::string outcome;
+};
+
 struct Rule {
   std::string id;
   std::string subject = "host";  // what it judges (model/layers.h); "layer" is one of its layers
@@ -37,6 +46,15 @@ struct Rule {
   // finding is a consequence, listed under that cause, never the headline.
   std::vector<std::string> explained_by;
   std::vector<Disagreement> disputed_by;  // fail rules only
+  // Fail rules: the outcome the failure predicts. When the run's own live
+  // evidence shows that outcome working, the finding is a warning that says
+  // so, and if_works (a template) says whom the problem will still hurt.
+  std::vector<Prediction> predicts;
+  std::string if_works;
+  // A rule that reports a live failure only when no other failure predicted
+  // it: the engine drops its finding when another failing finding predicts
+  // the same outcome, so that a failure no rule explains is never OK.
+  bool unless_explained = false;
   // An info rule that holds on nearly every healthy machine: the text and
   // markdown reports show it only with -v (JSON always has it).
   bool quiet = false;
@@ -60,8 +78,10 @@ struct RuleSet {
   CudaTables cuda;  // cuda-drivers, forward-compat, error-codes
   std::vector<ErrorSignature> signatures;  // error-signatures: pasted error text -> causes
   std::vector<LintRule> lint;              // rules/lint: Dockerfile checks
+  std::vector<OutcomeDef> outcomes;        // outcomes: what rules predict, and how a run sees it live
 
   const Rule* find(std::string_view id) const;
+  const OutcomeDef* find_outcome(std::string_view id) const;
   const LintRule* find_lint(std::string_view id) const;
 };
 

@@ -22,13 +22,19 @@ const char* k_drivers = R"({"table": "cuda-drivers", "source": "test",
   "architectures": [{"major": 12, "min_cc": "5.0"}]})";
 const char* k_forward = R"({"table": "forward-compat", "source": "test", "packages": [], "unsupported_brands": ["geforce"]})";
 const char* k_errors = R"({"table": "error-codes", "source": "test", "codes": []})";
+// One outcome seen live ("cuda": the fact driver-libs.init_result), one only predicted.
+const char* k_outcomes = R"json({"table": "outcomes", "source": "test", "outcomes": [
+  {"id": "cuda", "means": "CUDA cannot start",
+   "works": {"fact": "driver-libs.init_result", "eq": 0}, "works_says": "cuInit gave {driver-libs.device_count} device(s)",
+   "fails": {"fact": "driver-libs.init_result", "ne": 0}, "fails_says": "cuInit failed"},
+  {"id": "application", "means": "a framework fails"}]})json";
 const char* k_installs = R"({"table": "framework-installs", "source": "test", "frameworks": [
   {"framework": "*", "gpu_code": "build for sm_{arch}", "other_build": "a CUDA {driver_major} build"}]})";
 
 std::vector<gd::RuleFile> with_tables(std::vector<gd::RuleFile> files) {
   for (auto [name, text] : {std::pair{"tables/pci-chips.json", k_chips}, {"tables/cuda-drivers.json", k_drivers},
                             {"tables/forward-compat.json", k_forward}, {"tables/error-codes.json", k_errors},
-                            {"tables/framework-installs.json", k_installs},
+                            {"tables/framework-installs.json", k_installs}, {"tables/outcomes.json", k_outcomes},
                             {"tables/error-signatures.json", R"({"table": "error-signatures", "source": "t", "signatures": []})"}})
     if (std::none_of(files.begin(), files.end(), [wanted = name](const gd::RuleFile& file) { return file.name == wanted; }))
       files.push_back({name, text});
@@ -195,7 +201,7 @@ TEST_CASE("an error signature naming no rule, or without text to match, is refus
 
 TEST_CASE("disputed_by: only on fail rules, each entry a condition and what it says") {
   const std::string head = R"({"rules": [{"id": "r", "layer": "hardware", "when": {"fact": "hardware.gpu_count", "eq": 0},
-    "message": "m", "fix": "f", "source": "s", )";
+    "message": "m", "fix": "f", "source": "s", "predicts": "cuda", )";
   CHECK(error_of(head + R"("severity": "warn", "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}, "says": "x"}]}]})")
             .find("only a fail rule can be \"disputed_by\"") != std::string::npos);
   CHECK(error_of(head + R"("severity": "fail", "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}}]}]})")
@@ -207,7 +213,7 @@ TEST_CASE("disputed_by: only on fail rules, each entry a condition and what it s
 
 TEST_CASE("a failure that another layer's evidence contradicts is reported as a warning saying what disagrees") {
   const auto rules = gd::load_rule_files(with_tables({{"layers/test.json", R"({"rules": [{"id": "no-gpu", "layer": "hardware",
-    "severity": "fail", "when": {"fact": "hardware.gpu_count", "eq": 0}, "message": "No GPU.", "fix": "f", "source": "s",
+    "severity": "fail", "predicts": "application", "when": {"fact": "hardware.gpu_count", "eq": 0}, "message": "No GPU.", "fix": "f", "source": "s",
     "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}, "says": "nvidia {kernel-module.version} is loaded"},
                     {"when": {"fact": "kernel-module.version", "eq": "1.0"}, "says": "never shown"}]}]})"}}));
   auto report_with = [&](bool loaded) {
@@ -230,4 +236,116 @@ TEST_CASE("a failure that another layer's evidence contradicts is reported as a 
   CHECK(undisputed.severity == gd::Severity::fail);
   CHECK(undisputed.disputed_by.empty());
   CHECK(undisputed.message == "No GPU.");
+}
+
+TEST_CASE("predicts: every fail rule names an outcome of the outcomes table; only fail rules predict") {
+  const std::string head = R"({"rules": [{"id": "r", "layer": "hardware", "when": {"fact": "hardware.gpu_count", "eq": 0},
+    "message": "m", "fix": "f", "source": "s", )";
+  CHECK(error_of(head + R"("severity": "fail"}]})").find("a fail rule says which outcome it predicts") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "fail", "predicts": "cuda"}]})") == "");
+  CHECK(error_of(head + R"("severity": "fail", "predicts": "cdua"}]})").find("predicts \"cdua\", which is no outcome") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "warn", "predicts": "cuda"}]})").find("only a fail rule predicts") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "warn", "if_works": "x"}]})").find("need \"predicts\"") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "fail", "predicts": [{"when": {"fact": "item.name", "eq": "a"}, "outcome": "cuda"}, {"outcome": "application"}]}]})") == "");
+  CHECK(error_of(head + R"("severity": "fail", "predicts": [{"when": {"fact": "x"}, "outcome": "cuda"}]}]})").find("predicts:") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "fail", "predicts": []}]})").find("an outcome id or a list") != std::string::npos);
+  CHECK(error_of_files({{"tables/outcomes.json", R"({"table": "outcomes", "source": "t", "outcomes": [
+    {"id": "cuda", "means": "m", "works": {"fact": "driver-libs.x", "eq": 0}}]})"}})
+            .find("needs both \"works\" and \"fails\"") != std::string::npos);
+}
+
+namespace {
+
+// A report of a driver-libs layer whose live evidence says init_result, and
+// one device-nodes fact that the files gave.
+gd::Report live_report(const gd::RuleSet& rules, std::optional<int> init_result) {
+  gd::Report report;
+  report.layers.resize(2);
+  report.layers[0].facts.id = "device-nodes";
+  report.layers[0].facts.set("nvidiactl_present", boost::json::value(false));
+  report.layers[1].facts.id = "driver-libs";
+  if (init_result) report.layers[1].facts.set("init_result", boost::json::value(*init_result));
+  report.layers[1].facts.set("device_count", boost::json::value(1));
+  gd::apply_rules(rules, report);
+  return report;
+}
+
+const gd::Finding* finding_of(const gd::Report& report, std::string_view rule) {
+  for (const auto& layer : report.layers)
+    for (const auto& finding : layer.findings)
+      if (finding.rule == rule) return &finding;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("live evidence outranks inference: a prediction the run contradicts is a warning that says whom it still hurts") {
+  const auto rules = gd::load_rule_files(with_tables({{"layers/test.json", R"({"rules": [
+    {"id": "ctl-missing", "layer": "device-nodes", "severity": "fail", "predicts": "cuda",
+     "if_works": "users who may not mknod still fail",
+     "when": {"fact": "device-nodes.nvidiactl_present", "eq": false}, "message": "No nvidiactl.", "fix": "f", "source": "s"},
+    {"id": "import-fails", "layer": "device-nodes", "severity": "fail", "predicts": "application",
+     "when": {"fact": "device-nodes.nvidiactl_present", "eq": false}, "message": "Import fails.", "fix": "f", "source": "s"}]})"}}));
+  SUBCASE("cuInit worked: the prediction is a warning, and the outcome it predicted is not") {
+    const auto report = live_report(rules, 0);
+    const auto* contradicted = finding_of(report, "ctl-missing");
+    REQUIRE(contradicted);
+    CHECK(contradicted->severity == gd::Severity::warn);
+    CHECK(contradicted->message == "No nvidiactl. Yet cuInit gave 1 device(s): users who may not mknod still fail.");
+    REQUIRE(contradicted->outcome);
+    CHECK(contradicted->outcome->predicts == "cuda");
+    CHECK(contradicted->outcome->observed == gd::Observed::works);
+    // An outcome nothing in the run can see is never contradicted.
+    const auto* unseen = finding_of(report, "import-fails");
+    REQUIRE(unseen);
+    CHECK(unseen->severity == gd::Severity::fail);
+    CHECK(unseen->outcome->observed == gd::Observed::unknown);
+    REQUIRE(report.outcomes.size() == 1);
+    CHECK(report.outcomes[0].says == "cuInit gave 1 device(s)");
+  }
+  SUBCASE("cuInit failed: the prediction stands") {
+    const auto report = live_report(rules, 100);
+    CHECK(finding_of(report, "ctl-missing")->severity == gd::Severity::fail);
+    CHECK(finding_of(report, "ctl-missing")->outcome->observed == gd::Observed::fails);
+    CHECK(report.verdict == gd::Status::fail);
+  }
+  SUBCASE("no live evidence (--no-probe, a static build): the prediction stands") {
+    const auto report = live_report(rules, std::nullopt);
+    CHECK(finding_of(report, "ctl-missing")->severity == gd::Severity::fail);
+    CHECK(finding_of(report, "ctl-missing")->outcome->observed == gd::Observed::unknown);
+  }
+}
+
+TEST_CASE("a live failure that no rule explains is reported, never OK; explained, the catch-all stays silent") {
+  const std::string catch_all = R"(
+    {"id": "cuda-failed-unexplained", "layer": "driver-libs", "severity": "fail", "predicts": "cuda", "unless_explained": true,
+     "when": {"fact": "outcome.cuda", "eq": "fails"}, "message": "cuInit failed ({driver-libs.init_result}).", "fix": "f", "source": "s"})";
+  const auto alone = gd::load_rule_files(with_tables({{"layers/test.json", "{\"rules\": [" + catch_all + "]}"}}));
+  const auto failed = live_report(alone, 999);
+  REQUIRE(finding_of(failed, "cuda-failed-unexplained"));
+  CHECK(failed.verdict == gd::Status::fail);
+  CHECK(failed.failing_layer == "driver-libs");
+  CHECK(finding_of(live_report(alone, 0), "cuda-failed-unexplained") == nullptr);
+
+  const auto explained = gd::load_rule_files(with_tables({{"layers/test.json", R"({"rules": [
+    {"id": "ctl-missing", "layer": "device-nodes", "severity": "fail", "predicts": "cuda",
+     "when": {"fact": "device-nodes.nvidiactl_present", "eq": false}, "message": "No nvidiactl.", "fix": "f", "source": "s"},)" +
+                                                                           catch_all + "]}"}}));
+  const auto report = live_report(explained, 999);
+  CHECK(finding_of(report, "cuda-failed-unexplained") == nullptr);
+  CHECK(finding_of(report, "ctl-missing")->severity == gd::Severity::fail);
+}
+
+TEST_CASE("a warning cannot be the cause of a failure: a contradicted prediction explains nothing that still fails") {
+  const auto rules = gd::load_rule_files(with_tables({{"layers/test.json", R"({"rules": [
+    {"id": "ctl-missing", "layer": "device-nodes", "severity": "fail", "predicts": "cuda",
+     "when": {"fact": "device-nodes.nvidiactl_present", "eq": false}, "message": "No nvidiactl.", "fix": "f", "source": "s"},
+    {"id": "import-fails", "layer": "driver-libs", "severity": "fail", "predicts": "application", "explained_by": ["ctl-missing"],
+     "when": {"fact": "device-nodes.nvidiactl_present", "eq": false}, "message": "Import fails.", "fix": "f", "source": "s"}]})"}}));
+  const auto contradicted = live_report(rules, 0);
+  CHECK_FALSE(finding_of(contradicted, "import-fails")->caused_by);
+  CHECK(contradicted.failing_layer == "driver-libs");
+  const auto confirmed = live_report(rules, 100);
+  CHECK(finding_of(confirmed, "import-fails")->caused_by == "ctl-missing");
+  CHECK(confirmed.failing_layer == "device-nodes");
 }

@@ -7,7 +7,8 @@
 //              wrong (the smoke kernel's result comes back wrong),
 //              chatty (prints to stdout in cuInit, as some shims do)
 //   FAKE_NVML: ok (two GPUs, the second with pending row remapping and a
-//              corrupt InfoROM), mismatch (nvmlInit_v2: 18)
+//              corrupt InfoROM), mismatch (nvmlInit_v2: 18), busy (the
+//              first in Exclusive_Process, held by pid 878 "python3", 612 MiB)
 
 #include "test_support/elf_builder.h"
 
@@ -91,7 +92,16 @@ int nvmlDeviceGetName(void* d, char* s, unsigned n) { snprintf(s, n, "NVIDIA H10
 int nvmlDeviceGetUUID(void* d, char* s, unsigned n) { snprintf(s, n, "GPU-abababab-abab-abab-abab-ababababab%02x", index_of(d)); return 0; }
 int nvmlDeviceGetMemoryInfo(void* d, unsigned long long* m) { (void)d; m[0] = 81559ull << 20; m[1] = 81000ull << 20; m[2] = 559ull << 20; return 0; }
 int nvmlDeviceGetTemperature(void* d, int sensor, unsigned* t) { (void)d; (void)sensor; *t = 34; return 0; }
-int nvmlDeviceGetComputeMode(void* d, int* m) { (void)d; *m = 0; return 0; }
+int nvmlDeviceGetComputeMode(void* d, int* m) { *m = is("busy") && index_of(d) == 0 ? 3 : 0; return 0; }
+struct process { unsigned pid; unsigned long long used; unsigned gi, ci; };
+int nvmlDeviceGetComputeRunningProcesses_v3(void* d, unsigned* n, struct process* p) {
+  unsigned have = is("busy") && index_of(d) == 0;
+  if (*n < have) { *n = have; return 7; }
+  *n = have;
+  if (have) { p[0].pid = 878; p[0].used = 612ull << 20; p[0].gi = p[0].ci = ~0u; }
+  return 0;
+}
+int nvmlSystemGetProcessName(unsigned pid, char* s, unsigned n) { if (pid != 878) return 6; snprintf(s, n, "python3"); return 0; }
 int nvmlDeviceGetRemappedRows(void* d, unsigned* c, unsigned* u, unsigned* p, unsigned* f) {
   *c = 0; *u = index_of(d); *p = index_of(d) == 1; *f = 0; return 0;
 }

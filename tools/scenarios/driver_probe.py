@@ -35,6 +35,38 @@ def scenarios():
     s = h100_host("host-cuinit-os-error", "cuInit fails with CUDA_ERROR_OPERATING_SYSTEM (304).")
     yield s.cuda_probe(init=304, init_name="CUDA_ERROR_OPERATING_SYSTEM").expect("fail", "driver-libs", ["cuda-init-failed"], headline="cuda-init-failed")
 
+    s = h100_host("host-cuinit-no-devices-unexplained", "cuInit succeeds, then cuDeviceGetCount answers 0 while every file shows "
+                  "a healthy H100: a live failure that no rule predicts, reported as such, never as OK.")
+    yield s.cuda_probe(devices=[]).expect("fail", "driver-libs", ["cuda-live-failure-unexplained"], headline="cuda-live-failure-unexplained")
+
+    # Compute modes (nvidia-smi -c): Exclusive_Process allows one context per GPU, from one process.
+    s = h100_host("host-gpu-exclusive-busy", "The GPU is in compute mode Exclusive_Process and a python3 (pid 4242) already holds "
+                  "a context: cuInit succeeds, every new context is refused with error 46.")
+    s.cuda_probe(devices=[cuda_device()])
+    s.nvml_probe(devices=[nvml_device(compute_mode="Exclusive_Process", processes=1, memory_used_mib=30012,
+                                      process_list=[{"pid": 4242, "name": "python3", "used_mib": 30012}])])
+    yield s.expect("fail", "driver-libs", ["gpu-compute-mode-exclusive-busy"], headline="gpu-compute-mode-exclusive-busy")
+
+    s = h100_host("host-gpu-exclusive-busy-smoke-passed", "Exclusive_Process with a context held, yet the smoke test ran a kernel "
+                  "(the holder has gone since NVML was asked): the live outcome outranks the prediction, a warning remains.")
+    s.cuda_probe(devices=[cuda_device()], smoke=SMOKE_PASSED)
+    s.nvml_probe(devices=[nvml_device(compute_mode="Exclusive_Process", processes=1,
+                                      process_list=[{"pid": 4242, "name": "python3", "used_mib": 30012}])])
+    yield s.expect("warn", None, ["gpu-compute-mode-exclusive-busy"], options={"smoke": True}, headline="gpu-compute-mode-exclusive-busy")
+
+    s = h100_host("host-gpu-exclusive-mps", "Exclusive_Process held by the MPS server, whose control pipe this process reaches: "
+                  "CUDA programs share the GPU through MPS, as the mode is meant for (healthy).")
+    s.file("/tmp/nvidia-mps/control", "")
+    s.cuda_probe(devices=[cuda_device()])
+    s.nvml_probe(devices=[nvml_device(compute_mode="Exclusive_Process", processes=1,
+                                      process_list=[{"pid": 3100, "name": "nvidia-cuda-mps-server", "used_mib": 420}])])
+    yield s.expect("ok", None, [], info=["libcuda-unversioned-missing"], absent=["gpu-compute-mode-exclusive-busy"])
+
+    s = h100_host("host-gpu-exclusive-idle", "Exclusive_Process with no process on the GPU: the next program gets it (healthy).")
+    s.cuda_probe(devices=[cuda_device()])
+    s.nvml_probe(devices=[nvml_device(compute_mode="Exclusive_Process", processes=0)])
+    yield s.expect("ok", None, [], info=["libcuda-unversioned-missing"], absent=["gpu-compute-mode-exclusive-busy"])
+
     s = h100_host("host-cuda-probe-crashes", "Loading libcuda and calling cuInit kills the process with SIGSEGV.")
     yield s.cuda_probe(signal=11).expect("fail", "driver-libs", ["cuda-probe-crashed"], headline="cuda-probe-crashed")
 

@@ -1,0 +1,42 @@
+#include "rules/outcomes.h"
+
+#include "rules/condition.h"
+#include "rules/table_rows.h"
+
+namespace gd {
+namespace json = boost::json;
+
+namespace {
+
+// An outcome seen live has both conditions and what each says; one only
+// predicted has neither.
+Checked<> read_observation(const json::object& row, OutcomeDef& outcome) {
+  const auto* works = row.if_contains("works");
+  const auto* fails = row.if_contains("fails");
+  if (!works && !fails) return {};
+  if (!works || !fails) return problem("an outcome seen live needs both \"works\" and \"fails\"");
+  for (const auto* condition : {works, fails})
+    if (auto checked = validate_condition(*condition); !checked) return checked;
+  if (auto read = text_field(row, "works_says", outcome.works_says); !read) return read;
+  if (auto read = text_field(row, "fails_says", outcome.fails_says); !read) return read;
+  outcome.works = *works;
+  outcome.fails = *fails;
+  return {};
+}
+
+}  // namespace
+
+Checked<> load_outcomes(const json::object& table, std::vector<OutcomeDef>& outcomes) {
+  return RowReader(table, "outcomes").each([&](const json::object& row) -> Checked<> {
+    OutcomeDef outcome;
+    if (auto read = text_field(row, "id", outcome.id); !read) return read;
+    if (auto read = text_field(row, "means", outcome.means); !read) return read;
+    for (const auto& other : outcomes)
+      if (other.id == outcome.id) return problem("\"" + outcome.id + "\" is listed twice");
+    if (auto read = read_observation(row, outcome); !read) return read;
+    outcomes.push_back(std::move(outcome));
+    return {};
+  });
+}
+
+}  // namespace gd
