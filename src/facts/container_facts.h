@@ -184,7 +184,7 @@ struct ContainerFacts {
   template <class F>
   void fields(F& f) const {
     f("in_container", in_container, "any container marker found");
-    f("runtime", runtime, "kubernetes, podman, docker, containerd, apptainer, singularity, lxd, incus, lxc, ...");
+    f("runtime", runtime, "kubernetes, podman, docker, containerd, enroot, apptainer, singularity, lxd, incus, lxc, ...");
     f("markers", markers, "what gave the container away (/.dockerenv, /proc/self/cgroup, env)");
     f("discounted_markers", discounted_markers,
       "container markers the rest of the evidence outweighs: /.dockerenv alone where / is a disk's own file system (a VM or host built from a container image)");

@@ -1,6 +1,7 @@
 #pragma once
 // Layer 4, device-nodes: /dev/nvidia*, /dev/dxg, and what CUDA_VISIBLE_DEVICES selects.
 
+#include "facts/allocation_facts.h"
 #include "model/fact_fields.h"
 
 #include <cstdint>
@@ -21,6 +22,7 @@ struct NodeFacts {
   Nullable<std::string> open;  // ok or an errno name; null: not tried
   bool wrong_number = false;
   std::optional<std::string> expected;  // "195:255", "510:any"
+  std::optional<bool> allocated;        // a GPU node: given to this workload, where the allocation says
 
   template <class F>
   void fields(F& f) const {
@@ -37,6 +39,8 @@ struct NodeFacts {
     f("open", open, "ok or the errno name of opening it in a child; null: not tried (under --root, or not NVIDIA's)");
     f("wrong_number", wrong_number, "a character device with other numbers than the driver's");
     f("expected", expected, "major:minor it should have");
+    f("allocated", allocated,
+      "a /dev/nvidiaN node: true if the workload's allocation gives it this GPU, false if not (refused by design); absent when unknown");
   }
 };
 
@@ -78,6 +82,7 @@ struct DeviceNodesFacts {
   bool nodes_expected = false;
   std::vector<NodeFacts> nodes;
   std::optional<CudaVisibleDevices> cuda_visible_devices;
+  AllocationFacts allocation;
 
   std::optional<std::int64_t> integrated_gpu_nodes;  // on a Jetson only
   std::optional<bool> nvmap_present;
@@ -99,6 +104,7 @@ struct DeviceNodesFacts {
     f("nvmap_present", nvmap_present, "Jetson: /dev/nvmap, which CUDA allocates memory through");
     f("nodes", nodes, "every NVIDIA node found");
     f("cuda_visible_devices", cuda_visible_devices, "what CUDA will enumerate for CUDA_VISIBLE_DEVICES, when set");
+    f("allocation", allocation, "the workload's view: which GPUs a scheduler gave this process, against which nodes open");
   }
 };
 

@@ -50,6 +50,7 @@ struct PciFunction {
   std::optional<std::string> chip, architecture, compute_capability;
   std::optional<std::int64_t> first_branch, last_branch, numa_node;
   std::optional<PciLink> link;  // GPUs only
+  std::optional<std::string> held_for_vm;  // GPUs only: where the host says it is meant for a VM
 
   template <class F>
   void fields(F& f) const {
@@ -71,6 +72,9 @@ struct PciFunction {
     f("last_branch", last_branch, "last driver branch of a legacy architecture");
     f("numa_node", numa_node, "-1 when the machine has no NUMA");
     f("link", link, "PCIe link state");
+    f("held_for_vm", held_for_vm,
+      "where this host says the GPU is meant for a virtual machine: vfio-pci ids in modprobe.d or on the kernel command line, "
+      "a Proxmox hostpci line or PCI mapping, driver_override");
   }
 };
 
@@ -105,6 +109,7 @@ struct HardwareFacts {
   std::string pci_scan;  // "ok" or the errno of listing /sys/bus/pci/devices
   std::int64_t pci_function_count = 0;
   std::int64_t gpu_count = 0;
+  std::int64_t host_gpu_count = 0;
   std::int64_t nvswitch_count = 0;
   std::optional<std::string> min_compute_capability;
   std::int64_t consumer_gpu_count = 0;
@@ -119,6 +124,7 @@ struct HardwareFacts {
     f("pci_scan", pci_scan, "ok, or the errno name of listing /sys/bus/pci/devices");
     f("pci_function_count", pci_function_count, "PCI functions of every vendor");
     f("gpu_count", gpu_count, "NVIDIA functions of class VGA or 3D");
+    f("host_gpu_count", host_gpu_count, "those this machine may drive itself: not bound to vfio-pci or pci-stub for a virtual machine");
     f("nvswitch_count", nvswitch_count, "NVIDIA bridges (NVSwitch)");
     f("min_compute_capability", min_compute_capability, "the lowest compute capability among the GPUs");
     f("consumer_gpu_count", consumer_gpu_count, "GPUs of brand geforce or titan (no forward compatibility)");

@@ -40,6 +40,18 @@ std::optional<std::string> pid1_container(Host& host) {
   return std::nullopt;
 }
 
+// enroot (and pyxis, which runs it under Slurm) clears the environment, so
+// ENROOT_* variables are no marker inside; the root file system it made from
+// an image is: /etc/rc (the entrypoint, "# enroot-provenance: URI" since
+// 4.1.2) and /etc/rc.local "sourced by /etc/rc when the container starts".
+bool looks_like_enroot(Host& host) {
+  auto rc = host.read_file("/etc/rc", k_small_file);
+  if (!rc) return false;
+  if (rc->starts_with("# enroot-provenance:")) return true;
+  auto local = host.read_file("/etc/rc.local", k_small_file);
+  return local && contains(*local, "sourced by /etc/rc when the container starts");
+}
+
 // Strongest marker first: Kubernetes and podman also look like plain OCI.
 // Apptainer and LXD/Incus/LXC come first of all: they share much of the
 // host (its /dev, its cgroup names) and would look like something else.
@@ -55,6 +67,7 @@ Detection detect_runtime(Host& host) {
   if (auto value = pid1_container(host)) mark(found, *value, "PID 1's environment: container=" + *value);
   if (host.env("KUBERNETES_SERVICE_HOST")) mark(found, "kubernetes", "env KUBERNETES_SERVICE_HOST");
   if (host.exists("/run/.containerenv")) mark(found, "podman", "/run/.containerenv");
+  if (looks_like_enroot(host)) mark(found, "enroot", "/etc/rc and /etc/rc.local as enroot writes them (its entrypoint)");
   if (host.exists("/.dockerenv")) mark(found, "docker", "/.dockerenv");
   if (auto cgroup = host.read_file(k_cgroup, k_small_file)) {
     for (const char* needle : {"kubepods", "libpod", "docker", "containerd", "lxc"}) {

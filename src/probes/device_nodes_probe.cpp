@@ -1,6 +1,7 @@
 #include "probes/device_nodes_probe.h"
 
 #include "host/file_mode.h"
+#include "probes/allocation.h"
 #include "probes/device_open.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -218,6 +219,8 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   // After the file-based walk, so that what an open may change (a driver
   // creating state on first use) is not what we read.
   const auto ioctl_version = record_opens(layer, open_device_nodes(host, to_open));
+  facts.allocation = read_allocation(host, context.container, facts.nodes);
+  layer.source("allocation", "the scheduler's variables, /proc/self/cgroup, the nodes' opens");
   if (integrated_gpu) {
     facts.integrated_gpu_nodes = integrated_nodes;
     facts.nvmap_present = facts.nvmap_present.value_or(false);

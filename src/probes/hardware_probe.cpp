@@ -2,6 +2,7 @@
 
 #include "probes/integrated_gpu.h"
 #include "probes/pci_names.h"
+#include "probes/vm_passthrough.h"
 #include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -184,6 +185,14 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     }
   }
   facts.gpu_count = static_cast<std::int64_t>(facts.gpus.size());
+  // GPUs a VM holds are not this machine's to drive: what its rules expect the driver to claim.
+  if (facts.gpu_count > 0) {
+    const auto passthrough = read_passthrough_config(context.host);
+    for (auto& gpu : facts.gpus) {
+      gpu.held_for_vm = held_for_vm(context.host, passthrough, gpu.bdf, gpu.vendor_id + ":" + gpu.device_id, gpu.source);
+      if (gpu.driver_kind != DriverKind::passthrough) ++facts.host_gpu_count;
+    }
+  }
   facts.nvswitch_count = static_cast<std::int64_t>(facts.nvswitches.size());
   std::optional<Version> lowest;
   for (const auto& gpu : facts.gpus) {
@@ -196,7 +205,7 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     layer.source("min_compute_capability", k_pci_devices);
   }
   facts.integrated_gpu = probe_integrated_gpu(context, layer);
-  for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches",
+  for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "host_gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches",
                            "nvswitch_management_ports", "bridge_vpd_unreadable"})
     layer.source(fact, k_pci_devices);
 
