@@ -121,6 +121,7 @@ struct FrameworkLibrary {
   // Where the requesting library's own RUNPATH holds a copy that lost to
   // LD_LIBRARY_PATH (an older CUDA's libnvJitLink shadowing the wheel's).
   std::optional<std::string> shadowed_copy, shadowed_version;
+  std::optional<VersionRelation> shadowed_relation;
   // What it is and which version wins, against the version the framework
   // was built with (torch's wheel pins, TensorFlow's build info).
   std::optional<std::string> label, version, built_against;
@@ -141,8 +142,12 @@ struct FrameworkLibrary {
     f("via_detail", via_detail, "the RUNPATH or LD_LIBRARY_PATH entry that found it");
     f("shadowed_copy", shadowed_copy, "a copy in the requester's own RUNPATH that LD_LIBRARY_PATH overrode");
     f("shadowed_version", shadowed_version, "that copy's version (its real file name, else its wheel's dist-info): what the requester was installed with");
+    f("shadowed_relation", shadowed_relation,
+      "the copy found against that copy, over the parts of the version both say: older, same, newer; absent when either is unknown");
     f("label", label, "cuDNN, NCCL, cuBLAS, nvJitLink, ...");
-    f("version", version, "the version of the copy found: its real file name, else its wheel's dist-info");
+    f("version", version,
+      "the version of the copy found: its real file name (the symlink's target), else its packaging (a wheel's dist-info, a "
+      "toolkit's version.json, conda-meta), else for cuBLAS, nvJitLink and NVRTC the toolkit directory it is in (cuda-12.1)");
     f("built_against", built_against, "the version the framework was built with: its pinned wheel (torch), its build info (TensorFlow: cuDNN major)");
     f("relation", relation, "the found copy against built_against: same, older, newer (unknown: not comparable)");
     f("wheel_copy", wheel_copy, "not found: a copy in this environment's nvidia/*/lib wheels that the loader does not search");

@@ -174,7 +174,7 @@ class RuntimeSurvey {
       for (const auto& [place, entries] : places) {
         const auto file = soname_file(entries, library.stem);
         if (!file) continue;
-        auto item = describe_library<CudaLibraryFacts>(m_host, place + "/" + *file, library.stem, library.package, "");
+        auto item = describe_library<CudaLibraryFacts>(m_host, place + "/" + *file, library.stem, library.package, library.version_json_key);
         item.name = *file;
         item.label = library.label;
         item.stem = library.stem;

@@ -37,29 +37,27 @@ std::optional<std::string> copy_in_own_path(Host& host, const LoadedObject& requ
   return std::nullopt;
 }
 
-// A copy's version: its real file name (libcudnn.so.9.1.0), else the dist-info of the wheel that holds it.
-std::optional<std::string> copy_version(Host& host, const CudaLibraryKind& kind, const std::string& real) {
-  if (auto version = version_from_file_name(real, kind.stem)) return *version;
-  if (auto packaged = package_version(host, real, kind.package, "")) return packaged->version;
-  return std::nullopt;
+// a against b over the components both carry: "12.1" is older than
+// "12.4.5.8", "12.4" the same as it (a toolkit directory says no more).
+std::optional<VersionRelation> relation_of(const std::optional<std::string>& a, const std::optional<std::string>& b) {
+  const auto left = a ? Version::parse(*a) : std::nullopt, right = b ? Version::parse(*b) : std::nullopt;
+  if (!left || !right) return std::nullopt;
+  for (std::size_t i = 0; i < left->size() && i < right->size(); ++i) {
+    if (left->component(i) < right->component(i)) return VersionRelation::older;
+    if (right->component(i) < left->component(i)) return VersionRelation::newer;
+  }
+  return VersionRelation::same;
 }
 
 // The version of the copy that wins, against the one the framework was built with.
 void compare_with_build(Host& host, const CudaLibraryKind& kind, const std::string& real, const LibraryRequest& request,
                         FrameworkLibrary& library) {
-  library.version = copy_version(host, kind, real);
+  library.version = cuda_library_version(host, kind, real);
   const auto built = request.built_against.find(kind.label);
   if (built == request.built_against.end()) return;
   library.built_against = built->second;
-  const auto want = Version::parse(built->second);
-  const auto have = library.version ? Version::parse(*library.version) : std::nullopt;
-  if (!want || !have) return;
-  // Only as many components as the build recorded: TensorFlow's cuDNN "8" is any 8.x.
-  std::string truncated;
-  for (std::size_t i = 0; i < want->size() && i < have->size(); ++i) truncated += (i ? "." : "") + std::to_string(have->component(i));
-  const auto compared = Version::parse(truncated);
-  if (!compared) return;
-  library.relation = *compared < *want ? VersionRelation::older : *want < *compared ? VersionRelation::newer : VersionRelation::same;
+  // Only as many components as both say: TensorFlow's cuDNN "8" is any 8.x.
+  library.relation = relation_of(library.version, library.built_against);
 }
 
 }  // namespace
@@ -128,7 +126,9 @@ void resolve_framework_libraries(Host& host, const LoaderConfig& config, const L
               const std::string real = real_path(host, *copy);
               library.shadowed_copy = printable(real, 300);
               if (kind)
-                if (auto version = copy_version(host, *kind, real)) library.shadowed_version = printable(*version, 64);
+                if (auto version = cuda_library_version(host, *kind, real)) library.shadowed_version = printable(*version, 64);
+              if (kind) library.shadowed_relation = relation_of(cuda_library_version(host, *kind, real_path(host, *resolution.path)),
+                                                                library.shadowed_version);
             }
             break;
           }

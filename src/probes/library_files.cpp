@@ -12,11 +12,16 @@ namespace gd {
 
 const std::vector<CudaLibraryKind>& cuda_library_kinds() {
   static const std::vector<CudaLibraryKind> kinds = {
-      {"libcublas.so", "cuBLAS", "nvidia_cublas"},          {"libcublasLt.so", "cuBLASLt", "nvidia_cublas"},
-      {"libcudnn.so", "cuDNN", "nvidia_cudnn"},             {"libnccl.so", "NCCL", "nvidia_nccl"},
-      {"libnvJitLink.so", "nvJitLink", "nvidia_nvjitlink"}, {"libcufft.so", "cuFFT", "nvidia_cufft"},
-      {"libcusparse.so", "cuSPARSE", "nvidia_cusparse"},    {"libcurand.so", "cuRAND", "nvidia_curand"},
-      {"libcusolver.so", "cuSOLVER", "nvidia_cusolver"},    {"libnvrtc.so", "NVRTC", "nvidia_cuda_nvrtc"},
+      {"libcublas.so", "cuBLAS", "nvidia_cublas", "libcublas", true},
+      {"libcublasLt.so", "cuBLASLt", "nvidia_cublas", "libcublas", true},
+      {"libcudnn.so", "cuDNN", "nvidia_cudnn", "", false},
+      {"libnccl.so", "NCCL", "nvidia_nccl", "", false},
+      {"libnvJitLink.so", "nvJitLink", "nvidia_nvjitlink", "libnvjitlink", true},
+      {"libcufft.so", "cuFFT", "nvidia_cufft", "libcufft", false},
+      {"libcusparse.so", "cuSPARSE", "nvidia_cusparse", "libcusparse", false},
+      {"libcurand.so", "cuRAND", "nvidia_curand", "libcurand", false},
+      {"libcusolver.so", "cuSOLVER", "nvidia_cusolver", "libcusolver", false},
+      {"libnvrtc.so", "NVRTC", "nvidia_cuda_nvrtc", "cuda_nvrtc", true},
   };
   return kinds;
 }
@@ -130,6 +135,24 @@ std::optional<PackageVersion> package_version(Host& host, const std::string& lib
     if (auto found = from_conda_meta(host, dir, library_path)) return found;
     dir = dir_name(dir);
   }
+  return std::nullopt;
+}
+
+// "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12" -> "12.1": a toolkit's
+// directory as NVIDIA's installers name it.
+std::optional<std::string> toolkit_version_in_path(std::string_view path) {
+  for (auto part : split(path, '/')) {
+    if (!part.starts_with("cuda-")) continue;
+    const auto version = Version::parse(part.substr(5));
+    if (version && version->size() == 2) return std::string(part.substr(5));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> cuda_library_version(Host& host, const CudaLibraryKind& kind, const std::string& real_path) {
+  if (auto version = version_from_file_name(real_path, kind.stem)) return version;
+  if (auto packaged = package_version(host, real_path, kind.package, kind.version_json_key)) return packaged->version;
+  if (kind.tracks_toolkit) return toolkit_version_in_path(real_path);
   return std::nullopt;
 }
 

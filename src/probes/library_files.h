@@ -28,9 +28,11 @@ std::optional<std::string> driver_runpath_of_programs(Host& host);
 // A CUDA library a runtime, a toolkit or a framework brings along, and the
 // wheel that ships it (nvidia_cudnn_cu12, nvidia_cudnn_cu13: the prefix).
 struct CudaLibraryKind {
-  const char* stem;     // libcublas.so
-  const char* label;    // cuBLAS
-  const char* package;  // wheel name prefix: nvidia_cublas
+  const char* stem;              // libcublas.so
+  const char* label;             // cuBLAS
+  const char* package;           // wheel name prefix: nvidia_cublas
+  const char* version_json_key;  // its entry in a toolkit's version.json ("" for cuDNN and NCCL, which have none)
+  bool tracks_toolkit;           // its major.minor is the toolkit's (cuBLAS 12.4.5.8 in CUDA 12.4; not cuSPARSE 12.3 in 12.4)
 };
 const std::vector<CudaLibraryKind>& cuda_library_kinds();
 
@@ -42,6 +44,12 @@ struct PackageVersion {
   std::string source;   // the dist-info, version.json or conda-meta record that said so
   std::string package;  // a conda package's name (cudatoolkit, cuda-cudart); empty otherwise
 };
+
+// A CUDA library's version from every source there is: its real file name
+// (the symlink's target), the packaging that holds it (package_version), and
+// for libraries whose version is the toolkit's, a toolkit directory in its
+// path (/usr/local/cuda-12.1/lib64: 12.1). nullopt when none says.
+std::optional<std::string> cuda_library_version(Host& host, const CudaLibraryKind& kind, const std::string& real_path);
 
 // Looks beside and above the library's directory for the wheel dist-info
 // whose RECORD lists the file, a toolkit version.json, or the conda-meta

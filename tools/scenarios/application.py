@@ -21,10 +21,10 @@ def scenarios():
                                            "application-wheel-older-than-pinned"])
 
     s = h100_host("host-torch-cudnn-older-than-pinned", "torch 2.5.1 pins nvidia-cudnn-cu12==9.1.0.70 but 8.9.2.26 was "
-                  "installed over it: 'cuDNN version incompatibility' at first use. A newer cuBLAS than pinned is fine.")
+                  "installed over it: 'cuDNN version incompatibility' at first use, a failure. A newer cuBLAS than pinned is fine.")
     s.torch_venv(pins=pins).torch_wheel_libraries()
     s.package("nvidia_cudnn_cu12", "8.9.2.26").package("nvidia_cublas_cu12", "12.4.5.9")
-    yield s.expect("warn", None, ["application-wheel-older-than-pinned"], headline="application-wheel-older-than-pinned")
+    yield s.expect("fail", "application", ["application-wheel-older-than-pinned"], headline="application-wheel-older-than-pinned")
 
     s = h100_host("host-torch-cudnn-wheel-missing", "torch cu124 whose nvidia-cudnn-cu12 wheel is gone: libcudnn.so.9 "
                   "is found nowhere, so `import torch` fails.")
@@ -32,11 +32,24 @@ def scenarios():
         "fail", "application", ["application-cuda-library-missing"], headline="application-cuda-library-missing")
 
     s = h100_host("host-torch-ld-library-path-shadows-wheel", "LD_LIBRARY_PATH names an older CUDA 12.1 whose libcublas "
-                  "wins over the wheel's: LD_LIBRARY_PATH is searched before RUNPATH ('undefined symbol').")
+                  "(its file named by the major alone; the toolkit directory says 12.1) wins over the wheel's 12.4.5.8 that "
+                  "torch was built with: LD_LIBRARY_PATH is searched before RUNPATH ('undefined symbol').")
     s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.1/lib64"
     s.file("/usr/local/cuda-12.1/lib64/libcublas.so.12", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
     s.file("/usr/local/cuda-12.1/lib64/libcublasLt.so.12", tiny_elf("libcublasLt.so.12"))
-    yield s.torch_venv().torch_wheel_libraries().expect("warn", None, ["application-cuda-library-shadowed"], headline="application-cuda-library-shadowed")
+    yield s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"}).expect(
+        "fail", "application", ["application-cuda-library-older-than-build"], absent=["application-cuda-library-shadowed"],
+        headline="application-cuda-library-older-than-build")
+
+    s = h100_host("host-torch-ld-library-path-shadows-wheel-version-unknown", "LD_LIBRARY_PATH names a vendor directory whose "
+                  "libcublas.so.12 carries no version anywhere (no full file name, no packaging, no toolkit directory): which "
+                  "copy is older cannot be known, so it warns and says so.")
+    s.env["LD_LIBRARY_PATH"] = "/opt/vendor/lib"
+    s.file("/opt/vendor/lib/libcublas.so.12", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
+    s.file("/opt/vendor/lib/libcublasLt.so.12", tiny_elf("libcublasLt.so.12"))
+    yield s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"}).expect(
+        "warn", None, ["application-cuda-library-shadowed"], absent=["application-cuda-library-older-than-build"],
+        headline="application-cuda-library-shadowed")
 
     # The libraries a framework loads against the versions it was built with.
     s = h100_host("host-torch-cudnn-older-on-ld-library-path", "torch 2.5.1 was built against cuDNN 9.1.0.70 (its pinned "
@@ -71,20 +84,20 @@ def scenarios():
                    absent=["application-cuda-library-shadowed"], headline="application-cuda-library-shadowed-by-older")
 
     s = torch_with_cusparse("host-torch-nvjitlink-shadowed-by-newer", "LD_LIBRARY_PATH puts a CUDA 12.6 libnvJitLink "
-                            "12.6.77 before the wheel's 12.4.127: newer keeps every 12.4 symbol, so this only warns.", "12.6.77")
-    yield s.expect("warn", None, ["application-cuda-library-shadowed"], absent=["application-cuda-library-shadowed-by-older"],
-                   headline="application-cuda-library-shadowed")
+                            "12.6.77 before the wheel's 12.4.127: newer keeps every 12.4 symbol, so the program works (healthy).",
+                            "12.6.77")
+    yield s.expect("ok", None, [], absent=["application-cuda-library-shadowed", "application-cuda-library-shadowed-by-older"])
 
     s = h100_host("host-torch-cublas-older-on-ld-library-path", "torch 2.5.1 pins cuBLAS 12.4.5.8; LD_LIBRARY_PATH puts CUDA "
-                  "12.1's cuBLAS 12.1.3.1 first: usually works, newer functions fail.")
+                  "12.1's cuBLAS 12.1.3.1 first: the functions newer than 12.1 that torch calls are missing (undefined symbol).")
     s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.1/lib64"
     s.file("/usr/local/cuda-12.1/lib64/libcublas.so.12.1.3.1", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
     s.link("/usr/local/cuda-12.1/lib64/libcublas.so.12", "libcublas.so.12.1.3.1")
     s.file("/usr/local/cuda-12.1/lib64/libcublasLt.so.12.1.3.1", tiny_elf("libcublasLt.so.12"))
     s.link("/usr/local/cuda-12.1/lib64/libcublasLt.so.12", "libcublasLt.so.12.1.3.1")
     s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"})
-    yield s.expect("warn", None, ["application-cuda-library-older-than-build-may-work", "application-cuda-library-shadowed"],
-                   absent=["application-cuda-library-older-than-build"], headline="application-cuda-library-shadowed")
+    yield s.expect("fail", "application", ["application-cuda-library-older-than-build"],
+                   absent=["application-cuda-library-shadowed"], headline="application-cuda-library-older-than-build")
 
     s = h100_host("host-cudnn-wheels-of-two-majors", "torch cu124 with nvidia-cudnn-cu12 9.1.0.70, and nvidia-cudnn-cu11 "
                   "9.1.0.70 installed later by another package: both install nvidia/cudnn/lib/libcudnn.so.9.")
@@ -291,9 +304,10 @@ def scenarios():
     yield s.cuda_wheel(site, cudnn=None).expect("ok", None, [], absent=["application-package-cuda-runtime-missing"])
 
     s = h100_host("host-cupy-cuda11x-among-cu12-wheels", "cupy-cuda11x in a venv whose NVIDIA wheels are all for CUDA 12, "
-                  "with no CUDA 11 toolkit: its first GPU call fails to load libcudart.so.11.0.")
+                  "with no CUDA 11 toolkit: its first GPU call fails to load libcudart.so.11.0, a failure of the program.")
     s.package("cupy_cuda11x", "13.3.0")
-    yield s.cuda_wheel(site, cudnn=None).expect("warn", None, ["application-package-cuda-runtime-missing"], headline="application-package-cuda-runtime-missing")
+    yield s.cuda_wheel(site, cudnn=None).expect("fail", "application", ["application-package-cuda-runtime-missing"],
+                                                headline="application-package-cuda-runtime-missing")
 
     # JAX's own version checks: plugin == jaxlib, minimum <= jaxlib <= jax.
     def jax_venv(name, description, jax="0.4.35", jaxlib="0.4.35", plugin="0.4.35", minimum="0.4.35"):
