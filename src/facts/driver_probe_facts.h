@@ -64,7 +64,7 @@ struct GpuProcessFacts {
 struct NvmlDeviceFacts {
   std::int64_t index = 0;
   std::optional<std::string> name, uuid, bus_id, compute_capability, persistence_mode, compute_mode, mig_mode, fabric_state;
-  std::optional<std::int64_t> memory_total_mib, memory_used_mib, utilization_percent, temperature_c, processes, mig_devices;
+  std::optional<std::int64_t> memory_total_mib, memory_used_mib, memory_used_percent, utilization_percent, temperature_c, processes, mig_devices;
   std::optional<std::int64_t> ecc_uncorrected_volatile, ecc_uncorrected_aggregate;
   std::optional<double> power_draw_w, power_limit_w;
   std::optional<bool> retired_pages_pending, remapped_rows_pending, remapped_rows_failed, inforom_valid;
@@ -80,6 +80,7 @@ struct NvmlDeviceFacts {
     f("compute_capability", compute_capability, "nvmlDeviceGetCudaComputeCapability");
     f("memory_total_mib", memory_total_mib, "memory total, MiB");
     f("memory_used_mib", memory_used_mib, "memory used, MiB");
+    f("memory_used_percent", memory_used_percent, "memory used, percent of the total (the driver's own reservation is well under 1%)");
     f("utilization_percent", utilization_percent, "GPU utilisation over the last sample period");
     f("temperature_c", temperature_c, "GPU temperature, degrees C");
     f("power_draw_w", power_draw_w, "power draw, W");

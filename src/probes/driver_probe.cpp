@@ -153,6 +153,8 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
       device.compute_capability = text_of(line, "compute_capability", 12);
       device.memory_total_mib = int_field(line, "memory_total_mib");
       device.memory_used_mib = int_field(line, "memory_used_mib");
+      if (device.memory_total_mib && *device.memory_total_mib > 0 && device.memory_used_mib && *device.memory_used_mib >= 0)
+        device.memory_used_percent = *device.memory_used_mib * 100 / *device.memory_total_mib;
       device.utilization_percent = int_field(line, "utilization_percent");
       device.temperature_c = int_field(line, "temperature_c");
       device.power_draw_w = number_field(line, "power_draw_w");

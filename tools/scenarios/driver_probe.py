@@ -67,6 +67,18 @@ def scenarios():
     s.nvml_probe(devices=[nvml_device(compute_mode="Exclusive_Process", processes=0)])
     yield s.expect("ok", None, [], info=["libcuda-unversioned-missing"], absent=["gpu-compute-mode-exclusive-busy"])
 
+    s = h100_host("host-gpu-memory-held-without-process", "NVML: 61 GiB of the GPU's memory are used and no process is "
+                  "listed on it (a training run killed while its parent, a shell stuck in D state, never reaped it).")
+    s.cuda_probe(devices=[cuda_device()])
+    s.nvml_probe(devices=[nvml_device(memory_used_mib=62514, processes=0, process_list=[])])
+    yield s.expect("warn", None, ["gpu-memory-held-without-process"], headline="gpu-memory-held-without-process")
+
+    s = h100_host("host-gpu-memory-held-by-process", "NVML: 30 GiB used by the python3 that holds them (healthy).")
+    s.cuda_probe(devices=[cuda_device()])
+    s.nvml_probe(devices=[nvml_device(memory_used_mib=30600, processes=1,
+                                      process_list=[{"pid": 4242, "name": "python3", "used_mib": 30012}])])
+    yield s.expect("ok", None, [], info=["libcuda-unversioned-missing"], absent=["gpu-memory-held-without-process"])
+
     s = h100_host("host-cuda-probe-crashes", "Loading libcuda and calling cuInit kills the process with SIGSEGV.")
     yield s.cuda_probe(signal=11).expect("fail", "driver-libs", ["cuda-probe-crashed"], headline="cuda-probe-crashed")
 
