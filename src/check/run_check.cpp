@@ -25,8 +25,10 @@ namespace {
 // its own layer, not the report: the layer is unknown with a finding naming
 // the error, its facts stay default for the layers above, and they still
 // get their turn.
-template <class Facts>
-Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), ProbeContext& context, Report& report) {
+LayerReport probe_error_layer(const char* id, const std::string& error);
+
+template <class Probe>
+auto run_contained(const char* id, Probe probe, ProbeContext& context, Report& report) -> decltype(probe(context).facts) {
   std::string error;
   try {
     auto probed = probe(context);
@@ -37,6 +39,30 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
   } catch (...) {
     error = "an unknown exception";
   }
+  report.layers.push_back(probe_error_layer(id, error));
+  return {};
+}
+
+// The driver-libs layer is finished after the layers above were read (its
+// children ran beside them): its answers replace the layer's first facts.
+void finish_contained(Probed<DriverLibsFacts>& layer, std::size_t index, ProbeContext& context, Report& report) {
+  if (index >= report.layers.size() || report.layers[index].facts.id != "driver-libs" ||
+      report.layers[index].facts.facts.contains("probe_error"))
+    return;
+  try {
+    finish_driver_libs(context, layer);
+    report.layers[index] = {to_layer_facts("driver-libs", layer), Status::unknown, {}, {}};
+    context.driver_libs = layer.facts;
+    return;
+  } catch (const std::exception& caught) {
+    report.layers[index] = probe_error_layer("driver-libs", caught.what());
+  } catch (...) {
+    report.layers[index] = probe_error_layer("driver-libs", "an unknown exception");
+  }
+  context.driver_libs = {};
+}
+
+LayerReport probe_error_layer(const char* id, const std::string& error) {
   LayerFacts facts{id, Status::unknown, "the probe stopped: " + printable(error, 200), {}, {}};
   facts.set("probe_error", printable(error, 400));
   // info: the layer stays unknown, as it would with no evidence at all.
@@ -48,8 +74,7 @@ Facts run_contained(const char* id, Probed<Facts> (*probe)(ProbeContext&), Probe
                   .evidence = {{std::string(id) + ".probe_error", facts.facts["probe_error"], ""}},
                   .fix = "This is a bug in gpudoctor: please report it with `gpudoctor snapshot --output DIR` attached.",
                   .reference = "gpudoctor"};
-  report.layers.push_back({std::move(facts), Status::unknown, {std::move(finding)}, {}});
-  return Facts{};
+  return {std::move(facts), Status::unknown, {std::move(finding)}, {}};
 }
 
 }  // namespace
@@ -76,9 +101,15 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
     context.container = run_contained("container", probe_container, context, report);
     context.device_nodes = run_contained("device-nodes", probe_device_nodes, context, report);
   }
-  context.driver_libs = run_contained("driver-libs", probe_driver_libs, context, report);
+  // The driver-libs layer starts the driver's children; they run while the
+  // layers above are read, and the layer is finished with their answers.
+  Probed<DriverLibsFacts> driver_libs;
+  const std::size_t driver_libs_index = report.layers.size();
+  context.driver_libs = run_contained("driver-libs", [&driver_libs](ProbeContext& c) { return driver_libs = probe_driver_libs(c); },
+                                      context, report);
   run_contained("cuda-runtime", probe_cuda_runtime, context, report);
   run_contained("application", probe_application, context, report);
+  finish_contained(driver_libs, driver_libs_index, context, report);
   report.system = to_fact_object(context.system);
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   apply_rules(rules, report);

@@ -10,12 +10,14 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <mutex>
 #include <optional>
 
 namespace gd {
@@ -121,10 +123,42 @@ class ExitWatch {
   bool m_exited = false;
 };
 
+// Children may run on several threads at once (LiveHost asks ahead). What
+// they leave behind (orphans reparented here) is stopped when the last one in
+// flight has ended, never while another runs: its own end would kill it.
+std::mutex& launch_mutex() {
+  static std::mutex instance;
+  return instance;
+}
+
+class InFlight {
+ public:
+  InFlight() {
+    std::lock_guard lock(mutex());
+    ++count();
+  }
+  ~InFlight() {
+    std::lock_guard lock(mutex());  // held while stopping: no child starts in between
+    if (--count() == 0) stop_adopted_descendants();
+  }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex instance;
+    return instance;
+  }
+  static int& count() {
+    static int instance = 0;
+    return instance;
+  }
+};
+
 }  // namespace
 
 ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline, OutputKeep keep,
-                      const std::optional<WaitingNote>& note) {
+                      const std::optional<WaitingNote>& note, const std::function<void(int)>& started) {
   ChildAnswer answer;
   if (argv.empty()) {
     answer.error = "EINVAL";
@@ -136,9 +170,16 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
     return answer;
   }
   adopt_orphaned_descendants();
+  std::optional<InFlight> in_flight(std::in_place);
   boost::asio::io_context context;
+  // Pipes are made and children forked one thread at a time, the pipes
+  // close-on-exec: a pipe of a child another thread runs must not leak into
+  // this one, whose life would then hold that child's answer open.
+  std::unique_lock launching(launch_mutex());
   bp::async_pipe out(context);
   bp::async_pipe err(context);
+  for (auto* pipe : {&out, &err})
+    for (int fd : {pipe->native_source(), pipe->native_sink()}) ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
   bp::group group;
   std::error_code launch_error;
   std::optional<DeferInterrupts> until_enrolled(std::in_place);  // a signal now would miss the child
@@ -151,6 +192,8 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   }
   const KillOnInterrupt interrupted(group.native_handle());  // gpudoctor stopped: its child goes too
   until_enrolled.reset();
+  launching.unlock();
+  if (started) started(group.native_handle());
 
   // The answer is complete when the child exits, not when every holder of
   // its pipes has closed them.
@@ -184,12 +227,11 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   if (!answered) {
     answer.timed_out = true;
     child.wait(ignored);
-    stop_adopted_descendants();
     return answer;
   }
   std::error_code wait_error;
   child.wait(wait_error);
-  stop_adopted_descendants();
+  in_flight.reset();
   if (wait_error) return answer;
   const int status = child.native_exit_code();
   if (WIFEXITED(status)) answer.exit = WEXITSTATUS(status);

@@ -9,6 +9,7 @@
 #include "child/child_evidence.h"
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +24,10 @@ struct WaitingNote {
   std::chrono::milliseconds after{1000};
 };
 
+// started, when given, learns the child's process group once it runs (to stop it early).
+// Safe to call from several threads at once.
 ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::milliseconds deadline,
-                      OutputKeep keep = OutputKeep::head, const std::optional<WaitingNote>& note = std::nullopt);
+                      OutputKeep keep = OutputKeep::head, const std::optional<WaitingNote>& note = std::nullopt,
+                      const std::function<void(int)>& started = {});
 
 }  // namespace gd

@@ -30,6 +30,7 @@ class ForwardingHost : public Host {
   Uname uname() override { return m_inner.uname(); }
   UserIds user() override { return m_inner.user(); }
   ChildAnswer ask(const ChildRequest& request) override { return m_inner.ask(request); }
+  void ask_ahead(const ChildRequest& request) override { m_inner.ask_ahead(request); }
 
  protected:
   Host& inner() const { return m_inner; }

@@ -95,6 +95,11 @@ class ChildEvidence {
  public:
   virtual ~ChildEvidence() = default;
   virtual ChildAnswer ask(const ChildRequest& request) = 0;
+  // The check will ask this later: a host that runs children may start it
+  // now, so that it runs beside what the check reads meanwhile. The answer
+  // is still taken by ask(), in the check's order; hosts that answer at once
+  // (a replay, a test's fake) ignore it.
+  virtual void ask_ahead(const ChildRequest& request) { (void)request; }
 };
 
 class Host : public Files, public Environment, public ChildEvidence {

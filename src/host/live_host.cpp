@@ -156,10 +156,22 @@ ChildAnswer LiveHost::ask(const ChildRequest& request) {
   // A person at a terminal sees why the report is late; a log or pipe gets nothing.
   std::optional<WaitingNote> note;
   if (::isatty(2)) note = WaitingNote{"waiting for " + waited_for(request)};
-  if (request.kind == ChildKind::command) return run_child(request.args, request.deadline, request.keep, note);
+  if (auto answer = m_ahead.take(request, note)) return *answer;
+  return run_child(argv_of(request), request.deadline, request.keep, note);
+}
+
+void LiveHost::ask_ahead(const ChildRequest& request) {
+  if (mode() == HostMode::root) return;
+  m_ahead.start(request, [argv = argv_of(request), request](const std::function<void(int)>& started) {
+    return run_child(argv, request.deadline, request.keep, std::nullopt, started);
+  });
+}
+
+std::vector<std::string> LiveHost::argv_of(const ChildRequest& request) const {
+  if (request.kind == ChildKind::command) return request.args;
   std::vector<std::string> argv{own_program(), k_child_command, child_kind_name(request.kind)};
   argv.insert(argv.end(), request.args.begin(), request.args.end());
-  return run_child(argv, request.deadline, request.keep, note);
+  return argv;
 }
 
 const char* host_mode_name(HostMode mode) {

@@ -4,6 +4,7 @@
 // never opened, since they are the image's files, not this machine's devices.
 // The environment, kernel and user are always this process's own.
 
+#include "host/children_ahead.h"
 #include "host/host.h"
 #include "host/root_dir.h"
 
@@ -29,14 +30,17 @@ class LiveHost final : public Host {
   Uname uname() override;
   UserIds user() override;
   ChildAnswer ask(const ChildRequest& request) override;
+  void ask_ahead(const ChildRequest& request) override;
 
  private:
+  std::vector<std::string> argv_of(const ChildRequest& request) const;
   std::string m_root;
   std::optional<RootDir> m_root_dir;  // under --root: every path resolves inside it
   std::error_code m_root_error;       // why the root could not be opened
   // The ELF reader reads one file in many pieces: keep it open between them.
   std::string m_open_path;
   UniqueFd m_open_fd;
+  ChildrenAhead m_ahead;  // last: destroyed first, so its children end while the rest is still there
 };
 
 }  // namespace gd

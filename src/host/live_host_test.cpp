@@ -47,3 +47,42 @@ TEST_CASE("the live host stats a device without opening it") {
   CHECK(null_device.major == 1);
   CHECK(host.device("/dev/gpudoctor-no-such-node").error().value() == ENOENT);
 }
+
+TEST_CASE("children asked ahead run at once, side by side, and each answers its own ask") {
+  gd::TempDir dir;
+  const std::string mark = dir / "started";
+  gd::LiveHost host;
+  // The first waits for a file only the second makes: asked one after the other, it would wait out its deadline.
+  const gd::ChildRequest waiting{gd::ChildKind::command, {"sh", "-c", "until [ -e " + mark + " ]; do sleep 0.01; done; echo waited; exit 3"}, 5s};
+  const gd::ChildRequest marking{gd::ChildKind::command, {"sh", "-c", "touch " + mark + "; sleep 0.3; echo marked"}, 5s};
+  host.ask_ahead(waiting);
+  host.ask_ahead(marking);
+  host.ask_ahead(marking);  // asked ahead twice: started once
+  const auto first = host.ask(waiting);
+  CHECK_FALSE(first.timed_out);
+  CHECK(first.output == "waited\n");
+  CHECK(first.exit == 3);
+  // The first has ended while the second still runs: its end stops nothing of the second's.
+  const auto second = host.ask(marking);
+  CHECK(second.output == "marked\n");
+  CHECK(second.exit == 0);
+  CHECK_FALSE(second.signal);
+  // Taken once: asked again, it runs again.
+  CHECK(host.ask({gd::ChildKind::command, {"sh", "-c", "echo again"}, 5s}).output == "again\n");
+}
+
+TEST_CASE("a child asked ahead is held to a shorter deadline asked later, counted from its start") {
+  gd::LiveHost host;
+  host.ask_ahead({gd::ChildKind::command, {"sleep", "5"}, 20s});
+  const auto started = std::chrono::steady_clock::now();
+  const auto answer = host.ask({gd::ChildKind::command, {"sleep", "5"}, 300ms});
+  CHECK(answer.timed_out);
+  CHECK(std::chrono::steady_clock::now() - started < 2s);
+}
+
+TEST_CASE("under --root nothing is asked ahead either") {
+  gd::TempDir root;
+  gd::LiveHost host(root.path());
+  host.ask_ahead({gd::ChildKind::command, {"true"}, 1s});
+  CHECK(host.ask({gd::ChildKind::command, {"true"}, 1s}).error == "ENOSYS");
+}

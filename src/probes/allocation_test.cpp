@@ -6,12 +6,20 @@
 
 namespace {
 
-// Four GPU nodes and nvidiactl, opened with the given results.
+gd::NodeFacts node(std::string path, const char* open) {
+  gd::NodeFacts node;
+  node.path = std::move(path);
+  node.type = "char";
+  node.access = "rw";
+  node.open = std::string(open);
+  return node;
+}
+
+// nvidiactl, then a GPU node for each open result.
 std::vector<gd::NodeFacts> nodes(std::initializer_list<const char*> opens) {
-  std::vector<gd::NodeFacts> out{{.path = "/dev/nvidiactl", .type = "char", .access = "rw", .open = std::string("ok")}};
+  std::vector<gd::NodeFacts> out{node("/dev/nvidiactl", "ok")};
   int minor = 0;
-  for (const char* open : opens)
-    out.push_back({.path = "/dev/nvidia" + std::to_string(minor++), .type = "char", .access = "rw", .open = std::string(open)});
+  for (const char* open : opens) out.push_back(node("/dev/nvidia" + std::to_string(minor++), open));
   return out;
 }
 

@@ -310,48 +310,28 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   layer.source("unversioned_libcuda", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   const auto& libcuda = facts.libraries.front();
   layer.source("libraries", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
-  facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda);
-  facts.stubs = stub_files(context.host);
   const auto smi = find_on_path(context.host, "nvidia-smi");
   if (smi) facts.nvidia_smi = *smi;
   layer.source("nvidia_smi", "PATH");
-  // After every file was read: ask the driver itself, where one should answer
-  // (a module loaded, or WSL2's /dev/dxg). A hang or crash is evidence too.
+  // Every layer below is read: the driver may now be asked (it may create
+  // nodes or load nvidia_uvm, as any CUDA program's first start does), ahead,
+  // beside the reading of the rest. nvidia-smi where a driver should answer
+  // (a module loaded, or WSL2's /dev/dxg); the driver itself, in a child,
+  // wherever a program could load it, even when the layers below look broken:
+  // under WSL2, gVisor and some VMs the PCI and module view is missing while CUDA works.
+  const bool may_ask = context.host.mode() != HostMode::root && !context.options.image;
   const bool driver_expected = (context.kernel_module.loaded && *context.kernel_module.loaded) ||
                                (context.system.platform == Platform::wsl2 && context.device_nodes.dxg_present);
-  if (smi && driver_expected && context.host.mode() != HostMode::root && !context.options.image) {
-    facts.nvidia_smi_run = run_nvidia_smi(context.host, *smi);
-    layer.source("nvidia_smi_run", *smi + " --query-gpu");
-    count_mig_instances(context, *facts.nvidia_smi_run);
-    // A lost GPU is named by its model from the PCI bus, which still lists it.
-    for (auto& lost : facts.nvidia_smi_run->lost_gpus)
-      for (const auto& gpu : context.hardware.gpus)
-        if (gpu.bdf == sysfs_pci_address(lost.bus_id)) lost.name = gpu.name;
+  DriverAnswers::Plan plan;
+  if (smi && driver_expected && may_ask) plan.nvidia_smi = *smi;
+  if (context.options.driver_probe && may_ask) {
+    plan.cuda = libcuda.found;
+    plan.smoke = context.options.smoke;
+    plan.nvml = facts.libraries[1].found;
   }
-  // The driver itself, in a child, wherever a program could load it — even
-  // when the layers below look broken: under WSL2, gVisor and some VMs the
-  // PCI and module view is missing while CUDA works. Files first: every file
-  // this layer and those below read was read before the driver could create
-  // nodes or load nvidia_uvm through nvidia-modprobe, as any CUDA program would.
-  if (context.options.driver_probe && context.host.mode() != HostMode::root && !context.options.image) {
-    // A driver that already kept nvidia-smi waiting will keep these waiting too.
-    const bool wedged = facts.nvidia_smi_run && facts.nvidia_smi_run->status == ChildStatus::timed_out;
-    const auto cuda_deadline = wedged ? k_nvidia_smi_deadline : k_cuda_probe_deadline;
-    const auto nvml_deadline = wedged ? k_nvidia_smi_deadline : k_nvml_probe_deadline;
-    if (libcuda.found) {
-      facts.cuda_probe = run_cuda_probe(context.host, context.options.smoke, cuda_deadline);
-      // A replay gives the diagnosis of the run that took the snapshot,
-      // whether or not that run had --smoke.
-      if (facts.cuda_probe->status == ChildStatus::not_recorded && context.host.mode() == HostMode::replay)
-        facts.cuda_probe = run_cuda_probe(context.host, !context.options.smoke, cuda_deadline);
-      layer.source("cuda_probe", "a child process: dlopen(libcuda.so.1), cuInit");
-    }
-    if (facts.libraries[1].found) {
-      facts.nvml_probe = run_nvml_probe(context.host, nvml_deadline);
-      layer.source("nvml_probe", "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
-    }
-  }
-  if (context.options.smoke) facts.smoke_not_run = why_no_smoke(context, facts);
+  context.driver_answers.begin(context.host, plan);
+  facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda);
+  facts.stubs = stub_files(context.host);
   // MPS: its clients share a GPU that is Exclusive_Process through the control
   // daemon's pipe (nvidia-cuda-mps-control(1): CUDA_MPS_PIPE_DIRECTORY, else /tmp/nvidia-mps).
   const auto pipe_directory = context.host.env("CUDA_MPS_PIPE_DIRECTORY");
@@ -388,6 +368,30 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   facts.ld_so_cache = config.cache ? config.cache->layout : printable(config.cache_problem, 200);
   layer.source("ld_so_cache", "/etc/ld.so.cache");
 
+  return layer;
+}
+
+void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
+  auto& facts = layer.facts;
+  const auto& libcuda = facts.libraries.front();
+  if (const auto& smi = context.driver_answers.nvidia_smi()) {
+    facts.nvidia_smi_run = *smi;
+    layer.source("nvidia_smi_run", *facts.nvidia_smi + " --query-gpu");
+    count_mig_instances(context, *facts.nvidia_smi_run);
+    // A lost GPU is named by its model from the PCI bus, which still lists it.
+    for (auto& lost : facts.nvidia_smi_run->lost_gpus)
+      for (const auto& gpu : context.hardware.gpus)
+        if (gpu.bdf == sysfs_pci_address(lost.bus_id)) lost.name = gpu.name;
+  }
+  if (const auto& probe = context.driver_answers.cuda_probe()) {
+    facts.cuda_probe = *probe;
+    layer.source("cuda_probe", "a child process: dlopen(libcuda.so.1), cuInit");
+  }
+  if (const auto& probe = context.driver_answers.nvml_probe()) {
+    facts.nvml_probe = *probe;
+    layer.source("nvml_probe", "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
+  }
+  if (context.options.smoke) facts.smoke_not_run = why_no_smoke(context, facts);
   facts.gpu_list_source = gpu_list_source(facts);
   layer.source("gpu_list_source", "nvml_probe, nvidia_smi_run, cuda_probe, else the hardware layer");
   facts.cuda_expected_devices = expected_cuda_devices(context, facts);
@@ -412,7 +416,6 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   } else if (probe && probe->status != ChildStatus::ok && probe->status != ChildStatus::not_recorded) {
     layer.summary += std::string("; driver probe: ") + enum_name(probe->status);
   }
-  return layer;
 }
 
 GpuListSource gpu_list_source(const DriverLibsFacts& facts) {

@@ -10,7 +10,12 @@
 
 namespace gd {
 
+// The files, and the children the driver will be asked (context.driver_answers), started ahead.
 Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context);
+
+// The driver's answers and what follows from them, once every layer above
+// was read (the children ran beside that reading).
+void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer);
 
 // The most detailed evidence that listed GPUs: NVML, nvidia-smi, CUDA, else the files.
 GpuListSource gpu_list_source(const DriverLibsFacts& facts);

@@ -8,7 +8,8 @@ TEST_CASE("driver-libs: no libcuda, and the toolkit's stub noticed") {
   gd::ProbeFixture f;
   f.host.file("/usr/local/cuda-12.4/lib64/stubs/libcuda.so", "not an ELF file");
   auto context = f.context();
-  const auto layer = gd::probe_driver_libs(context);
+  auto layer = gd::probe_driver_libs(context);
+  gd::finish_driver_libs(context, layer);
   REQUIRE(layer.facts.libraries.size() == 4);
   CHECK_FALSE(layer.facts.libraries[0].found);
   CHECK(layer.facts.libraries[0].name == "libcuda.so.1");

@@ -191,14 +191,20 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
   return facts;
 }
 
-CudaProbeFacts run_cuda_probe(ChildEvidence& children, bool smoke, std::chrono::milliseconds deadline) {
+ChildRequest cuda_probe_request(bool smoke, std::chrono::milliseconds deadline) {
   std::vector<std::string> args{"cuda"};
   if (smoke) args.emplace_back("smoke");
-  return parse_cuda_probe(children.ask({ChildKind::driver_probe, args, deadline}));
+  return {ChildKind::driver_probe, std::move(args), deadline};
+}
+
+ChildRequest nvml_probe_request(std::chrono::milliseconds deadline) { return {ChildKind::driver_probe, {"nvml"}, deadline}; }
+
+CudaProbeFacts run_cuda_probe(ChildEvidence& children, bool smoke, std::chrono::milliseconds deadline) {
+  return parse_cuda_probe(children.ask(cuda_probe_request(smoke, deadline)));
 }
 
 NvmlProbeFacts run_nvml_probe(ChildEvidence& children, std::chrono::milliseconds deadline) {
-  return parse_nvml_probe(children.ask({ChildKind::driver_probe, {"nvml"}, deadline}));
+  return parse_nvml_probe(children.ask(nvml_probe_request(deadline)));
 }
 
 }  // namespace gd

@@ -15,6 +15,10 @@ namespace gd {
 inline constexpr std::chrono::milliseconds k_cuda_probe_deadline{20000};
 inline constexpr std::chrono::milliseconds k_nvml_probe_deadline{10000};
 
+// The requests run_cuda_probe and run_nvml_probe ask, to be asked ahead.
+ChildRequest cuda_probe_request(bool smoke, std::chrono::milliseconds deadline);
+ChildRequest nvml_probe_request(std::chrono::milliseconds deadline);
+
 CudaProbeFacts run_cuda_probe(ChildEvidence& children, bool smoke, std::chrono::milliseconds deadline = k_cuda_probe_deadline);
 NvmlProbeFacts run_nvml_probe(ChildEvidence& children, std::chrono::milliseconds deadline = k_nvml_probe_deadline);
 

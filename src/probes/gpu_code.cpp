@@ -95,19 +95,26 @@ FatbinContents contents_from_arch_list(const std::vector<std::string>& archs) {
 
 }  // namespace
 
+// CUDA's own answer: the driver-libs layer's once finished, else taken now
+// from the child asked ahead (only where the files say too little).
+const std::optional<CudaProbeFacts>& cuda_answer(const ProbeContext& context) {
+  return context.driver_libs.cuda_probe ? context.driver_libs.cuda_probe : context.driver_answers.cuda_probe();
+}
+
 std::vector<Gpu> gpus_of(const ProbeContext& context) {
   std::vector<Gpu> gpus;
   for (const auto& gpu : context.hardware.gpus)
     if (gpu.compute_capability) gpus.push_back({gpu.bdf, arch_of(*gpu.compute_capability)});
-  if (gpus.empty() && context.driver_libs.cuda_probe)
-    for (const auto& device : context.driver_libs.cuda_probe->devices)
+  if (!gpus.empty()) return gpus;
+  if (const auto& cuda = cuda_answer(context))
+    for (const auto& device : cuda->devices)
       if (device.compute_capability) gpus.push_back({device.bus_id.value_or(std::to_string(device.index)), arch_of(*device.compute_capability)});
   return gpus;
 }
 
 std::optional<std::string> driver_cuda_of(const ProbeContext& context) {
   if (context.kernel_module.driver_cuda) return context.kernel_module.driver_cuda;
-  if (context.driver_libs.cuda_probe && context.driver_libs.cuda_probe->cuda_version) return context.driver_libs.cuda_probe->cuda_version;
+  if (const auto& cuda = cuda_answer(context); cuda && cuda->cuda_version) return cuda->cuda_version;
   return std::nullopt;
 }
 

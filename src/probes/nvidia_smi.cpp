@@ -118,10 +118,16 @@ SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap) {
   return gpu;
 }
 
+std::vector<ChildRequest> nvidia_smi_requests(const std::string& program, std::chrono::milliseconds deadline) {
+  return {{.kind = ChildKind::command, .args = query_argv(program, true), .deadline = deadline},
+          {.kind = ChildKind::command, .args = {program}, .deadline = deadline}};
+}
+
 NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program, std::chrono::milliseconds deadline) {
   NvidiaSmiFacts facts;
   bool with_cc = true;
-  ChildAnswer answer = children.ask({.kind = ChildKind::command, .args = query_argv(program, true), .deadline = deadline});
+  const auto requests = nvidia_smi_requests(program, deadline);
+  ChildAnswer answer = children.ask(requests[0]);
   const std::string said = answer.output + answer.error_output;
   if (answer.exit && *answer.exit != 0 && contains(said, "is not a valid field")) {  // drivers before 510
     with_cc = false;
@@ -160,7 +166,7 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
   if (facts.status == ChildStatus::ok) {
     // The banner of plain `nvidia-smi` is where it prints its own release and
     // the CUDA version (drivers from 410 on); the query interface has neither.
-    const ChildAnswer header = children.ask({ChildKind::command, {program}, deadline});
+    const ChildAnswer header = children.ask(requests[1]);
     if (header.exit == 0) {
       const auto banner = parse_banner(header.output);
       facts.cuda_version = banner.cuda_version;

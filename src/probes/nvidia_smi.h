@@ -10,6 +10,7 @@
 #include <chrono>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gd {
 
@@ -17,6 +18,10 @@ inline constexpr std::chrono::milliseconds k_nvidia_smi_deadline{5000};
 
 NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program,
                               std::chrono::milliseconds deadline = k_nvidia_smi_deadline);
+
+// What run_nvidia_smi asks where the driver answers: the query, then the
+// banner (for its CUDA version and its own release), to be asked ahead.
+std::vector<ChildRequest> nvidia_smi_requests(const std::string& program, std::chrono::milliseconds deadline = k_nvidia_smi_deadline);
 
 // "12.4" from the banner of plain `nvidia-smi` ("... CUDA Version: 12.4 |",
 // from R610 "CUDA UMD Version: 13.3").

@@ -12,6 +12,7 @@
 #include "facts/probe_notes.h"
 #include "facts/system_facts.h"
 #include "host/host.h"
+#include "probes/driver_answers.h"
 #include "loader/loader_config.h"
 #include "rules/rule_set.h"
 
@@ -41,6 +42,8 @@ struct ProbeContext {
   DeviceNodesFacts device_nodes{};
   DriverLibsFacts driver_libs{};
   ProbeOptions options{};
+  // The driver's answers, asked ahead by the driver-libs layer and taken when first needed.
+  DriverAnswers driver_answers{};
   // The loader of a typical program here (ld.so.conf, the cache, LD_LIBRARY_PATH),
   // read once per check by host_loader_config() and shared by every probe that simulates loading.
   std::optional<LoaderConfig> loader_config{};

@@ -68,10 +68,16 @@ Uname RedactingHost::uname() {
   return uname;
 }
 
-ChildAnswer RedactingHost::ask(const ChildRequest& request) {
+ChildRequest RedactingHost::original_request(const ChildRequest& request) const {
   ChildRequest original = request;
   for (auto& arg : original.args) arg = m_redactor.original_path(arg);
-  ChildAnswer answer = inner().ask(original);
+  return original;
+}
+
+void RedactingHost::ask_ahead(const ChildRequest& request) { inner().ask_ahead(original_request(request)); }
+
+ChildAnswer RedactingHost::ask(const ChildRequest& request) {
+  ChildAnswer answer = inner().ask(original_request(request));
   answer.output = m_redactor.redact(answer.output, TextOrigin::command_output);
   answer.error_output = m_redactor.redact(answer.error_output, TextOrigin::command_output);
   return answer;

@@ -28,8 +28,10 @@ class RedactingHost final : public ForwardingHost {
   std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
   Uname uname() override;
   ChildAnswer ask(const ChildRequest& request) override;
+  void ask_ahead(const ChildRequest& request) override;
 
  private:
+  ChildRequest original_request(const ChildRequest& request) const;  // paths asked with the real names
   Redactor m_redactor;
 };
 

@@ -1,0 +1,49 @@
+#include "probes/driver_answers.h"
+
+#include "probes/driver_probe.h"
+#include "probes/nvidia_smi.h"
+
+namespace gd {
+
+void DriverAnswers::begin(Host& host, Plan plan) {
+  m_host = &host;
+  m_plan = std::move(plan);
+  if (m_plan.nvidia_smi)
+    for (const auto& request : nvidia_smi_requests(*m_plan.nvidia_smi)) host.ask_ahead(request);
+  if (m_plan.cuda) host.ask_ahead(cuda_probe_request(m_plan.smoke, k_cuda_probe_deadline));
+  if (m_plan.nvml) host.ask_ahead(nvml_probe_request(k_nvml_probe_deadline));
+}
+
+const std::optional<NvidiaSmiFacts>& DriverAnswers::nvidia_smi() const {
+  if (!m_smi_taken && m_host && m_plan.nvidia_smi) m_smi = run_nvidia_smi(*m_host, *m_plan.nvidia_smi);
+  m_smi_taken = true;
+  return m_smi;
+}
+
+std::chrono::milliseconds DriverAnswers::deadline_after_smi(std::chrono::milliseconds own) const {
+  const auto& smi = nvidia_smi();
+  return smi && smi->status == ChildStatus::timed_out ? k_nvidia_smi_deadline : own;
+}
+
+const std::optional<CudaProbeFacts>& DriverAnswers::cuda_probe() const {
+  if (!m_cuda_taken && m_host && m_plan.cuda) {
+    m_cuda = run_cuda_probe(*m_host, m_plan.smoke, deadline_after_smi(k_cuda_probe_deadline));
+    // A replay gives the diagnosis of the run that took the snapshot,
+    // whether or not that run had --smoke.
+    if (m_cuda->status == ChildStatus::not_recorded && m_host->mode() == HostMode::replay)
+      m_cuda = run_cuda_probe(*m_host, !m_plan.smoke, deadline_after_smi(k_cuda_probe_deadline));
+  }
+  m_cuda_taken = true;
+  return m_cuda;
+}
+
+const std::optional<NvmlProbeFacts>& DriverAnswers::nvml_probe() const {
+  if (!m_nvml_taken && m_host && m_plan.nvml) {
+    cuda_probe();  // in the order they were always asked
+    m_nvml = run_nvml_probe(*m_host, deadline_after_smi(k_nvml_probe_deadline));
+  }
+  m_nvml_taken = true;
+  return m_nvml;
+}
+
+}  // namespace gd

@@ -1,0 +1,51 @@
+#pragma once
+// What the driver answers a program (nvidia-smi's query and banner, the
+// driver probe's cuInit and NVML), asked ahead: the driver-libs layer plans
+// the children once it knows they will be asked, and they run beside the
+// reading of every layer above, so that a live check costs its slowest child,
+// not their sum. Each answer is taken when first needed (the application
+// layer's CUDA devices on a machine whose PCI bus hides its GPUs, else when
+// the driver-libs layer is finished), always in the order they were asked
+// before: smi, then the cuda probe, then NVML.
+//
+// The children start only after the device-nodes layer was read: cuInit and
+// nvidia-smi may create missing nodes or load nvidia_uvm, and what the
+// layers below read must be what a program found, not what the probe made.
+
+#include "facts/driver_libs_facts.h"
+#include "host/host.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+namespace gd {
+
+class DriverAnswers {
+ public:
+  struct Plan {
+    std::optional<std::string> nvidia_smi;  // its path, where nvidia-smi is to be asked
+    bool cuda = false, smoke = false, nvml = false;
+  };
+
+  // Asks every child of the plan ahead (a host that answers at once ignores it).
+  void begin(Host& host, Plan plan);
+
+  // Each answer, asked (or taken) the first time; empty where the plan has none.
+  const std::optional<NvidiaSmiFacts>& nvidia_smi() const;
+  const std::optional<CudaProbeFacts>& cuda_probe() const;
+  const std::optional<NvmlProbeFacts>& nvml_probe() const;
+
+ private:
+  // A driver that kept nvidia-smi waiting keeps the others waiting too: theirs is then its deadline.
+  std::chrono::milliseconds deadline_after_smi(std::chrono::milliseconds own) const;
+
+  Host* m_host = nullptr;
+  Plan m_plan;
+  mutable bool m_smi_taken = false, m_cuda_taken = false, m_nvml_taken = false;
+  mutable std::optional<NvidiaSmiFacts> m_smi;
+  mutable std::optional<CudaProbeFacts> m_cuda;
+  mutable std::optional<NvmlProbeFacts> m_nvml;
+};
+
+}  // namespace gd
