@@ -107,11 +107,14 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   const std::size_t driver_libs_index = report.layers.size();
   context.driver_libs = run_contained("driver-libs", [&driver_libs](ProbeContext& c) { return driver_libs = probe_driver_libs(c); },
                                       context, report);
-  run_contained("cuda-runtime", probe_cuda_runtime, context, report);
-  run_contained("application", probe_application, context, report);
+  if (!options.gpu_table) {
+    run_contained("cuda-runtime", probe_cuda_runtime, context, report);
+    run_contained("application", probe_application, context, report);
+  }
   finish_contained(driver_libs, driver_libs_index, context, report);
   report.system = to_fact_object(context.system);
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
+  if (options.gpu_table) return report;  // the facts that list the GPUs, not a diagnosis
   apply_rules(rules, report);
   if (options.image) regroup_for_image(report);
   report.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -1,6 +1,7 @@
 #include "check/run_check.h"
 
 #include "rules/rule_set.h"
+#include "test_support/binary_writer.h"
 #include "test_support/fake_host.h"
 
 #include <doctest/doctest.h>
@@ -76,4 +77,63 @@ TEST_CASE("the fake host follows links at the root and reads a link itself witho
   CHECK(host.read_file("/dir/link", 100).value() == "550\n");
   CHECK(host.read_link("/alias").value() == "real");
   CHECK(host.read_link("/real/version").error().value() == EINVAL);
+}
+
+namespace {
+
+// A host whose driver answers everything: nvidia-smi on PATH, libcuda and NVML found.
+gd::FakeHost answering_host(bool nvml_lists_gpus) {
+  gd::FakeHost host;
+  host.file("/proc/modules", "nvidia 1 0 - Live 0x0\nnvidia_uvm 1 0 - Live 0x0\n");
+  host.devices["/dev/nvidiactl"] = {gd::FileType::char_device, 195, 255, 0666, 0, 0, {}, {}};
+  host.env_var("PATH", "/usr/bin");
+  host.file("/usr/bin/nvidia-smi", "");
+  for (const char* library : {"libcuda.so.1", "libnvidia-ml.so.1"})
+    host.file(std::string("/usr/lib64/") + library, gd::tiny_elf({.soname = library}));
+  gd::ChildAnswer nvml;
+  nvml.exit = 0;
+  nvml.output = std::string(R"({"library":"libnvidia-ml.so.1","loaded":true})") + "\n" + R"({"call":"nvmlInit_v2","result":0})" + "\n" +
+                (nvml_lists_gpus ? std::string(R"({"call":"nvmlDeviceGetCount","result":0,"value":1})") + "\n" +
+                                       R"({"nvml_device":0,"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-1"})" + "\n"
+                                 : std::string()) +
+                R"({"done":true})" + "\n";
+  host.answers["driver-probe nvml"] = nvml;
+  return host;
+}
+
+int asked_of(const gd::FakeHost& host, gd::ChildKind kind, std::string_view first_arg = {}) {
+  int count = 0;
+  for (const auto& request : host.asked)
+    if (request.kind == kind && (first_arg.empty() || (!request.args.empty() && request.args[0].ends_with(first_arg)))) ++count;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("the GPU table asks NVML alone where NVML lists the GPUs: no cuInit, no nvidia-smi, no node opened, no kernel log") {
+  const auto rules = gd::load_embedded_rules();
+  gd::ProbeOptions table;
+  table.gpu_table = true;
+  auto host = answering_host(true);
+  const auto report = gd::run_check(host, rules, table);
+  CHECK(asked_of(host, gd::ChildKind::driver_probe, "nvml") == 1);
+  CHECK(asked_of(host, gd::ChildKind::driver_probe, "cuda") == 0);
+  CHECK(asked_of(host, gd::ChildKind::command, "nvidia-smi") == 0);
+  CHECK(asked_of(host, gd::ChildKind::device_open) == 0);
+  CHECK(asked_of(host, gd::ChildKind::command, "dmesg") == 0);
+  CHECK(layer_of(report, "driver-libs").facts.facts.at("gpu_list_source") == "nvml");
+  CHECK(report.layers.size() == 5);  // nothing above driver-libs is read for a table
+
+  // NVML lists none: nvidia-smi's query next, then CUDA.
+  auto quiet = answering_host(false);
+  gd::run_check(quiet, rules, table);
+  CHECK(asked_of(quiet, gd::ChildKind::command, "nvidia-smi") >= 1);
+  CHECK(asked_of(quiet, gd::ChildKind::driver_probe, "cuda") >= 1);
+  // The full check asks all of them, the device nodes and the kernel log too.
+  auto full = answering_host(true);
+  gd::run_check(full, rules);
+  CHECK(asked_of(full, gd::ChildKind::driver_probe, "cuda") >= 1);
+  CHECK(asked_of(full, gd::ChildKind::command, "nvidia-smi") >= 1);
+  CHECK(asked_of(full, gd::ChildKind::device_open) == 1);
+  CHECK(asked_of(full, gd::ChildKind::command, "dmesg") == 1);
 }

@@ -190,11 +190,16 @@ int run_check_command(const Options& options) {
   return exit_status(report, options.strict);
 }
 
-// The same walk as check (so --replay and --root work), then the GPU table.
+// The walk of check up to the driver-libs layer (so --replay and --root
+// work), asking only what lists the GPUs: NVML, else nvidia-smi's query,
+// else CUDA, else the files. No kernel log, no node opened, no cuInit where
+// NVML answered.
 int run_gpus_command(const Options& options) {
   const RuleSet rules = load_rules(options);
   auto host = make_host(options);
-  const auto read_gpus = [&] { return gpu_rows(run_check(*host, rules, probe_options(options))); };
+  ProbeOptions table_only = probe_options(options);
+  table_only.gpu_table = true;
+  const auto read_gpus = [&] { return gpu_rows(run_check(*host, rules, table_only)); };
   if (!options.watch_seconds) {
     std::cout << rendered_gpus(read_gpus(), options.format, {});
     return 0;

@@ -208,7 +208,7 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
     }
     const auto expected = expected_for(path, majors);
     facts.nodes.push_back(describe_node(path, *node, expected, user, context.container.user_namespace.value_or(false)));
-    if (may_open(path, *node, expected)) to_open.push_back(path);
+    if (may_open(path, *node, expected) && !context.options.gpu_table) to_open.push_back(path);
     facts.nvidiactl_present = facts.nvidiactl_present || path == "/dev/nvidiactl";
     facts.uvm_present = facts.uvm_present || path == "/dev/nvidia-uvm";
     facts.dxg_present = facts.dxg_present || path == "/dev/dxg";

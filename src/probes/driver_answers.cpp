@@ -8,6 +8,10 @@ namespace gd {
 void DriverAnswers::begin(Host& host, Plan plan) {
   m_host = &host;
   m_plan = std::move(plan);
+  if (m_plan.nvml_first) {
+    if (m_plan.nvml) host.ask_ahead(nvml_probe_request(k_nvml_probe_deadline));
+    return;
+  }
   if (m_plan.nvidia_smi)
     for (const auto& request : nvidia_smi_requests(*m_plan.nvidia_smi)) host.ask_ahead(request);
   if (m_plan.cuda) host.ask_ahead(cuda_probe_request(m_plan.smoke, k_cuda_probe_deadline));
@@ -21,6 +25,7 @@ const std::optional<NvidiaSmiFacts>& DriverAnswers::nvidia_smi() const {
 }
 
 std::chrono::milliseconds DriverAnswers::deadline_after_smi(std::chrono::milliseconds own) const {
+  if (m_plan.nvml_first && !m_smi_taken) return own;  // NVML is asked before nvidia-smi there
   const auto& smi = nvidia_smi();
   return smi && smi->status == ChildStatus::timed_out ? k_nvidia_smi_deadline : own;
 }
@@ -39,7 +44,7 @@ const std::optional<CudaProbeFacts>& DriverAnswers::cuda_probe() const {
 
 const std::optional<NvmlProbeFacts>& DriverAnswers::nvml_probe() const {
   if (!m_nvml_taken && m_host && m_plan.nvml) {
-    cuda_probe();  // in the order they were always asked
+    if (!m_plan.nvml_first) cuda_probe();  // in the order they were always asked
     m_nvml = run_nvml_probe(*m_host, deadline_after_smi(k_nvml_probe_deadline));
   }
   m_nvml_taken = true;

@@ -26,6 +26,9 @@ class DriverAnswers {
   struct Plan {
     std::optional<std::string> nvidia_smi;  // its path, where nvidia-smi is to be asked
     bool cuda = false, smoke = false, nvml = false;
+    // `gpudoctor gpus`: NVML alone is asked ahead, and the others only where it
+    // listed no GPU (each is then asked when taken, NVML first).
+    bool nvml_first = false;
   };
 
   // Asks every child of the plan ahead (a host that answers at once ignores it).

@@ -329,6 +329,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     plan.smoke = context.options.smoke;
     plan.nvml = facts.libraries[1].found;
   }
+  plan.nvml_first = context.options.gpu_table;
   context.driver_answers.begin(context.host, plan);
   facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda);
   facts.stubs = stub_files(context.host);
@@ -371,25 +372,55 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   return layer;
 }
 
+namespace {
+
+void take_nvidia_smi(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
+  auto& facts = layer.facts;
+  const auto& smi = context.driver_answers.nvidia_smi();
+  if (!smi) return;
+  facts.nvidia_smi_run = *smi;
+  layer.source("nvidia_smi_run", *facts.nvidia_smi + " --query-gpu");
+  count_mig_instances(context, *facts.nvidia_smi_run);
+  // A lost GPU is named by its model from the PCI bus, which still lists it.
+  for (auto& lost : facts.nvidia_smi_run->lost_gpus)
+    for (const auto& gpu : context.hardware.gpus)
+      if (gpu.bdf == sysfs_pci_address(lost.bus_id)) lost.name = gpu.name;
+}
+
+void take_cuda_probe(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
+  if (const auto& probe = context.driver_answers.cuda_probe()) {
+    layer.facts.cuda_probe = *probe;
+    layer.source("cuda_probe", "a child process: dlopen(libcuda.so.1), cuInit");
+  }
+}
+
+void take_nvml_probe(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
+  if (const auto& probe = context.driver_answers.nvml_probe()) {
+    layer.facts.nvml_probe = *probe;
+    layer.source("nvml_probe", "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
+  }
+}
+
+// `gpudoctor gpus`: the first evidence that lists GPUs ends the asking.
+void take_answers_for_gpu_table(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
+  take_nvml_probe(context, layer);
+  if (gpu_list_source(layer.facts) == GpuListSource::nvml) return;
+  take_nvidia_smi(context, layer);
+  if (gpu_list_source(layer.facts) == GpuListSource::nvidia_smi) return;
+  take_cuda_probe(context, layer);
+}
+
+}  // namespace
+
 void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   auto& facts = layer.facts;
   const auto& libcuda = facts.libraries.front();
-  if (const auto& smi = context.driver_answers.nvidia_smi()) {
-    facts.nvidia_smi_run = *smi;
-    layer.source("nvidia_smi_run", *facts.nvidia_smi + " --query-gpu");
-    count_mig_instances(context, *facts.nvidia_smi_run);
-    // A lost GPU is named by its model from the PCI bus, which still lists it.
-    for (auto& lost : facts.nvidia_smi_run->lost_gpus)
-      for (const auto& gpu : context.hardware.gpus)
-        if (gpu.bdf == sysfs_pci_address(lost.bus_id)) lost.name = gpu.name;
-  }
-  if (const auto& probe = context.driver_answers.cuda_probe()) {
-    facts.cuda_probe = *probe;
-    layer.source("cuda_probe", "a child process: dlopen(libcuda.so.1), cuInit");
-  }
-  if (const auto& probe = context.driver_answers.nvml_probe()) {
-    facts.nvml_probe = *probe;
-    layer.source("nvml_probe", "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
+  if (context.options.gpu_table) {
+    take_answers_for_gpu_table(context, layer);
+  } else {
+    take_nvidia_smi(context, layer);
+    take_cuda_probe(context, layer);
+    take_nvml_probe(context, layer);
   }
   if (context.options.smoke) facts.smoke_not_run = why_no_smoke(context, facts);
   facts.gpu_list_source = gpu_list_source(facts);

@@ -288,8 +288,10 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
     }
   }
   // Only where there is something to ask about: no child on a machine
-  // without a GPU or module, and none under --root (the image's log is not this one).
-  if (context.system.platform == Platform::native_linux && (context.hardware.gpu_count > 0 || (facts.loaded && *facts.loaded))) {
+  // without a GPU or module, none under --root (the image's log is not this
+  // one), and none for the GPU table (`gpudoctor gpus`).
+  if (context.system.platform == Platform::native_linux && (context.hardware.gpu_count > 0 || (facts.loaded && *facts.loaded)) &&
+      !context.options.gpu_table) {
     facts.kernel_log = read_kernel_log(context.host, context.rules.cuda);
     layer.source("kernel_log", facts.kernel_log->source ? *facts.kernel_log->source : "dmesg, journalctl -k");
   }

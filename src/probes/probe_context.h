@@ -30,6 +30,9 @@ struct ProbeOptions {
   bool image = false;                          // --image: an image, not a running system
   std::optional<std::string> assumed_gpu{};      // --gpu DEVICE-ID|CC: the host's GPU, in image mode
   std::optional<std::string> assumed_driver{};   // --host-driver VERSION: the host's driver, in image mode
+  // `gpudoctor gpus`: only what lists the GPUs (NVML, else nvidia-smi, else
+  // CUDA, else the files); no kernel log, no node opened, no layer above driver-libs.
+  bool gpu_table = false;
 };
 
 struct ProbeContext {
