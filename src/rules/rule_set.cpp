@@ -54,40 +54,40 @@ bool valid_id(const std::string& id) {
 
 // "predicts": "cuda", or [{"when": C, "outcome": "cuda"}, {"outcome": "nvml"}].
 void parse_prediction(const RuleFile& file, json::object& object, Rule& rule) {
-  const auto at = line_of_rule(file, rule.id);
-  const std::string name = "rule \"" + rule.id + "\": ";
+  // Where a problem is reported: found only then (the search costs a pass over the file).
+  const auto refuse = [&](const std::string& problem) { fail(file, line_of_rule(file, rule.id), "rule \"" + rule.id + "\": " + problem); };
   auto* predicts = object.if_contains("predicts");
   if (!predicts) {
     if (rule.severity == Severity::fail)
-      fail(file, at, name + "a fail rule says which outcome it predicts (\"predicts\", an id of tables/outcomes.json)");
+      refuse("a fail rule says which outcome it predicts (\"predicts\", an id of tables/outcomes.json)");
     if (object.contains("if_works") || object.contains("unless_explained"))
-      fail(file, at, name + "\"if_works\" and \"unless_explained\" need \"predicts\"");
+      refuse("\"if_works\" and \"unless_explained\" need \"predicts\"");
     return;
   }
-  if (rule.severity != Severity::fail) fail(file, at, name + "only a fail rule predicts an outcome");
+  if (rule.severity != Severity::fail) refuse("only a fail rule predicts an outcome");
   if (predicts->is_string()) {
     rule.predicts.push_back({std::nullopt, std::string(predicts->get_string())});
   } else if (predicts->is_array() && !predicts->get_array().empty()) {
     for (auto& entry : predicts->get_array()) {
       auto* item = entry.if_object();
       const auto* outcome = item ? item->if_contains("outcome") : nullptr;
-      if (!outcome || !outcome->is_string()) fail(file, at, name + "each \"predicts\" entry names an \"outcome\"");
+      if (!outcome || !outcome->is_string()) refuse("each \"predicts\" entry names an \"outcome\"");
       Prediction prediction{std::nullopt, std::string(outcome->get_string())};
       if (auto* condition = item->if_contains("when")) {
-        if (auto checked = validate_condition(*condition); !checked) fail(file, at, name + "predicts: " + checked.error());
+        if (auto checked = validate_condition(*condition); !checked) refuse("predicts: " + checked.error());
         prediction.when = std::move(*condition);
       }
       rule.predicts.push_back(std::move(prediction));
     }
   } else {
-    fail(file, at, name + "\"predicts\" is an outcome id or a list of {\"when\", \"outcome\"}");
+    refuse("\"predicts\" is an outcome id or a list of {\"when\", \"outcome\"}");
   }
   if (const auto* if_works = object.if_contains("if_works")) {
-    if (!if_works->is_string() || if_works->get_string().empty()) fail(file, at, name + "\"if_works\" is text");
+    if (!if_works->is_string() || if_works->get_string().empty()) refuse("\"if_works\" is text");
     rule.if_works = std::string(if_works->get_string());
   }
   if (const auto* unless = object.if_contains("unless_explained")) {
-    if (!unless->is_bool()) fail(file, at, name + "\"unless_explained\" is true or false");
+    if (!unless->is_bool()) refuse("\"unless_explained\" is true or false");
     rule.unless_explained = unless->get_bool();
   }
 }
