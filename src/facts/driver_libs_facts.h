@@ -140,9 +140,9 @@ struct NvidiaSmiFacts {
     f("signal", signal, "the signal that ended it, when it crashed");
     f("signal_name", signal_name, "its name, SIGSEGV");
     f("driver_version", driver_version, "the driver version it reports (the first GPU's)");
-    f("cuda_version", cuda_version, "the CUDA version in plain nvidia-smi's banner ('CUDA Version:', from R610 'CUDA UMD Version:'): the newest the driver supports");
-    f("own_version", own_version, "the banner's 'NVIDIA-SMI x': the release of this nvidia-smi binary");
-    f("banner_driver_version", banner_driver_version, "the banner's 'Driver Version:' (from R610 'KMD Version:')");
+    f("cuda_version", cuda_version, "the CUDA version `nvidia-smi --version` says (else plain nvidia-smi's banner: 'CUDA Version:', from R610 'CUDA UMD Version:'): the newest the driver supports");
+    f("own_version", own_version, "'NVIDIA-SMI version' of `nvidia-smi --version` (else the banner's 'NVIDIA-SMI x'): the release of this nvidia-smi binary");
+    f("banner_driver_version", banner_driver_version, "'DRIVER version' of `nvidia-smi --version` (else the banner's 'Driver Version:', from R610 'KMD Version:')");
     f("driver_versions_agree", driver_versions_agree, "every GPU's line reports the same driver version");
     f("gpus", gpus, "one entry per GPU line");
     f("lost_gpus", lost_gpus, "GPUs it named but could not reach ('Unable to determine the device handle', 'GPU is lost'): exit 15");

@@ -19,8 +19,8 @@ inline constexpr std::chrono::milliseconds k_nvidia_smi_deadline{5000};
 NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program,
                               std::chrono::milliseconds deadline = k_nvidia_smi_deadline);
 
-// What run_nvidia_smi asks where the driver answers: the query, then the
-// banner (for its CUDA version and its own release), to be asked ahead.
+// What run_nvidia_smi asks where the driver answers: the query, then
+// `--version` (for its CUDA version and its own release), to be asked ahead.
 std::vector<ChildRequest> nvidia_smi_requests(const std::string& program, std::chrono::milliseconds deadline = k_nvidia_smi_deadline);
 
 // "12.4" from the banner of plain `nvidia-smi` ("... CUDA Version: 12.4 |",
@@ -33,6 +33,11 @@ struct NvidiaSmiBanner {
   std::optional<std::string> own_version, driver_version, cuda_version;
 };
 NvidiaSmiBanner parse_banner(std::string_view text);
+
+// The same three from `nvidia-smi --version` ("NVIDIA-SMI version  : 580.95.05",
+// "DRIVER version      : 580.95.05", "CUDA Version        : 13.0"; "KMD" and
+// "CUDA UMD" are taken as the banner's R610 names); nullopt unless all three are there.
+std::optional<NvidiaSmiBanner> parse_version_answer(std::string_view text);
 
 // "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error",
 // "... for GPU0000:3B:00.0: GPU is lost. Reboot the system ...": the GPU and why.

@@ -10,6 +10,8 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -150,4 +152,37 @@ TEST_CASE("nvidia-smi: the banner's versions, before and from R610") {
   CHECK(r610.driver_version == "610.43.02");
   CHECK(r610.cuda_version == "13.3");
   CHECK_FALSE(gd::parse_banner("garbage").own_version);
+}
+
+TEST_CASE("nvidia-smi --version: its three versions, the R610 names, and nothing from what it is not") {
+  const auto versions = gd::parse_version_answer(
+      "NVIDIA-SMI version  : 580.159.03\nNVML version        : 595.71\nDRIVER version      : 595.71.05\nCUDA Version        : 13.0\n");
+  REQUIRE(versions);
+  CHECK(versions->own_version == "580.159.03");
+  CHECK(versions->driver_version == "595.71.05");
+  CHECK(versions->cuda_version == "13.0");
+  const auto r610 = gd::parse_version_answer("NVIDIA-SMI version : 610.43.02\nKMD version : 610.43.02\nCUDA UMD Version : 13.3\n");
+  REQUIRE(r610);
+  CHECK(r610->cuda_version == "13.3");
+  // An old nvidia-smi prints its usage instead; a query's CSV is no answer either.
+  CHECK_FALSE(gd::parse_version_answer("NVIDIA System Management Interface -- v384.130\n\nNVSMI provides monitoring information\n"));
+  CHECK_FALSE(gd::parse_version_answer("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-aaaa, 00000000:1B:00.0, 9.0\n"));
+  CHECK_FALSE(gd::parse_version_answer("NVIDIA-SMI version  : 580.95.05\nCUDA Version        : 13.0\n"));  // no driver line
+}
+
+TEST_CASE("nvidia-smi: its versions come from --version, and the slow banner is asked only where that does not answer") {
+  gd::TempDir dir;
+  gd::LiveHost host;
+  const std::string banner_asked = dir / "banner-asked";
+  const auto smi = fake_smi(dir, "modern", R"(case "$1" in
+--version) printf 'NVIDIA-SMI version  : 580.95.05\nNVML version        : 580.95\nDRIVER version      : 580.95.05\nCUDA Version        : 13.0\n' ;;
+"") touch )" + banner_asked + R"(; echo '| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: 13.0 |' ;;
+*) echo '0, 580.95.05, NVIDIA H200, GPU-aaaa, 00000000:06:00.0, 9.0, 143771, 0, Disabled, Enabled, Default' ;;
+esac)");
+  const auto facts = gd::run_nvidia_smi(host, smi);
+  CHECK(facts.status == gd::ChildStatus::ok);
+  CHECK(facts.cuda_version == "13.0");
+  CHECK(facts.own_version == "580.95.05");
+  CHECK(facts.banner_driver_version == "580.95.05");
+  CHECK_FALSE(std::filesystem::exists(banner_asked));
 }

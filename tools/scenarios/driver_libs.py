@@ -71,6 +71,12 @@ def scenarios():
     s.smi_banner("535.183.01", "550.54.15", "12.4")
     yield s.expect("warn", None, ["nvidia-smi-not-the-drivers"], headline="nvidia-smi-not-the-drivers")
 
+    s = h100_host("host-nvidia-smi-version-foreign", "The same foreign nvidia-smi, read from `nvidia-smi --version` "
+                  "(as gpudoctor asks it now): no banner is asked.")
+    s.smi("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
+    s.smi_version("535.183.01", "550.54.15", "12.4")
+    yield s.expect("warn", None, ["nvidia-smi-not-the-drivers"], headline="nvidia-smi-not-the-drivers")
+
     s = h100_host("host-nvidia-smi-r610-banner", "Driver 610's banner says KMD Version and CUDA UMD Version: read like the old labels.", version="610.43.02")
     s.smi("0, 610.43.02, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, Disabled, Enabled, Default\n")
     s.smi_banner("610.43.02", "610.43.02", "13.3", r610=True)

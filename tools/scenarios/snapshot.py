@@ -98,6 +98,15 @@ class Snapshot:
                               "timed_out": False})
         return self
 
+    def smi_version(self, smi_version, driver_version, cuda_version):
+        """What `nvidia-smi --version` printed (R5xx on): the same three
+        versions as the banner, without reading every GPU's state."""
+        text = (f"NVIDIA-SMI version  : {smi_version}\nNVML version        : {'.'.join(driver_version.split('.')[:2])}\n"
+                f"DRIVER version      : {driver_version}\nCUDA Version        : {cuda_version}\n")
+        self.children.append({"kind": "command", "args": ["/usr/bin/nvidia-smi", "--version"], "exit": 0, "stdout": text,
+                              "stderr": "", "timed_out": False})
+        return self
+
     def smi(self, stdout="", exit=0, stderr="", timed_out=False, signal=None, with_cc=True):
         """What `nvidia-smi --query-gpu=...` answered, recorded as child evidence."""
         fields = ("index,driver_version,name,uuid,pci.bus_id," + ("compute_cap," if with_cc else "") +
