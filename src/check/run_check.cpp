@@ -43,23 +43,41 @@ auto run_contained(const char* id, Probe probe, ProbeContext& context, Report& r
   return {};
 }
 
-// The driver-libs layer is finished after the layers above were read (its
-// children ran beside them): its answers replace the layer's first facts.
-void finish_contained(Probed<DriverLibsFacts>& layer, std::size_t index, ProbeContext& context, Report& report) {
-  if (index >= report.layers.size() || report.layers[index].facts.id != "driver-libs" ||
-      report.layers[index].facts.facts.contains("probe_error"))
+// A layer whose children were asked ahead (the kernel log, the device
+// opens, the driver's answers) is finished after the layers above were read,
+// while they ran: its answers replace the layer's first facts.
+template <class Facts>
+void finish_contained(const char* id, Probed<Facts>& layer, void (*finish)(ProbeContext&, Probed<Facts>&), std::size_t index,
+                      Facts& facts, ProbeContext& context, Report& report) {
+  if (index >= report.layers.size() || report.layers[index].facts.id != id || report.layers[index].facts.facts.contains("probe_error"))
     return;
+  std::string error;
   try {
-    finish_driver_libs(context, layer);
-    report.layers[index] = {to_layer_facts("driver-libs", layer), Status::unknown, {}, {}};
-    context.driver_libs = layer.facts;
+    finish(context, layer);
+    report.layers[index] = {to_layer_facts(id, layer), Status::unknown, {}, {}};
+    facts = layer.facts;
     return;
   } catch (const std::exception& caught) {
-    report.layers[index] = probe_error_layer("driver-libs", caught.what());
+    error = caught.what();
   } catch (...) {
-    report.layers[index] = probe_error_layer("driver-libs", "an unknown exception");
+    error = "an unknown exception";
   }
-  context.driver_libs = {};
+  report.layers[index] = probe_error_layer(id, error);
+  facts = {};
+}
+
+// A probe kept to be finished: its index in the report, its first facts.
+template <class Facts>
+struct Unfinished {
+  Probed<Facts> layer{};
+  std::size_t index = 0;
+};
+
+template <class Facts>
+Facts run_unfinished(const char* id, Probed<Facts> (*probe)(ProbeContext&), Unfinished<Facts>& kept, ProbeContext& context,
+                     Report& report) {
+  kept.index = report.layers.size();
+  return run_contained(id, [&](ProbeContext& c) { return kept.layer = probe(c); }, context, report);
 }
 
 LayerReport probe_error_layer(const char* id, const std::string& error) {
@@ -87,6 +105,9 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   report.mode = host_mode_name(host.mode());
   context.system.image = options.image;
   // Bottom up, in k_layer_ids order: each probe reads the typed facts below it.
+  Unfinished<KernelModuleFacts> kernel_module;
+  Unfinished<DeviceNodesFacts> device_nodes;
+  Unfinished<DriverLibsFacts> driver_libs;
   if (options.image) {
     // An image: the host it will run on is the one the user names, and it
     // has no devices and no container runtime of its own yet.
@@ -97,21 +118,23 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
     report.layers.push_back({{"device-nodes", Status::skip, "an image: no devices until it runs", {}, {}}, Status::skip, {}, {}});
   } else {
     context.hardware = run_contained("hardware", probe_hardware, context, report);
-    context.kernel_module = run_contained("kernel-module", probe_kernel_module, context, report);
+    context.kernel_module = run_unfinished("kernel-module", probe_kernel_module, kernel_module, context, report);
     context.container = run_contained("container", probe_container, context, report);
-    context.device_nodes = run_contained("device-nodes", probe_device_nodes, context, report);
+    context.device_nodes = run_unfinished("device-nodes", probe_device_nodes, device_nodes, context, report);
   }
-  // The driver-libs layer starts the driver's children; they run while the
-  // layers above are read, and the layer is finished with their answers.
-  Probed<DriverLibsFacts> driver_libs;
-  const std::size_t driver_libs_index = report.layers.size();
-  context.driver_libs = run_contained("driver-libs", [&driver_libs](ProbeContext& c) { return driver_libs = probe_driver_libs(c); },
-                                      context, report);
+  // What these layers asked ahead (dmesg, the device opens, nvidia-smi and
+  // the driver probe) runs while the layers above them are read; each is
+  // finished with its answers at the end, in layer order.
+  context.driver_libs = run_unfinished("driver-libs", probe_driver_libs, driver_libs, context, report);
   if (!options.gpu_table) {
     run_contained("cuda-runtime", probe_cuda_runtime, context, report);
     run_contained("application", probe_application, context, report);
   }
-  finish_contained(driver_libs, driver_libs_index, context, report);
+  if (!options.image) {
+    finish_contained("kernel-module", kernel_module.layer, finish_kernel_module, kernel_module.index, context.kernel_module, context, report);
+    finish_contained("device-nodes", device_nodes.layer, finish_device_nodes, device_nodes.index, context.device_nodes, context, report);
+  }
+  finish_contained("driver-libs", driver_libs.layer, finish_driver_libs, driver_libs.index, context.driver_libs, context, report);
   report.system = to_fact_object(context.system);
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   if (options.gpu_table) return report;  // the facts that list the GPUs, not a diagnosis

@@ -217,10 +217,9 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
     if (auto minor = gpu_minor(std::string_view(path).substr(5))) facts.gpu_minors.push_back(*minor);
   }
   // After the file-based walk, so that what an open may change (a driver
-  // creating state on first use) is not what we read.
-  const auto ioctl_version = record_opens(layer, open_device_nodes(host, to_open));
-  facts.allocation = read_allocation(host, context.container, facts.nodes);
-  layer.source("allocation", "the scheduler's variables, /proc/self/cgroup, the nodes' opens");
+  // creating state on first use) is not what we read; asked ahead, taken
+  // when the layer is finished (finish_device_nodes).
+  context.driver_answers.open_nodes_ahead(host, std::move(to_open));
   if (integrated_gpu) {
     facts.integrated_gpu_nodes = integrated_nodes;
     facts.nvmap_present = facts.nvmap_present.value_or(false);
@@ -232,12 +231,6 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   layer.source("uvm_present", "/dev/nvidia-uvm");
   layer.source("dxg_present", "/dev/dxg");
   for (const char* fact : {"gpu_node_count", "gpu_minors", "missing_gpu_nodes", "nodes"}) layer.source(fact, "/dev");
-  if (ioctl_version) {
-    facts.ioctl_driver_version = ioctl_version->empty() ? Nullable<std::string>() : Nullable<std::string>(*ioctl_version);
-    facts.ioctl_answered = !ioctl_version->empty();
-    layer.source("ioctl_driver_version", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
-    layer.source("ioctl_answered", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
-  }
   const bool in_container = context.container.in_container;
   if (!in_container) facts.missing_gpu_nodes = find_missing_gpu_nodes(context, facts.gpu_minors);
   // Nodes are expected wherever a driver should be reachable: a host with the
@@ -258,7 +251,20 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
     facts.cuda_visible_devices = visible_to_cuda(*value, count, uuids);
     layer.source("cuda_visible_devices", "env CUDA_VISIBLE_DEVICES");
   }
+  return layer;
+}
 
+void finish_device_nodes(ProbeContext& context, Probed<DeviceNodesFacts>& layer) {
+  auto& facts = layer.facts;
+  const auto ioctl_version = record_opens(layer, context.driver_answers.device_opens());
+  facts.allocation = read_allocation(context.host, context.container, facts.nodes);
+  layer.source("allocation", "the scheduler's variables, /proc/self/cgroup, the nodes' opens");
+  if (ioctl_version) {
+    facts.ioctl_driver_version = ioctl_version->empty() ? Nullable<std::string>() : Nullable<std::string>(*ioctl_version);
+    facts.ioctl_answered = !ioctl_version->empty();
+    layer.source("ioctl_driver_version", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    layer.source("ioctl_answered", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+  }
   const auto count = facts.nodes.size();
   if (count == 0) {
     layer.summary = "no NVIDIA device nodes";
@@ -267,7 +273,6 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
     layer.summary = std::to_string(count) + " device node(s)" + (facts.dxg_present ? " (/dev/dxg)" : "") +
                     (ioctl_version && !ioctl_version->empty() ? ", driver answers " + *ioctl_version : "");
   }
-  return layer;
 }
 
 }  // namespace gd

@@ -9,6 +9,11 @@
 
 namespace gd {
 
+// The walk of /dev; the opens are asked ahead (context.driver_answers).
 Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context);
+
+// The opens' answers and what follows from them (the ioctl's version, the
+// workload's allocation), once the layers above were read.
+void finish_device_nodes(ProbeContext& context, Probed<DeviceNodesFacts>& layer);
 
 }  // namespace gd

@@ -23,6 +23,10 @@ void read_answer(const std::string& output, std::size_t first, std::vector<Devic
 
 }  // namespace
 
+void open_device_nodes_ahead(ChildEvidence& children, const std::vector<std::string>& paths, std::chrono::milliseconds deadline) {
+  if (!paths.empty()) children.ask_ahead({ChildKind::device_open, paths, deadline});
+}
+
 std::vector<DeviceOpenResult> open_device_nodes(ChildEvidence& children, const std::vector<std::string>& paths,
                                                 std::chrono::milliseconds deadline) {
   std::vector<DeviceOpenResult> results;

@@ -28,4 +28,8 @@ inline constexpr std::chrono::milliseconds k_device_open_deadline{5000};
 std::vector<DeviceOpenResult> open_device_nodes(ChildEvidence& children, const std::vector<std::string>& paths,
                                                 std::chrono::milliseconds deadline = k_device_open_deadline);
 
+// open_device_nodes's first child, asked ahead (none for no paths).
+void open_device_nodes_ahead(ChildEvidence& children, const std::vector<std::string>& paths,
+                             std::chrono::milliseconds deadline = k_device_open_deadline);
+
 }  // namespace gd

@@ -12,10 +12,23 @@ void DriverAnswers::begin(Host& host, Plan plan) {
     if (m_plan.nvml) host.ask_ahead(nvml_probe_request(k_nvml_probe_deadline));
     return;
   }
-  if (m_plan.nvidia_smi)
-    for (const auto& request : nvidia_smi_requests(*m_plan.nvidia_smi)) host.ask_ahead(request);
+  // The slowest first (cuInit takes seconds where nvmlInit takes milliseconds):
+  // children are started one at a time, and the check waits for the last to end.
   if (m_plan.cuda) host.ask_ahead(cuda_probe_request(m_plan.smoke, k_cuda_probe_deadline));
   if (m_plan.nvml) host.ask_ahead(nvml_probe_request(k_nvml_probe_deadline));
+  if (m_plan.nvidia_smi)
+    for (const auto& request : nvidia_smi_requests(*m_plan.nvidia_smi)) host.ask_ahead(request);
+}
+
+void DriverAnswers::open_nodes_ahead(Host& host, std::vector<std::string> paths) {
+  m_open_host = &host;
+  m_open_paths = std::move(paths);
+  open_device_nodes_ahead(host, m_open_paths);
+}
+
+const std::vector<DeviceOpenResult>& DriverAnswers::device_opens() const {
+  if (!m_opens) m_opens = m_open_host ? open_device_nodes(*m_open_host, m_open_paths) : std::vector<DeviceOpenResult>{};
+  return *m_opens;
 }
 
 const std::optional<NvidiaSmiFacts>& DriverAnswers::nvidia_smi() const {

@@ -14,10 +14,12 @@
 
 #include "facts/driver_libs_facts.h"
 #include "host/host.h"
+#include "probes/device_open.h"
 
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gd {
 
@@ -34,6 +36,11 @@ class DriverAnswers {
   // Asks every child of the plan ahead (a host that answers at once ignores it).
   void begin(Host& host, Plan plan);
 
+  // The device-nodes layer's opens (and the version ioctl), asked ahead once
+  // its walk is done: they run beside everything read after it.
+  void open_nodes_ahead(Host& host, std::vector<std::string> paths);
+  const std::vector<DeviceOpenResult>& device_opens() const;
+
   // Each answer, asked (or taken) the first time; empty where the plan has none.
   const std::optional<NvidiaSmiFacts>& nvidia_smi() const;
   const std::optional<CudaProbeFacts>& cuda_probe() const;
@@ -45,6 +52,9 @@ class DriverAnswers {
 
   Host* m_host = nullptr;
   Plan m_plan;
+  Host* m_open_host = nullptr;
+  std::vector<std::string> m_open_paths;
+  mutable std::optional<std::vector<DeviceOpenResult>> m_opens;
   mutable bool m_smi_taken = false, m_cuda_taken = false, m_nvml_taken = false;
   mutable std::optional<NvidiaSmiFacts> m_smi;
   mutable std::optional<CudaProbeFacts> m_cuda;

@@ -78,14 +78,24 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
   return facts;
 }
 
-KernelLogFacts read_kernel_log(Host& host, const CudaTables& tables) {
+namespace {
+
+// The newest lines matter (an Xid, a firmware error): a long log keeps its end.
+ChildRequest kernel_log_request(std::vector<std::string> argv) {
   using namespace std::chrono_literals;
+  return {.kind = ChildKind::command, .args = std::move(argv), .deadline = 3000ms, .keep = OutputKeep::tail};
+}
+
+}  // namespace
+
+void ask_kernel_log_ahead(Host& host) { host.ask_ahead(kernel_log_request({"dmesg"})); }
+
+KernelLogFacts read_kernel_log(Host& host, const CudaTables& tables) {
   // dmesg needs CAP_SYSLOG where dmesg_restrict=1; journald may still let
   // members of adm or systemd-journal read the kernel's messages.
   for (const auto& argv : {std::vector<std::string>{"dmesg"},
                            std::vector<std::string>{"journalctl", "-k", "-b", "-o", "cat", "--no-pager", "-q"}}) {
-    // The newest lines matter (an Xid, a firmware error): a long log keeps its end.
-    const auto answer = host.ask({.kind = ChildKind::command, .args = argv, .deadline = 3000ms, .keep = OutputKeep::tail});
+    const auto answer = host.ask(kernel_log_request(argv));
     if (answer.exit != 0 || answer.output.empty()) continue;
     KernelLogFacts facts = parse_kernel_log(answer.output, tables);
     facts.source = argv[0];

@@ -15,6 +15,9 @@ namespace gd {
 
 KernelLogFacts read_kernel_log(Host& host, const CudaTables& tables);
 
+// Starts dmesg, read_kernel_log's first ask, ahead: it runs while the module's files are read.
+void ask_kernel_log_ahead(Host& host);
+
 // The facts in a log's text (exposed for tests and fuzzing).
 KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables);
 

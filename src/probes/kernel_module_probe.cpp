@@ -219,11 +219,19 @@ void summarise(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   }
 }
 
+// read_kernel_log's condition, as far as it is known before the module's
+// files are read: a machine with a GPU on its PCI bus asks dmesg ahead.
+bool wants_kernel_log(const ProbeContext& context, const KernelModuleFacts& facts) {
+  return context.system.platform == Platform::native_linux && !context.options.gpu_table &&
+         (context.hardware.gpu_count > 0 || (facts.loaded && *facts.loaded));
+}
+
 }  // namespace
 
 Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
   Probed<KernelModuleFacts> layer;
   auto& facts = layer.facts;
+  if (wants_kernel_log(context, facts)) ask_kernel_log_ahead(context.host);
   read_modules(context, layer);
   facts.loaded = facts.modules.nvidia;
   for (const char* fact : {"proc_modules", "loaded", "modules"}) layer.source(fact, k_proc_modules);
@@ -287,16 +295,17 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
       layer.source("gsp_firmware", "/lib/firmware/nvidia/" + printable(*version, 40) + " (and the kernel's other firmware directories)");
     }
   }
-  // Only where there is something to ask about: no child on a machine
-  // without a GPU or module, none under --root (the image's log is not this
-  // one), and none for the GPU table (`gpudoctor gpus`).
-  if (context.system.platform == Platform::native_linux && (context.hardware.gpu_count > 0 || (facts.loaded && *facts.loaded)) &&
-      !context.options.gpu_table) {
-    facts.kernel_log = read_kernel_log(context.host, context.rules.cuda);
-    layer.source("kernel_log", facts.kernel_log->source ? *facts.kernel_log->source : "dmesg, journalctl -k");
-  }
+  // The kernel log is taken by finish_kernel_module: dmesg, started ahead
+  // before the driver is asked anything, runs while the rest is read.
   summarise(context, layer);
   return layer;
+}
+
+void finish_kernel_module(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
+  auto& facts = layer.facts;
+  if (!wants_kernel_log(context, facts)) return;
+  facts.kernel_log = read_kernel_log(context.host, context.rules.cuda);
+  layer.source("kernel_log", facts.kernel_log->source ? *facts.kernel_log->source : "dmesg, journalctl -k");
 }
 
 }  // namespace gd

@@ -10,4 +10,8 @@ namespace gd {
 
 Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context);
 
+// The kernel log (dmesg, asked ahead where there is a GPU or module to ask
+// about; none under --root, none for `gpudoctor gpus`), once the layers above were read.
+void finish_kernel_module(ProbeContext& context, Probed<KernelModuleFacts>& layer);
+
 }  // namespace gd
