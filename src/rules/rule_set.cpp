@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -31,8 +32,9 @@ std::size_t line_of_rule(const RuleFile& file, const std::string& id) {
   return at == std::string::npos ? 1 : line_at(file.text, at);
 }
 
-json::value parse_with_line(const RuleFile& file) {
+json::value parse_with_line(const RuleFile& file, json::storage_ptr storage) {
   json::stream_parser parser;
+  parser.reset(std::move(storage));
   boost::system::error_code error;
   const std::size_t used = parser.write(file.text.data(), file.text.size(), error);
   if (!error) parser.finish(error);
@@ -127,7 +129,9 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
   auto* when = object.if_contains("when");
   if (!when) fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a \"when\" condition");
   if (auto checked = validate_condition(*when); !checked) fail(file, line_of_rule(file, id), "rule \"" + id + "\": " + checked.error());
-  rule.when = std::move(*when);
+  // Moved in place, keeping the arena's storage (an assignment would copy it into the default one).
+  std::destroy_at(&rule.when);
+  std::construct_at(&rule.when, std::move(*when));
   if (const auto* for_each = object.if_contains("for_each")) {
     if (!for_each->is_string()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"for_each\" names a list fact");
     rule.for_each = std::string(for_each->get_string());
@@ -198,7 +202,8 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (auto checked = set.chips.load_products(file.text); !checked) fail(file, 1, "pci-products " + checked.error());
       continue;
     }
-    json::value document = parse_with_line(file);
+    // Not counted: the rule set keeps the arena alive as long as its values, and so they are freed with it, not one by one.
+    json::value document = parse_with_line(file, json::storage_ptr(set.arena.get()));
     if (!document.is_object()) fail(file, 1, "the top level must be an object");
     auto& top = document.get_object();
     if (const auto* table = top.if_contains("table")) {

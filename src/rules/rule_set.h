@@ -13,6 +13,7 @@
 #include <boost/json.hpp>
 
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -71,6 +72,10 @@ struct LintRule {
 };
 
 struct RuleSet {
+  // The JSON the rules keep (their conditions) lives in one arena, allocated
+  // in a few blocks and freed at once: parsed and freed node by node it cost
+  // three quarters of a replayed check. First, so that it outlives them.
+  std::shared_ptr<boost::json::monotonic_resource> arena = std::make_shared<boost::json::monotonic_resource>();
   std::vector<Rule> rules;
   ChipTable chips;
   TegraTable tegra;  // tegra-socs: integrated GPUs (Jetson) and L4T releases
