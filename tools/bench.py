@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmarks gpudoctor on this machine, in one run: medians over repeated
-runs and ratios against references measured in the same run (python3 -c
-pass; libtree and lddtree where installed), never absolute targets alone.
+runs and ratios against references measured in the same run (/usr/bin/python3
+-c pass, a bare interpreter's start; libtree and lddtree where installed),
+never absolute targets alone.
 
 Usage: bench.py path/to/gpudoctor [more binaries to compare...] [--runs N]
        (after ninja -C build write_binary; write_binary is taken from beside the first)
@@ -115,7 +116,10 @@ def main():
     names = [f"`{os.path.relpath(path)}`" for path in binaries_measured]
     work = tempfile.mkdtemp(prefix="gpudoctor-bench-")
     try:
-        python = median_seconds([sys.executable, "-c", "pass"], runs)
+        # A bare interpreter: the system's, whose start is what a user's Python costs; the harness's own
+        # (a pyenv or venv Python with its site packages) is slower and flatters every ratio.
+        interpreter = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+        python = median_seconds([interpreter, "-c", "pass"], runs)
         rows = []  # (label, [seconds per binary], [peak MB per binary])
         live = [[path, "check"] for path in binaries_measured]
         rows.append(("`check` live, this machine", interleaved_medians(live, runs), [peak_mb(argv) for argv in live]))
@@ -130,7 +134,7 @@ def main():
             argvs = [[path, "check", "--root", root] for path in binaries_measured]
             rows.append((f"`check --root`, Python environment of {files:,} files", interleaved_medians(argvs, max(3, runs // 3), env),
                          [peak_mb(argv, env) for argv in argvs]))
-        print(f"`python3 -c pass` (the reference): {python * 1000:.1f} ms")
+        print(f"`{interpreter} -c pass` (the reference): {python * 1000:.1f} ms")
         print()
         print("| run | " + " | ".join(f"{name} | ratio | peak" for name in names) + " |")
         print("|---|" + "---|---|---|" * len(names))

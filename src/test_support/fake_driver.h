@@ -6,6 +6,8 @@
 //              hang (cuInit never returns), exit (exit(3) in cuInit),
 //              wrong (the smoke kernel's result comes back wrong),
 //              chatty (prints to stdout in cuInit, as some shims do)
+//   FAKE_CUDA_INIT_MS, FAKE_NVML_INIT_MS: how long cuInit and nvmlInit_v2
+//              take (tools/bench_live.py gives them a real driver's times)
 //   FAKE_NVML: ok (two GPUs, the second with pending row remapping and a
 //              corrupt InfoROM), mismatch (nvmlInit_v2: 18), busy (the
 //              first in Exclusive_Process, held by pid 878 "python3", 612 MiB)
@@ -31,8 +33,10 @@ int cuGetErrorName(int r, const char** name) {
   }
 }
 int cuDriverGetVersion(int* v) { *v = 12040; return 0; }
+static void wait_ms(const char* variable) { const char* ms = getenv(variable); if (ms) usleep((useconds_t)atoi(ms) * 1000); }
 int cuInit(unsigned flags) {
   (void)flags;
+  wait_ms("FAKE_CUDA_INIT_MS");
   if (is("chatty")) { printf("{shim} cuInit called\nshim: no newline"); fflush(stdout); }
   if (is("crash")) raise(SIGSEGV);
   if (is("hang")) for (;;) pause();
@@ -77,11 +81,16 @@ int cuMemcpyDtoH_v2(void* dst, unsigned long long src, size_t bytes) { memcpy(ds
 
 inline constexpr const char* k_fake_nvml_source = R"(
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <stdio.h>
 static int is(const char* m) { const char* v = getenv("FAKE_NVML"); return strcmp(v ? v : "ok", m) == 0; }
 const char* nvmlErrorString(int r) { return r == 18 ? "Driver/library version mismatch" : "Unknown Error"; }
-int nvmlInit_v2(void) { return is("mismatch") ? 18 : 0; }
+int nvmlInit_v2(void) {
+  const char* ms = getenv("FAKE_NVML_INIT_MS");
+  if (ms) usleep((useconds_t)atoi(ms) * 1000);
+  return is("mismatch") ? 18 : 0;
+}
 int nvmlShutdown(void) { return 0; }
 int nvmlSystemGetDriverVersion(char* s, unsigned n) { snprintf(s, n, "550.54.15"); return 0; }
 int nvmlSystemGetCudaDriverVersion_v2(int* v) { *v = 12040; return 0; }
