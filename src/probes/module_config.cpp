@@ -1,6 +1,7 @@
 #include "probes/module_config.h"
 
 #include "formats/modinfo.h"
+#include "util/path.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -30,34 +31,37 @@ constexpr const char* k_module_subdirs[] = {"updates/dkms", "updates", "extra", 
 
 }  // namespace
 
-ModprobeFacts read_modprobe_config(Host& host) {
-  ModprobeFacts facts;
+void each_modprobe_line(Host& host, const std::function<void(const std::string& path, std::string_view line)>& visit) {
   std::size_t files_read = 0;
   for (const char* dir : k_modprobe_dirs) {
     auto names = host.list_dir(dir);
     if (!names) continue;
     for (const auto& name : *names) {
       if (!name.ends_with(".conf") || ++files_read > k_max_config_files) continue;
-      const std::string path = std::string(dir) + "/" + name;
+      const std::string path = join_path(dir, name);
       auto text = host.read_file(path, 64 * 1024);
       if (!text) continue;
-      for (auto raw : lines(*text)) {
-        const auto line = trim(raw.substr(0, raw.find('#')));
-        const auto words = split(line, ' ');
-        if (words.size() < 2 || !watched(words[1])) continue;
-        const std::string module = printable(words[1], 40);
-        if (words[0] == "blacklist" && facts.blacklisted.size() < k_max_entries) {
-          facts.blacklisted.push_back({module, "blacklist", path});
-        } else if (words[0] == "install" && words.size() >= 3 && facts.blacklisted.size() < k_max_entries &&
-                   (words[2] == "/bin/false" || words[2] == "/bin/true" || words[2] == "/usr/bin/false" ||
-                    words[2] == "/usr/bin/true")) {
-          facts.blacklisted.push_back({module, "install " + std::string(words[2]), path});
-        } else if (words[0] == "options" && facts.options.size() < k_max_entries) {
-          facts.options.push_back({module, printable(trim(line.substr(line.find(words[1]) + words[1].size())), 200), path});
-        }
-      }
+      for (auto raw : lines(*text)) visit(path, trim(raw.substr(0, raw.find('#'))));
     }
   }
+}
+
+ModprobeFacts read_modprobe_config(Host& host) {
+  ModprobeFacts facts;
+  each_modprobe_line(host, [&facts](const std::string& path, std::string_view line) {
+    const auto words = split(line, ' ');
+    if (words.size() < 2 || !watched(words[1])) return;
+    const std::string module = printable(words[1], 40);
+    if (words[0] == "blacklist" && facts.blacklisted.size() < k_max_entries) {
+      facts.blacklisted.push_back({module, "blacklist", path});
+    } else if (words[0] == "install" && words.size() >= 3 && facts.blacklisted.size() < k_max_entries &&
+               (words[2] == "/bin/false" || words[2] == "/bin/true" || words[2] == "/usr/bin/false" ||
+                words[2] == "/usr/bin/true")) {
+      facts.blacklisted.push_back({module, "install " + std::string(words[2]), path});
+    } else if (words[0] == "options" && facts.options.size() < k_max_entries) {
+      facts.options.push_back({module, printable(trim(line.substr(line.find(words[1]) + words[1].size())), 200), path});
+    }
+  });
   return facts;
 }
 

@@ -6,9 +6,16 @@
 #include "facts/kernel_module_facts.h"
 #include "host/host.h"
 
+#include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace gd {
+
+// Every line of modprobe's configuration (man 5 modprobe.d: /etc, /run,
+// /usr/local/lib, /usr/lib, /lib), comment stripped and trimmed, with its file.
+void each_modprobe_line(Host& host, const std::function<void(const std::string& path, std::string_view line)>& visit);
 
 // Every "blacklist M", "install M /bin/false|true" and "options M ..." line
 // for the NVIDIA and competing modules, with the file it is in.

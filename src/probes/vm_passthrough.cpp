@@ -1,12 +1,13 @@
 #include "probes/vm_passthrough.h"
 
+#include "probes/module_config.h"
+
 #include "util/path.h"
 #include "util/text.h"
 
 namespace gd {
 namespace {
 
-constexpr const char* k_modprobe_dirs[] = {"/etc/modprobe.d", "/run/modprobe.d", "/usr/lib/modprobe.d", "/lib/modprobe.d"};
 constexpr std::size_t k_max_files = 256, k_max_entries = 64, k_config_file = 64 * 1024;
 
 void add(std::vector<PassthroughConfig::Entry>& entries, std::string_view key, std::string where) {
@@ -22,23 +23,12 @@ void add_ids(PassthroughConfig& config, std::string_view list, const std::string
 }
 
 void read_modprobe_ids(Host& host, PassthroughConfig& config) {
-  std::size_t files = 0;
-  for (const char* dir : k_modprobe_dirs) {
-    auto names = host.list_dir(dir);
-    if (!names) continue;
-    for (const auto& name : *names) {
-      if (!name.ends_with(".conf") || ++files > k_max_files) continue;
-      const std::string path = join_path(dir, name);
-      auto text = host.read_file(path, k_config_file);
-      if (!text) continue;
-      for (auto raw : lines(*text)) {
-        const auto words = split(trim(raw.substr(0, raw.find('#'))), ' ');
-        if (words.size() < 3 || words[0] != "options" || (words[1] != "vfio-pci" && words[1] != "vfio_pci")) continue;
-        for (std::size_t i = 2; i < words.size(); ++i)
-          if (words[i].starts_with("ids=")) add_ids(config, words[i].substr(4), concat({printable(path, 200), ": options vfio-pci ids="}));
-      }
-    }
-  }
+  each_modprobe_line(host, [&config](const std::string& path, std::string_view line) {
+    const auto words = split(line, ' ');
+    if (words.size() < 3 || words[0] != "options" || (words[1] != "vfio-pci" && words[1] != "vfio_pci")) return;
+    for (std::size_t i = 2; i < words.size(); ++i)
+      if (words[i].starts_with("ids=")) add_ids(config, words[i].substr(4), concat({printable(path, 200), ": options vfio-pci ids="}));
+  });
 }
 
 void read_kernel_command_line(Host& host, PassthroughConfig& config) {

@@ -31,23 +31,25 @@ def scenarios():
     yield s.torch_venv().torch_wheel_libraries(wheels=("cuda_runtime", "cublas")).expect(
         "fail", "application", ["application-cuda-library-missing"], headline="application-cuda-library-missing")
 
-    s = h100_host("host-torch-ld-library-path-shadows-wheel", "LD_LIBRARY_PATH names an older CUDA 12.1 whose libcublas "
-                  "(its file named by the major alone; the toolkit directory says 12.1) wins over the wheel's 12.4.5.8 that "
-                  "torch was built with: LD_LIBRARY_PATH is searched before RUNPATH ('undefined symbol').")
-    s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.1/lib64"
-    s.file("/usr/local/cuda-12.1/lib64/libcublas.so.12", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
-    s.file("/usr/local/cuda-12.1/lib64/libcublasLt.so.12", tiny_elf("libcublasLt.so.12"))
-    yield s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"}).expect(
+    def cublas_first_on_ld_library_path(name, description, directory):
+        """torch cu124 built with the cuBLAS 12.4.5.8 wheel, and a libcublas.so.12 named by its major alone in
+        directory, which LD_LIBRARY_PATH puts first (it is searched before RUNPATH)."""
+        s = h100_host(name, description)
+        s.env["LD_LIBRARY_PATH"] = directory
+        s.file(f"{directory}/libcublas.so.12", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
+        s.file(f"{directory}/libcublasLt.so.12", tiny_elf("libcublasLt.so.12"))
+        return s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"})
+
+    yield cublas_first_on_ld_library_path(
+        "host-torch-ld-library-path-shadows-wheel", "LD_LIBRARY_PATH names an older CUDA 12.1 whose libcublas (its file "
+        "named by the major alone; the toolkit directory says 12.1) wins over the wheel's 12.4.5.8 that torch was built "
+        "with: 'undefined symbol'.", "/usr/local/cuda-12.1/lib64").expect(
         "fail", "application", ["application-cuda-library-older-than-build"], absent=["application-cuda-library-shadowed"],
         headline="application-cuda-library-older-than-build")
-
-    s = h100_host("host-torch-ld-library-path-shadows-wheel-version-unknown", "LD_LIBRARY_PATH names a vendor directory whose "
-                  "libcublas.so.12 carries no version anywhere (no full file name, no packaging, no toolkit directory): which "
-                  "copy is older cannot be known, so it warns and says so.")
-    s.env["LD_LIBRARY_PATH"] = "/opt/vendor/lib"
-    s.file("/opt/vendor/lib/libcublas.so.12", tiny_elf("libcublas.so.12", needed=["libcublasLt.so.12"]))
-    s.file("/opt/vendor/lib/libcublasLt.so.12", tiny_elf("libcublasLt.so.12"))
-    yield s.torch_venv(pins=pins).torch_wheel_libraries(versions={"cudnn": "9.1.0.70", "cublas": "12.4.5.8"}).expect(
+    yield cublas_first_on_ld_library_path(
+        "host-torch-ld-library-path-shadows-wheel-version-unknown", "LD_LIBRARY_PATH names a vendor directory whose "
+        "libcublas.so.12 carries no version anywhere (no full file name, no packaging, no toolkit directory): which copy "
+        "is older cannot be known, so it warns and says so.", "/opt/vendor/lib").expect(
         "warn", None, ["application-cuda-library-shadowed"], absent=["application-cuda-library-older-than-build"],
         headline="application-cuda-library-shadowed")
 
