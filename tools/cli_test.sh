@@ -34,6 +34,8 @@ check "warn scenario exits 0" exit_is 0 "$gpudoctor" check --replay "$scenarios/
 check "fail scenario exits 1" exit_is 1 "$gpudoctor" check --replay "$scenarios/host-no-gpu"
 check "bad usage exits 2" exit_is 2 "$gpudoctor" check --format yaml
 check "missing snapshot exits 2" exit_is 2 "$gpudoctor" check --replay "$work/nothing-here"
+check "a missing archive is named as the user named it" exit_is 2 "$gpudoctor" check --replay "$work/missing.tar.gz"
+check "  not as a snapshot.json inside it" bash -c 'grep -q "missing.tar.gz: No such file or directory" "$1" && ! grep -q "snapshot.json" "$1"' _ "$work/err"
 check "explain: neither a rule, a code nor known text exits 1" exit_is 1 "$gpudoctor" explain no-such-rule
 # --smoke that cannot run is reported (and is exit 2 under --strict), never silently ignored.
 check "smoke on a replay recorded without it: warns" exit_is 0 "$gpudoctor" check --smoke --replay "$scenarios/host-nvidia-smi-banner-healthy"
@@ -169,6 +171,11 @@ check "  (did you mean)" grep -q -- "did you mean --no-probe?" "$work/err"
 timeout 3 "$gpudoctor" gpus --watch 1 --format csv --no-probe >"$work/watch.csv" 2>"$work/watch.err"
 check "gpus --watch runs until stopped" test $? = 124
 check "gpus --watch: one CSV header, with a time column" test "$(grep -c '^time,index,' "$work/watch.csv")" = 1
+# An answer that cannot be written is an error (exit 2, said on stderr), and ends a watch.
+check "gpus into a full disk exits 2" bash -c '"$1" gpus --replay "$2" >/dev/full 2>"$3"; [ $? = 2 ] && grep -q "cannot write the answer" "$3"' _ "$gpudoctor" "$scenarios/h200-healthy" "$work/full.err"
+check "check into a full disk exits 2" bash -c '"$1" check --replay "$2" >/dev/full 2>/dev/null; [ $? = 2 ]' _ "$gpudoctor" "$scenarios/h200-healthy"
+check "gpus --watch ends when its reader has gone (SIGPIPE ignored)" bash -c 'trap "" PIPE; timeout 10 "$1" gpus --watch 1 --no-probe 2>"$2" | head -c 1 >/dev/null; [ "${PIPESTATUS[0]}" = 2 ] && grep -q "cannot write the answer" "$2"' _ "$gpudoctor" "$work/pipe.err"
+check "gpus --watch into a full disk ends at once" bash -c 'timeout 10 "$1" gpus --watch 1 --no-probe >/dev/full 2>/dev/null; [ $? = 2 ]' _ "$gpudoctor"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "  and lists what gpus prints" grep -q -- "--format for gpus is text, json or csv" "$work/err"
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv

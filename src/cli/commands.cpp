@@ -190,6 +190,16 @@ int run_check_command(const Options& options) {
   return exit_status(report, options.strict);
 }
 
+void check_output_written() {
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout.fail()) return;
+  const int error = errno;
+  std::cout.clear();
+  throw OutputError(std::string("cannot write the answer to standard output: ") +
+                    (error ? std::generic_category().message(error) : std::string("the write failed")));
+}
+
 // The walk of check up to the driver-libs layer (so --replay and --root
 // work), asking only what lists the GPUs: NVML, else nvidia-smi's query,
 // else CUDA, else the files. No kernel log, no node opened, no cuInit where
@@ -207,7 +217,8 @@ int run_gpus_command(const Options& options) {
   // Each reading asks NVML or nvidia-smi again, in the child as always;
   // SIGINT or SIGTERM ends it as it ends `nvidia-smi dmon`.
   for (bool first = true;; first = false) {
-    std::cout << rendered_gpus(read_gpus(), options.format, {utc_now_iso8601(), first}) << std::flush;
+    std::cout << rendered_gpus(read_gpus(), options.format, {utc_now_iso8601(), first});
+    check_output_written();  // a reader that went away ends the watch
     std::this_thread::sleep_for(std::chrono::seconds(*options.watch_seconds));
   }
 }

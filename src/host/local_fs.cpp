@@ -205,20 +205,29 @@ Result<void> write_into(const std::string& path, std::string_view content) {
 
 }  // namespace
 
+// What a new file gets where the user creates it: 0666 less the umask, as
+// open(2) would give it (the temporary file's 0600 is not what they asked for).
+unsigned new_file_mode() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~static_cast<unsigned>(mask);
+}
+
 Result<void> write_output_file(const std::string& path, std::string_view content) {
   struct stat link {};
   if (::lstat(path.c_str(), &link) != 0) {
     if (errno != ENOENT) return errno_code(errno);
-    return write_file_atomically(path, content);
+    return write_file_atomically(path, content, new_file_mode());
   }
-  if (S_ISREG(link.st_mode)) return write_file_atomically(path, content);
+  // Replaced, the file keeps the mode its owner gave it (a 0600 report stays private).
+  if (S_ISREG(link.st_mode)) return write_file_atomically(path, content, link.st_mode & 07777);
   struct stat target {};
   if (S_ISLNK(link.st_mode)) {
     if (::stat(path.c_str(), &target) != 0) return errno_code(errno);  // dangling: nothing to follow
     if (S_ISREG(target.st_mode)) {
       char resolved[PATH_MAX];
       if (!::realpath(path.c_str(), resolved)) return errno_code(errno);
-      return write_file_atomically(resolved, content);
+      return write_file_atomically(resolved, content, target.st_mode & 07777);
     }
   } else {
     target = link;

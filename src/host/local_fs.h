@@ -43,7 +43,8 @@ Result<void> write_new_file_atomically(const std::string& path, std::string_view
 // replaced atomically; a symlink is followed and its target replaced; a
 // character device, FIFO or socket (/dev/null, /dev/stdout, a pipe) is
 // written into, never replaced by a file; a directory is an error. A FIFO
-// nobody reads is ENXIO at once, not a hang.
+// nobody reads is ENXIO at once, not a hang. A replaced file keeps its mode;
+// a new one gets 0666 less the umask, as any program's new file does.
 Result<void> write_output_file(const std::string& path, std::string_view content);
 
 }  // namespace gd

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,6 +30,33 @@ TEST_CASE("write_new_file_atomically puts a file only where nothing is, and repl
   // The replacing form still replaces.
   REQUIRE(gd::write_file_atomically(dir / "appeared.tar.gz", "mine", 0600));
   CHECK(gd::read_local_file(dir / "appeared.tar.gz", 100).value() == "mine");
+}
+
+TEST_CASE("an output file replaced keeps its mode, through a symlink too; a new one gets the umask's") {
+  gd::TempDir dir;
+  const auto mode_of = [](const std::string& path) {
+    struct stat status {};
+    REQUIRE(::stat(path.c_str(), &status) == 0);
+    return status.st_mode & 07777;
+  };
+  dir.write("report.json", "old");
+  ::chmod((dir / "report.json").c_str(), 0600);
+  REQUIRE(gd::write_output_file(dir / "report.json", "new"));
+  CHECK(gd::read_local_file(dir / "report.json", 100).value() == "new");
+  CHECK(mode_of(dir / "report.json") == 0600);
+  REQUIRE(::symlink((dir / "report.json").c_str(), (dir / "latest.json").c_str()) == 0);
+  ::chmod((dir / "report.json").c_str(), 0640);
+  REQUIRE(gd::write_output_file(dir / "latest.json", "newer"));
+  CHECK(mode_of(dir / "report.json") == 0640);
+  const mode_t old_mask = ::umask(077);
+  const auto created = gd::write_output_file(dir / "fresh.prom", "x");
+  ::umask(old_mask);
+  REQUIRE(created);
+  CHECK(mode_of(dir / "fresh.prom") == 0600);
+  ::umask(022);
+  REQUIRE(gd::write_output_file(dir / "open.prom", "x"));
+  ::umask(old_mask);
+  CHECK(mode_of(dir / "open.prom") == 0644);
 }
 
 TEST_CASE("reads take the whole file, however it reports its size, and stop at the cap") {

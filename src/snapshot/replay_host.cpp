@@ -16,7 +16,9 @@ namespace json = boost::json;
 
 ReplayHost::ReplayHost(const std::string& snapshot) {
   struct stat info {};
-  if (::stat(snapshot.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+  // What the user named is what the message names: not its snapshot.json, which a missing archive has none of.
+  if (::stat(snapshot.c_str(), &info) != 0) throw SnapshotError(snapshot + ": " + errno_code(errno).message());
+  if (S_ISREG(info.st_mode)) {
     auto unpacked = unpack_snapshot(snapshot);
     m_snapshot = std::move(unpacked.snapshot);
     m_files = std::move(unpacked.files);
