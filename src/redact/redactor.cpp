@@ -268,8 +268,49 @@ void Redactor::replace_identities(std::string& text) {
   }
 }
 
+// PCI VPD (PCI Local Bus 3.0 appendix I, /sys/bus/pci/devices/*/vpd): large
+// resources (tag byte with bit 7 set, 16-bit little-endian length): 0x82 the
+// identifier string, 0x90 VPD-R and 0x91 VPD-W, whose data are fields of a
+// two-letter keyword, a length byte and the value; 0x78 ends it. What is
+// serial-like: SN, the asset tag YA, and vendor fields that carry an identity
+// (a ConnectX's VU repeats the serial, its V3 is a UUID in hex).
+void Redactor::replace_vpd_serials(std::string& text) {
+  std::vector<std::pair<std::size_t, std::size_t>> values;  // offset, length of each field value
+  std::vector<std::string> serials;
+  for (std::size_t at = 0; at + 3 <= text.size();) {
+    const auto tag = static_cast<unsigned char>(text[at]);
+    if (!(tag & 0x80)) break;  // a small resource: only the end tag follows in VPD
+    const std::size_t length = static_cast<unsigned char>(text[at + 1]) | static_cast<std::size_t>(static_cast<unsigned char>(text[at + 2])) << 8;
+    const std::size_t data = at + 3, end = std::min(text.size(), data + length);
+    if (tag == 0x90 || tag == 0x91)
+      for (std::size_t field = data; field + 3 <= end;) {
+        const std::string keyword = text.substr(field, 2);
+        const std::size_t size = static_cast<unsigned char>(text[field + 2]), value = field + 3;
+        if (value + size > end) break;
+        const std::string content = text.substr(value, size);
+        const bool hex_identity = size >= 16 && std::all_of(content.begin(), content.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == '-'; });
+        if (keyword == "SN" || keyword == "YA") serials.push_back(content);
+        if (keyword == "SN" || keyword == "YA" || ((keyword[0] == 'V' || keyword[0] == 'Y') && hex_identity)) values.emplace_back(value, size);
+        field = value + size;
+      }
+    at = data + length;
+  }
+  for (const auto& [offset, size] : values) {
+    const std::string value = text.substr(offset, size);
+    text.replace(offset, size, masked(k_serial, value));
+  }
+  // The serial where a vendor field repeats it (ConnectX: VU = serial + model + ...).
+  for (const auto& serial : serials) {
+    if (serial.size() < 6) continue;
+    const std::string placeholder = masked(k_serial, serial);
+    for (std::size_t at = text.find(serial); at != std::string::npos; at = text.find(serial, at + serial.size()))
+      text.replace(at, serial.size(), placeholder);
+  }
+}
+
 std::string Redactor::redact(std::string_view input, TextOrigin origin, std::string_view origin_name) {
   std::string text(input);
+  if (origin == TextOrigin::file && origin_name.ends_with("/vpd")) replace_vpd_serials(text);
   replace_keyed(text);
   replace_uuids(text);
   replace_macs(text);

@@ -1,5 +1,7 @@
 #include "redact/redactor.h"
 
+#include "test_support/binary_writer.h"
+
 #include <doctest/doctest.h>
 
 namespace {
@@ -109,4 +111,23 @@ TEST_CASE("IPv6 addresses and USB serial numbers are redacted; C++ names, clocks
   const std::string kept = "std::string at 12:34:56, bus 0000:01:00.0, loopback ::1, any ::, a:b";
   CHECK(redactor.redact(kept, gd::TextOrigin::command_output) == kept);
   CHECK(redactor.summary() == std::vector<std::string>{"1 serial number", "3 IPv6 addresses"});
+}
+
+TEST_CASE("a PCI device's VPD: its serial, where a vendor field repeats it, and a UUID in hex go; the rest and the layout stay") {
+  const std::string vpd = gd::pci_vpd("NVIDIA ConnectX-7 mezz", {{"PN", "692-9X760-00SE-S00"}, {"SN", "MT2503603H5V"},
+                                                                {"V3", "3b7e4f0c9a2d11eeb962f1a2c3d4e5f6"},
+                                                                {"VA", "MLX:MN=MLNX:CSKU=V2:UUID=V3:PCI=V0:SMDL=SW_MNG:MODL=C7010Z"},
+                                                                {"VU", "MT2503603H5VMLNXS0D0F0"}});
+  gd::Redactor redactor;
+  const auto redacted = redactor.redact(vpd, gd::TextOrigin::file, "/sys/bus/pci/devices/0000:05:00.0/vpd");
+  CHECK(redacted.size() == vpd.size());
+  CHECK(redacted.find("MT2503603H5V") == std::string::npos);
+  CHECK(redacted.find("3b7e4f0c9a2d11eeb962f1a2c3d4e5f6") == std::string::npos);
+  CHECK(redacted.find("SMDL=SW_MNG") != std::string::npos);  // what the fabric checks read stays
+  CHECK(redacted.find("692-9X760-00SE-S00") != std::string::npos);
+  CHECK(redacted.find("MLNXS0D0F0") != std::string::npos);
+  CHECK(redactor.summary() == std::vector<std::string>{"2 serial numbers"});
+  // Junk where a VPD should be is taken as it comes: no crash, nothing read past its end.
+  CHECK(redactor.redact(std::string("\x90\xff\xff" "SN", 5), gd::TextOrigin::file, "/x/vpd").size() == 5);
+  CHECK(redactor.redact(std::string("\x90\x05\x00" "SN\x40", 6), gd::TextOrigin::file, "/x/vpd").size() == 6);
 }

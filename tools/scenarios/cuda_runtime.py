@@ -119,7 +119,7 @@ def scenarios():
     # has it; the replay tests check that a redacted snapshot keeps none of it
     # and reaches this same diagnosis.
     s = h100_host("host-identifying-values", "A healthy H100 host full of identifying values: host and user names, "
-                  "home paths, GPU UUIDs (one selected by prefix), GPU and USB serials, a part number, MAC, IPv4 and IPv6 addresses.")
+                  "home paths, GPU UUIDs (one selected by prefix), GPU, USB and PCI VPD serials, a part number, MAC, IPv4 and IPv6 addresses.")
     uuid = "GPU-8f3a1c2d-4b5e-6f70-8192-a3b4c5d6e7f8"
     s.claimed("0000:1b:00.0", "NVIDIA H100 80GB HBM3", 0, uuid=uuid)
     s.file("/etc/hostname", "gpu-node-17\n")
@@ -129,6 +129,12 @@ def scenarios():
     s.torch_venv(fatbin=[(2, arch, 1, 7) for arch in (80, 86, 90)], prefix="/home/alice/venv")
     s.cuda_probe(devices=[dict(cuda_device(), uuid=uuid)])
     s.nvml_probe(devices=[nvml_device(uuid=uuid, serial="1654922034781", board_part_number="900-21010-0000-000")])
+    # A ConnectX-7 beside it: its VPD carries the serial (SN, and again in VU) and a UUID in hex (V3).
+    s.pci("0000:0c:00.0", "15b3", "1021", "020000", driver="mlx5_core", subsystem=("15b3", "0040"))
+    s.file("/sys/bus/pci/devices/0000:0c:00.0/vpd", pci_vpd("NVIDIA ConnectX-7 HHHL adapter Card, 400GbE / NDR IB", [
+        ("PN", "MCX75310AAS-NEAT"), ("EC", "A6"), ("SN", "MT2425X0CNRY"), ("V3", "3b7e4f0c9a2d11eeb962f1a2c3d4e5f6"),
+        ("VA", "MLX:MN=MLNX:CSKU=V2:UUID=V3:PCI=V0:MODL=CX75310A"), ("V0", "PCIeGen5 x16"),
+        ("VU", "MT2425X0CNRYMLNXS0D0F0")]))
     s.kernel_log("[    2.104] virtio_net virtio1 eth0: renamed, address 52:54:00:12:34:56\n"
                  "[    9.877] nfs: server 192.168.10.23 not responding, still trying\n"
                  "[    9.901] nfs: server fd00:10:20::23 not responding, still trying\n"
