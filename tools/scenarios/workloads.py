@@ -139,6 +139,33 @@ def scenarios():
                                info=["device-open-refused-outside-allocation"], absent=["device-open-denied"],
                                headline="slurm-job-without-gpu")
 
+    # Kubernetes: the device plugin gave the pod one GPU by UUID, and the toolkit injected its nodes alone.
+    def k8s_pod(name, description, opens):
+        s = h100_host(name, description)
+        s.in_docker(legacy=True)
+        s.files.pop("/.dockerenv")
+        s.file("/proc/self/cgroup", "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod42.slice/cri-containerd-9a.scope\n")
+        s.env.update({"KUBERNETES_SERVICE_HOST": "10.96.0.1", "NVIDIA_VISIBLE_DEVICES": "GPU-00000000-0000-0000-0000-000000000000",
+                      "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+        for node in s.devices.values():
+            node["open"] = opens
+            if opens != "ok":
+                node.pop("driver_version", None)
+        return s
+
+    s = k8s_pod("k8s-pod-allocated-gpu-healthy", "A pod given nvidia.com/gpu: 1: its one GPU's nodes injected and open "
+                "(device-nodes.allocation by kubernetes, honoured).", "ok")
+    s.cuda_probe(devices=[cuda_device()])
+    yield s.expect("ok", None, [], info=["libcuda-unversioned-missing"], absent=["device-open-denied"])
+
+    s = k8s_pod("k8s-pod-allocated-gpu-refused", "A pod's allocated GPU is refused by its device cgroup after `systemctl "
+                "daemon-reload` on the node (NVIDIA/nvidia-container-toolkit#48): a fault, not the allocation.", "EPERM")
+    s.smi(exit=255, stdout="Failed to initialize NVML: Unknown Error\n")
+    s.nvml_probe(init=999, init_name="Unknown Error")
+    s.cuda_probe(init=100, init_name="CUDA_ERROR_NO_DEVICE")
+    yield s.expect("fail", "device-nodes", ["device-open-denied", "nvidia-smi-failed", "nvml-init-failed", "cuda-init-no-device"],
+                   absent=["device-open-refused-outside-allocation"], headline="device-open-denied")
+
     # A host that keeps its GPU for a VM.
     s = proxmox_host("proxmox-gpu-held-for-vm", "A Proxmox VE host whose only GPU is passed through to VM 101: vfio-pci holds "
                      "it, nvidia is blacklisted on purpose, and no NVIDIA driver is installed. Nothing here is broken.")
