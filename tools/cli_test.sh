@@ -176,6 +176,15 @@ check "gpus into a full disk exits 2" bash -c '"$1" gpus --replay "$2" >/dev/ful
 check "check into a full disk exits 2" bash -c '"$1" check --replay "$2" >/dev/full 2>/dev/null; [ $? = 2 ]' _ "$gpudoctor" "$scenarios/h200-healthy"
 check "gpus --watch ends when its reader has gone (SIGPIPE ignored)" bash -c 'trap "" PIPE; timeout 10 "$1" gpus --watch 1 --no-probe 2>"$2" | head -c 1 >/dev/null; [ "${PIPESTATUS[0]}" = 2 ] && grep -q "cannot write the answer" "$2"' _ "$gpudoctor" "$work/pipe.err"
 check "gpus --watch into a full disk ends at once" bash -c 'timeout 10 "$1" gpus --watch 1 --no-probe >/dev/full 2>/dev/null; [ $? = 2 ]' _ "$gpudoctor"
+# A path that holds a terminal's escape and bell (and a byte that is no UTF-8) reaches no report raw.
+hostile_dir=$'/opt/\e[31mevil\a\xff'
+mkdir -p "$work/hostile-root$hostile_dir"
+cp "$scenarios/host-healthy-h100/root/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15" "$work/hostile-root$hostile_dir/libcuda.so.1"
+for format in "text -v" markdown line; do
+  check "no raw ESC or BEL from a hostile path: check --format $format" bash -c 'LD_LIBRARY_PATH="$3" "$1" check --root "$2" --color never --format $4 2>/dev/null | grep -q -P "[\x1b\x07]" && exit 1; exit 0' _ "$gpudoctor" "$work/hostile-root" "$hostile_dir" "$format"
+done
+check "no raw ESC or BEL from a hostile path: resolve" bash -c '"$1" resolve --root "$2" "$3/libcuda.so.1" 2>/dev/null | grep -q -P "[\x1b\x07]" && exit 1; exit 0' _ "$gpudoctor" "$work/hostile-root" "$hostile_dir"
+check "resolve --format json of a hostile path is strict UTF-8 JSON" bash -c '"$1" resolve --root "$2" "$3/libcuda.so.1" --format json 2>/dev/null | python3 -c "import json,sys; json.loads(sys.stdin.buffer.read().decode(\"utf-8\"))"' _ "$gpudoctor" "$work/hostile-root" "$hostile_dir"
 check "gpus refuses markdown" exit_is 2 "$gpudoctor" gpus --format markdown
 check "  and lists what gpus prints" grep -q -- "--format for gpus is text, json or csv" "$work/err"
 check "check refuses csv" exit_is 2 "$gpudoctor" check --format csv

@@ -90,7 +90,11 @@ std::string rendered_report(const Report& report, const Options& options) {
 
 // To stdout, or with --output to a file replaced atomically (node_exporter's
 // textfile collector must never read half a file).
-void print_report(const Report& report, const Options& options) {
+void print_report(const Report& raw, const Options& options) {
+  // What people read is escaped once, here, field by field (the renderer's own colours stay);
+  // JSON escapes control bytes itself, and prometheus its labels.
+  const bool for_people = options.format == Format::text || options.format == Format::markdown || options.format == Format::line;
+  const Report report = for_people ? terminal_safe_report(raw) : raw;
   const std::string text = rendered_report(report, options);
   if (!options.output) {
     std::cout << text;
@@ -249,7 +253,7 @@ int run_diff_command(const Options& options) {
     make_valid_utf8(document);
     std::cout << pretty_json(document);
   } else {
-    std::cout << valid_utf8(render_diff_text(diff, a, b));
+    std::cout << terminal_safe(valid_utf8(render_diff_text(diff, a, b)));  // it holds no colour of its own
   }
   return diff.layers.empty() ? 0 : 1;
 }
@@ -547,10 +551,13 @@ int run_resolve_command(const Options& options) {
   if (!options.root && !options.replay) config.cwd = std::filesystem::current_path().string();
   LoadSimulation simulation(*host, std::move(config));
   simulation.load_main(file, std::move(*main));
-  if (options.format == Format::json)
-    std::cout << pretty_json(resolutions_to_json(file, simulation));
-  else
-    std::cout << render_resolutions_text(file, simulation, options.verbose);
+  if (options.format == Format::json) {
+    boost::json::value document = resolutions_to_json(file, simulation);
+    make_valid_utf8(document);  // a file name may hold any bytes
+    std::cout << pretty_json(document);
+  } else {
+    std::cout << terminal_safe(valid_utf8(render_resolutions_text(file, simulation, options.verbose)));
+  }
   for (const auto& resolution : simulation.resolutions())
     if (!resolution.path) return 1;
   return 0;

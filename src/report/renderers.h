@@ -23,6 +23,9 @@ enum class JsonLayout { pretty, compact };
 std::string render_json(const Report& report, JsonLayout layout = JsonLayout::pretty);
 // Every string of value made valid UTF-8 (invalid bytes as \xNN).
 void make_valid_utf8(boost::json::value& value);
+// The report with every string made valid UTF-8 and terminal-safe (ESC, BEL,
+// CR and C1 controls as \xNN): what the text, markdown and line forms render.
+Report terminal_safe_report(Report report);
 std::string render_text(const Report& report, TerminalStyle style, Verbosity verbosity);
 std::string render_markdown(const Report& report);
 // Prometheus text exposition, for node_exporter's textfile collector.
