@@ -68,4 +68,24 @@ TEST_CASE("zstd: a frame asking for a window past the limit is refused, not allo
   // Frame header: magic, descriptor with no single-segment flag, window byte 0xA0 = 2^(10+20) bytes (1 GiB).
   const std::string header("\x28\xb5\x2f\xfd\x00\xa0", 6);
   CHECK(gd::zstd_decompress(header + std::string(16, '\0'), 1 << 20).error() == std::errc::file_too_large);
+  // 0x88: 2^(10+17), 128 MiB: more than a module's 8 MiB needs, refused too.
+  CHECK(gd::zstd_decompress(std::string("\x28\xb5\x2f\xfd\x00\x88", 6) + std::string(16, '\0'), 1 << 20).error() ==
+        std::errc::file_too_large);
+}
+
+TEST_CASE("xz: a stream whose dictionary is past the limit is refused, not allocated") {
+  const std::string data = sample();
+  std::string packed = xz_compress(data);
+  // The block header (after the 12-byte stream header): its size byte, flags, the LZMA2 filter
+  // (id 0x21, one property byte: the dictionary size), padding and a CRC32 of it all.
+  const std::size_t block = 12, size = (static_cast<unsigned char>(packed[block]) + 1) * 4;
+  const auto filter = packed.find("\x21\x01", block);
+  REQUIRE(filter != std::string::npos);
+  REQUIRE(filter + 2 < block + size - 4);
+  packed[filter + 2] = 31;  // (2 | 1) << (31 / 2 + 11): 192 MiB
+  const std::uint32_t crc = lzma_crc32(reinterpret_cast<const std::uint8_t*>(packed.data() + block), size - 4, 0);
+  for (int i = 0; i < 4; ++i) packed[block + size - 4 + i] = static_cast<char>(crc >> (8 * i));
+  CHECK(gd::xz_decompress(packed, 1 << 20).error() == std::errc::file_too_large);
+  // The same stream as it was, with its 8 MiB dictionary (preset 6), unpacks.
+  CHECK(gd::xz_decompress(xz_compress(data), 1 << 20).value() == data);
 }

@@ -8,9 +8,10 @@ namespace gd {
 
 namespace {
 
-// The decoder's own dictionary limit: the kernel's xz modules use 1 MiB
-// dictionaries (kmod writes them with --check=crc32 --lzma2=dict=1MiB).
-constexpr std::uint64_t k_decoder_memory = 256ull * 1024 * 1024;
+// The decoder's own memory limit, its dictionary above all: the kernel's xz
+// modules use 1 MiB dictionaries (kmod writes them with --check=crc32
+// --lzma2=dict=1MiB), and xz -9's 64 MiB fits; a stream asking for more is refused.
+constexpr std::uint64_t k_decoder_memory = 80ull * 1024 * 1024;
 
 }  // namespace
 

@@ -10,9 +10,10 @@ namespace gd {
 
 namespace {
 
-// A frame may ask for a window of up to 2 GiB; refuse more than the kernel's
-// own modules use (zstd -19 windows are at most 8 MiB) with room to spare.
-constexpr int k_max_window_log = 27;  // 128 MiB
+// A frame may ask for a window of up to 2 GiB, which the decoder allocates
+// before it reads a byte; refuse more than the kernel's own modules use
+// (zstd -19 windows are at most 8 MiB) with room to spare.
+constexpr int k_max_window_log = 24;  // 16 MiB
 
 struct FreeStream {
   void operator()(ZSTD_DStream* stream) const { ZSTD_freeDStream(stream); }

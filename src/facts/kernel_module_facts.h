@@ -88,7 +88,7 @@ struct ModprobeFacts {
 // An nvidia.ko installed for the running kernel, with its .modinfo.
 struct InstalledModule {
   std::string path;
-  std::optional<std::string> compression, modinfo_problem;
+  std::optional<std::string> compression, modinfo_problem, not_read;
   std::optional<std::string> version, license, flavour, vermagic;
   std::optional<bool> matches_kernel, modprobe_loads, signed_;
 
@@ -99,6 +99,7 @@ struct InstalledModule {
     f("modprobe_loads", modprobe_loads, "modules.dep names this file: it is the one `modprobe nvidia` loads");
     f("compression", compression, "xz, zstd or gzip for a .ko.xz, .ko.zst or .ko.gz (read unpacked, as kmod does)");
     f("modinfo_problem", modinfo_problem, "why its .modinfo could not be read (damaged, cut short, past a cap)");
+    f("not_read", not_read, "listed but not read: the modules unpacked before it used up what a run unpacks (nothing is said of it)");
     f("version", version, ".modinfo version: the driver version it would load");
     f("license", license, ".modinfo license");
     f("flavour", flavour, "open (Dual MIT/GPL) or proprietary (NVIDIA)");

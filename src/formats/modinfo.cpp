@@ -12,9 +12,8 @@ namespace {
 constexpr std::uint64_t k_max_modinfo = 64 * 1024;  // nvidia.ko's is a few kilobytes
 constexpr std::size_t k_max_value = 512;
 // nvidia.ko of the proprietary flavour is about 60 MB unpacked, the open one
-// about 15 MB; its .ko.xz about a third of that.
+// about 15 MB; its .ko.xz about a third of that (k_max_unpacked_module: 128 MiB).
 constexpr std::size_t k_max_compressed = 128u * 1024 * 1024;
-constexpr std::size_t k_max_unpacked = 256u * 1024 * 1024;
 
 // One decompressed module seen as a file, so that the one ELF section reader
 // reads it as it reads any other.
@@ -65,10 +64,25 @@ Checked<ModInfo> modinfo_of_elf(Files& files, const std::string& path) {
   return problem("an ELF file without a .modinfo section: not a kernel module");
 }
 
-Result<std::string> decompress(const std::string& compression, std::string_view bytes) {
-  if (compression == "xz") return xz_decompress(bytes, k_max_unpacked);
-  if (compression == "zstd") return zstd_decompress(bytes, k_max_unpacked);
-  return gzip_decompress(bytes, k_max_unpacked);
+Result<std::string> decompress(const std::string& compression, std::string_view bytes, std::size_t cap) {
+  if (compression == "xz") return xz_decompress(bytes, cap);
+  if (compression == "zstd") return zstd_decompress(bytes, cap);
+  return gzip_decompress(bytes, cap);
+}
+
+Problem unpack_problem(const std::string& compression, std::error_code error, std::size_t cap) {
+  return problem(error == std::errc::file_too_large
+                     ? compression + " data that unpacks to more than " + std::to_string(cap >> 20) +
+                           " MiB, or asks for a larger window or dictionary than a module needs"
+                     : "not " + compression + " data, or damaged or cut short");
+}
+
+Checked<std::string> read_compressed(Files& files, const std::string& path) {
+  auto bytes = files.read_file(path, k_max_compressed + 1);
+  if (!bytes) return problem("could not be read: " + bytes.error().message());
+  if (bytes->size() > k_max_compressed)
+    return problem("larger than " + std::to_string(k_max_compressed >> 20) + " MiB compressed: not read");
+  return std::move(*bytes);
 }
 
 }  // namespace
@@ -102,11 +116,8 @@ std::optional<std::string> module_compression(std::string_view path) {
 
 Checked<ModInfo> modinfo_of_bytes(std::string bytes, std::optional<std::string> compression) {
   if (compression) {
-    auto unpacked = decompress(*compression, bytes);
-    if (!unpacked)
-      return problem(unpacked.error() == std::errc::file_too_large
-                         ? compression.value() + " data that unpacks to more than " + std::to_string(k_max_unpacked >> 20) + " MiB"
-                         : "not " + compression.value() + " data, or damaged or cut short");
+    auto unpacked = decompress(*compression, bytes, k_max_unpacked_module);
+    if (!unpacked) return unpack_problem(*compression, unpacked.error(), k_max_unpacked_module);
     bytes = std::move(*unpacked);
   }
   UnpackedModule module(std::move(bytes));
@@ -114,13 +125,28 @@ Checked<ModInfo> modinfo_of_bytes(std::string bytes, std::optional<std::string> 
 }
 
 Checked<ModInfo> read_modinfo(Files& files, const std::string& path) {
+  UnpackBudget budget;
+  return *read_modinfo(files, path, budget);
+}
+
+std::optional<Checked<ModInfo>> read_modinfo(Files& files, const std::string& path, UnpackBudget& budget) {
   const auto compression = module_compression(path);
   if (!compression) return modinfo_of_elf(files, path);
-  auto bytes = files.read_file(path, k_max_compressed + 1);
-  if (!bytes) return problem("could not be read: " + bytes.error().message());
-  if (bytes->size() > k_max_compressed)
-    return problem("larger than " + std::to_string(k_max_compressed >> 20) + " MiB compressed: not read");
-  return modinfo_of_bytes(std::move(*bytes), compression);
+  if (budget.bytes == 0) return std::nullopt;
+  auto bytes = read_compressed(files, path);
+  if (!bytes) return Checked<ModInfo>(bytes.problem());
+  // What is left of the budget bounds this one; refused for want of budget
+  // alone, it is not read rather than damaged.
+  const std::size_t cap = std::min(k_max_unpacked_module, budget.bytes);
+  auto unpacked = decompress(*compression, *bytes, cap);
+  if (!unpacked && unpacked.error() == std::errc::file_too_large && cap < k_max_unpacked_module) {
+    budget.bytes = 0;
+    return std::nullopt;
+  }
+  if (!unpacked) return Checked<ModInfo>(unpack_problem(*compression, unpacked.error(), cap));
+  budget.bytes -= unpacked->size();
+  UnpackedModule module(std::move(*unpacked));
+  return modinfo_of_elf(module, "module");
 }
 
 }  // namespace gd

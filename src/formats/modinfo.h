@@ -24,13 +24,25 @@ struct ModInfo {
 // nullopt for a plain .ko.
 std::optional<std::string> module_compression(std::string_view path);
 
+// How much a run may unpack of compressed modules, all together: each is
+// unpacked whole (its section headers are at its end), so a directory of
+// large ones costs time and memory in proportion; past the budget a module
+// is not read, and says so.
+struct UnpackBudget {
+  std::size_t bytes = 256u * 1024 * 1024;
+};
+
 // The module's .modinfo, or why it could not be read (not ELF, no .modinfo,
-// compressed data damaged or past the caps).
+// compressed data damaged or past the caps). A compressed module takes what
+// it unpacks from budget; with too little left it is not read (nullopt).
 Checked<ModInfo> read_modinfo(Files& files, const std::string& path);
+std::optional<Checked<ModInfo>> read_modinfo(Files& files, const std::string& path, UnpackBudget& budget);
 // The fields of a .modinfo section's bytes (exposed for tests and fuzzing).
 ModInfo parse_modinfo(std::string_view bytes);
 // The .modinfo of a module's bytes as they are on disk, compressed or not
 // (exposed for fuzzing: read_modinfo reads the file and calls this).
 Checked<ModInfo> modinfo_of_bytes(std::string bytes, std::optional<std::string> compression);
+// The most one module may unpack to.
+inline constexpr std::size_t k_max_unpacked_module = 128u * 1024 * 1024;
 
 }  // namespace gd

@@ -16,6 +16,7 @@ constexpr const char* k_modprobe_dirs[] = {"/etc/modprobe.d", "/run/modprobe.d",
 constexpr const char* k_watched[] = {"nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nouveau", "nova_core", "nova_drm"};
 constexpr std::size_t k_max_config_files = 256;
 constexpr std::size_t k_max_entries = 64;
+constexpr std::size_t k_max_installed_modules = 16;
 
 bool watched(std::string_view module) {
   std::string name(module);
@@ -67,6 +68,7 @@ ModprobeFacts read_modprobe_config(Host& host) {
 
 std::vector<InstalledModule> find_installed_modules(Host& host, const std::string& release) {
   std::vector<InstalledModule> found;
+  UnpackBudget budget;
   if (release.empty() || release.find('/') != std::string::npos) return found;
   // NixOS keeps the running kernel's modules in the booted system.
   const std::string base = (host.exists("/etc/NIXOS") ? "/run/booted-system/kernel-modules/lib/modules/" : "/lib/modules/") + release + "/";
@@ -81,10 +83,17 @@ std::vector<InstalledModule> find_installed_modules(Host& host, const std::strin
     for (const auto& name : *names) {
       // What depmod indexes: the plain module and the three compressions kmod reads.
       if (name != "nvidia.ko" && !(name.starts_with("nvidia.ko.") && module_compression(name))) continue;
+      if (found.size() >= k_max_installed_modules) return found;  // nothing read past what is listed
       InstalledModule module;
       module.path = base + sub + "/" + name;
       module.compression = module_compression(name);
-      auto info = read_modinfo(host, module.path);
+      auto read = read_modinfo(host, module.path, budget);
+      if (!read) {
+        module.not_read = "past the " + std::to_string(UnpackBudget{}.bytes >> 20) + " MiB of compressed modules a run unpacks";
+        found.push_back(std::move(module));
+        continue;
+      }
+      auto& info = *read;
       if (!info) {
         module.modinfo_problem = info.error();
       } else {
@@ -97,7 +106,7 @@ std::vector<InstalledModule> find_installed_modules(Host& host, const std::strin
         // A weak-updates module was built for another kernel of the same kABI on purpose: its vermagic says nothing.
         if (info->vermagic && !sub.starts_with("weak-updates")) module.matches_kernel = info->vermagic->starts_with(release + " ");
       }
-      if (found.size() < 16) found.push_back(std::move(module));
+      found.push_back(std::move(module));
     }
   }
   return found;
