@@ -234,8 +234,12 @@ boost::json::object report_for_diff(const std::string& path, const RuleSet& rule
     ReplayHost host(path);
     return report_to_json(run_check(host, rules, probe_options(options)));
   }
-  auto text = read_local_file(path, 64 << 20);
+  // A report of 512 GPUs is 1.5 MB; parsed, a report takes about ten times its size, twice over in a diff.
+  constexpr std::size_t k_max_report = 8 << 20;
+  auto text = read_local_file(path, k_max_report + 1);
   if (!text) throw UsageError(path + ": " + unreadable_input(text.error()));
+  if (text->size() > k_max_report)
+    throw UsageError(path + ": larger than the " + std::to_string(k_max_report >> 20) + " MB a report is read to (one of 512 GPUs is 1.5 MB)");
   boost::system::error_code error;
   auto document = boost::json::parse(*text, error);
   const auto* schema = document.is_object() ? document.as_object().if_contains("schema") : nullptr;
@@ -253,7 +257,14 @@ int run_diff_command(const Options& options) {
     make_valid_utf8(document);
     std::cout << pretty_json(document);
   } else {
-    std::cout << terminal_safe(valid_utf8(render_diff_text(diff, a, b)));  // it holds no colour of its own
+    // Bounded like its inputs: past 1 MiB it ends at a line, and says where the rest is.
+    constexpr std::size_t k_max_text = 1 << 20;
+    std::string text = terminal_safe(valid_utf8(render_diff_text(diff, a, b)));  // it holds no colour of its own
+    if (text.size() > k_max_text) {
+      text.resize(text.rfind('\n', k_max_text) + 1);
+      text += "... the differences go on past 1 MiB of text; `gpudoctor diff --format json` gives them whole.\n";
+    }
+    std::cout << text;
   }
   return diff.layers.empty() ? 0 : 1;
 }
