@@ -31,7 +31,7 @@ struct Expected {
   std::set<std::string> findings, absent, info;
   // What the real program did in a captured state ("works" or "fails"); empty for a generated scenario.
   std::string torch;
-  gd::ProbeOptions options;  // "options": {"image", "gpu", "host_driver", "smoke"}: how the scenario is checked
+  gd::ProbeOptions options;  // "options": {"image", "gpu", "host_driver", "smoke", "no_probe"}: how the scenario is checked
 };
 
 std::set<std::string> string_set(const json::value& value) {

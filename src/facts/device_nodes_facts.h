@@ -2,6 +2,7 @@
 // Layer 4, device-nodes: /dev/nvidia*, /dev/dxg, and what CUDA_VISIBLE_DEVICES selects.
 
 #include "facts/allocation_facts.h"
+#include "model/enum_names.h"
 #include "model/fact_fields.h"
 
 #include <cstdint>
@@ -71,6 +72,17 @@ struct CudaVisibleDevices {
   }
 };
 
+// Who makes a missing or wrongly numbered NVIDIA node when a program first
+// opens the driver. libcuda and NVML carry nvidia-modprobe's code: they
+// create or replace the node themselves where the caller may mknod, else run
+// the setuid /usr/bin/nvidia-modprobe; the module's ModifyDeviceFiles=0
+// forbids both. In a container the device cgroup decides, which no file shows.
+enum class NodeRepair { this_caller, nvidia_modprobe, nobody, unknown };
+template <>
+struct EnumTable<NodeRepair> {
+  static constexpr std::array names{"this-caller", "nvidia-modprobe", "nobody", "unknown"};
+};
+
 struct DeviceNodesFacts {
   bool nvidiactl_present = false, uvm_present = false, dxg_present = false;
   std::int64_t gpu_node_count = 0;
@@ -83,6 +95,8 @@ struct DeviceNodesFacts {
   std::vector<NodeFacts> nodes;
   std::optional<CudaVisibleDevices> cuda_visible_devices;
   AllocationFacts allocation;
+  std::optional<bool> caller_may_mknod;
+  NodeRepair node_repair = NodeRepair::unknown;
 
   std::optional<std::int64_t> integrated_gpu_nodes;  // on a Jetson only
   std::optional<bool> nvmap_present;
@@ -104,6 +118,11 @@ struct DeviceNodesFacts {
     f("nvmap_present", nvmap_present, "Jetson: /dev/nvmap, which CUDA allocates memory through");
     f("nodes", nodes, "every NVIDIA node found");
     f("cuda_visible_devices", cuda_visible_devices, "what CUDA will enumerate for CUDA_VISIBLE_DEVICES, when set");
+    f("caller_may_mknod", caller_may_mknod, "this process has CAP_MKNOD (CapEff of /proc/self/status): it may create device nodes");
+    f("node_repair", node_repair,
+      "who makes a missing or misnumbered NVIDIA node when libcuda or NVML first open the driver: this-caller (CAP_MKNOD, "
+      "outside a container), nvidia-modprobe (setuid root), nobody (neither, or ModifyDeviceFiles=0), unknown (a container's "
+      "device cgroup decides)");
     f("allocation", allocation, "the workload's view: which GPUs a scheduler gave this process, against which nodes open");
   }
 };

@@ -86,6 +86,9 @@ struct DriverLibraryFacts : ResolutionFacts {
 struct SmiGpu {
   std::optional<std::int64_t> index, memory_total_mib, memory_used_mib, mig_gpu_instances, mig_compute_instances;
   std::optional<std::string> driver_version, name, uuid, bus_id, compute_capability, mig_mode, persistence_mode, compute_mode;
+  // An exclusive GPU where NVML is not asked: --query-compute-apps.
+  std::optional<std::int64_t> processes;
+  std::optional<std::vector<GpuProcessFacts>> process_list;
 
   template <class F>
   void fields(F& f) const {
@@ -102,6 +105,9 @@ struct SmiGpu {
     f("mig_compute_instances", mig_compute_instances, "MIG on: their ci* entries, one per compute instance CUDA can use");
     f("persistence_mode", persistence_mode, "Enabled or Disabled");
     f("compute_mode", compute_mode, "Default, Exclusive_Process or Prohibited");
+    f("processes", processes, "an Exclusive GPU where NVML was not asked (static build, --no-probe): compute processes on it, "
+      "from --query-compute-apps");
+    f("process_list", process_list, "those processes (at most 16): pid, name and memory");
   }
 };
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <map>
 
 namespace gd {
@@ -189,6 +190,36 @@ std::optional<std::string> record_opens(Probed<DeviceNodesFacts>& layer, const s
   return ioctl_version;
 }
 
+// CAP_MKNOD (capability 27) in this process's effective set, from the CapEff
+// line of /proc/self/status; unknown where the file does not say.
+std::optional<bool> may_mknod(Host& host) {
+  constexpr unsigned k_cap_mknod = 27;
+  auto status = host.read_file("/proc/self/status", 64 * 1024);
+  if (!status) return std::nullopt;
+  for (const auto line : lines(*status)) {
+    if (!line.starts_with("CapEff:")) continue;
+    const auto hex = trim(line.substr(7));
+    std::uint64_t mask = 0;
+    const auto [end, error] = std::from_chars(hex.data(), hex.data() + hex.size(), mask, 16);
+    if (error != std::errc() || end != hex.data() + hex.size()) return std::nullopt;
+    return ((mask >> k_cap_mknod) & 1) != 0;
+  }
+  return std::nullopt;
+}
+
+NodeRepair node_repair(ProbeContext& context, std::optional<bool> caller_may_mknod) {
+  const auto& params = context.kernel_module.params;
+  if (const auto* modify = params.if_contains("ModifyDeviceFiles"); modify && modify->is_string() && modify->get_string() == "0")
+    return NodeRepair::nobody;
+  if (context.container.in_container) return NodeRepair::unknown;
+  if (caller_may_mknod && *caller_may_mknod) return NodeRepair::this_caller;
+  // setuid root: it makes the nodes for any user who runs it.
+  if (auto modprobe = context.host.stat("/usr/bin/nvidia-modprobe");
+      modprobe && modprobe->type == FileType::regular && modprobe->uid == 0 && (modprobe->mode & 04000))
+    return NodeRepair::nvidia_modprobe;
+  return caller_may_mknod ? NodeRepair::nobody : NodeRepair::unknown;
+}
+
 }  // namespace
 
 Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
@@ -241,6 +272,10 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   const auto& soc = context.hardware.integrated_gpu;
   const bool nvgpu_jetson = soc && !loaded && soc->driver.value.value_or("") != "nvidia";
   facts.nodes_expected = platform == Platform::gvisor || (platform == Platform::native_linux && (loaded || in_container) && !nvgpu_jetson);
+  facts.caller_may_mknod = may_mknod(host);
+  facts.node_repair = node_repair(context, facts.caller_may_mknod);
+  layer.source("caller_may_mknod", "/proc/self/status CapEff");
+  layer.source("node_repair", "/proc/self/status CapEff, /proc/driver/nvidia/params ModifyDeviceFiles, /usr/bin/nvidia-modprobe");
   if (auto value = host.env("CUDA_VISIBLE_DEVICES")) {
     std::vector<std::string> uuids;
     for (const auto& gpu : context.kernel_module.claimed_gpus)

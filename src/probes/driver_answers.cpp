@@ -32,7 +32,7 @@ const std::vector<DeviceOpenResult>& DriverAnswers::device_opens() const {
 }
 
 const std::optional<NvidiaSmiFacts>& DriverAnswers::nvidia_smi() const {
-  if (!m_smi_taken && m_host && m_plan.nvidia_smi) m_smi = run_nvidia_smi(*m_host, *m_plan.nvidia_smi);
+  if (!m_smi_taken && m_host && m_plan.nvidia_smi) m_smi = run_nvidia_smi(*m_host, *m_plan.nvidia_smi, k_nvidia_smi_deadline, !m_plan.nvml);
   m_smi_taken = true;
   return m_smi;
 }

@@ -3,6 +3,7 @@
 #include "probes/child_ending.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <csignal>
 
@@ -16,6 +17,8 @@ constexpr const char* k_fields_with_cc =
 constexpr const char* k_fields_without_cc =
     "index,driver_version,name,uuid,pci.bus_id,memory.total,memory.used,mig.mode.current,persistence_mode,compute_mode";
 constexpr std::size_t k_max_gpus = 1024;
+// nvidia-smi --help-query-compute-apps names these.
+constexpr const char* k_compute_app_fields = "gpu_bus_id,pid,process_name,used_memory";
 
 std::optional<std::string> value_of(std::string_view field) {
   const auto text = trim(field);
@@ -133,12 +136,40 @@ SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap) {
   return gpu;
 }
 
+void add_compute_apps(std::string_view csv, NvidiaSmiFacts& facts) {
+  constexpr std::size_t k_max_listed = 16;
+  for (auto& gpu : facts.gpus) {
+    gpu.processes = 0;
+    gpu.process_list.emplace();
+  }
+  std::size_t read = 0;
+  for (const auto line : lines(csv)) {
+    if (++read > 4 * k_max_gpus) break;
+    const auto fields = split(line, ',');
+    if (fields.size() < 4) continue;
+    const auto pid = parse_int(trim(fields[1]));
+    if (!pid) continue;
+    // A process name may hold commas: it is everything between the pid and the memory.
+    const auto name_begin = fields[2].data(), name_end = fields[fields.size() - 2].data() + fields[fields.size() - 2].size();
+    const auto name = value_of(std::string_view(name_begin, static_cast<std::size_t>(name_end - name_begin)));
+    const auto used = value_of(fields.back());
+    const auto bus = sysfs_pci_address(fields[0]);
+    for (auto& gpu : facts.gpus) {
+      if (!gpu.bus_id || sysfs_pci_address(*gpu.bus_id) != bus) continue;
+      ++*gpu.processes;
+      if (gpu.process_list->size() < k_max_listed)
+        gpu.process_list->push_back({.pid = *pid, .name = name, .used_mib = used ? parse_int(*used) : std::nullopt});
+    }
+  }
+}
+
 std::vector<ChildRequest> nvidia_smi_requests(const std::string& program, std::chrono::milliseconds deadline) {
   return {{.kind = ChildKind::command, .args = query_argv(program, true), .deadline = deadline},
           {.kind = ChildKind::command, .args = {program, "--version"}, .deadline = deadline}};
 }
 
-NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program, std::chrono::milliseconds deadline) {
+NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program, std::chrono::milliseconds deadline,
+                              bool list_processes) {
   NvidiaSmiFacts facts;
   bool with_cc = true;
   const auto requests = nvidia_smi_requests(program, deadline);
@@ -199,6 +230,14 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
       if (!gpu.driver_version) continue;
       if (!facts.driver_version) facts.driver_version = gpu.driver_version;
       else if (*facts.driver_version != *gpu.driver_version) facts.driver_versions_agree = false;
+    }
+    const bool exclusive = std::any_of(facts.gpus.begin(), facts.gpus.end(), [](const SmiGpu& gpu) {
+      return gpu.compute_mode && gpu.compute_mode->starts_with("Exclusive");
+    });
+    if (list_processes && exclusive) {
+      const ChildAnswer apps = children.ask({ChildKind::command, {program, std::string("--query-compute-apps=") + k_compute_app_fields,
+                                             "--format=csv,noheader,nounits"}, deadline});
+      if (apps.exit == 0 && !apps.error && !apps.truncated) add_compute_apps(apps.output, facts);
     }
   }
   return facts;

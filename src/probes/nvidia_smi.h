@@ -16,8 +16,14 @@ namespace gd {
 
 inline constexpr std::chrono::milliseconds k_nvidia_smi_deadline{5000};
 
+// list_processes: where NVML is not asked, the compute processes of each GPU
+// in an Exclusive compute mode (who keeps it busy), one more call only then.
 NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& program,
-                              std::chrono::milliseconds deadline = k_nvidia_smi_deadline);
+                              std::chrono::milliseconds deadline = k_nvidia_smi_deadline, bool list_processes = false);
+
+// `--query-compute-apps=gpu_bus_id,pid,process_name,used_memory` lines, onto
+// the GPUs of facts by bus id.
+void add_compute_apps(std::string_view csv, NvidiaSmiFacts& facts);
 
 // What run_nvidia_smi asks where the driver answers: the query, then
 // `--version` (for its CUDA version and its own release), to be asked ahead.

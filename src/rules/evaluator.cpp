@@ -55,7 +55,18 @@ void weigh_against_live_evidence(const Rule& rule, const FactView& view, const R
   if (chosen == rule.predicts.end()) return;
   const ReportOutcome* seen = seen_of(report, chosen->outcome);
   finding.outcome = FindingOutcome{.predicts = chosen->outcome, .observed = seen ? seen->observed : Observed::unknown};
-  if (!seen || seen->observed != Observed::works || finding.severity != Severity::fail) return;
+  if (finding.severity != Severity::fail) return;
+  if (!seen || seen->observed == Observed::unknown) {
+    // No live evidence: facts may still show the failure will not reach this caller.
+    for (const auto& spared : rule.spared_when)
+      if (evaluate_condition(spared.when, view)) {
+        finding.severity = Severity::warn;
+        finding.message += " Yet " + render_template(spared.says, view) + ".";
+        return;
+      }
+    return;
+  }
+  if (seen->observed != Observed::works) return;
   finding.severity = Severity::warn;
   finding.message += " Yet " + seen->says + ": " + (rule.if_works.empty() ? std::string(k_contradicted) : render_template(rule.if_works, view)) + ".";
 }

@@ -85,10 +85,11 @@ Checked<> check_rule_facts(const Rule& rule, const FactSchema& schema) {
     item_list = list.normalised;
   }
   if (auto checked = check_condition(rule.when, schema, item_list); !checked) return checked;
-  for (const auto& disagreement : rule.disputed_by) {
-    if (auto checked = check_condition(disagreement.when, schema, item_list); !checked) return problem("disputed_by: " + checked.error());
-    if (auto checked = check_placeholders(disagreement.says, schema, item_list); !checked) return problem("disputed_by: " + checked.error());
-  }
+  for (const auto& [key, entries] : {std::pair{"disputed_by: ", &rule.disputed_by}, std::pair{"spared_when: ", &rule.spared_when}})
+    for (const auto& entry : *entries) {
+      if (auto checked = check_condition(entry.when, schema, item_list); !checked) return problem(std::string(key) + checked.error());
+      if (auto checked = check_placeholders(entry.says, schema, item_list); !checked) return problem(std::string(key) + checked.error());
+    }
   for (const auto& prediction : rule.predicts)
     if (prediction.when)
       if (auto checked = check_condition(*prediction.when, schema, item_list); !checked) return problem("predicts: " + checked.error());

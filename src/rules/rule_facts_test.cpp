@@ -73,3 +73,13 @@ TEST_CASE("check_rules_against names the file and the rule") {
                        "layers/container.json: rule \"r\": \"container.injection\" is never \"legasy\" (it is one of: legacy, cdi)",
                        gd::RuleError);
 }
+
+TEST_CASE("spared_when and disputed_by are checked like the rule's own condition") {
+  auto rule = rule_when(R"({"fact": "system.platform", "eq": "linux"})");
+  rule.spared_when.push_back({boost::json::parse(R"({"fact": "container.injection", "eq": "legasy"})"), "x"});
+  CHECK(problem_of(rule) == "spared_when: \"container.injection\" is never \"legasy\" (it is one of: legacy, cdi)");
+  rule.spared_when[0] = {boost::json::parse(R"({"fact": "container.injection", "eq": "cdi"})"), "{system.platfrom}"};
+  CHECK(problem_of(rule).find("spared_when: ") == 0);
+  rule.spared_when[0].says = "{system.platform}";
+  CHECK(problem_of(rule) == "");
+}

@@ -54,6 +54,26 @@ bool valid_id(const std::string& id) {
   });
 }
 
+// "disputed_by" and "spared_when" of a fail rule: [{"when": C, "says": TEXT}].
+std::vector<Disagreement> parse_when_says(const RuleFile& file, json::object& object, const Rule& rule, const char* key) {
+  std::vector<Disagreement> entries;
+  auto* list = object.if_contains(key);
+  if (!list) return entries;
+  const auto refuse = [&](const std::string& problem) { fail(file, line_of_rule(file, rule.id), "rule \"" + rule.id + "\": " + problem); };
+  if (rule.severity != Severity::fail) refuse(std::string("only a fail rule can have \"") + key + "\"");
+  if (!list->is_array()) refuse(std::string("\"") + key + "\" is a list of {\"when\", \"says\"}");
+  for (auto& entry : list->get_array()) {
+    auto* item = entry.if_object();
+    auto* condition = item ? item->if_contains("when") : nullptr;
+    const auto* says = item ? item->if_contains("says") : nullptr;
+    if (!condition || !says || !says->is_string() || says->get_string().empty())
+      refuse(std::string("each \"") + key + "\" entry needs \"when\" and \"says\"");
+    if (auto checked = validate_condition(*condition); !checked) refuse(std::string(key) + ": " + checked.error());
+    entries.push_back({std::move(*condition), std::string(says->get_string())});
+  }
+  return entries;
+}
+
 // "predicts": "cuda", or [{"when": C, "outcome": "cuda"}, {"outcome": "nvml"}].
 void parse_prediction(const RuleFile& file, json::object& object, Rule& rule) {
   // Where a problem is reported: found only then (the search costs a pass over the file).
@@ -149,20 +169,11 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
       fail(file, line_of_rule(file, id), "rule \"" + id + "\": only an info rule can be \"quiet\"");
     rule.quiet = quiet->get_bool();
   }
-  if (auto* disputed = object.if_contains("disputed_by")) {
-    if (rule.severity != Severity::fail) fail(file, line_of_rule(file, id), "rule \"" + id + "\": only a fail rule can be \"disputed_by\"");
-    if (!disputed->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"disputed_by\" is a list of {\"when\", \"says\"}");
-    for (auto& entry : disputed->get_array()) {
-      auto* item = entry.if_object();
-      auto* condition = item ? item->if_contains("when") : nullptr;
-      const auto* says = item ? item->if_contains("says") : nullptr;
-      if (!condition || !says || !says->is_string() || says->get_string().empty())
-        fail(file, line_of_rule(file, id), "rule \"" + id + "\": each \"disputed_by\" entry needs \"when\" and \"says\"");
-      if (auto checked = validate_condition(*condition); !checked) fail(file, line_of_rule(file, id), "rule \"" + id + "\": disputed_by: " + checked.error());
-      rule.disputed_by.push_back({std::move(*condition), std::string(says->get_string())});
-    }
-  }
+  rule.disputed_by = parse_when_says(file, object, rule, "disputed_by");
   parse_prediction(file, object, rule);
+  rule.spared_when = parse_when_says(file, object, rule, "spared_when");
+  if (!rule.spared_when.empty() && rule.predicts.empty())
+    fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"spared_when\" needs \"predicts\"");
   if (const auto* evidence = object.if_contains("evidence")) {
     if (!evidence->is_array()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"evidence\" is a list of facts");
     for (const auto& path : evidence->get_array()) {

@@ -52,6 +52,11 @@ struct Rule {
   // so, and if_works (a template) says whom the problem will still hurt.
   std::vector<Prediction> predicts;
   std::string if_works;
+  // Fail rules: where this run has no live evidence of the outcome (the
+  // static build, --no-probe), facts that show the predicted failure will
+  // not reach this caller (libcuda makes missing nodes for one that may
+  // mknod). The first that holds makes the finding a warning that says so.
+  std::vector<Disagreement> spared_when;
   // A rule that reports a live failure only when no other failure predicted
   // it: the engine drops its finding when another failing finding predicts
   // the same outcome, so that a failure no rule explains is never OK.

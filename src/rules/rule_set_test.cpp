@@ -203,7 +203,7 @@ TEST_CASE("disputed_by: only on fail rules, each entry a condition and what it s
   const std::string head = R"({"rules": [{"id": "r", "layer": "hardware", "when": {"fact": "hardware.gpu_count", "eq": 0},
     "message": "m", "fix": "f", "source": "s", "predicts": "cuda", )";
   CHECK(error_of(head + R"("severity": "warn", "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}, "says": "x"}]}]})")
-            .find("only a fail rule can be \"disputed_by\"") != std::string::npos);
+            .find("only a fail rule can have \"disputed_by\"") != std::string::npos);
   CHECK(error_of(head + R"("severity": "fail", "disputed_by": [{"when": {"fact": "kernel-module.loaded", "eq": true}}]}]})")
             .find("needs \"when\" and \"says\"") != std::string::npos);
   CHECK(error_of(head + R"("severity": "fail", "disputed_by": [{"when": {"fact": "x"}, "says": "y"}]}]})").find("disputed_by:") !=
@@ -314,6 +314,39 @@ TEST_CASE("live evidence outranks inference: a prediction the run contradicts is
     CHECK(finding_of(report, "ctl-missing")->severity == gd::Severity::fail);
     CHECK(finding_of(report, "ctl-missing")->outcome->observed == gd::Observed::unknown);
   }
+}
+
+TEST_CASE("spared_when: without live evidence, facts that show the failure will not reach this caller make it a warning") {
+  const std::string head = R"({"rules": [{"id": "r", "layer": "device-nodes", "when": {"fact": "device-nodes.nvidiactl_present", "eq": false},
+    "message": "m", "fix": "f", "source": "s", )";
+  const std::string spared = R"("spared_when": [{"when": {"fact": "device-nodes.node_repair", "eq": "this-caller"}, "says": "x"}])";
+  CHECK(error_of(head + R"("severity": "warn", )" + spared + "}]}").find("only a fail rule can have \"spared_when\"") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "fail", )" + spared + "}]}").find("a fail rule says which outcome it predicts") != std::string::npos);
+  CHECK(error_of(head + R"("severity": "fail", "predicts": "cuda", )" + spared + "}]}") == "");
+
+  const auto rules = gd::load_rule_files(with_tables({{"layers/test.json", R"j({"rules": [
+    {"id": "ctl-missing", "layer": "device-nodes", "severity": "fail", "predicts": "cuda",
+     "spared_when": [{"when": {"fact": "device-nodes.node_repair", "eq": "this-caller"}, "says": "this caller makes them ({device-nodes.node_repair})"}],
+     "when": {"fact": "device-nodes.nvidiactl_present", "eq": false}, "message": "No nvidiactl.", "fix": "f", "source": "s"}]})j"}}));
+  const auto report_with = [&](const char* repair, std::optional<int> init_result) {
+    gd::Report report;
+    report.layers.resize(2);
+    report.layers[0].facts.id = "device-nodes";
+    report.layers[0].facts.set("nvidiactl_present", boost::json::value(false));
+    report.layers[0].facts.set("node_repair", repair);
+    report.layers[1].facts.id = "driver-libs";
+    if (init_result) report.layers[1].facts.set("init_result", boost::json::value(*init_result));
+    report.layers[1].facts.set("device_count", boost::json::value(1));
+    gd::apply_rules(rules, report);
+    return *finding_of(report, "ctl-missing");
+  };
+  const auto spared_caller = report_with("this-caller", std::nullopt);
+  CHECK(spared_caller.severity == gd::Severity::warn);
+  CHECK(spared_caller.message == "No nvidiactl. Yet this caller makes them (this-caller).");
+  CHECK(report_with("nobody", std::nullopt).severity == gd::Severity::fail);
+  // Live evidence outranks it both ways: a cuInit that failed keeps the failure.
+  CHECK(report_with("this-caller", 100).severity == gd::Severity::fail);
+  CHECK(report_with("this-caller", 0).message.starts_with("No nvidiactl. Yet cuInit gave 1 device(s)"));
 }
 
 TEST_CASE("a live failure that no rule explains is reported, never OK; explained, the catch-all stays silent") {

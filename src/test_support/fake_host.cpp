@@ -91,8 +91,11 @@ Result<FileStat> FakeHost::stat(std::string_view path) {
   const auto followed = resolve(path, FollowFinal::yes);
   if (!followed) return followed.error();
   const std::string& resolved = *followed;
-  if (const auto file = files.find(resolved); file != files.end())
+  if (const auto file = files.find(resolved); file != files.end()) {
+    if (const auto stat = file_stats.find(resolved); stat != file_stats.end())
+      return FileStat{FileType::regular, stat->second.mode, stat->second.uid, stat->second.gid, file->second.size()};
     return FileStat{FileType::regular, 0644, 0, 0, file->second.size()};
+  }
   if (const auto node = devices.find(resolved); node != devices.end())
     return FileStat{node->second.type, node->second.mode, 0, 0, 0};
   if (is_directory(resolved)) return FileStat{FileType::directory, 0755, 0, 0, 0};

@@ -21,6 +21,7 @@ class FakeHost final : public Host {
   std::map<std::string, std::string, std::less<>> links;  // path -> target, as read_link returns it
   std::map<std::string, DeviceNode, std::less<>> devices;
   std::map<std::string, std::string, std::less<>> environment;
+  std::map<std::string, FileStat, std::less<>> file_stats;  // a file's mode and owner where not 0644 root's
   std::map<std::string, ChildAnswer, std::less<>> answers;  // ChildRequest::key() -> answer
   std::set<std::string, std::less<>> throw_on_read;
   std::vector<ChildRequest> asked;  // every request, in order, for tests that count them

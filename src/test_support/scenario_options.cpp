@@ -20,6 +20,7 @@ ProbeOptions scenario_probe_options(const boost::json::object& expected) {
   if (!options) return probe;
   probe.image = flag(*options, "image");
   probe.smoke = flag(*options, "smoke");
+  probe.driver_probe = !flag(*options, "no_probe");
   if (options->contains("gpu")) probe.assumed_gpu = std::string(options->at("gpu").as_string());
   if (options->contains("host_driver")) probe.assumed_driver = std::string(options->at("host_driver").as_string());
   return probe;
@@ -31,6 +32,7 @@ std::vector<std::string> scenario_cli_args(const boost::json::object& expected) 
   if (!options) return args;
   if (flag(*options, "image")) args.push_back("--image");
   if (flag(*options, "smoke")) args.push_back("--smoke");
+  if (flag(*options, "no_probe")) args.push_back("--no-probe");
   if (options->contains("gpu")) args.insert(args.end(), {"--gpu", std::string(options->at("gpu").as_string())});
   if (options->contains("host_driver"))
     args.insert(args.end(), {"--host-driver", std::string(options->at("host_driver").as_string())});

@@ -1,6 +1,6 @@
 #pragma once
 // How a scenario is checked: the "options" object of its expected.json
-// ({"image", "gpu", "host_driver", "smoke"}), read in one place, as the probe
+// ({"image", "gpu", "host_driver", "smoke", "no_probe"}), read in one place, as the probe
 // options a replay takes and as the command line that asks the same.
 
 #include "probes/probe_context.h"

@@ -67,6 +67,25 @@ def scenarios():
     s.nvml_probe(devices=[nvml_device(compute_mode="Exclusive_Process", processes=0)])
     yield s.expect("ok", None, [], info=["libcuda-unversioned-missing"], absent=["gpu-compute-mode-exclusive-busy"])
 
+    # The same from nvidia-smi alone (the static build, --no-probe): where a
+    # GPU is Exclusive, its compute processes are asked (--query-compute-apps).
+    exclusive_line = ("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, "
+                      "81559, 30012, Disabled, Enabled, Exclusive_Process\n")
+    apps = ["/usr/bin/nvidia-smi", "--query-compute-apps=gpu_bus_id,pid,process_name,used_memory", "--format=csv,noheader,nounits"]
+    s = h100_host("host-gpu-exclusive-busy-smi", "Exclusive_Process with a python3 holding a context, seen by nvidia-smi alone "
+                  "(a static build or --no-probe asks no NVML): every new context is refused with error 46.")
+    s.smi(exclusive_line).smi_version("550.54.15", "550.54.15", "12.4")
+    s.children.append({"kind": "command", "args": apps, "exit": 0, "stdout": "00000000:1B:00.0, 4242, /usr/bin/python3, 30012\n",
+                       "stderr": "", "timed_out": False})
+    yield s.expect("fail", "driver-libs", ["gpu-compute-mode-exclusive-busy-smi"], info=["gpu-compute-mode-exclusive"],
+                   options={"no_probe": True}, headline="gpu-compute-mode-exclusive-busy-smi")
+
+    s = h100_host("host-gpu-exclusive-idle-smi", "Exclusive_Process with no compute process, seen by nvidia-smi alone (healthy).")
+    s.smi(exclusive_line.replace("30012, Disabled", "0, Disabled")).smi_version("550.54.15", "550.54.15", "12.4")
+    s.children.append({"kind": "command", "args": apps, "exit": 0, "stdout": "", "stderr": "", "timed_out": False})
+    yield s.expect("ok", None, [], info=["gpu-compute-mode-exclusive"], options={"no_probe": True},
+                   absent=["gpu-compute-mode-exclusive-busy-smi"])
+
     s = h100_host("host-gpu-memory-held-without-process", "NVML: 61 GiB of the GPU's memory are used and no process is "
                   "listed on it (a training run killed while its parent, a shell stuck in D state, never reaped it).")
     s.cuda_probe(devices=[cuda_device()])

@@ -66,6 +66,37 @@ def scenarios():
     s.device("/dev/nvidiactl", 195, 0, driver_version="550.54.15")
     yield s.expect("fail", "device-nodes", ["device-node-wrong-number"], headline="device-node-wrong-number")
 
+    # Who makes a missing or misnumbered node when libcuda first opens the
+    # driver (ground truth: the H200's dev-none-root and dev-none-nobody).
+    # Without live evidence (a static build, --no-probe) CAP_MKNOD decides.
+    may_mknod, no_mknod = "Name:\tgpudoctor\nCapEff:\t000001ffffffffff\n", "Name:\tgpudoctor\nCapEff:\t0000000000000000\n"
+    s = h100_host("host-nodes-missing-caller-may-mknod",
+                  "No /dev/nvidia*, checked by root with CAP_MKNOD and no live evidence: libcuda will create them for this caller.")
+    for node in ("/dev/nvidiactl", "/dev/nvidia0", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools"):
+        s.devices.pop(node, None)
+    s.file("/proc/self/status", may_mknod)
+    yield s.expect("warn", None, ["nvidiactl-missing", "gpu-device-node-missing"], headline="nvidiactl-missing")
+
+    s = h100_host("host-nodes-missing-no-mknod",
+                  "No /dev/nvidia*, checked by a user without CAP_MKNOD (no setuid nvidia-modprobe): CUDA will fail for it.")
+    for node in ("/dev/nvidiactl", "/dev/nvidia0", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools"):
+        s.devices.pop(node, None)
+    s.file("/proc/self/status", no_mknod)
+    yield s.expect("fail", "device-nodes", ["nvidiactl-missing", "gpu-device-node-missing"], headline="nvidiactl-missing")
+
+    s = h100_host("host-node-wrong-number-caller-may-mknod",
+                  "/dev/nvidiactl carries 195:0, checked by root with CAP_MKNOD: libcuda replaces the node for this caller.")
+    s.device("/dev/nvidiactl", 195, 0, driver_version="550.54.15")
+    s.file("/proc/self/status", may_mknod)
+    yield s.expect("warn", None, ["device-node-wrong-number"], headline="device-node-wrong-number")
+
+    s = h100_host("container-nodes-missing-caller-may-mknod",
+                  "A container without the GPU's nodes, root with CAP_MKNOD (Docker's default): the device cgroup decides, so it fails.")
+    s.devices.clear()
+    s.in_docker(legacy=False).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+    s.file("/proc/self/status", may_mknod)
+    yield s.expect("fail", "container", ["container-gpu-not-injected", "nvidiactl-missing"], headline="container-gpu-not-injected")
+
     s = h100_host("host-gpu-fell-off-bus", "Opening /dev/nvidia0 fails with ENXIO: the GPU is gone (Xid 79).")
     s.devices["/dev/nvidia0"]["open"] = "ENXIO"
     yield s.expect("fail", "device-nodes", ["device-open-failed"], headline="device-open-failed")
