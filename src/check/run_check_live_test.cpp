@@ -59,6 +59,26 @@ TEST_CASE("a live check asks the driver in a child wherever libcuda.so.1 resolve
   ::unsetenv("LD_LIBRARY_PATH");
 }
 
+TEST_CASE("the GPU table's NVML child asks what the table shows, the check's the GPUs' health too") {
+  TempDir dir;
+  build_fake_driver(dir);
+  ::setenv("LD_LIBRARY_PATH", (dir / "lib").c_str(), 1);
+  const RuleSet rules = load_embedded_rules();
+  LiveHost host("/");
+  const auto second_gpu = [](const Report& report) {
+    return layer(report, "driver-libs").facts.facts.at("nvml_probe").at("devices").at(1).as_object();
+  };
+  const auto table = second_gpu(run_check(host, rules, ProbeOptions{.gpu_table = true}));
+  CHECK(table.contains("temperature_c"));
+  CHECK(table.contains("memory_used_mib"));
+  CHECK(!table.contains("inforom_valid"));
+  CHECK(!table.contains("process_list"));
+  const auto checked = second_gpu(run_check(host, rules));
+  CHECK(checked.at("inforom_valid") == false);  // the fake's GPU 1 has a corrupt InfoROM
+  CHECK(checked.contains("process_list"));
+  ::unsetenv("LD_LIBRARY_PATH");
+}
+
 TEST_CASE("under --root the driver is never asked: the image's libraries are not this machine's") {
   TempDir dir;
   build_fake_driver(dir);

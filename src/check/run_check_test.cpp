@@ -82,7 +82,9 @@ TEST_CASE("the fake host follows links at the root and reads a link itself witho
 namespace {
 
 // A host whose driver answers everything: nvidia-smi on PATH, libcuda and NVML found.
-gd::FakeHost answering_host(bool nvml_lists_gpus) {
+// nvml_recorded: the NVML requests answered ("driver-probe nvml", and the
+// GPU table's "driver-probe nvml table").
+gd::FakeHost answering_host(bool nvml_lists_gpus, std::vector<std::string> nvml_recorded = {"driver-probe nvml", "driver-probe nvml table"}) {
   gd::FakeHost host;
   host.file("/proc/modules", "nvidia 1 0 - Live 0x0\nnvidia_uvm 1 0 - Live 0x0\n");
   host.devices["/dev/nvidiactl"] = {gd::FileType::char_device, 195, 255, 0666, 0, 0, {}, {}};
@@ -97,7 +99,7 @@ gd::FakeHost answering_host(bool nvml_lists_gpus) {
                                        R"({"nvml_device":0,"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-1"})" + "\n"
                                  : std::string()) +
                 R"({"done":true})" + "\n";
-  host.answers["driver-probe nvml"] = nvml;
+  for (const auto& key : nvml_recorded) host.answers[key] = nvml;
   return host;
 }
 
@@ -117,12 +119,19 @@ TEST_CASE("the GPU table asks NVML alone where NVML lists the GPUs: no cuInit, n
   auto host = answering_host(true);
   const auto report = gd::run_check(host, rules, table);
   CHECK(asked_of(host, gd::ChildKind::driver_probe, "nvml") == 1);
+  CHECK(host.asked.back().key() == "driver-probe nvml table");  // only what the table shows
   CHECK(asked_of(host, gd::ChildKind::driver_probe, "cuda") == 0);
   CHECK(asked_of(host, gd::ChildKind::command, "nvidia-smi") == 0);
   CHECK(asked_of(host, gd::ChildKind::device_open) == 0);
   CHECK(asked_of(host, gd::ChildKind::command, "dmesg") == 0);
   CHECK(layer_of(report, "driver-libs").facts.facts.at("gpu_list_source") == "nvml");
   CHECK(report.layers.size() == 5);  // nothing above driver-libs is read for a table
+
+  // A snapshot records the check's whole NVML answer: a replayed table takes it.
+  auto snapshot = answering_host(true, {"driver-probe nvml"});
+  const auto replayed = gd::run_check(snapshot, rules, table);
+  CHECK(asked_of(snapshot, gd::ChildKind::driver_probe, "nvml") == 2);
+  CHECK(layer_of(replayed, "driver-libs").facts.facts.at("gpu_list_source") == "nvml");
 
   // NVML lists none: nvidia-smi's query next, then CUDA.
   auto quiet = answering_host(false);

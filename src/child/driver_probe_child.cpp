@@ -12,7 +12,7 @@ int driver_probe_child(const std::vector<std::string>& args) {
   driver_probe::take_protocol_channel();
   const std::string which = args.empty() ? "" : args[0];
   if (which != "cuda" && which != "nvml") {
-    std::cerr << "driver-probe: cuda [smoke] | nvml\n";
+    std::cerr << "driver-probe: cuda [smoke] | nvml [table]\n";
     return 2;
   }
 #if GPUDOCTOR_STATIC
@@ -21,7 +21,7 @@ int driver_probe_child(const std::vector<std::string>& args) {
   return 0;
 #else
   const int status = which == "cuda" ? driver_probe::probe_cuda(args.size() > 1 && args[1] == "smoke")
-                                     : driver_probe::probe_nvml();
+                                     : driver_probe::probe_nvml(args.size() > 1 && args[1] == "table");
   say({{"done", true}});
   return status;
 #endif

@@ -14,7 +14,7 @@
 
 namespace gd {
 
-// args after "driver-probe": "cuda" [ "smoke" ] or "nvml". Returns the exit status.
+// args after "driver-probe": "cuda" [ "smoke" ] or "nvml" [ "table" ]. Returns the exit status.
 int driver_probe_child(const std::vector<std::string>& args);
 
 }  // namespace gd

@@ -49,6 +49,8 @@ class Library {
 };
 
 int probe_cuda(bool smoke);
-int probe_nvml();
+// table: only what `gpudoctor gpus` shows (no health counters, processes or
+// fabric, whose calls cost the driver several times a GPU table's time).
+int probe_nvml(bool table);
 
 }  // namespace gd::driver_probe

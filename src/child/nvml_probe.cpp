@@ -76,7 +76,7 @@ void list_processes(const Nvml& nvml, nvmlDevice device, json::object& line) {
   line["process_list"] = std::move(listed);
 }
 
-json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device) {
+json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bool table) {
   json::object line{{"nvml_device", index}};
   char text[256] = {};
   if (nvml.ask("nvmlDeviceGetName", device, text, 255u)) line["name"] = bounded(text, sizeof text);
@@ -113,6 +113,7 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device) {
     }
     line["mig_devices"] = instances;
   }
+  if (table) return line;
   unsigned long long errors = 0;
   if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 0, &errors)) line["ecc_uncorrected_volatile"] = errors;
   if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 1, &errors)) line["ecc_uncorrected_aggregate"] = errors;
@@ -144,7 +145,7 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device) {
 
 }  // namespace
 
-int probe_nvml() {
+int probe_nvml(bool table) {
   begin("dlopen libnvidia-ml.so.1");
   Library lib("libnvidia-ml.so.1");
   if (!lib) return 0;
@@ -175,7 +176,7 @@ int probe_nvml() {
   for (unsigned index = 0; index < count && index < 1024; ++index) {
     nvmlDevice device = nullptr;
     begin(("nvml device " + std::to_string(index)).c_str());
-    if (handle_of(index, &device) == 0) say(nvml_device(nvml, index, device));
+    if (handle_of(index, &device) == 0) say(nvml_device(nvml, index, device, table));
   }
   if (auto* shutdown = lib.get<nvmlReturn()>("nvmlShutdown")) shutdown();
   return 0;

@@ -1,5 +1,7 @@
 #include "probes/driver_answers.h"
 
+#include "gpudoctor_config.h"
+
 #include "probes/driver_probe.h"
 #include "probes/nvidia_smi.h"
 
@@ -9,7 +11,13 @@ void DriverAnswers::begin(Host& host, Plan plan) {
   m_host = &host;
   m_plan = std::move(plan);
   if (m_plan.nvml_first) {
-    if (m_plan.nvml) host.ask_ahead(nvml_probe_request(k_nvml_probe_deadline));
+    // The GPU table: NVML where it can be asked, for what the table shows;
+    // else nvidia-smi's two calls at once (--no-probe, or a static build,
+    // whose children cannot load the driver and say so at once).
+    const bool driver_loadable = !(GPUDOCTOR_STATIC && host.mode() == HostMode::live);
+    if (m_plan.nvml && driver_loadable) host.ask_ahead(nvml_probe_request(k_nvml_probe_deadline, true));
+    else if (m_plan.nvidia_smi)
+      for (const auto& request : nvidia_smi_requests(*m_plan.nvidia_smi)) host.ask_ahead(request);
     return;
   }
   // The slowest first (cuInit takes seconds where nvmlInit takes milliseconds):
@@ -58,7 +66,10 @@ const std::optional<CudaProbeFacts>& DriverAnswers::cuda_probe() const {
 const std::optional<NvmlProbeFacts>& DriverAnswers::nvml_probe() const {
   if (!m_nvml_taken && m_host && m_plan.nvml) {
     if (!m_plan.nvml_first) cuda_probe();  // in the order they were always asked
-    m_nvml = run_nvml_probe(*m_host, deadline_after_smi(k_nvml_probe_deadline));
+    m_nvml = run_nvml_probe(*m_host, deadline_after_smi(k_nvml_probe_deadline), m_plan.nvml_first);
+    // A snapshot records the check's whole NVML answer, which holds the table's.
+    if (m_nvml->status == ChildStatus::not_recorded && m_host->mode() == HostMode::replay && m_plan.nvml_first)
+      m_nvml = run_nvml_probe(*m_host, deadline_after_smi(k_nvml_probe_deadline));
   }
   m_nvml_taken = true;
   return m_nvml;

@@ -28,8 +28,9 @@ class DriverAnswers {
   struct Plan {
     std::optional<std::string> nvidia_smi;  // its path, where nvidia-smi is to be asked
     bool cuda = false, smoke = false, nvml = false;
-    // `gpudoctor gpus`: NVML alone is asked ahead, and the others only where it
-    // listed no GPU (each is then asked when taken, NVML first).
+    // `gpudoctor gpus`: NVML alone is asked ahead, for what the table shows,
+    // and the others only where it listed no GPU (each is then asked when
+    // taken, NVML first); where NVML is not asked, nvidia-smi's calls ahead.
     bool nvml_first = false;
   };
 

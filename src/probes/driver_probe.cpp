@@ -197,14 +197,16 @@ ChildRequest cuda_probe_request(bool smoke, std::chrono::milliseconds deadline) 
   return {ChildKind::driver_probe, std::move(args), deadline};
 }
 
-ChildRequest nvml_probe_request(std::chrono::milliseconds deadline) { return {ChildKind::driver_probe, {"nvml"}, deadline}; }
+ChildRequest nvml_probe_request(std::chrono::milliseconds deadline, bool table) {
+  return {ChildKind::driver_probe, table ? std::vector<std::string>{"nvml", "table"} : std::vector<std::string>{"nvml"}, deadline};
+}
 
 CudaProbeFacts run_cuda_probe(ChildEvidence& children, bool smoke, std::chrono::milliseconds deadline) {
   return parse_cuda_probe(children.ask(cuda_probe_request(smoke, deadline)));
 }
 
-NvmlProbeFacts run_nvml_probe(ChildEvidence& children, std::chrono::milliseconds deadline) {
-  return parse_nvml_probe(children.ask(nvml_probe_request(deadline)));
+NvmlProbeFacts run_nvml_probe(ChildEvidence& children, std::chrono::milliseconds deadline, bool table) {
+  return parse_nvml_probe(children.ask(nvml_probe_request(deadline, table)));
 }
 
 }  // namespace gd

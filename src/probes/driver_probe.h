@@ -17,10 +17,12 @@ inline constexpr std::chrono::milliseconds k_nvml_probe_deadline{10000};
 
 // The requests run_cuda_probe and run_nvml_probe ask, to be asked ahead.
 ChildRequest cuda_probe_request(bool smoke, std::chrono::milliseconds deadline);
-ChildRequest nvml_probe_request(std::chrono::milliseconds deadline);
+// table: only what `gpudoctor gpus` shows (see child/driver_probe_parts.h).
+ChildRequest nvml_probe_request(std::chrono::milliseconds deadline, bool table = false);
 
 CudaProbeFacts run_cuda_probe(ChildEvidence& children, bool smoke, std::chrono::milliseconds deadline = k_cuda_probe_deadline);
-NvmlProbeFacts run_nvml_probe(ChildEvidence& children, std::chrono::milliseconds deadline = k_nvml_probe_deadline);
+NvmlProbeFacts run_nvml_probe(ChildEvidence& children, std::chrono::milliseconds deadline = k_nvml_probe_deadline,
+                              bool table = false);
 
 // The answer alone, for tests and replays.
 CudaProbeFacts parse_cuda_probe(const ChildAnswer& answer);
