@@ -1,8 +1,7 @@
 #include "formats/cdi_spec.h"
 
+#include "formats/bounded_yaml.h"
 #include "util/text.h"
-
-#include <yaml-cpp/yaml.h>
 
 namespace gd {
 
@@ -11,6 +10,8 @@ namespace {
 constexpr std::size_t k_max_nesting = 32;
 constexpr std::size_t k_max_devices = 256;
 constexpr std::size_t k_max_paths = 4096;
+// nvidia-ctk's spec for eight GPUs with every MIG profile has a few thousand nodes.
+constexpr std::size_t k_max_nodes = 100'000;
 
 std::string scalar(const YAML::Node& node, const char* key) {
   const auto value = node[key];
@@ -25,8 +26,10 @@ void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common) {
     if (spec.host_paths.size() >= k_max_paths) spec.truncated = true;
     else spec.host_paths.push_back(std::move(path));
   };
+  // Every loop stops at the caps: aliases make one long list every device's.
   if (const auto mounts = edits["mounts"]; mounts && mounts.IsSequence())
     for (const auto& mount : mounts) {
+      if (spec.truncated) return;
       add(scalar(mount, "hostPath"));
       if (auto inside = scalar(mount, "containerPath"); common && !inside.empty()) {
         if (spec.common_mounts.size() >= k_max_paths) spec.truncated = true;
@@ -35,11 +38,15 @@ void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common) {
     }
   if (const auto nodes = edits["deviceNodes"]; nodes && nodes.IsSequence())
     for (const auto& node : nodes) {
+      if (spec.truncated) return;
       const auto host_path = scalar(node, "hostPath");
       add(host_path.empty() ? scalar(node, "path") : host_path);
     }
   if (const auto hooks = edits["hooks"]; hooks && hooks.IsSequence())
-    for (const auto& hook : hooks) add(scalar(hook, "path"));
+    for (const auto& hook : hooks) {
+      if (spec.truncated) return;
+      add(scalar(hook, "path"));
+    }
 }
 
 }  // namespace
@@ -47,12 +54,9 @@ void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common) {
 Checked<CdiSpec> parse_cdi_spec(std::string_view text) {
   if (text.size() > k_max_cdi_spec) return problem("larger than the 4 MiB gpudoctor reads");
   if (flow_nesting(text) > k_max_nesting) return problem("nested deeper than any CDI spec");
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& error) {
-    return problem("not YAML or JSON: " + printable(error.what(), 120));
-  }
+  auto loaded = load_bounded_yaml(text, {.max_nodes = k_max_nodes, .max_nesting = k_max_nesting});
+  if (!loaded) return problem(loaded.error().starts_with("more than") ? loaded.error() + ", more than any CDI spec" : loaded.error());
+  const YAML::Node root = *loaded;
   if (!root.IsMap()) return problem("not a CDI spec (no cdiVersion, kind and devices)");
   CdiSpec spec;
   spec.cdi_version = scalar(root, "cdiVersion");
@@ -61,7 +65,7 @@ Checked<CdiSpec> parse_cdi_spec(std::string_view text) {
   read_edits(root["containerEdits"], spec, true);
   if (const auto devices = root["devices"]; devices && devices.IsSequence())
     for (const auto& device : devices) {
-      if (spec.devices.size() >= k_max_devices) {
+      if (spec.devices.size() >= k_max_devices || spec.truncated) {
         spec.truncated = true;
         break;
       }

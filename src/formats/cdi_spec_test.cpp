@@ -44,3 +44,21 @@ TEST_CASE("CDI spec: junk, a truncated file, deep nesting and no cdiVersion are 
   CHECK(gd::parse_cdi_spec(std::string(100000, '[')).error() == "nested deeper than any CDI spec");
   CHECK(gd::parse_cdi_spec(std::string(5 << 20, ' ')).error().starts_with("larger than"));
 }
+
+TEST_CASE("CDI spec: what yaml-cpp would keep is bounded, and aliases are walked only to the caps") {
+  // 4 MiB of one-character scalars: two million nodes, which yaml-cpp kept at 961 MB.
+  std::string scalars = "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\nx: [";
+  while (scalars.size() < (4 << 20) - 16) scalars += "1,";
+  scalars += "1]\n";
+  CHECK(gd::parse_cdi_spec(scalars).error() == "more than 100000 nodes, more than any CDI spec");
+  // Every device aliases one mount list: read until the paths' cap, then no further.
+  std::string aliased = "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\nmounts: &m\n";
+  for (int i = 0; i < 5000; ++i) aliased += "  - {hostPath: /usr/lib/l" + std::to_string(i) + ".so}\n";
+  aliased += "devices:\n";
+  for (int i = 0; i < 256; ++i) aliased += "  - {name: \"" + std::to_string(i) + "\", containerEdits: {mounts: *m}}\n";
+  const auto spec = gd::parse_cdi_spec(aliased);
+  REQUIRE(spec);
+  CHECK(spec->truncated);
+  CHECK(spec->host_paths.size() == 4096);
+  CHECK(spec->devices.size() == 1);  // the first device filled the caps; the rest were not walked
+}

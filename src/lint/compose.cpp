@@ -1,5 +1,6 @@
 #include "lint/compose.h"
 
+#include "formats/bounded_yaml.h"
 #include "util/text.h"
 
 #include <yaml-cpp/yaml.h>
@@ -139,13 +140,12 @@ ComposeFile parse_compose(std::string_view text) {
     file.problems.push_back("flow collections nested more than " + std::to_string(k_max_compose_nesting) + " deep; not read");
     return file;
   }
-  YAML::Node document;
-  try {
-    document = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& error) {
-    file.problems.push_back("not YAML: line " + std::to_string(error.mark.line + 1) + ": " + error.msg);
+  auto loaded = load_bounded_yaml(text, {.max_nodes = k_max_compose_nodes, .max_nesting = k_max_compose_nesting});
+  if (!loaded) {
+    file.problems.push_back(loaded.error() + "; not read");
     return file;
   }
+  const YAML::Node document = *loaded;
   try {
     const YAML::Node& top = document;  // const: reading a missing key must not add it
     const auto services = top.IsMap() ? top["services"] : absent();

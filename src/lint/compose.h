@@ -47,6 +47,7 @@ struct ComposeFile {
 
 inline constexpr std::size_t k_max_compose = 1 << 20;
 inline constexpr std::size_t k_max_compose_nesting = 64;  // flow [ and { deep: yaml-cpp recurses on them
+inline constexpr std::size_t k_max_compose_nodes = 100000;  // yaml-cpp keeps each node: a bound on its memory
 
 ComposeFile parse_compose(std::string_view text);
 

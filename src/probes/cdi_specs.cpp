@@ -67,19 +67,24 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& note
   Host& host = context.host;
   std::vector<CdiSpecFacts> specs;
   bool any_dir = false;
+  std::size_t read = 0;  // every spec read counts, whatever its vendor
   for (const char* dir : k_spec_dirs) {
     auto names = host.list_dir(dir);
     if (!names) continue;
     any_dir = true;
     std::sort(names->begin(), names->end());
     for (const auto& name : *names) {
-      if (!is_spec_name(name) || specs.size() >= k_max_specs) continue;
+      if (!is_spec_name(name)) continue;
       const std::string path = std::string(dir) + "/" + name;
+      if (read++ == k_max_specs) notes.note_unreadable(path, "more than " + std::to_string(k_max_specs) + " CDI specs: this and the rest were not read");
+      if (read > k_max_specs) continue;
       auto text = host.read_file(path, k_max_cdi_spec + 1);
       if (!text) {
         notes.note_unreadable(path, "cannot read: " + errno_name(text.error()));
         continue;
       }
+      // Another vendor's spec never names NVIDIA's kind: not parsed at all.
+      if (text->find("nvidia.com/") == std::string::npos) continue;
       auto parsed = parse_cdi_spec(*text);
       if (!parsed) {
         specs.push_back({.path = printable(path, 200), .problem = parsed.error()});
