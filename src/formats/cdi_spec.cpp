@@ -12,15 +12,23 @@ constexpr std::size_t k_max_devices = 256;
 constexpr std::size_t k_max_paths = 4096;
 // nvidia-ctk's spec for eight GPUs with every MIG profile has a few thousand nodes.
 constexpr std::size_t k_max_nodes = 100'000;
+// Entries walked in all: aliases let every device walk one long list again.
+constexpr std::size_t k_max_walked = 200'000;
 
+// A key's scalar; nothing where node is no map (yaml-cpp throws on a scalar's key).
 std::string scalar(const YAML::Node& node, const char* key) {
+  if (!node.IsMap()) return {};
   const auto value = node[key];
   return value && value.IsScalar() ? printable(value.Scalar(), 300) : std::string();
 }
 
 // One containerEdits block: the spec's own (common), or a device's.
-void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common) {
+void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common, std::size_t& walked) {
   if (!edits || !edits.IsMap()) return;
+  const auto walk_on = [&] {
+    if (++walked > k_max_walked) spec.truncated = true;
+    return !spec.truncated;
+  };
   auto add = [&spec](std::string path) {
     if (path.empty()) return;
     if (spec.host_paths.size() >= k_max_paths) spec.truncated = true;
@@ -29,7 +37,7 @@ void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common) {
   // Every loop stops at the caps: aliases make one long list every device's.
   if (const auto mounts = edits["mounts"]; mounts && mounts.IsSequence())
     for (const auto& mount : mounts) {
-      if (spec.truncated) return;
+      if (!walk_on()) return;
       add(scalar(mount, "hostPath"));
       if (auto inside = scalar(mount, "containerPath"); common && !inside.empty()) {
         if (spec.common_mounts.size() >= k_max_paths) spec.truncated = true;
@@ -38,13 +46,13 @@ void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common) {
     }
   if (const auto nodes = edits["deviceNodes"]; nodes && nodes.IsSequence())
     for (const auto& node : nodes) {
-      if (spec.truncated) return;
+      if (!walk_on()) return;
       const auto host_path = scalar(node, "hostPath");
       add(host_path.empty() ? scalar(node, "path") : host_path);
     }
   if (const auto hooks = edits["hooks"]; hooks && hooks.IsSequence())
     for (const auto& hook : hooks) {
-      if (spec.truncated) return;
+      if (!walk_on()) return;
       add(scalar(hook, "path"));
     }
 }
@@ -62,7 +70,8 @@ Checked<CdiSpec> parse_cdi_spec(std::string_view text) {
   spec.cdi_version = scalar(root, "cdiVersion");
   spec.kind = scalar(root, "kind");
   if (spec.cdi_version.empty() || spec.kind.empty()) return problem("not a CDI spec (no cdiVersion or kind)");
-  read_edits(root["containerEdits"], spec, true);
+  std::size_t walked = 0;
+  read_edits(root["containerEdits"], spec, true, walked);
   if (const auto devices = root["devices"]; devices && devices.IsSequence())
     for (const auto& device : devices) {
       if (spec.devices.size() >= k_max_devices || spec.truncated) {
@@ -70,7 +79,7 @@ Checked<CdiSpec> parse_cdi_spec(std::string_view text) {
         break;
       }
       spec.devices.push_back(scalar(device, "name"));
-      read_edits(device["containerEdits"], spec, false);
+      if (device.IsMap()) read_edits(device["containerEdits"], spec, false, walked);
     }
   return spec;
 }

@@ -43,6 +43,11 @@ TEST_CASE("CDI spec: junk, a truncated file, deep nesting and no cdiVersion are 
   CHECK(gd::parse_cdi_spec("- a\n- b\n").error().starts_with("not a CDI spec"));
   CHECK(gd::parse_cdi_spec(std::string(100000, '[')).error() == "nested deeper than any CDI spec");
   CHECK(gd::parse_cdi_spec(std::string(5 << 20, ' ')).error().starts_with("larger than"));
+  // Scalars where maps belong: read as nothing, never thrown from.
+  const auto scalars = gd::parse_cdi_spec("cdiVersion: 0.5.0\nkind: nvidia.com/gpu\ncontainerEdits: {mounts: [a, b], deviceNodes: [c], hooks: [d]}\ndevices: [x, y]\n");
+  REQUIRE(scalars);
+  CHECK(scalars->devices == std::vector<std::string>{"", ""});
+  CHECK(scalars->host_paths.empty());
 }
 
 TEST_CASE("CDI spec: what yaml-cpp would keep is bounded, and aliases are walked only to the caps") {
@@ -61,4 +66,14 @@ TEST_CASE("CDI spec: what yaml-cpp would keep is bounded, and aliases are walked
   CHECK(spec->truncated);
   CHECK(spec->host_paths.size() == 4096);
   CHECK(spec->devices.size() == 1);  // the first device filled the caps; the rest were not walked
+  // A list of scalars under the node bound, aliased by every device: walked to a bound, not 256 times.
+  std::string scalars_aliased = "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\nmounts: &m [";
+  for (int i = 0; i < 90000; ++i) scalars_aliased += "a,";
+  scalars_aliased += "a]\ndevices:\n";
+  for (int i = 0; i < 256; ++i) scalars_aliased += "  - {name: \"" + std::to_string(i) + "\", containerEdits: {mounts: *m}}\n";
+  const auto walked = gd::parse_cdi_spec(scalars_aliased);
+  REQUIRE(walked);
+  CHECK(walked->truncated);
+  CHECK(walked->host_paths.empty());
+  CHECK(walked->devices.size() == 3);  // 90,001 entries a device: the third went past 200,000
 }

@@ -78,7 +78,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
     framework.name = printable(base_name(target), 120);
     framework.path = printable(target, 300);
     read_gpu_code(context, framework, target, {}, facts);
-    resolve_framework_libraries(context.host, host_loader_config(context), {framework.name, target, {}, {}, {}, {}, {}, {}, {}}, facts.libraries);
+    resolve_framework_libraries(context.host, context.conda_records, host_loader_config(context), {framework.name, target, {}, {}, {}, {}, {}, {}, {}}, facts.libraries);
     facts.frameworks.push_back(std::move(framework));
   }
   // The Python environments an application would run in.
@@ -111,7 +111,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
         if (!framework.cpu_only) {
           read_gpu_code(context, framework, found.gpu_code, found.build_archs, facts);
           if (!found.loads_through.empty())
-            resolve_framework_libraries(context.host, host_loader_config(context),
+            resolve_framework_libraries(context.host, context.conda_records, host_loader_config(context),
                                         {framework_label(framework), found.loads_through, found.dlopens, found.preloads,
                                          found.built_against, site, libraries_install_hint(context.rules.cuda, framework), found.modules,
                                          found.loads_first},

@@ -83,8 +83,9 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& note
         notes.note_unreadable(path, "cannot read: " + errno_name(text.error()));
         continue;
       }
-      // Another vendor's spec never names NVIDIA's kind: not parsed at all.
-      if (text->find("nvidia.com/") == std::string::npos) continue;
+      // Another vendor's spec names nothing of NVIDIA's: not parsed at all
+      // (a damaged one of NVIDIA's may have lost its kind, not its name).
+      if (name.find("nvidia") == std::string::npos && text->find("nvidia") == std::string::npos) continue;
       auto parsed = parse_cdi_spec(*text);
       if (!parsed) {
         specs.push_back({.path = printable(path, 200), .problem = parsed.error()});

@@ -63,7 +63,7 @@ std::optional<std::string> soname_file(const std::vector<std::string>& names, co
 }
 
 template <class Facts>
-Facts describe_library(Host& host, const std::string& path, const std::string& stem, const std::string& package,
+Facts describe_library(Host& host, CondaRecords& conda, const std::string& path, const std::string& stem, const std::string& package,
                        const std::string& json_key) {
   Facts item;
   item.path = path;
@@ -75,7 +75,7 @@ Facts describe_library(Host& host, const std::string& path, const std::string& s
   if (auto version = version_from_file_name(item.real_path, stem)) {
     item.version = *version;
     item.version_source = "file name";
-  } else if (auto packaged = package_version(host, item.real_path, package, json_key)) {
+  } else if (auto packaged = package_version(host, conda, item.real_path, package, json_key)) {
     item.version = packaged->version;
     item.version_source = packaged->source;
   }
@@ -85,7 +85,7 @@ Facts describe_library(Host& host, const std::string& path, const std::string& s
 class RuntimeSurvey {
  public:
   explicit RuntimeSurvey(ProbeContext& context)
-      : m_host(context.host), m_simulation(context.host, host_loader_config(context)) {
+      : m_host(context.host), m_conda(context.conda_records), m_simulation(context.host, host_loader_config(context)) {
     m_simulation.load_plain_program(context.driver_libs.program_runpath);  // what the driver-libs probe found
   }
 
@@ -107,7 +107,7 @@ class RuntimeSurvey {
     const std::string path = dir + "/" + *file;
     const std::string real = real_path(m_host, path);
     if (!m_seen.insert(real).second) return;
-    auto runtime = describe_library<RuntimeFacts>(m_host, path, "libcudart.so", "nvidia_cuda_runtime", "cuda_cudart");
+    auto runtime = describe_library<RuntimeFacts>(m_host, m_conda, path, "libcudart.so", "nvidia_cuda_runtime", "cuda_cudart");
     runtime.name = *file;
     runtime.install = origin == "loader" ? guess_install(dir) : origin;
     if (!runtime.version && runtime.install == "framework (torch)") {
@@ -120,7 +120,7 @@ class RuntimeSurvey {
       }
     }
     if (runtime.install == "conda")
-      if (auto packaged = package_version(m_host, runtime.real_path, "nvidia_cuda_runtime", ""); packaged && !packaged->package.empty())
+      if (auto packaged = package_version(m_host, m_conda, runtime.real_path, "nvidia_cuda_runtime", ""); packaged && !packaged->package.empty())
         runtime.package = packaged->package + " " + packaged->version;
     const auto hit = m_loader_hits.find(real);
     runtime.via = hit == m_loader_hits.end() ? "not on the loader's path" : hit->second;
@@ -174,7 +174,7 @@ class RuntimeSurvey {
       for (const auto& [place, entries] : places) {
         const auto file = soname_file(entries, library.stem);
         if (!file) continue;
-        auto item = describe_library<CudaLibraryFacts>(m_host, place + "/" + *file, library.stem, library.package, library.version_json_key);
+        auto item = describe_library<CudaLibraryFacts>(m_host, m_conda, place + "/" + *file, library.stem, library.package, library.version_json_key);
         item.name = *file;
         item.label = library.label;
         item.stem = library.stem;
@@ -186,6 +186,7 @@ class RuntimeSurvey {
   }
 
   Host& m_host;
+  CondaRecords& m_conda;
   LoadSimulation m_simulation;
   std::map<std::string, std::string> m_loader_hits;  // real path -> how the loader found it
   std::set<std::string> m_seen;

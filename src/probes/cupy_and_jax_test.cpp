@@ -72,7 +72,8 @@ TEST_CASE("CuPy 14: cuda-pathfinder takes the wheels' copies first, the runtime 
   std::vector<gd::FrameworkLibrary> libraries;
   gd::LoaderConfig config;
   config.default_dirs = {"/lib", "/usr/lib"};
-  gd::resolve_framework_libraries(host, config,
+  gd::CondaRecords conda;
+  gd::resolve_framework_libraries(host, conda, config,
                                   {"cupy 14.0.1", found->loads_through, found->dlopens, {}, {}, k_site, "hint", found->modules, found->loads_first},
                                   libraries);
   const auto named = [&](const std::string& name) {

@@ -50,9 +50,9 @@ std::optional<VersionRelation> relation_of(const std::optional<std::string>& a, 
 }
 
 // The version of the copy that wins, against the one the framework was built with.
-void compare_with_build(Host& host, const CudaLibraryKind& kind, const std::string& real, const LibraryRequest& request,
+void compare_with_build(Host& host, CondaRecords& conda, const CudaLibraryKind& kind, const std::string& real, const LibraryRequest& request,
                         FrameworkLibrary& library) {
-  library.version = cuda_library_version(host, kind, real);
+  library.version = cuda_library_version(host, conda, kind, real);
   const auto built = request.built_against.find(kind.label);
   if (built == request.built_against.end()) return;
   library.built_against = built->second;
@@ -90,7 +90,7 @@ bool is_cuda_library(std::string_view name) {
   return false;
 }
 
-void resolve_framework_libraries(Host& host, const LoaderConfig& config, const LibraryRequest& request, std::vector<FrameworkLibrary>& out) {
+void resolve_framework_libraries(Host& host, CondaRecords& conda, const LoaderConfig& config, const LibraryRequest& request, std::vector<FrameworkLibrary>& out) {
   LoadSimulation simulation(host, config);
   simulation.load_plain_program();
   for (const auto& preload : request.preloads) simulation.dlopen(preload, k_plain_program);
@@ -126,13 +126,13 @@ void resolve_framework_libraries(Host& host, const LoaderConfig& config, const L
               const std::string real = real_path(host, *copy);
               library.shadowed_copy = printable(real, 300);
               if (kind)
-                if (auto version = cuda_library_version(host, *kind, real)) library.shadowed_version = printable(*version, 64);
-              if (kind) library.shadowed_relation = relation_of(cuda_library_version(host, *kind, real_path(host, *resolution.path)),
+                if (auto version = cuda_library_version(host, conda, *kind, real)) library.shadowed_version = printable(*version, 64);
+              if (kind) library.shadowed_relation = relation_of(cuda_library_version(host, conda, *kind, real_path(host, *resolution.path)),
                                                                 library.shadowed_version);
             }
             break;
           }
-      if (kind) compare_with_build(host, *kind, real_path(host, *resolution.path), request, library);
+      if (kind) compare_with_build(host, conda, *kind, real_path(host, *resolution.path), request, library);
     } else if (!request.site.empty()) {
       if (auto copy = copy_in_wheels(host, request.site, resolution.name)) library.wheel_copy = printable(*copy, 300);
     }

@@ -8,6 +8,7 @@
 #include "facts/application_facts.h"
 #include "host/host.h"
 #include "loader/loader_config.h"
+#include "probes/conda_meta.h"
 
 #include <map>
 #include <optional>
@@ -41,6 +42,6 @@ struct LibraryRequest {
 };
 
 // Appends one entry per CUDA library the request's library loads, at most 256 in all.
-void resolve_framework_libraries(Host& host, const LoaderConfig& config, const LibraryRequest& request, std::vector<FrameworkLibrary>& out);
+void resolve_framework_libraries(Host& host, CondaRecords& conda, const LoaderConfig& config, const LibraryRequest& request, std::vector<FrameworkLibrary>& out);
 
 }  // namespace gd

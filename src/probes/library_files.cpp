@@ -76,39 +76,10 @@ std::optional<PackageVersion> from_version_json(Host& host, const std::string& d
   return PackageVersion{std::string(version->as_string()), path, ""};
 }
 
-// conda-meta/<name>-<version>-<build>.json -> {name, version}.
-std::optional<std::pair<std::string, std::string>> conda_record_name(std::string_view file) {
-  if (!file.ends_with(".json")) return std::nullopt;
-  file.remove_suffix(5);
-  const auto build = file.rfind('-');
-  if (build == std::string_view::npos || build == 0) return std::nullopt;
-  const auto version = file.rfind('-', build - 1);
-  if (version == std::string_view::npos || version == 0) return std::nullopt;
-  return std::pair{std::string(file.substr(0, version)), std::string(file.substr(version + 1, build - version - 1))};
-}
-
-// The conda packages that ship CUDA libraries: cudatoolkit (CUDA 11 and
-// before, one package), cuda-* and libcu*/libnv* (CUDA 12 on, split), cudnn, nccl.
-bool may_ship_cuda_library(std::string_view package) {
-  return package == "cudatoolkit" || package == "cudnn" || package == "nccl" || package.starts_with("cuda-") ||
-         package.starts_with("libcu") || package.starts_with("libnv");
-}
-
-std::optional<PackageVersion> from_conda_meta(Host& host, const std::string& prefix, const std::string& library_path) {
-  const std::string meta = prefix + "/conda-meta";
-  auto names = host.list_dir(meta);
-  if (!names || !library_path.starts_with(prefix + "/")) return std::nullopt;
-  // A record's "files" lists paths relative to the prefix: "lib/libcudart.so.11.8.89".
-  const std::string listed = "\"" + library_path.substr(prefix.size() + 1) + "\"";
-  int read = 0;
-  for (const auto& name : *names) {
-    const auto record = conda_record_name(name);
-    if (!record || !may_ship_cuda_library(record->first) || !Version::parse(record->second)) continue;
-    if (++read > 64) break;  // a bounded look: an environment has a few dozen CUDA packages at most
-    auto text = host.read_file(meta + "/" + name, 8 << 20);
-    if (text && contains(*text, listed)) return PackageVersion{record->second, meta + "/" + name, record->first};
-  }
-  return std::nullopt;
+std::optional<PackageVersion> from_conda_meta(Host& host, CondaRecords& conda, const std::string& prefix, const std::string& library_path) {
+  const auto owner = conda.owner_of(host, prefix, library_path);
+  if (!owner) return std::nullopt;
+  return PackageVersion{owner->version, owner->record, owner->package};
 }
 
 }  // namespace
@@ -121,8 +92,8 @@ std::optional<std::string> version_from_file_name(const std::string& path, const
   return version && version->size() >= 2 ? std::optional(rest) : std::nullopt;
 }
 
-std::optional<PackageVersion> package_version(Host& host, const std::string& library_path, const std::string& package_prefix,
-                                              const std::string& version_json_key) {
+std::optional<PackageVersion> package_version(Host& host, CondaRecords& conda, const std::string& library_path,
+                                              const std::string& package_prefix, const std::string& version_json_key) {
   const std::string file(base_name(library_path));
   std::string dir = dir_name(library_path);
   // Wheels: site-packages/nvidia/cu13/lib -> site-packages (three up); a
@@ -132,7 +103,7 @@ std::optional<PackageVersion> package_version(Host& host, const std::string& lib
     if (auto found = from_dist_info(host, dir + "/dist-info", file, package_prefix)) return found;
     if (!version_json_key.empty())
       if (auto found = from_version_json(host, dir, version_json_key)) return found;
-    if (auto found = from_conda_meta(host, dir, library_path)) return found;
+    if (auto found = from_conda_meta(host, conda, dir, library_path)) return found;
     dir = dir_name(dir);
   }
   return std::nullopt;
@@ -149,9 +120,9 @@ std::optional<std::string> toolkit_version_in_path(std::string_view path) {
   return std::nullopt;
 }
 
-std::optional<std::string> cuda_library_version(Host& host, const CudaLibraryKind& kind, const std::string& real_path) {
+std::optional<std::string> cuda_library_version(Host& host, CondaRecords& conda, const CudaLibraryKind& kind, const std::string& real_path) {
   if (auto version = version_from_file_name(real_path, kind.stem)) return version;
-  if (auto packaged = package_version(host, real_path, kind.package, kind.version_json_key)) return packaged->version;
+  if (auto packaged = package_version(host, conda, real_path, kind.package, kind.version_json_key)) return packaged->version;
   if (kind.tracks_toolkit) return toolkit_version_in_path(real_path);
   return std::nullopt;
 }

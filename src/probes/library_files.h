@@ -6,6 +6,7 @@
 
 #include "host/host.h"
 #include "host/host_paths.h"
+#include "probes/conda_meta.h"
 
 #include <boost/json.hpp>
 
@@ -49,12 +50,12 @@ struct PackageVersion {
 // (the symlink's target), the packaging that holds it (package_version), and
 // for libraries whose version is the toolkit's, a toolkit directory in its
 // path (/usr/local/cuda-12.1/lib64: 12.1). nullopt when none says.
-std::optional<std::string> cuda_library_version(Host& host, const CudaLibraryKind& kind, const std::string& real_path);
+std::optional<std::string> cuda_library_version(Host& host, CondaRecords& conda, const CudaLibraryKind& kind, const std::string& real_path);
 
 // Looks beside and above the library's directory for the wheel dist-info
 // whose RECORD lists the file, a toolkit version.json, or the conda-meta
-// record whose "files" list it.
-std::optional<PackageVersion> package_version(Host& host, const std::string& library_path, const std::string& package_prefix,
-                                              const std::string& version_json_key);
+// record whose "files" list it (conda: the run's records, read once).
+std::optional<PackageVersion> package_version(Host& host, CondaRecords& conda, const std::string& library_path,
+                                              const std::string& package_prefix, const std::string& version_json_key);
 
 }  // namespace gd

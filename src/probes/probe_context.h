@@ -12,6 +12,7 @@
 #include "facts/probe_notes.h"
 #include "facts/system_facts.h"
 #include "host/host.h"
+#include "probes/conda_meta.h"
 #include "probes/driver_answers.h"
 #include "loader/loader_config.h"
 #include "rules/rule_set.h"
@@ -50,6 +51,8 @@ struct ProbeContext {
   // The loader of a typical program here (ld.so.conf, the cache, LD_LIBRARY_PATH),
   // read once per check by host_loader_config() and shared by every probe that simulates loading.
   std::optional<LoaderConfig> loader_config{};
+  // conda-meta records, read once per check for every probe that asks.
+  CondaRecords conda_records{};
 };
 
 inline const LoaderConfig& host_loader_config(ProbeContext& context) {
