@@ -58,6 +58,53 @@ def gzip_bomb(path, member_size):
     return path
 
 
+def conda_meta_root(work, prefixes=3, records=80, record_size=8 << 20):
+    """Conda prefixes on PATH whose CUDA libraries carry only their major,
+    each beside records of CUDA packages of record_size bytes that list
+    other files: every library's version is looked up in conda-meta."""
+    root = os.path.join(work, "conda-root")
+    shutil.rmtree(root, ignore_errors=True)
+    entry = '"lib/not-this-one-' + "x" * 24 + '.so", '
+    body = ('{"name": "x", "files": [' + entry * ((record_size - 64) // len(entry)) + '"lib/last.so"]}').encode()
+    paths = []
+    for p in range(prefixes):
+        prefix = os.path.join(root, f"opt/conda{p}")
+        os.makedirs(os.path.join(prefix, "bin"))
+        os.makedirs(os.path.join(prefix, "conda-meta"))
+        os.makedirs(os.path.join(prefix, "lib"))
+        open(os.path.join(prefix, "bin/python3"), "w").close()
+        for library in ("libcudart.so.12", "libcublas.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12"):
+            open(os.path.join(prefix, "lib", library), "w").close()
+        for r in range(records):
+            with open(os.path.join(prefix, "conda-meta", f"cuda-part{r}-12.4.{r}-0.json"), "wb") as handle:
+                handle.write(body)
+        paths.append(f"/opt/conda{p}")
+    return root, {"PATH": ":".join(p + "/bin" for p in paths) + ":/usr/bin:/bin",
+                  "LD_LIBRARY_PATH": ":".join(p + "/lib" for p in paths)}
+
+
+def cdi_roots(work):
+    """/etc/cdi of three kinds: 4 MiB of short scalars, 256 devices that all
+    alias one 200,000-entry mount list, and 3,000 specs of another vendor."""
+    roots = {}
+    for name in ("scalars", "aliases", "vendors"):
+        roots[name] = os.path.join(work, "cdi-" + name)
+        shutil.rmtree(roots[name], ignore_errors=True)
+        os.makedirs(os.path.join(roots[name], "etc/cdi"))
+    scalars = "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\nx: [" + "1," * ((4 << 20) // 2 - 64) + "1]\n"
+    with open(os.path.join(roots["scalars"], "etc/cdi/nvidia.yaml"), "w") as handle:
+        handle.write(scalars)
+    # 90,000 scalars: under the node bound, so every device's alias is walked.
+    aliases = ["cdiVersion: 0.5.0", "kind: nvidia.com/gpu", "mounts: &m [" + "a," * 90000 + "a]"]
+    aliases += ["devices:"] + [f"  - {{name: d{i}, containerEdits: {{mounts: *m}}}}" for i in range(256)]
+    with open(os.path.join(roots["aliases"], "etc/cdi/nvidia.yaml"), "w") as handle:
+        handle.write("\n".join(aliases) + "\n")
+    for i in range(3000):
+        with open(os.path.join(roots["vendors"], f"etc/cdi/vendor-{i:05}.yaml"), "w") as handle:
+            handle.write("cdiVersion: 0.6.0\nkind: example.com/fpga\ndevices:\n" + "".join(f"  - name: f{j}\n" for j in range(200)))
+    return roots
+
+
 def main():
     gpudoctor = os.path.abspath(sys.argv[1])
     work = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="gpudoctor-hostile-")
@@ -94,6 +141,10 @@ def main():
     with open(os.path.join(rules, "huge.json"), "wb") as handle:
         handle.truncate(1 << 30)
     run("--rules with a 1 GB (sparse) file", [gpudoctor, "check", "--rules", rules])
+    conda_root, conda_env = conda_meta_root(work)
+    run("--root: 3 conda prefixes, 80 CUDA records of 8 MiB each", [gpudoctor, "check", "--root", conda_root], conda_env)
+    for name, cdi_root in cdi_roots(work).items():
+        run(f"--root: /etc/cdi, {name}", [gpudoctor, "check", "--root", cdi_root])
     print(f"(inputs left in {work})")
 
 
