@@ -84,6 +84,13 @@ def scenarios():
     s.file("/proc/self/status", no_mknod)
     yield s.expect("fail", "device-nodes", ["nvidiactl-missing", "gpu-device-node-missing"], headline="nvidiactl-missing")
 
+    s = h100_host("host-uvm-node-missing-caller-may-mknod",
+                  "nvidia_uvm loaded, /dev/nvidia-uvm missing, checked by root with CAP_MKNOD: libcuda creates it for this caller.")
+    for node in ("/dev/nvidia-uvm", "/dev/nvidia-uvm-tools"):
+        s.devices.pop(node, None)
+    s.file("/proc/self/status", may_mknod)
+    yield s.expect("warn", None, ["nvidia-uvm-node-missing"], headline="nvidia-uvm-node-missing")
+
     s = h100_host("host-node-wrong-number-caller-may-mknod",
                   "/dev/nvidiactl carries 195:0, checked by root with CAP_MKNOD: libcuda replaces the node for this caller.")
     s.device("/dev/nvidiactl", 195, 0, driver_version="550.54.15")
