@@ -392,6 +392,9 @@ int run_snapshot_command(const Options& options) {
     if (auto packed = pack_snapshot(dir, output); !packed) throw OutputError(packed.error());
   std::cerr << "gpudoctor: snapshot written to " << output << " (" << recorder.files_written()
             << " files); verdict " << status_name(report.verdict) << ".\n";
+  if (recorder.files_not_kept() > 0)
+    std::cerr << "gpudoctor: " << recorder.files_not_kept() << " file(s) read but not kept: past the "
+              << (k_max_unpacked_bytes >> 20) << " MB a snapshot may hold and still replay; the replay reads them as too large (EFBIG).\n";
   if (report.redacted)
     std::cerr << "gpudoctor: redacted: "
               << (report.redacted->empty() ? std::string("nothing identifying was found") : joined_list(*report.redacted))

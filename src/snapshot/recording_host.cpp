@@ -1,5 +1,6 @@
 #include "snapshot/recording_host.h"
 
+#include "snapshot/snapshot_archive.h"
 #include "snapshot/write_root.h"
 #include "util/text.h"
 
@@ -17,6 +18,13 @@ namespace {
 
 // Only errors other than "not there" need recording: absence is the default.
 bool worth_recording(const std::error_code& error) { return error.value() != ENOENT; }
+
+// What a snapshot keeps must replay: its reader refuses an archive that
+// unpacks to more than k_max_unpacked_bytes, so the files and pieces kept
+// stay within this, and snapshot.json (at most 16 MB), report.json and the
+// tar headers within the rest. A file past it is recorded as too large
+// (EFBIG), as a reader's own cap says it: the replay reads it as unreadable.
+constexpr std::size_t k_max_kept_bytes = k_max_unpacked_bytes - (24 << 20);
 
 }  // namespace
 
@@ -54,6 +62,7 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
     record_error(path, content.error());
     return content;
   }
+  if (!keep(path, content->size())) return content;
   if (auto logical = prepare(path); logical && m_root->write_file(*logical, *content)) ++m_files_written;
   return content;
 }
@@ -155,6 +164,16 @@ ChildAnswer RecordingHost::ask(const ChildRequest& request) {
   return answer;
 }
 
+bool RecordingHost::keep(std::string_view path, std::size_t bytes) {
+  if (m_kept_bytes + bytes <= k_max_kept_bytes) {
+    m_kept_bytes += bytes;
+    return true;
+  }
+  m_snapshot.errors.insert_or_assign(std::string(path), errno_name(std::error_code(EFBIG, std::generic_category())));
+  ++m_files_not_kept;
+  return false;
+}
+
 // Merges overlapping pieces and writes them, back to back, where the file
 // belongs; the snapshot's pieces say which offsets they came from.
 void RecordingHost::pack_pieces() {
@@ -182,6 +201,7 @@ void RecordingHost::pack_pieces() {
     if (const auto existing = m_root->regular_size(*logical);
         existing && size != m_snapshot.file_sizes.end() && *existing == size->second)
       continue;
+    if (!keep(path, packed.size())) continue;
     if (m_root->write_file(*logical, packed)) ++m_files_written;
     m_snapshot.pieces[path] = std::move(table);
   }

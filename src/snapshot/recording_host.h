@@ -23,6 +23,8 @@ class RecordingHost final : public ForwardingHost {
   // Writes snapshot.json; call once, after the checks ran.
   Result<void> finish(const std::string& gpudoctor_version);
   std::size_t files_written() const { return m_files_written; }
+  // Files read but not kept: past what a snapshot may hold and still replay.
+  std::size_t files_not_kept() const { return m_files_not_kept; }
 
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
   Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
@@ -43,10 +45,13 @@ class RecordingHost final : public ForwardingHost {
   std::optional<std::string> prepare(std::string_view path, FollowFinal follow_final = FollowFinal::yes);
   void record_error(std::string_view path, const std::error_code& error);
   void pack_pieces();
+  // Counts bytes against the snapshot's budget; false (and the path recorded
+  // as too large) where they would pass it.
+  bool keep(std::string_view path, std::size_t bytes);
 
   std::string m_out;
   std::optional<WriteRoot> m_root;  // out_dir/root, opened once
-  std::size_t m_files_written = 0;
+  std::size_t m_files_written = 0, m_files_not_kept = 0, m_kept_bytes = 0;
   Snapshot m_snapshot;
   // Piecewise reads, kept until finish() packs them: path -> offset -> bytes.
   std::map<std::string, std::map<std::uint64_t, std::string>, std::less<>> m_read_pieces;

@@ -2,10 +2,12 @@
 
 #include "host/live_host.h"
 #include "snapshot/replay_host.h"
+#include "snapshot/snapshot_archive.h"
 #include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -123,3 +125,27 @@ TEST_CASE("a snapshot keeps bytes that are not UTF-8 exactly, and replays them")
   CHECK(replay.env("GPUDOCTOR_TEST_BYTES") == "/tmp/\xff\xfe");
 }
 
+
+TEST_CASE("what a snapshot keeps always replays: files past its budget are recorded as too large, not kept") {
+  gd::TempDir system;
+  const std::string big(24 << 20, 'm');  // three of these pass what an archive may unpack to
+  for (const char* name : {"a.ko", "b.ko", "c.ko"}) system.write(std::string("lib/modules/") + name, big);
+  system.write("proc/version", "Linux version 6.1.0");
+  gd::LiveHost live(system.path());
+  gd::TempDir out;
+  const std::string dir = out / "snap";
+  std::filesystem::create_directories(dir + "/root");
+  gd::RecordingHost recorder(live, dir);
+  for (const char* name : {"a.ko", "b.ko", "c.ko"})
+    CHECK(recorder.read_file(std::string("/lib/modules/") + name, 32 << 20)->size() == big.size());  // the check itself saw them
+  CHECK(recorder.read_file("/proc/version", 100).has_value());
+  CHECK(recorder.files_not_kept() == 2);
+  REQUIRE(recorder.finish("test").has_value());
+  const std::string archive = out / "snap.tar.gz";
+  REQUIRE(gd::pack_snapshot(dir, archive));
+
+  gd::ReplayHost replay(archive);  // refused before: "unpacks to more than 64 MB"
+  CHECK(replay.read_file("/lib/modules/a.ko", 32 << 20)->size() == big.size());
+  CHECK(replay.read_file("/lib/modules/b.ko", 32 << 20).error().value() == EFBIG);
+  CHECK(replay.read_file("/proc/version", 100).value() == "Linux version 6.1.0");
+}
