@@ -20,11 +20,13 @@ namespace {
 bool worth_recording(const std::error_code& error) { return error.value() != ENOENT; }
 
 // What a snapshot keeps must replay: its reader refuses an archive that
-// unpacks to more than k_max_unpacked_bytes, so the files and pieces kept
-// stay within this, and snapshot.json (at most 16 MB), report.json and the
-// tar headers within the rest. A file past it is recorded as too large
-// (EFBIG), as a reader's own cap says it: the replay reads it as unreadable.
-constexpr std::size_t k_max_kept_bytes = k_max_unpacked_bytes - (24 << 20);
+// unpacks to more than k_max_unpacked_bytes. Files and pieces are kept while
+// they fit, leaving room for report.json and the tar headers; at the end the
+// largest go until snapshot.json fits too. A file not kept is recorded as
+// too large (EFBIG), as a reader's own cap says it: the replay reads it as
+// unreadable.
+constexpr std::size_t k_room_for_report = 8 << 20;
+constexpr std::size_t k_max_kept_bytes = k_max_unpacked_bytes - k_room_for_report;
 
 }  // namespace
 
@@ -63,7 +65,10 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
     return content;
   }
   if (!keep(path, content->size())) return content;
-  if (auto logical = prepare(path); logical && m_root->write_file(*logical, *content)) ++m_files_written;
+  if (auto logical = prepare(path); logical && m_root->write_file(*logical, *content)) {
+    ++m_files_written;
+    m_kept.push_back({std::string(path), *logical, content->size()});
+  }
   return content;
 }
 
@@ -202,8 +207,24 @@ void RecordingHost::pack_pieces() {
         existing && size != m_snapshot.file_sizes.end() && *existing == size->second)
       continue;
     if (!keep(path, packed.size())) continue;
-    if (m_root->write_file(*logical, packed)) ++m_files_written;
+    if (m_root->write_file(*logical, packed)) {
+      ++m_files_written;
+      m_kept.push_back({path, *logical, packed.size()});
+    }
     m_snapshot.pieces[path] = std::move(table);
+  }
+}
+
+// The largest kept files go until snapshot.json fits beside the rest.
+void RecordingHost::make_room_for(std::size_t json_bytes) {
+  std::sort(m_kept.begin(), m_kept.end(), [](const Kept& a, const Kept& b) { return a.bytes > b.bytes; });
+  for (auto kept = m_kept.begin(); kept != m_kept.end() && m_kept_bytes + json_bytes > k_max_kept_bytes; ++kept) {
+    if (!m_root->remove_file(kept->logical)) continue;
+    m_kept_bytes -= kept->bytes;
+    --m_files_written;
+    ++m_files_not_kept;
+    m_snapshot.pieces.erase(kept->path);
+    m_snapshot.errors.insert_or_assign(kept->path, errno_name(std::error_code(EFBIG, std::generic_category())));
   }
 }
 
@@ -211,6 +232,8 @@ Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
   pack_pieces();
   m_snapshot.gpudoctor_version = gpudoctor_version;
   m_snapshot.redactions = inner().redactions();
+  // Each file dropped adds a line of errors: 512 bytes are room for it.
+  make_room_for(snapshot_json_size(m_snapshot) + 512 * m_kept.size());
   return write_snapshot(m_out, m_snapshot);
 }
 

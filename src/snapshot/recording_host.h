@@ -48,6 +48,12 @@ class RecordingHost final : public ForwardingHost {
   // Counts bytes against the snapshot's budget; false (and the path recorded
   // as too large) where they would pass it.
   bool keep(std::string_view path, std::size_t bytes);
+  void make_room_for(std::size_t json_bytes);
+  struct Kept {
+    std::string path, logical;  // as read, and where it lies below root/
+    std::size_t bytes;
+  };
+  std::vector<Kept> m_kept;
 
   std::string m_out;
   std::optional<WriteRoot> m_root;  // out_dir/root, opened once

@@ -156,6 +156,8 @@ Snapshot parse_snapshot(std::string_view text, const std::string& path) {
   return snapshot_from_json(top);
 }
 
+std::size_t snapshot_json_size(const Snapshot& snapshot) { return pretty_json(snapshot_to_json(snapshot)).size(); }
+
 Result<void> write_snapshot(const std::string& dir, const Snapshot& snapshot) {
   std::ofstream out(dir + "/snapshot.json", std::ios::binary);
   out << pretty_json(snapshot_to_json(snapshot));

@@ -56,5 +56,7 @@ Snapshot read_snapshot(const std::string& dir);
 Snapshot parse_snapshot(std::string_view text, const std::string& name);
 // Writes DIR/snapshot.json (DIR exists).
 Result<void> write_snapshot(const std::string& dir, const Snapshot& snapshot);
+// The bytes write_snapshot would write.
+std::size_t snapshot_json_size(const Snapshot& snapshot);
 
 }  // namespace gd

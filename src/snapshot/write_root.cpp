@@ -61,6 +61,12 @@ bool WriteRoot::write_file(std::string_view path, std::string_view content, unsi
   return written == content.size();
 }
 
+bool WriteRoot::remove_file(std::string_view path) {
+  std::string name;
+  auto parent = parent_of(path, false, name);
+  return parent && ::unlinkat(parent->get(), name.c_str(), 0) == 0;
+}
+
 bool WriteRoot::make_link(std::string_view path, std::string_view target) {
   std::string name;
   auto parent = parent_of(path, true, name);

@@ -23,6 +23,8 @@ class WriteRoot {
   bool make_dirs(std::string_view path);
   bool write_file(std::string_view path, std::string_view content, unsigned mode = 0644);
   bool make_link(std::string_view path, std::string_view target);
+  // Removes a file written earlier (never a directory).
+  bool remove_file(std::string_view path);
   // lstat below the root: the file's size, or nothing when it is absent or not a regular file.
   std::optional<std::uint64_t> regular_size(std::string_view path);
   bool exists(std::string_view path);
