@@ -64,6 +64,17 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
     record_error(path, content.error());
     return content;
   }
+  // Read again (to more bytes, say): only what it grew by is counted, and
+  // where that does not fit, the copy kept first stays.
+  const auto earlier = std::find_if(m_kept.begin(), m_kept.end(), [&](const Kept& kept) { return kept.path == path; });
+  if (earlier != m_kept.end()) {
+    if (content->size() <= earlier->bytes || m_kept_bytes + (content->size() - earlier->bytes) > k_max_kept_bytes) return content;
+    if (m_root->write_file(earlier->logical, *content)) {
+      m_kept_bytes += content->size() - earlier->bytes;
+      earlier->bytes = content->size();
+    }
+    return content;
+  }
   if (!keep(path, content->size())) return content;
   if (auto logical = prepare(path); logical && m_root->write_file(*logical, *content)) {
     ++m_files_written;

@@ -175,3 +175,23 @@ TEST_CASE("a snapshot.json that grew late makes room: the largest kept files go 
   CHECK(replay.read_file("/lib/modules/b.ko", 32 << 20).error().value() == EFBIG);  // the larger went
   CHECK(replay.read_file("/lib/modules/a.ko", 32 << 20)->size() == (22u << 20));
 }
+
+TEST_CASE("a file read twice is kept once, and counted once against the snapshot's budget") {
+  gd::FakeHost host;
+  host.host_mode = gd::HostMode::live;
+  host.file("/lib/modules/a.ko", std::string(30 << 20, 'a'));
+  host.file("/lib/modules/b.ko", std::string(20 << 20, 'b'));
+  gd::TempDir out;
+  const std::string dir = out / "snap";
+  std::filesystem::create_directories(dir + "/root");
+  gd::RecordingHost recorder(host, dir);
+  CHECK(recorder.read_file("/lib/modules/a.ko", 1 << 20)->size() == (1u << 20));  // a first look at its head
+  for (int i = 0; i < 3; ++i) CHECK(recorder.read_file("/lib/modules/a.ko", 32 << 20)->size() == (30u << 20));
+  CHECK(recorder.read_file("/lib/modules/b.ko", 32 << 20).has_value());  // 30 + 20 fit in 56
+  CHECK(recorder.files_not_kept() == 0);
+  CHECK(recorder.files_written() == 2);
+  REQUIRE(recorder.finish("test").has_value());
+  gd::ReplayHost replay(dir);
+  CHECK(replay.read_file("/lib/modules/a.ko", 32 << 20)->size() == (30u << 20));
+  CHECK(replay.read_file("/lib/modules/b.ko", 32 << 20)->size() == (20u << 20));
+}
