@@ -17,8 +17,8 @@ constexpr const char* k_fields_with_cc =
 constexpr const char* k_fields_without_cc =
     "index,driver_version,name,uuid,pci.bus_id,memory.total,memory.used,mig.mode.current,persistence_mode,compute_mode";
 constexpr std::size_t k_max_gpus = 1024;
-// nvidia-smi --help-query-compute-apps names these.
-constexpr const char* k_compute_app_fields = "gpu_bus_id,pid,process_name,used_memory";
+// nvidia-smi --help-query-compute-apps names these fields.
+constexpr const char* k_compute_apps_query = "--query-compute-apps=gpu_bus_id,pid,process_name,used_memory";
 
 std::optional<std::string> value_of(std::string_view field) {
   const auto text = trim(field);
@@ -235,8 +235,8 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
       return gpu.compute_mode && gpu.compute_mode->starts_with("Exclusive");
     });
     if (list_processes && exclusive) {
-      const ChildAnswer apps = children.ask({ChildKind::command, {program, std::string("--query-compute-apps=") + k_compute_app_fields,
-                                             "--format=csv,noheader,nounits"}, deadline});
+      const ChildAnswer apps =
+          children.ask({ChildKind::command, {program, k_compute_apps_query, "--format=csv,noheader,nounits"}, deadline});
       if (apps.exit == 0 && !apps.error && !apps.truncated) add_compute_apps(apps.output, facts);
     }
   }
