@@ -47,7 +47,16 @@ configure() {  # configure BUILD_DIR [meson options...]; TARGET=name builds that
   else
     meson setup "$dir" "$@" >/dev/null
   fi
-  ninja -C "$dir" ${TARGET:-} >/dev/null
+  # Quiet when it builds; a failed build shows what the compiler said.
+  local log
+  log=$(mktemp)
+  if ! ninja -C "$dir" ${TARGET:-} >"$log" 2>&1; then
+    grep -v '^\[[0-9]*/[0-9]*\] ' "$log" >&2 || true
+    rm -f "$log"
+    echo "quickstart: the build in $dir failed" >&2
+    exit 1
+  fi
+  rm -f "$log"
 }
 
 # meson prints its own tally; CI reads the plain "N passed, N failed" line.
