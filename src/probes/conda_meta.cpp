@@ -39,9 +39,10 @@ std::optional<CondaOwner> CondaRecords::owner_of(Host& host, const std::string& 
   auto& files = entry->second;
   if (added) {
     const std::string meta = prefix + "/conda-meta";
-    auto names = host.list_dir(meta);
+    const auto names = host.list_dir(meta);
+    const std::vector<std::string> none;
     std::size_t read = 0;
-    for (const auto& name : names ? *names : std::vector<std::string>{}) {
+    for (const auto& name : names ? *names : none) {
       const auto record = record_name(name);
       if (!record || !may_ship_cuda_library(record->first) || !Version::parse(record->second)) continue;
       if (++read > k_max_records || m_bytes_read >= k_max_bytes_per_run) break;

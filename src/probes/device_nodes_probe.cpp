@@ -194,7 +194,7 @@ std::optional<std::string> record_opens(Probed<DeviceNodesFacts>& layer, const s
 // line of /proc/self/status; unknown where the file does not say.
 std::optional<bool> may_mknod(Host& host) {
   constexpr unsigned k_cap_mknod = 27;
-  auto status = host.read_file("/proc/self/status", 64 * 1024);
+  auto status = host.read_file("/proc/self/status", k_small_file);
   if (!status) return std::nullopt;
   for (const auto line : lines(*status)) {
     if (!line.starts_with("CapEff:")) continue;
@@ -213,10 +213,12 @@ NodeRepair node_repair(ProbeContext& context, std::optional<bool> caller_may_mkn
     return NodeRepair::nobody;
   if (context.container.in_container) return NodeRepair::unknown;
   if (caller_may_mknod && *caller_may_mknod) return NodeRepair::this_caller;
-  // setuid root: it makes the nodes for any user who runs it.
-  if (auto modprobe = context.host.stat("/usr/bin/nvidia-modprobe");
-      modprobe && modprobe->type == FileType::regular && modprobe->uid == 0 && (modprobe->mode & 04000))
-    return NodeRepair::nvidia_modprobe;
+  // setuid root: it makes the nodes for any user who runs it (the
+  // kernel-module layer found whether it is there at all).
+  if (context.kernel_module.nvidia_modprobe)
+    if (auto modprobe = context.host.stat("/usr/bin/nvidia-modprobe");
+        modprobe && modprobe->type == FileType::regular && modprobe->uid == 0 && (modprobe->mode & 04000))
+      return NodeRepair::nvidia_modprobe;
   return caller_may_mknod ? NodeRepair::nobody : NodeRepair::unknown;
 }
 

@@ -37,6 +37,7 @@ TEST_CASE("device-nodes: who makes a missing node when libcuda first opens the d
     auto context = f.context();
     context.kernel_module.loaded = true;
     context.kernel_module.params["ModifyDeviceFiles"] = "1";
+    context.kernel_module.nvidia_modprobe = true;  // as the kernel-module layer found /usr/bin/nvidia-modprobe
     setup(f.host, context);
     return gd::probe_device_nodes(context).facts;
   };

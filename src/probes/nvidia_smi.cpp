@@ -138,9 +138,11 @@ SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap) {
 
 void add_compute_apps(std::string_view csv, NvidiaSmiFacts& facts) {
   constexpr std::size_t k_max_listed = 16;
+  std::vector<std::string> addresses;  // each GPU's, as sysfs names it, once
   for (auto& gpu : facts.gpus) {
     gpu.processes = 0;
     gpu.process_list.emplace();
+    addresses.push_back(gpu.bus_id ? sysfs_pci_address(*gpu.bus_id) : std::string());
   }
   std::size_t read = 0;
   for (const auto line : lines(csv)) {
@@ -154,8 +156,9 @@ void add_compute_apps(std::string_view csv, NvidiaSmiFacts& facts) {
     const auto name = value_of(std::string_view(name_begin, static_cast<std::size_t>(name_end - name_begin)));
     const auto used = value_of(fields.back());
     const auto bus = sysfs_pci_address(fields[0]);
-    for (auto& gpu : facts.gpus) {
-      if (!gpu.bus_id || sysfs_pci_address(*gpu.bus_id) != bus) continue;
+    for (std::size_t i = 0; i < facts.gpus.size(); ++i) {
+      auto& gpu = facts.gpus[i];
+      if (addresses[i].empty() || addresses[i] != bus) continue;
       ++*gpu.processes;
       if (gpu.process_list->size() < k_max_listed)
         gpu.process_list->push_back({.pid = *pid, .name = name, .used_mib = used ? parse_int(*used) : std::nullopt});

@@ -66,19 +66,19 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
   }
   // Read again (to more bytes, say): only what it grew by is counted, and
   // where that does not fit, the copy kept first stays.
-  const auto earlier = std::find_if(m_kept.begin(), m_kept.end(), [&](const Kept& kept) { return kept.path == path; });
-  if (earlier != m_kept.end()) {
-    if (content->size() <= earlier->bytes || m_kept_bytes + (content->size() - earlier->bytes) > k_max_kept_bytes) return content;
-    if (m_root->write_file(earlier->logical, *content)) {
-      m_kept_bytes += content->size() - earlier->bytes;
-      earlier->bytes = content->size();
+  if (const auto earlier = m_kept.find(path); earlier != m_kept.end()) {
+    Kept& kept = earlier->second;
+    if (content->size() <= kept.bytes || m_kept_bytes + (content->size() - kept.bytes) > k_max_kept_bytes) return content;
+    if (m_root->write_file(kept.logical, *content)) {
+      m_kept_bytes += content->size() - kept.bytes;
+      kept.bytes = content->size();
     }
     return content;
   }
   if (!keep(path, content->size())) return content;
   if (auto logical = prepare(path); logical && m_root->write_file(*logical, *content)) {
     ++m_files_written;
-    m_kept.push_back({std::string(path), *logical, content->size()});
+    m_kept.insert_or_assign(std::string(path), Kept{*logical, content->size()});
   }
   return content;
 }
@@ -185,9 +185,13 @@ bool RecordingHost::keep(std::string_view path, std::size_t bytes) {
     m_kept_bytes += bytes;
     return true;
   }
-  m_snapshot.errors.insert_or_assign(std::string(path), errno_name(std::error_code(EFBIG, std::generic_category())));
-  ++m_files_not_kept;
+  record_too_large(std::string(path));
   return false;
+}
+
+void RecordingHost::record_too_large(const std::string& path) {
+  m_snapshot.errors.insert_or_assign(path, errno_name(std::error_code(EFBIG, std::generic_category())));
+  ++m_files_not_kept;
 }
 
 // Merges overlapping pieces and writes them, back to back, where the file
@@ -220,7 +224,7 @@ void RecordingHost::pack_pieces() {
     if (!keep(path, packed.size())) continue;
     if (m_root->write_file(*logical, packed)) {
       ++m_files_written;
-      m_kept.push_back({path, *logical, packed.size()});
+      m_kept.insert_or_assign(path, Kept{*logical, packed.size()});
     }
     m_snapshot.pieces[path] = std::move(table);
   }
@@ -228,14 +232,16 @@ void RecordingHost::pack_pieces() {
 
 // The largest kept files go until snapshot.json fits beside the rest.
 void RecordingHost::make_room_for(std::size_t json_bytes) {
-  std::sort(m_kept.begin(), m_kept.end(), [](const Kept& a, const Kept& b) { return a.bytes > b.bytes; });
-  for (auto kept = m_kept.begin(); kept != m_kept.end() && m_kept_bytes + json_bytes > k_max_kept_bytes; ++kept) {
-    if (!m_root->remove_file(kept->logical)) continue;
-    m_kept_bytes -= kept->bytes;
+  std::vector<decltype(m_kept)::iterator> largest;
+  for (auto kept = m_kept.begin(); kept != m_kept.end(); ++kept) largest.push_back(kept);
+  std::sort(largest.begin(), largest.end(), [](const auto& a, const auto& b) { return a->second.bytes > b->second.bytes; });
+  for (const auto& kept : largest) {
+    if (m_kept_bytes + json_bytes <= k_max_kept_bytes) break;
+    if (!m_root->remove_file(kept->second.logical)) continue;
+    m_kept_bytes -= kept->second.bytes;
     --m_files_written;
-    ++m_files_not_kept;
-    m_snapshot.pieces.erase(kept->path);
-    m_snapshot.errors.insert_or_assign(kept->path, errno_name(std::error_code(EFBIG, std::generic_category())));
+    m_snapshot.pieces.erase(kept->first);
+    record_too_large(kept->first);
   }
 }
 

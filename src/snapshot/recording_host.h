@@ -49,11 +49,12 @@ class RecordingHost final : public ForwardingHost {
   // as too large) where they would pass it.
   bool keep(std::string_view path, std::size_t bytes);
   void make_room_for(std::size_t json_bytes);
+  void record_too_large(const std::string& path);
   struct Kept {
-    std::string path, logical;  // as read, and where it lies below root/
+    std::string logical;  // where it lies below root/
     std::size_t bytes;
   };
-  std::vector<Kept> m_kept;
+  std::map<std::string, Kept, std::less<>> m_kept;  // by the path as read
 
   std::string m_out;
   std::optional<WriteRoot> m_root;  // out_dir/root, opened once
