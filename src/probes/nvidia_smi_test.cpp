@@ -186,3 +186,25 @@ esac)");
   CHECK(facts.banner_driver_version == "580.95.05");
   CHECK_FALSE(std::filesystem::exists(banner_asked));
 }
+
+TEST_CASE("nvidia-smi --query-compute-apps: commas in a name, [N/A] memory, junk and other GPUs' lines") {
+  gd::NvidiaSmiFacts facts;
+  facts.gpus.resize(2);
+  facts.gpus[0].bus_id = "00000000:1B:00.0";
+  facts.gpus[1].bus_id = "00000000:3B:00.0";
+  std::string csv = "00000000:1B:00.0, 4242, /opt/my, odd/python3, 30012\n"
+                    "00000000:1B:00.0, 4243, python3, [N/A]\n"
+                    "junk without fields\n"
+                    "00000000:1B:00.0, not-a-pid, x, 1\n"
+                    "00000000:9A:00.0, 17, elsewhere, 5\n";
+  for (int i = 0; i < 20; ++i) csv += "00000000:3B:00.0, " + std::to_string(100 + i) + ", w\x1b[2J, 1\n";
+  gd::add_compute_apps(csv, facts);
+  REQUIRE(facts.gpus[0].process_list);
+  CHECK(facts.gpus[0].processes == 2);
+  CHECK(facts.gpus[0].process_list->at(0).name == "/opt/my, odd/python3");
+  CHECK(facts.gpus[0].process_list->at(0).used_mib == 30012);
+  CHECK_FALSE(facts.gpus[0].process_list->at(1).used_mib);
+  CHECK(facts.gpus[1].processes == 20);  // all counted, 16 listed
+  CHECK(facts.gpus[1].process_list->size() == 16);
+  CHECK(facts.gpus[1].process_list->at(0).name->find('\x1b') == std::string::npos);  // escaped as read
+}
