@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Writes every scenario's JSON report, keys sorted, one file a scenario, so
-that two builds or two commits can be compared with `diff -r`: a structural
-change must leave every report identical.
+"""Writes every scenario's JSON, text and markdown reports, one file each,
+so that two builds or two commits can be compared with `diff -r`: a
+structural change must leave every report identical, byte for byte.
 
-usage: dump_reports.py GPUDOCTOR SCENARIOS OUT_DIR   (SCENARIOS: build/testdata/snapshots)
-Each scenario is checked the way the replay suite checks it (expected.json's
-"options": --image, --gpu, --host-driver, --smoke)."""
+usage: dump_reports.py GPUDOCTOR OUT_DIR SCENARIOS...
+SCENARIOS: directories of scenarios (build/testdata/snapshots) or snapshot
+archives (testdata/captures/*/*.tar.gz). Each is checked the way the replay
+suite checks it (expected.json's "options": --image, --gpu, --host-driver,
+--smoke, --no-probe)."""
 
 import json
 import os
@@ -26,24 +28,31 @@ def options_of(scenario):
         args += ["--host-driver", options["host_driver"]]
     if options.get("smoke"):
         args += ["--smoke"]
+    if options.get("no_probe"):
+        args += ["--no-probe"]
     return args
 
 
+def scenarios_in(path):
+    if os.path.isfile(path) or os.path.exists(os.path.join(path, "snapshot.json")):
+        yield os.path.basename(path), path
+        return
+    for name in sorted(os.listdir(path)):
+        scenario = os.path.join(path, name)
+        if os.path.isdir(scenario) or name.endswith(".tar.gz"):
+            yield name, scenario
+
+
 def main():
-    binary, snapshots, out = sys.argv[1:4]
+    binary, out, *sources = sys.argv[1:]
     os.makedirs(out, exist_ok=True)
-    for name in sorted(os.listdir(snapshots)):
-        scenario = os.path.join(snapshots, name)
-        if not os.path.isdir(scenario):
-            continue
-        run = subprocess.run([binary, "check", "--replay", scenario, "--format", "json", *options_of(scenario)],
-                             capture_output=True, text=True)
-        try:
-            text = json.dumps(json.loads(run.stdout), indent=1, sort_keys=True) + "\n"
-        except ValueError:
-            text = f"not JSON (exit {run.returncode}):\n{run.stdout}{run.stderr}"
-        with open(os.path.join(out, name + ".json"), "w") as f:
-            f.write(text)
+    for source in sources:
+        for name, scenario in scenarios_in(source):
+            for fmt in ("json", "text", "markdown"):
+                run = subprocess.run([binary, "check", "--replay", scenario, "--format", fmt, *options_of(scenario)],
+                                     capture_output=True, text=True)
+                with open(os.path.join(out, f"{name}.{fmt}"), "w") as f:
+                    f.write(f"exit {run.returncode}\n{run.stdout}{run.stderr}")
 
 
 if __name__ == "__main__":

@@ -543,7 +543,7 @@ int run_explain_command(const Options& options) {
   if (!rule) return explain_pasted_text(options, rules);
   std::cout << rule->id << "\n  layer:    " << rule->layer << "\n  severity: " << severity_name(rule->severity)
             << "\n  message:  " << rule->message << "\n  fix:      " << rule->fix << "\n  source:   " << rule->source
-            << "\n  defined:  rules/" << rule->file << "\n  when:     " << boost::json::serialize(rule->when) << "\n";
+            << "\n  defined:  rules/" << rule->file << "\n  when:     " << boost::json::serialize(condition_json(rule->when)) << "\n";
   if (!rule->for_each.empty()) std::cout << "  for each: " << rule->for_each << "\n";
   if (const auto ids = predicted_outcomes(*rule); !ids.empty()) {
     std::cout << "  predicts: " << joined_list(ids) << "\n";

@@ -1,8 +1,6 @@
 #include "rules/condition.h"
 
-#include "util/version.h"
-
-#include <array>
+#include <cstdint>
 #include <string_view>
 
 namespace gd {
@@ -10,8 +8,53 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 11> k_operators = {"eq", "ne", "lt", "le", "gt", "ge", "in",
-                                                          "not_in", "contains", "exists", "empty"};
+// A number as a rule writes it: 535, not 5.35E2.
+json::value number_json(double number) {
+  if (number == static_cast<double>(static_cast<std::int64_t>(number))) return static_cast<std::int64_t>(number);
+  return number;
+}
+
+json::value literal_json(const Literal& literal) {
+  if (const auto* text = std::get_if<std::string>(&literal.value)) return json::string(*text);
+  if (const auto* flag = std::get_if<bool>(&literal.value)) return *flag;
+  return number_json(std::get<double>(literal.value));
+}
+
+}  // namespace
+
+std::string Literal::written() const { return json::serialize(literal_json(*this)); }
+
+json::value condition_json(const Condition& condition) {
+  switch (condition.kind) {
+    case Condition::Kind::all:
+    case Condition::Kind::any: {
+      json::array parts;
+      for (const auto& part : condition.parts) parts.push_back(condition_json(part));
+      return json::object{{condition.kind == Condition::Kind::all ? "all" : "any", std::move(parts)}};
+    }
+    case Condition::Kind::negate: return json::object{{"not", condition_json(condition.parts.front())}};
+    case Condition::Kind::compare: break;
+  }
+  const auto& c = condition.compare;
+  json::object out{{"fact", c.fact.text}};
+  json::value operand;
+  if (c.other) {
+    operand = json::object{{"fact", c.other->text}};
+  } else if (c.op == Op::in || c.op == Op::not_in) {
+    json::array list;
+    for (const auto& literal : c.literals) list.push_back(literal_json(literal));
+    operand = std::move(list);
+  } else {
+    operand = literal_json(c.literals.front());
+  }
+  out[enum_name(c.op)] = std::move(operand);
+  if (c.as_version) out["as"] = "version";
+  return out;
+}
+
+namespace {
+
+// ---- compiling ------------------------------------------------------------
 
 std::optional<double> as_number(const json::value& value) {
   if (value.is_int64()) return static_cast<double>(value.get_int64());
@@ -20,25 +63,105 @@ std::optional<double> as_number(const json::value& value) {
   return std::nullopt;
 }
 
-bool equal_values(const json::value& a, const json::value& b) {
+Checked<Literal> compile_literal(const json::value& value, bool as_version) {
+  Literal literal;
+  if (const auto number = as_number(value)) literal.value = *number;
+  else if (value.is_string()) literal.value = std::string(value.get_string());
+  else if (value.is_bool()) literal.value = value.get_bool();
+  else if (value.is_null()) return problem("null can never be compared (to ask whether a fact is known, use \"exists\")");
+  else return problem("an operand is a number, a text, true or false, or {\"fact\": ...}, not " + json::serialize(value));
+  if (as_version) {
+    if (!literal.is_text()) return problem("\"as\": \"version\" compares texts, not " + literal.written());
+    literal.version = Version::parse(std::get<std::string>(literal.value));
+    if (!literal.version) return problem(literal.written() + " is no version (1 to 4 dotted numbers)");
+  }
+  return literal;
+}
+
+Checked<FactPath> compile_path(const json::value& value) {
+  if (!value.is_string() || (value.get_string() != "item" && value.get_string().find('.') == json::string::npos))
+    return problem("a comparison needs \"fact\": \"layer.name\"");
+  return FactPath::parse(value.get_string());
+}
+
+Checked<Comparison> compile_comparison(const FactPath& fact, Op op, const json::value& operand,
+                                       bool as_version) {
+  Comparison comparison{.fact = fact, .op = op, .as_version = as_version, .other = std::nullopt, .literals = {}};
+  const std::string name = enum_name(op);
+  if (op == Op::exists || op == Op::empty) {
+    if (as_version) return problem("\"as\": \"version\" orders versions, it does not apply to \"" + name + "\"");
+    if (!operand.is_bool()) return problem("\"" + name + "\" takes true or false");
+    comparison.literals.push_back({operand.get_bool(), std::nullopt});
+    return comparison;
+  }
+  if (const auto* other = operand.is_object() ? operand.get_object().if_contains("fact") : nullptr) {
+    if (operand.get_object().size() != 1) return problem("a fact operand is {\"fact\": PATH} alone");
+    auto path = compile_path(*other);
+    if (!path) return path.problem();
+    comparison.other = std::move(*path);
+    return comparison;
+  }
+  const bool list = op == Op::in || op == Op::not_in;
+  if (as_version && (list || op == Op::contains))
+    return problem("\"as\": \"version\" orders versions (eq, ne, lt, le, gt, ge), not \"" + name + "\"");
+  if (list != operand.is_array())
+    return problem(list ? "\"" + name + "\" takes a list or {\"fact\": ...}" : "\"" + name + "\" takes one value, not a list");
+  for (const auto& value : list ? operand.get_array() : json::array{operand}) {
+    auto literal = compile_literal(value, as_version);
+    if (!literal) return literal.problem();
+    comparison.literals.push_back(std::move(*literal));
+  }
+  return comparison;
+}
+
+// ---- evaluating -----------------------------------------------------------
+
+bool equal_json(const json::value& a, const json::value& b) {
   const auto x = as_number(a), y = as_number(b);
   if (x && y) return *x == *y;
   return a == b;
 }
 
+bool equal_literal(const json::value& fact, const Literal& literal) {
+  if (const auto* number = std::get_if<double>(&literal.value)) {
+    const auto x = as_number(fact);
+    return x && *x == *number;
+  }
+  if (const auto* text = std::get_if<std::string>(&literal.value)) return fact.is_string() && fact.get_string() == *text;
+  return fact.is_bool() && fact.get_bool() == std::get<bool>(literal.value);
+}
+
+int sign(std::strong_ordering order) { return order < 0 ? -1 : (order == 0 ? 0 : 1); }
+
 // -1, 0, 1, or nullopt when the two cannot be ordered.
-std::optional<int> compare(const json::value& a, const json::value& b, bool as_version) {
+std::optional<int> order_json(const json::value& a, const json::value& b, bool as_version) {
   if (as_version) {
     if (!a.is_string() || !b.is_string()) return std::nullopt;
     const auto x = Version::parse(a.get_string()), y = Version::parse(b.get_string());
     if (!x || !y) return std::nullopt;
-    return *x < *y ? -1 : (*x == *y ? 0 : 1);
+    return sign(*x <=> *y);
   }
   const auto x = as_number(a), y = as_number(b);
   if (x && y) return *x < *y ? -1 : (*x == *y ? 0 : 1);
-  if (a.is_string() && b.is_string()) {
-    const int order = a.get_string().compare(b.get_string());
-    return order < 0 ? -1 : (order == 0 ? 0 : 1);
+  if (a.is_string() && b.is_string()) return sign(std::string_view(a.get_string()) <=> std::string_view(b.get_string()));
+  return std::nullopt;
+}
+
+std::optional<int> order_literal(const json::value& fact, const Literal& literal, bool as_version) {
+  if (as_version) {
+    if (!fact.is_string() || !literal.version) return std::nullopt;
+    const auto x = Version::parse(fact.get_string());
+    if (!x) return std::nullopt;
+    return sign(*x <=> *literal.version);
+  }
+  if (const auto* number = std::get_if<double>(&literal.value)) {
+    const auto x = as_number(fact);
+    if (!x) return std::nullopt;
+    return *x < *number ? -1 : (*x == *number ? 0 : 1);
+  }
+  if (const auto* text = std::get_if<std::string>(&literal.value)) {
+    if (!fact.is_string()) return std::nullopt;
+    return sign(std::string_view(fact.get_string()) <=> std::string_view(*text));
   }
   return std::nullopt;
 }
@@ -50,114 +173,157 @@ bool is_empty(const json::value& value) {
   return value.is_null();
 }
 
-const json::value* operand_value(const json::value& operand, const FactView& facts) {
-  if (operand.is_object()) {
-    const auto* path = operand.get_object().if_contains("fact");
-    return path && path->is_string() ? facts.find(path->get_string()) : nullptr;
+bool holds_order(Op op, int order) {
+  switch (op) {
+    case Op::eq: return order == 0;
+    case Op::ne: return order != 0;
+    case Op::lt: return order < 0;
+    case Op::le: return order <= 0;
+    case Op::gt: return order > 0;
+    case Op::ge: return order >= 0;
+    default: return false;
   }
-  return &operand;
 }
 
-bool apply_operator(std::string_view op, const json::value* fact, const json::value& raw_operand,
-                    const FactView& facts, bool as_version) {
-  if (op == "exists") return raw_operand.is_bool() && (fact != nullptr && !fact->is_null()) == raw_operand.get_bool();
-  if (!fact || fact->is_null()) return false;
-  if (op == "empty") return raw_operand.is_bool() && is_empty(*fact) == raw_operand.get_bool();
-  const json::value* operand = operand_value(raw_operand, facts);
-  if (!operand || operand->is_null()) return false;
-  if (op == "in" || op == "not_in") {
-    if (!operand->is_array()) return false;
-    bool found = false;
-    for (const auto& candidate : operand->get_array()) found = found || equal_values(*fact, candidate);
-    return op == "in" ? found : !found;
-  }
-  if (op == "contains") {
-    if (fact->is_array()) {
-      for (const auto& element : fact->get_array())
-        if (equal_values(element, *operand)) return true;
-      return false;
+bool contains_text(const json::value& fact, std::string_view needle) {
+  return fact.is_string() && std::string_view(fact.get_string()).find(needle) != std::string_view::npos;
+}
+
+// The operand is another fact: both are JSON.
+bool compare_facts(const Comparison& c, const json::value& fact, const json::value& operand) {
+  switch (c.op) {
+    case Op::in:
+    case Op::not_in: {
+      if (!operand.is_array()) return false;
+      bool found = false;
+      for (const auto& candidate : operand.get_array()) found = found || equal_json(fact, candidate);
+      return c.op == Op::in ? found : !found;
     }
-    return fact->is_string() && operand->is_string() &&
-           std::string_view(fact->get_string()).find(std::string_view(operand->get_string())) != std::string_view::npos;
+    case Op::contains:
+      if (fact.is_array()) {
+        for (const auto& element : fact.get_array())
+          if (equal_json(element, operand)) return true;
+        return false;
+      }
+      return operand.is_string() && contains_text(fact, operand.get_string());
+    case Op::eq:
+      if (!c.as_version) return equal_json(fact, operand);
+      break;
+    case Op::ne:
+      if (!c.as_version) return !equal_json(fact, operand);
+      break;
+    default: break;
   }
-  if (!as_version && op == "eq") return equal_values(*fact, *operand);
-  if (!as_version && op == "ne") return !equal_values(*fact, *operand);
-  const auto order = compare(*fact, *operand, as_version);
-  if (!order) return false;
-  if (op == "eq") return *order == 0;
-  if (op == "ne") return *order != 0;
-  if (op == "lt") return *order < 0;
-  if (op == "le") return *order <= 0;
-  if (op == "gt") return *order > 0;
-  if (op == "ge") return *order >= 0;
-  return false;
+  const auto order = order_json(fact, operand, c.as_version);
+  return order && holds_order(c.op, *order);
+}
+
+bool compare_literals(const Comparison& c, const json::value& fact) {
+  switch (c.op) {
+    case Op::in:
+    case Op::not_in: {
+      bool found = false;
+      for (const auto& candidate : c.literals) found = found || equal_literal(fact, candidate);
+      return c.op == Op::in ? found : !found;
+    }
+    case Op::contains: {
+      const Literal& needle = c.literals.front();
+      if (fact.is_array()) {
+        for (const auto& element : fact.get_array())
+          if (equal_literal(element, needle)) return true;
+        return false;
+      }
+      return needle.is_text() && contains_text(fact, std::get<std::string>(needle.value));
+    }
+    case Op::eq:
+      if (!c.as_version) return equal_literal(fact, c.literals.front());
+      break;
+    case Op::ne:
+      if (!c.as_version) return !equal_literal(fact, c.literals.front());
+      break;
+    default: break;
+  }
+  const auto order = order_literal(fact, c.literals.front(), c.as_version);
+  return order && holds_order(c.op, *order);
+}
+
+bool evaluate_comparison(const Comparison& c, const FactView& facts) {
+  const json::value* fact = facts.find(c.fact);
+  const bool known = fact && !fact->is_null();
+  if (c.op == Op::exists) return known == std::get<bool>(c.literals.front().value);
+  if (!known) return false;
+  if (c.op == Op::empty) return is_empty(*fact) == std::get<bool>(c.literals.front().value);
+  if (c.other) {
+    const json::value* operand = facts.find(*c.other);
+    return operand && !operand->is_null() && compare_facts(c, *fact, *operand);
+  }
+  return compare_literals(c, *fact);
 }
 
 }  // namespace
 
-bool evaluate_condition(const json::value& condition, const FactView& facts) {
-  if (!condition.is_object()) return false;
-  const auto& object = condition.get_object();
-  if (const auto* all = object.if_contains("all")) {
-    for (const auto& part : all->get_array())
-      if (!evaluate_condition(part, facts)) return false;
-    return true;
-  }
-  if (const auto* any = object.if_contains("any")) {
-    for (const auto& part : any->get_array())
-      if (evaluate_condition(part, facts)) return true;
-    return false;
-  }
-  if (const auto* inner = object.if_contains("not")) return !evaluate_condition(*inner, facts);
-  const auto* path = object.if_contains("fact");
-  if (!path || !path->is_string()) return false;
-  const json::value* fact = facts.find(path->get_string());
-  const auto* as = object.if_contains("as");
-  const bool as_version = as && as->is_string() && as->get_string() == "version";
-  for (const auto& [key, operand] : object) {
-    if (key == "fact" || key == "as") continue;
-    if (!apply_operator(key, fact, operand, facts, as_version)) return false;
-  }
-  return true;
-}
-
-Checked<> validate_condition(const json::value& condition) {
-  if (!condition.is_object()) return problem("a condition must be an object");
-  const auto& object = condition.get_object();
-  for (const char* group : {"all", "any"}) {
-    if (const auto* parts = object.if_contains(group)) {
-      if (!parts->is_array() || parts->get_array().empty()) return problem(std::string("\"") + group + "\" needs a non-empty list");
-      if (object.size() != 1) return problem(std::string("\"") + group + "\" must stand alone in its object");
-      for (const auto& part : parts->get_array())
-        if (auto checked = validate_condition(part); !checked) return checked;
-      return {};
+Checked<Condition> compile_condition(const json::value& value) {
+  if (!value.is_object()) return problem("a condition must be an object");
+  const auto& object = value.get_object();
+  for (const auto& [group, kind] : {std::pair{"all", Condition::Kind::all}, std::pair{"any", Condition::Kind::any}}) {
+    const auto* parts = object.if_contains(group);
+    if (!parts) continue;
+    if (!parts->is_array() || parts->get_array().empty()) return problem(std::string("\"") + group + "\" needs a non-empty list");
+    if (object.size() != 1) return problem(std::string("\"") + group + "\" must stand alone in its object");
+    Condition condition{.kind = kind, .parts = {}, .compare = {}};
+    for (const auto& part : parts->get_array()) {
+      auto compiled = compile_condition(part);
+      if (!compiled) return compiled.problem();
+      condition.parts.push_back(std::move(*compiled));
     }
+    return condition;
   }
   if (const auto* inner = object.if_contains("not")) {
-    if (object.size() != 1) return problem(std::string("\"not\" must stand alone in its object"));
-    return validate_condition(*inner);
+    if (object.size() != 1) return problem("\"not\" must stand alone in its object");
+    auto compiled = compile_condition(*inner);
+    if (!compiled) return compiled.problem();
+    Condition condition{.kind = Condition::Kind::negate, .parts = {}, .compare = {}};
+    condition.parts.push_back(std::move(*compiled));
+    return condition;
   }
-  const auto* path = object.if_contains("fact");
-  if (!path || !path->is_string() ||
-      (path->get_string() != "item" && path->get_string().find('.') == json::string::npos))
-    return problem("a comparison needs \"fact\": \"layer.name\"");
-  int operators = 0;
+  const auto* path_value = object.if_contains("fact");
+  if (!path_value) return problem("a comparison needs \"fact\": \"layer.name\"");
+  auto path = compile_path(*path_value);
+  if (!path) return path.problem();
+  bool as_version = false;
+  if (const auto* as = object.if_contains("as")) {
+    if (!as->is_string() || as->get_string() != "version") return problem("\"as\" can only be \"version\"");
+    as_version = true;
+  }
+  // {"fact": F, "ge": 535, "lt": 550}: every operator must hold.
+  Condition every{.kind = Condition::Kind::all, .parts = {}, .compare = {}};
   for (const auto& [key, operand] : object) {
-    if (key == "fact") continue;
-    if (key == "as") {
-      if (!operand.is_string() || operand.get_string() != "version") return problem("\"as\" can only be \"version\"");
-      continue;
-    }
-    bool known = false;
-    for (auto op : k_operators) known = known || key == op;
-    if (!known) return problem("unknown operator \"" + std::string(key) + "\"");
-    if ((key == "exists" || key == "empty") && !operand.is_bool()) return problem("\"" + std::string(key) + "\" takes true or false");
-    if ((key == "in" || key == "not_in") && !operand.is_array() && !(operand.is_object() && operand.get_object().contains("fact")))
-      return problem("\"" + std::string(key) + "\" takes a list or {\"fact\": ...}");
-    ++operators;
+    if (key == "fact" || key == "as") continue;
+    const auto op = enum_from_name<Op>(key);
+    if (!op) return problem("unknown operator \"" + std::string(key) + "\"");
+    auto comparison = compile_comparison(*path, *op, operand, as_version);
+    if (!comparison) return comparison.problem();
+    every.parts.push_back({.kind = Condition::Kind::compare, .parts = {}, .compare = std::move(*comparison)});
   }
-  if (operators == 0) return problem("a comparison needs an operator");
-  return {};
+  if (every.parts.empty()) return problem("a comparison needs an operator");
+  if (every.parts.size() == 1) return std::move(every.parts.front());
+  return every;
+}
+
+bool evaluate_condition(const Condition& condition, const FactView& facts) {
+  switch (condition.kind) {
+    case Condition::Kind::all:
+      for (const auto& part : condition.parts)
+        if (!evaluate_condition(part, facts)) return false;
+      return true;
+    case Condition::Kind::any:
+      for (const auto& part : condition.parts)
+        if (evaluate_condition(part, facts)) return true;
+      return false;
+    case Condition::Kind::negate: return !evaluate_condition(condition.parts.front(), facts);
+    case Condition::Kind::compare: return evaluate_comparison(condition.compare, facts);
+  }
+  return false;
 }
 
 }  // namespace gd

@@ -18,10 +18,11 @@ struct Fixture {
     kernel.set("claimed", json::array{"0000:01:00.0"});
     layers["kernel-module"] = &kernel;
   }
-  bool holds(const char* condition, const json::value* item = nullptr) const {
+  bool holds(const char* text, const json::value* item = nullptr) const {
+    const auto condition = gd::compile_condition(json::parse(text));
+    REQUIRE_MESSAGE(condition, text);
     gd::FactView view(system, layers);
-    return item ? gd::evaluate_condition(json::parse(condition), view.with_item(*item))
-                : gd::evaluate_condition(json::parse(condition), view);
+    return item ? gd::evaluate_condition(*condition, view.with_item(*item)) : gd::evaluate_condition(*condition, view);
   }
 };
 
@@ -68,13 +69,36 @@ TEST_CASE("all, any, not, facts as operands, and items") {
   CHECK(f.holds(R"({"fact": "item", "exists": true})", &text_item));
 }
 
-TEST_CASE("validate_condition explains what is wrong") {
-  CHECK(gd::validate_condition(json::parse(R"({"fact": "a.b", "eq": 1})")));
-  CHECK(gd::validate_condition(json::parse(R"({"fact": "a.b", "equals": 1})")).error().find("unknown operator") != std::string::npos);
-  CHECK_FALSE(gd::validate_condition(json::parse(R"({"fact": "a.b"})")));
-  CHECK_FALSE(gd::validate_condition(json::parse(R"({"fact": "nodots", "eq": 1})")));
-  CHECK_FALSE(gd::validate_condition(json::parse(R"({"all": []})")));
-  CHECK_FALSE(gd::validate_condition(json::parse(R"({"fact": "a.b", "in": "x"})")));
-  CHECK_FALSE(gd::validate_condition(json::parse(R"({"fact": "a.b", "eq": 1, "as": "number"})")));
-  CHECK_FALSE(gd::validate_condition(json::parse(R"([1, 2])")));
+std::string problem_of(const char* text) {
+  const auto condition = gd::compile_condition(json::parse(text));
+  return condition ? "" : condition.error();
+}
+
+TEST_CASE("compile_condition explains what is wrong") {
+  CHECK(problem_of(R"({"fact": "a.b", "eq": 1})") == "");
+  CHECK(problem_of(R"({"fact": "a.b", "equals": 1})") == "unknown operator \"equals\"");
+  CHECK(problem_of(R"({"fact": "a.b"})") == "a comparison needs an operator");
+  CHECK(problem_of(R"({"fact": "nodots", "eq": 1})") == "a comparison needs \"fact\": \"layer.name\"");
+  CHECK(problem_of(R"({"all": []})") == "\"all\" needs a non-empty list");
+  CHECK(problem_of(R"({"fact": "a.b", "in": "x"})") == "\"in\" takes a list or {\"fact\": ...}");
+  CHECK(problem_of(R"({"fact": "a.b", "eq": ["x"]})") == "\"eq\" takes one value, not a list");
+  CHECK(problem_of(R"({"fact": "a.b", "eq": 1, "as": "number"})") == "\"as\" can only be \"version\"");
+  CHECK(problem_of(R"({"fact": "a.b", "lt": "5.x", "as": "version"})") == "\"5.x\" is no version (1 to 4 dotted numbers)");
+  CHECK(problem_of(R"({"fact": "a.b", "in": ["1.0"], "as": "version"})").find("not \"in\"") != std::string::npos);
+  CHECK(problem_of(R"({"fact": "a.b", "eq": null})").find("null can never be compared") == 0);
+  CHECK(problem_of(R"({"fact": "a.b", "in": [1, {"x": 2}]})").find("an operand is") == 0);
+  CHECK(problem_of(R"({"fact": "a.b", "exists": "yes"})") == "\"exists\" takes true or false");
+  CHECK(problem_of(R"({"fact": "a.b", "eq": {"fact": "a.c", "as": "version"}})") == "a fact operand is {\"fact\": PATH} alone");
+  CHECK(problem_of(R"({"any": [{"fact": "a.b", "eq": 1}, {"not": {"fact": "a.c", "equals": 2}}]})") == "unknown operator \"equals\"");
+  CHECK(problem_of("[1, 2]") == "a condition must be an object");
+}
+
+TEST_CASE("a compiled condition is written back as rules/ writes it") {
+  const char* text = R"({"all":[{"fact":"kernel-module.branch","ge":535},{"not":{"fact":"system.platform","in":["wsl2","linux"]}},)"
+                     R"({"fact":"kernel-module.version","lt":"535.104.10","as":"version"},{"fact":"a.b","eq":{"fact":"a.c"}},)"
+                     R"({"fact":"a.d","exists":false}]})";
+  CHECK(json::serialize(gd::condition_json(*gd::compile_condition(json::parse(text)))) == text);
+  // Two operators on one fact are two comparisons that must both hold.
+  CHECK(json::serialize(gd::condition_json(*gd::compile_condition(json::parse(R"({"fact":"a.b","ge":1,"lt":2})")))) ==
+        R"({"all":[{"fact":"a.b","ge":1},{"fact":"a.b","lt":2}]})");
 }

@@ -7,7 +7,7 @@ namespace json = boost::json;
 
 namespace {
 
-const json::value* descend(const json::value* value, const std::vector<std::string_view>& parts, std::size_t from) {
+const json::value* descend(const json::value* value, const std::vector<std::string>& parts, std::size_t from) {
   for (std::size_t i = from; value && i < parts.size(); ++i) {
     if (value->is_object()) {
       value = value->get_object().if_contains(parts[i]);
@@ -26,15 +26,22 @@ const json::value* descend(const json::value* value, const std::vector<std::stri
 
 }  // namespace
 
-const json::value* FactView::find(std::string_view path) const {
-  const auto parts = split(path, '.');
+FactPath FactPath::parse(std::string_view text) {
+  FactPath path{.text = std::string(text), .parts = {}};
+  for (const auto part : split(text, '.')) path.parts.emplace_back(part);
+  return path;
+}
+
+const json::value* FactView::find(const FactPath& path) const {
+  const auto& parts = path.parts;
+  if (parts.empty()) return nullptr;
   if (parts[0] == "item") return m_item ? descend(m_item, parts, 1) : nullptr;
   if (parts.size() < 2) return nullptr;
   const json::value* top = nullptr;
   if (parts[0] == "system") {
     top = m_system.if_contains(parts[1]);
   } else {
-    const auto layer = m_layers.find(std::string(parts[0]));
+    const auto layer = m_layers.find(parts[0]);
     if (layer == m_layers.end() || !layer->second) return nullptr;
     top = layer->second->facts.if_contains(parts[1]);
   }

@@ -10,8 +10,17 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gd {
+
+// A path split once, where a rule is loaded, not at each evaluation.
+struct FactPath {
+  std::string text;                // "hardware.gpus.0.driver"
+  std::vector<std::string> parts;  // its dot-separated steps
+
+  static FactPath parse(std::string_view text);
+};
 
 class FactView {
  public:
@@ -25,7 +34,8 @@ class FactView {
   }
 
   // nullptr when any step of the path is missing.
-  const boost::json::value* find(std::string_view path) const;
+  const boost::json::value* find(const FactPath& path) const;
+  const boost::json::value* find(std::string_view path) const { return find(FactPath::parse(path)); }
   // The file or command a fact came from, when the probe said so.
   std::string source_of(std::string_view path) const;
 

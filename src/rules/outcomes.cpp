@@ -15,12 +15,14 @@ Checked<> read_observation(const json::object& row, OutcomeDef& outcome) {
   const auto* fails = row.if_contains("fails");
   if (!works && !fails) return {};
   if (!works || !fails) return problem("an outcome seen live needs both \"works\" and \"fails\"");
-  for (const auto* condition : {works, fails})
-    if (auto checked = validate_condition(*condition); !checked) return checked;
+  auto works_when = compile_condition(*works);
+  if (!works_when) return works_when.problem();
+  auto fails_when = compile_condition(*fails);
+  if (!fails_when) return fails_when.problem();
   if (auto read = text_field(row, "works_says", outcome.works_says); !read) return read;
   if (auto read = text_field(row, "fails_says", outcome.fails_says); !read) return read;
-  outcome.works = *works;
-  outcome.fails = *fails;
+  outcome.works = std::move(*works_when);
+  outcome.fails = std::move(*fails_when);
   return {};
 }
 

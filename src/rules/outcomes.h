@@ -6,6 +6,7 @@
 // weighs every prediction against it: live evidence outranks inference.
 
 #include "model/status.h"
+#include "rules/condition.h"
 #include "util/checked.h"
 
 #include <boost/json.hpp>
@@ -22,7 +23,7 @@ struct OutcomeDef {
   std::string means;    // what fails when it is predicted: "a CUDA program cannot start here"
   // Conditions on the run's facts; an outcome without them is never seen
   // live (a framework's import, the hardware's health) and only predicted.
-  std::optional<boost::json::value> works, fails;
+  std::optional<Condition> works, fails;
   std::string works_says;  // a message template: the live evidence that it works
   std::string fails_says;  // and that it fails
 

@@ -13,42 +13,84 @@ Problem unknown_path(std::string_view path, std::string_view where) {
   return problem(std::string(where) + " names \"" + std::string(path) + "\", which is no fact (gpudoctor facts lists them)");
 }
 
-Checked<> value_allowed(const SchemaMatch& match, std::string_view path, const json::value& literal) {
-  if (!match.doc || match.beneath_open || match.doc->values.empty() || !literal.is_string()) return {};
-  const auto& values = match.doc->values;
-  if (std::find(values.begin(), values.end(), std::string_view(literal.get_string())) != values.end()) return {};
-  std::string allowed;
-  for (const auto& value : values) allowed += (allowed.empty() ? "" : ", ") + value;
-  return problem("\"" + std::string(path) + "\" is never \"" + std::string(literal.get_string()) + "\" (it is one of: " + allowed + ")");
+// What a comparison may hold a fact's value against: its type without
+// "or null" and ", optional" ("integer", "string", "list of string", ...).
+std::string base_type(const FactDoc& doc) {
+  std::string type = doc.type;
+  for (const char* suffix : {", optional", " or null"})
+    if (const auto at = type.find(suffix); at != std::string::npos) type.erase(at, std::string_view(suffix).size());
+  return type;
 }
 
-Checked<> check_condition(const json::value& condition, const FactSchema& schema, std::string_view item_list) {
-  const auto& object = condition.as_object();  // validate_condition has checked the shape
-  for (const char* group : {"all", "any"})
-    if (const auto* parts = object.if_contains(group)) {
-      for (const auto& part : parts->get_array())
-        if (auto checked = check_condition(part, schema, item_list); !checked) return checked;
+bool is_numeric(std::string_view type) { return type == "integer" || type == "number"; }
+
+// A literal against a scalar type: number, text or boolean as the fact is.
+Checked<> literal_fits(std::string_view path, std::string_view type, const Literal& literal) {
+  const bool fits = (is_numeric(type) && literal.is_number()) || (type == "string" && literal.is_text()) ||
+                    (type == "boolean" && literal.is_bool());
+  if (fits) return {};
+  return problem("\"" + std::string(path) + "\" is " + (type == "integer" ? "an " : "a ") + std::string(type) + ", never " +
+                 literal.written());
+}
+
+Checked<> value_allowed(const FactDoc& doc, std::string_view path, const Literal& literal) {
+  if (doc.values.empty() || !literal.is_text()) return {};
+  const auto& text = std::get<std::string>(literal.value);
+  if (std::find(doc.values.begin(), doc.values.end(), text) != doc.values.end()) return {};
+  std::string allowed;
+  for (const auto& value : doc.values) allowed += (allowed.empty() ? "" : ", ") + value;
+  return problem("\"" + std::string(path) + "\" is never \"" + text + "\" (it is one of: " + allowed + ")");
+}
+
+// The comparison's operator and operands against the fact's type and values.
+Checked<> check_types(const Comparison& c, const SchemaMatch& match, const FactSchema& schema, std::string_view item_list) {
+  const std::string_view path = c.fact.text;
+  const std::string op = enum_name(c.op);
+  if (c.op == Op::exists || c.op == Op::empty) return {};
+  if (match.beneath_open) return {};  // data keys (NVreg names, variables): any value
+  const std::string type = base_type(*match.doc);
+  if (type == "any" || type == "object" || type == "list") return {};  // open: what the data holds
+  const bool list = type.starts_with("list of ");
+  const std::string element = list ? type.substr(8) : type;
+  if (c.op == Op::contains && !list && type != "string")
+    return problem("\"contains\" looks inside a list or a text; \"" + std::string(path) + "\" is " + type);
+  if (list && c.op != Op::contains) return problem("\"" + std::string(path) + "\" is a " + type + ": ask \"contains\", \"empty\" or \"exists\", not \"" + op + "\"");
+  const bool ordered = c.op == Op::lt || c.op == Op::le || c.op == Op::gt || c.op == Op::ge;
+  if (ordered && !c.as_version && !is_numeric(element))
+    return problem("\"" + op + "\" orders numbers, or versions with \"as\": \"version\"; \"" + std::string(path) + "\" is " + type);
+  if (c.as_version && element != "string") return problem("\"as\": \"version\" compares texts; \"" + std::string(path) + "\" is " + type);
+  if (c.other) {
+    const auto other = find_fact(schema, c.other->text, item_list);
+    if (!other.doc) return unknown_path(c.other->text, "a condition's operand");
+    if (other.beneath_open) return {};
+    const std::string other_type = base_type(*other.doc);
+    const bool other_list = c.op == Op::in || c.op == Op::not_in;
+    const std::string want = other_list ? "list of " + element : element;
+    if (other_type == want || (is_numeric(other_type) && is_numeric(want)) || other_type == "any" ||
+        (other_list && other_type == "list"))
       return {};
-    }
-  if (const auto* inner = object.if_contains("not")) return check_condition(*inner, schema, item_list);
-  const std::string_view path = object.at("fact").get_string();
-  const auto match = find_fact(schema, path, item_list);
-  if (!match.doc) return unknown_path(path, "a condition");
-  for (const auto& [op, operand] : object) {
-    if (op == "fact" || op == "as" || op == "exists" || op == "empty") continue;
-    if (const auto* other = operand.is_object() ? operand.get_object().if_contains("fact") : nullptr) {
-      if (!other->is_string() || !find_fact(schema, other->get_string(), item_list).doc)
-        return unknown_path(other->is_string() ? std::string_view(other->get_string()) : "?", "a condition's operand");
-      continue;
-    }
-    if (op == "in" || op == "not_in") {
-      for (const auto& literal : operand.get_array())
-        if (auto checked = value_allowed(match, path, literal); !checked) return checked;
-    } else if (op == "eq" || op == "ne" || op == "contains") {
-      if (auto checked = value_allowed(match, path, operand); !checked) return checked;
-    }
+    return problem("\"" + std::string(path) + "\" (" + type + ") is compared with \"" + c.other->text + "\" (" + other_type + ")");
+  }
+  // "contains" on a text looks for a part of it: any text will do.
+  const bool substring = c.op == Op::contains && !list;
+  for (const auto& literal : c.literals) {
+    if (auto checked = literal_fits(path, element, literal); !checked) return checked;
+    if (substring) continue;
+    if (auto checked = value_allowed(*match.doc, path, literal); !checked) return checked;
   }
   return {};
+}
+
+Checked<> check_condition(const Condition& condition, const FactSchema& schema, std::string_view item_list) {
+  if (condition.kind != Condition::Kind::compare) {
+    for (const auto& part : condition.parts)
+      if (auto checked = check_condition(part, schema, item_list); !checked) return checked;
+    return {};
+  }
+  const auto& c = condition.compare;
+  const auto match = find_fact(schema, c.fact.text, item_list);
+  if (!match.doc) return unknown_path(c.fact.text, "a condition");
+  return check_types(c, match, schema, item_list);
 }
 
 // {path} and {path|fallback}: rule_set.cpp refuses nested braces.

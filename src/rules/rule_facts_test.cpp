@@ -13,7 +13,10 @@ gd::FactDoc doc(std::string path, std::string type, std::vector<std::string> val
 gd::FactSchema test_schema() {
   gd::FactSchema schema;
   schema.layers["system"] = {doc("platform", "string", {"linux", "wsl2"})};
-  schema.layers["hardware"] = {doc("gpus", "list of object"),
+  schema.layers["hardware"] = {doc("gpu_count", "integer"),
+                               doc("iommu", "boolean or null"),
+                               doc("min_compute_capability", "string, optional"),
+                               doc("gpus", "list of object"),
                                doc("gpus[].driver", "string or null"),
                                doc("gpus[].bdf", "string")};
   schema.layers["container"] = {doc("injection", "string, optional", {"legacy", "cdi"}),
@@ -26,7 +29,7 @@ gd::FactSchema test_schema() {
 gd::Rule rule_when(const char* condition, std::string for_each = {}, std::string message = "m") {
   gd::Rule rule;
   rule.id = "r";
-  rule.when = boost::json::parse(condition);
+  rule.when = *gd::compile_condition(boost::json::parse(condition));
   rule.for_each = std::move(for_each);
   rule.message = std::move(message);
   rule.fix = "f";
@@ -65,6 +68,30 @@ TEST_CASE("a misspelt path, an impossible value or a placeholder naming no fact 
         std::string::npos);
 }
 
+TEST_CASE("an operand of the wrong type, or an operator the fact cannot answer, is refused") {
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu_count", "gt": "zero"})")) == "\"hardware.gpu_count\" is an integer, never \"zero\"");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu_count", "in": [1, "2"]})")) == "\"hardware.gpu_count\" is an integer, never \"2\"");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.iommu", "eq": "true"})")) == "\"hardware.iommu\" is a boolean, never \"true\"");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.bdf", "eq": 1})")) == "\"hardware.gpus.0.bdf\" is a string, never 1");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.min_compute_capability", "lt": "7.5"})")).find("orders numbers, or versions") !=
+        std::string::npos);
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu_count", "gt": "1.0", "as": "version"})")).find("compares texts") != std::string::npos);
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu_count", "contains": 1})")).find("\"contains\" looks inside") == 0);
+  CHECK(problem_of(rule_when(R"({"fact": "container.markers", "eq": "/.dockerenv"})")).find("ask \"contains\"") != std::string::npos);
+  CHECK(problem_of(rule_when(R"({"fact": "container.markers", "contains": 1})")) == "\"container.markers\" is a string, never 1");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu_count", "gt": {"fact": "hardware.gpus.0.bdf"}})")) ==
+        "\"hardware.gpu_count\" (integer) is compared with \"hardware.gpus.0.bdf\" (string)");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.bdf", "in": {"fact": "container.markers"}})")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.bdf", "in": {"fact": "hardware.gpus.0.driver"}})")).find("is compared with") !=
+        std::string::npos);
+  // What the fact can hold passes: a version order, a text inside a text, any value of an open object.
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.min_compute_capability", "lt": "7.5", "as": "version"})")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.bdf", "contains": "0000:"})")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "system.platform", "contains": "ws"})")) == "");  // a part of a name, not a name
+  CHECK(problem_of(rule_when(R"({"fact": "container.require.variables.X", "gt": 3})")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.iommu", "ne": false})")) == "");
+}
+
 TEST_CASE("check_rules_against names the file and the rule") {
   gd::RuleSet set;
   set.rules.push_back(rule_when(R"({"fact": "container.injection", "eq": "legasy"})"));
@@ -76,9 +103,9 @@ TEST_CASE("check_rules_against names the file and the rule") {
 
 TEST_CASE("spared_when and disputed_by are checked like the rule's own condition") {
   auto rule = rule_when(R"({"fact": "system.platform", "eq": "linux"})");
-  rule.spared_when.push_back({boost::json::parse(R"({"fact": "container.injection", "eq": "legasy"})"), "x"});
+  rule.spared_when.push_back({*gd::compile_condition(boost::json::parse(R"({"fact": "container.injection", "eq": "legasy"})")), "x"});
   CHECK(problem_of(rule) == "spared_when: \"container.injection\" is never \"legasy\" (it is one of: legacy, cdi)");
-  rule.spared_when[0] = {boost::json::parse(R"({"fact": "container.injection", "eq": "cdi"})"), "{system.platfrom}"};
+  rule.spared_when[0] = {*gd::compile_condition(boost::json::parse(R"({"fact": "container.injection", "eq": "cdi"})")), "{system.platfrom}"};
   CHECK(problem_of(rule).find("spared_when: ") == 0);
   rule.spared_when[0].says = "{system.platform}";
   CHECK(problem_of(rule) == "");

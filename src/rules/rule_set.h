@@ -3,6 +3,7 @@
 // binary or from a directory given with --rules.
 
 #include "model/status.h"
+#include "rules/condition.h"
 #include "rules/cuda_tables.h"
 #include "rules/error_signatures.h"
 #include "rules/outcomes.h"
@@ -24,7 +25,7 @@ namespace gd {
 // claims a GPU" against "no GPU on the PCI bus"): when it holds, the finding
 // is reported as a warning that says what disagrees, never a failure.
 struct Disagreement {
-  boost::json::value when;
+  Condition when;
   std::string says;  // a message template: what the other evidence shows
 };
 
@@ -32,7 +33,7 @@ struct Disagreement {
 // rules/tables/outcomes.json): the first entry whose condition holds, or
 // that has none. A finding of the rule says it for whom this holds.
 struct Prediction {
-  std::optional<boost::json::value> when;
+  std::optional<Condition> when;
   std::string outcome;
 };
 
@@ -41,7 +42,7 @@ struct Rule {
   std::string subject = "host";  // what it judges (model/layers.h); "layer" is one of its layers
   std::string layer;
   Severity severity = Severity::fail;
-  boost::json::value when;
+  Condition when;
   std::string for_each;  // a list fact; empty for a rule about the layer as a whole
   // Rules whose findings explain this one's: when one of them fires, this
   // finding is a consequence, listed under that cause, never the headline.
@@ -77,10 +78,6 @@ struct LintRule {
 };
 
 struct RuleSet {
-  // The JSON the rules keep (their conditions) lives in one arena, allocated
-  // in a few blocks and freed at once: parsed and freed node by node it cost
-  // three quarters of a replayed check. First, so that it outlives them.
-  std::shared_ptr<boost::json::monotonic_resource> arena = std::make_shared<boost::json::monotonic_resource>();
   std::vector<Rule> rules;
   ChipTable chips;
   TegraTable tegra;  // tegra-socs: integrated GPUs (Jetson) and L4T releases
