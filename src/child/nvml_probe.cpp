@@ -31,8 +31,6 @@ struct Nvml {
   }
 };
 
-constexpr const char* k_compute_modes[] = {"Default", "Exclusive_Thread", "Prohibited", "Exclusive_Process"};
-constexpr const char* k_fabric_states[] = {"not-supported", "not-started", "in-progress", "completed"};
 constexpr std::pair<unsigned long long, const char*> k_throttle_reasons[] = {
     {0x4, "sw-power-cap"},          {0x8, "hw-slowdown"},         {0x20, "sw-thermal-slowdown"},
     {0x40, "hw-thermal-slowdown"},  {0x80, "hw-power-brake"},     {0x10, "sync-boost"},
@@ -100,10 +98,11 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
   if (nvml.ask("nvmlDeviceGetPowerUsage", device, &value)) line["power_draw_w"] = value / 1000.0;
   if (nvml.ask("nvmlDeviceGetEnforcedPowerLimit", device, &value)) line["power_limit_w"] = value / 1000.0;
   int state = 0;
-  if (nvml.ask("nvmlDeviceGetPersistenceMode", device, &state)) line["persistence_mode"] = state ? "Enabled" : "Disabled";
-  if (nvml.ask("nvmlDeviceGetComputeMode", device, &state) && state >= 0 && state < 4) line["compute_mode"] = k_compute_modes[state];
+  // Settings as NVML's numbers; the parent names them (facts/driver_probe_facts.h).
+  if (nvml.ask("nvmlDeviceGetPersistenceMode", device, &state)) line["persistence_mode"] = state;
+  if (nvml.ask("nvmlDeviceGetComputeMode", device, &state)) line["compute_mode"] = state;
   unsigned current = 0, pending = 0;
-  if (nvml.ask("nvmlDeviceGetMigMode", device, &current, &pending)) line["mig_mode"] = current ? "Enabled" : "Disabled";
+  if (nvml.ask("nvmlDeviceGetMigMode", device, &current, &pending)) line["mig_mode"] = current;
   unsigned most = 0;
   if (current && nvml.ask("nvmlDeviceGetMaxMigDeviceCount", device, &most)) {
     unsigned instances = 0;
@@ -138,8 +137,7 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
   list_processes(nvml, device, line);
   // nvmlGpuFabricInfo_t: clusterUuid[16], status, cliqueId, state (one byte).
   alignas(8) unsigned char fabric[64] = {};
-  if (nvml.ask("nvmlDeviceGetGpuFabricInfo", device, static_cast<void*>(fabric)) && fabric[24] < 4)
-    line["fabric_state"] = k_fabric_states[fabric[24]];
+  if (nvml.ask("nvmlDeviceGetGpuFabricInfo", device, static_cast<void*>(fabric))) line["fabric_state"] = fabric[24];
   return line;
 }
 

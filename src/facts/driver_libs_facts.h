@@ -85,7 +85,9 @@ struct DriverLibraryFacts : ResolutionFacts {
 // One GPU as nvidia-smi --query-gpu reports it; absent fields were [N/A].
 struct SmiGpu {
   std::optional<std::int64_t> index, memory_total_mib, memory_used_mib, mig_gpu_instances, mig_compute_instances;
-  std::optional<std::string> driver_version, name, uuid, bus_id, compute_capability, mig_mode, persistence_mode, compute_mode;
+  std::optional<std::string> driver_version, name, uuid, bus_id, compute_capability;
+  std::optional<Setting> mig_mode, persistence_mode;
+  std::optional<ComputeMode> compute_mode;
   // An exclusive GPU where NVML is not asked: --query-compute-apps.
   std::optional<std::int64_t> processes;
   std::optional<std::vector<GpuProcessFacts>> process_list;
@@ -100,11 +102,11 @@ struct SmiGpu {
     f("compute_capability", compute_capability, "compute_cap (drivers from 510)");
     f("memory_total_mib", memory_total_mib, "memory.total, MiB");
     f("memory_used_mib", memory_used_mib, "memory.used, MiB");
-    f("mig_mode", mig_mode, "mig.mode.current: Enabled or Disabled");
+    f("mig_mode", mig_mode, "mig.mode.current");
     f("mig_gpu_instances", mig_gpu_instances, "MIG on: the gi* entries of /proc/driver/nvidia/capabilities/gpuMINOR/mig (null: not readable here)");
     f("mig_compute_instances", mig_compute_instances, "MIG on: their ci* entries, one per compute instance CUDA can use");
-    f("persistence_mode", persistence_mode, "Enabled or Disabled");
-    f("compute_mode", compute_mode, "Default, Exclusive_Process or Prohibited");
+    f("persistence_mode", persistence_mode, "persistence_mode");
+    f("compute_mode", compute_mode, "compute_mode");
     f("processes", processes, "an Exclusive GPU where NVML was not asked (static build, --no-probe): compute processes on it, "
       "from --query-compute-apps");
     f("process_list", process_list, "those processes (at most 16): pid, name and memory");
@@ -179,12 +181,19 @@ struct FabricManagerFacts {
   }
 };
 
+// running: its driver files are there; empty: not mounted (not running, or still installing).
+enum class DriverContainerState { running, empty };
+template <>
+struct EnumTable<DriverContainerState> {
+  static constexpr std::array names{"running", "empty"};
+};
+
 // The GPU Operator's driver container, seen from the node: it bind-mounts its
 // own root at /run/nvidia/driver (gpu-driver-container's _mount_rootfs), the
 // root the container toolkit injects from; the host itself has no driver files.
 struct DriverContainerFacts {
   std::string root = "/run/nvidia/driver";
-  std::string state = "empty";  // running: its driver files are there; empty: not mounted (not running, or still installing)
+  DriverContainerState state = DriverContainerState::empty;
   Nullable<std::string> libcuda, version;
   bool nvidia_smi = false, pid_file = false;
   std::vector<std::string> validations;

@@ -15,6 +15,28 @@
 
 namespace gd {
 
+// A GPU's settings as NVML and nvidia-smi name them (nvidia-smi prints
+// [N/A] for a setting the GPU lacks: no value).
+enum class ComputeMode { Default, Exclusive_Thread, Prohibited, Exclusive_Process };  // NVML's order: nvmlComputeMode_t
+template <>
+struct EnumTable<ComputeMode> {
+  static constexpr std::array names{"Default", "Exclusive_Thread", "Prohibited", "Exclusive_Process"};
+};
+inline bool is_exclusive(ComputeMode mode) { return mode == ComputeMode::Exclusive_Thread || mode == ComputeMode::Exclusive_Process; }
+
+enum class Setting { Disabled, Enabled };  // MIG and persistence mode; NVML's order: nvmlEnableState_t
+template <>
+struct EnumTable<Setting> {
+  static constexpr std::array names{"Disabled", "Enabled"};
+};
+
+// NVLink fabric registration, nvmlGpuFabricState_t in order.
+enum class FabricState { not_supported, not_started, in_progress, completed };
+template <>
+struct EnumTable<FabricState> {
+  static constexpr std::array names{"not-supported", "not-started", "in-progress", "completed"};
+};
+
 struct CudaDeviceFacts {
   std::int64_t index = 0;
   std::optional<std::string> name, uuid, bus_id, compute_capability;
@@ -63,7 +85,10 @@ struct GpuProcessFacts {
 
 struct NvmlDeviceFacts {
   std::int64_t index = 0;
-  std::optional<std::string> name, uuid, bus_id, compute_capability, persistence_mode, compute_mode, mig_mode, fabric_state;
+  std::optional<std::string> name, uuid, bus_id, compute_capability;
+  std::optional<Setting> persistence_mode, mig_mode;
+  std::optional<ComputeMode> compute_mode;
+  std::optional<FabricState> fabric_state;
   std::optional<std::int64_t> memory_total_mib, memory_used_mib, memory_used_percent, utilization_percent, temperature_c, processes, mig_devices;
   std::optional<std::int64_t> ecc_uncorrected_volatile, ecc_uncorrected_aggregate;
   std::optional<double> power_draw_w, power_limit_w;
@@ -85,9 +110,9 @@ struct NvmlDeviceFacts {
     f("temperature_c", temperature_c, "GPU temperature, degrees C");
     f("power_draw_w", power_draw_w, "power draw, W");
     f("power_limit_w", power_limit_w, "enforced power limit, W");
-    f("persistence_mode", persistence_mode, "Enabled or Disabled");
-    f("compute_mode", compute_mode, "Default, Exclusive_Thread, Prohibited or Exclusive_Process");
-    f("mig_mode", mig_mode, "current MIG mode: Enabled or Disabled");
+    f("persistence_mode", persistence_mode, "nvmlDeviceGetPersistenceMode");
+    f("compute_mode", compute_mode, "nvmlDeviceGetComputeMode");
+    f("mig_mode", mig_mode, "current MIG mode");
     f("mig_devices", mig_devices, "MIG mode: the MIG devices (compute instances) that exist");
     f("ecc_uncorrected_volatile", ecc_uncorrected_volatile, "uncorrected ECC errors since the driver loaded");
     f("ecc_uncorrected_aggregate", ecc_uncorrected_aggregate, "uncorrected ECC errors over the GPU's life");
@@ -98,7 +123,7 @@ struct NvmlDeviceFacts {
     f("throttle_reasons", throttle_reasons, "active clock throttle reasons other than idle and application clocks");
     f("processes", processes, "compute processes using the GPU");
     f("process_list", process_list, "those processes (at most 16): pid, name and memory, from nvmlDeviceGetComputeRunningProcesses");
-    f("fabric_state", fabric_state, "NVLink fabric registration (NVSwitch systems): not-supported, not-started, in-progress, completed");
+    f("fabric_state", fabric_state, "NVLink fabric registration (NVSwitch systems)");
   }
 };
 

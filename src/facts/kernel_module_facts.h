@@ -13,6 +13,13 @@
 
 namespace gd {
 
+// The kernel module's flavour: NVIDIA's open modules (Dual MIT/GPL) or the proprietary one.
+enum class ModuleFlavour { open, proprietary };
+template <>
+struct EnumTable<ModuleFlavour> {
+  static constexpr std::array names{"open", "proprietary"};
+};
+
 // Loaded (true), not loaded (false), or cannot tell (null: no /proc/modules, no /sys/module).
 struct ModuleStates {
   Nullable<bool> nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau, nova_core, nova_drm, nvidia_peermem, nvidia_fs, nvgpu;
@@ -89,7 +96,8 @@ struct ModprobeFacts {
 struct InstalledModule {
   std::string path;
   std::optional<std::string> compression, modinfo_problem, not_read;
-  std::optional<std::string> version, license, flavour, vermagic;
+  std::optional<std::string> version, license, vermagic;
+  std::optional<ModuleFlavour> flavour;
   std::optional<bool> matches_kernel, modprobe_loads, signed_;
 
   template <class F>
@@ -184,7 +192,8 @@ struct KernelModuleFacts {
   std::string proc_modules;  // "ok" or the errno of reading /proc/modules
   Nullable<bool> loaded;
   ModuleStates modules;
-  std::optional<std::string> version_line, flavour, sysfs_version, version, driver_cuda;
+  std::optional<std::string> version_line, sysfs_version, version, driver_cuda;
+  std::optional<ModuleFlavour> flavour;
   std::optional<std::int64_t> branch, driver_cuda_major;
   std::vector<ClaimedGpu> claimed_gpus;
   std::vector<PciFunction> unclaimed_gpus;
@@ -201,7 +210,7 @@ struct KernelModuleFacts {
   ModprobeFacts modprobe;
   std::optional<std::vector<InstalledModule>> installed_modules;
   std::optional<std::int64_t> installed_branch;  // of the first installed module whose version is known
-  std::optional<std::string> installed_flavour;
+  std::optional<ModuleFlavour> installed_flavour;
   std::optional<KernelLogFacts> kernel_log;
 
   template <class F>

@@ -31,7 +31,7 @@ std::optional<DriverContainerFacts> find_driver_container(Host& host) {
       if (!version) continue;  // libcuda.so.1 is the link
       facts.libcuda = printable(where + "/" + name, 300);
       facts.version = printable(*version, 40);
-      facts.state = "running";
+      facts.state = DriverContainerState::running;
       break;
     }
     if (facts.libcuda) break;

@@ -11,7 +11,7 @@ TEST_CASE("GPU Operator: the driver container's root at /run/nvidia/driver, runn
   host.dir("/run/nvidia/driver");
   auto empty = gd::find_driver_container(host);
   REQUIRE(empty);
-  CHECK(empty->state == "empty");
+  CHECK(empty->state == gd::DriverContainerState::empty);
   CHECK_FALSE(empty->libcuda);
   CHECK(empty->validations.empty());
 
@@ -23,7 +23,7 @@ TEST_CASE("GPU Operator: the driver container's root at /run/nvidia/driver, runn
   host.file("/run/nvidia/validations/driver-ready", "");
   auto running = gd::find_driver_container(host);
   REQUIRE(running);
-  CHECK(running->state == "running");
+  CHECK(running->state == gd::DriverContainerState::running);
   CHECK(running->libcuda.value == "/run/nvidia/driver/usr/lib64/libcuda.so.570.86.15");
   CHECK(running->version.value == "570.86.15");
   CHECK(running->nvidia_smi);

@@ -47,7 +47,7 @@ std::optional<std::string> why_no_smoke(ProbeContext& context, const DriverLibsF
 // needs no NVML, so the static build sees it too.
 void count_mig_instances(ProbeContext& context, NvidiaSmiFacts& smi) {
   for (auto& gpu : smi.gpus) {
-    if (gpu.mig_mode != "Enabled" || !gpu.bus_id) continue;
+    if (gpu.mig_mode != Setting::Enabled || !gpu.bus_id) continue;
     std::optional<std::int64_t> minor;
     for (const auto& claimed : context.kernel_module.claimed_gpus)
       if (claimed.bdf == sysfs_pci_address(*gpu.bus_id)) minor = claimed.minor;
@@ -277,7 +277,7 @@ FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
 std::optional<std::int64_t> expected_cuda_devices(const ProbeContext& context, const DriverLibsFacts& facts) {
   if (facts.nvml_probe)
     for (const auto& device : facts.nvml_probe->devices)
-      if (device.mig_mode.value_or("") == "Enabled") return std::nullopt;
+      if (device.mig_mode == Setting::Enabled) return std::nullopt;
   if (const auto& visible = context.device_nodes.cuda_visible_devices)
     return visible->mig_entries > 0 ? std::nullopt : std::optional(visible->selected);
   std::int64_t count = 0;

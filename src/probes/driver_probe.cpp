@@ -16,6 +16,18 @@ namespace {
 constexpr std::size_t k_max_lines = 20000;  // 1024 devices, a few lines each, fit easily
 constexpr std::size_t k_max_items = 1024;
 
+// A setting the NVML child writes as NVML's number (older snapshots hold its
+// name); a number outside the enum is no value.
+template <NamedEnum E>
+std::optional<E> enum_field(const json::object& line, std::string_view key) {
+  const auto* value = line.if_contains(key);
+  if (!value) return std::nullopt;
+  if (value->is_string()) return enum_from_name<E>(value->get_string());
+  const auto number = value->is_int64() ? value->get_int64() : -1;
+  if (number < 0 || static_cast<std::size_t>(number) >= enum_names<E>().size()) return std::nullopt;
+  return static_cast<E>(number);
+}
+
 std::optional<std::string> text_of(const json::object& line, std::string_view key, std::size_t max = 200) {
   const auto text = optional_string(line, key);
   if (!text) return std::nullopt;
@@ -159,9 +171,9 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
       device.temperature_c = int_field(line, "temperature_c");
       device.power_draw_w = number_field(line, "power_draw_w");
       device.power_limit_w = number_field(line, "power_limit_w");
-      device.persistence_mode = text_of(line, "persistence_mode", 20);
-      device.compute_mode = text_of(line, "compute_mode", 40);
-      device.mig_mode = text_of(line, "mig_mode", 20);
+      device.persistence_mode = enum_field<Setting>(line, "persistence_mode");
+      device.compute_mode = enum_field<ComputeMode>(line, "compute_mode");
+      device.mig_mode = enum_field<Setting>(line, "mig_mode");
       device.mig_devices = int_field(line, "mig_devices");
       device.ecc_uncorrected_volatile = int_field(line, "ecc_uncorrected_volatile");
       device.ecc_uncorrected_aggregate = int_field(line, "ecc_uncorrected_aggregate");
@@ -179,7 +191,7 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
           device.process_list->push_back({.pid = *pid, .name = text_of(*process, "name", 80), .used_mib = int_field(*process, "used_mib")});
         }
       }
-      device.fabric_state = text_of(line, "fabric_state", 40);
+      device.fabric_state = enum_field<FabricState>(line, "fabric_state");
       if (const auto* reasons = line.if_contains("throttle_reasons"); reasons && reasons->is_array()) {
         device.throttle_reasons.emplace();
         for (const auto& reason : reasons->get_array())

@@ -148,10 +148,10 @@ TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the
   CHECK(facts.devices[1].remapped_rows_pending == true);
   CHECK(facts.devices[1].inforom_valid == false);
   CHECK(facts.devices[1].memory_used_mib == 559);
-  CHECK(facts.devices[1].compute_mode == "Default");
-  CHECK(facts.devices[0].mig_mode == "Enabled");
+  CHECK(facts.devices[1].compute_mode == gd::ComputeMode::Default);
+  CHECK(facts.devices[0].mig_mode == gd::Setting::Enabled);
   CHECK(facts.devices[0].mig_devices == 3);  // handles 0-2 of at most 7 exist
-  CHECK(facts.devices[1].mig_mode == "Disabled");
+  CHECK(facts.devices[1].mig_mode == gd::Setting::Disabled);
   CHECK(!facts.devices[1].mig_devices);
   // The fake has no power or ECC functions: those facts are absent, not zero.
   CHECK(!facts.devices[1].power_draw_w);
@@ -163,7 +163,7 @@ TEST_CASE("the nvml probe names the processes that hold a GPU, with their memory
   LiveHost host("/");
   const auto facts = run_nvml_probe(host);
   REQUIRE(facts.devices.size() == 2);
-  CHECK(facts.devices[0].compute_mode == "Exclusive_Process");
+  CHECK(facts.devices[0].compute_mode == gd::ComputeMode::Exclusive_Process);
   CHECK(facts.devices[0].processes == 1);
   REQUIRE(facts.devices[0].process_list);
   REQUIRE(facts.devices[0].process_list->size() == 1);
@@ -218,6 +218,30 @@ TEST_CASE("an answer that is not the protocol is garbled, and a replay without o
   facts = parse_cuda_probe(static_build);
   CHECK(facts.status == gd::ChildStatus::unavailable);
   CHECK(facts.reason == "this gpudoctor is a static build");
+}
+
+TEST_CASE("the NVML child's settings are NVML's numbers; a snapshot recorded before holds their names") {
+  ChildAnswer answer;
+  answer.exit = 0;
+  answer.output =
+      "{\"nvml_device\":0,\"compute_mode\":3,\"mig_mode\":1,\"persistence_mode\":0,\"fabric_state\":2}\n"
+      "{\"nvml_device\":1,\"compute_mode\":\"Prohibited\",\"mig_mode\":\"Disabled\",\"fabric_state\":\"completed\"}\n"
+      "{\"nvml_device\":2,\"compute_mode\":7,\"mig_mode\":-1,\"persistence_mode\":\"Sometimes\",\"fabric_state\":true}\n"
+      "{\"done\":true}\n";
+  const auto facts = parse_nvml_probe(answer);
+  REQUIRE(facts.devices.size() == 3);
+  CHECK(facts.devices[0].compute_mode == ComputeMode::Exclusive_Process);
+  CHECK(facts.devices[0].mig_mode == Setting::Enabled);
+  CHECK(facts.devices[0].persistence_mode == Setting::Disabled);
+  CHECK(facts.devices[0].fabric_state == FabricState::in_progress);
+  CHECK(facts.devices[1].compute_mode == ComputeMode::Prohibited);
+  CHECK(facts.devices[1].mig_mode == Setting::Disabled);
+  CHECK(facts.devices[1].fabric_state == FabricState::completed);
+  // A number NVML may add later, or junk, is no value: unknown, never a wrong name.
+  CHECK_FALSE(facts.devices[2].compute_mode);
+  CHECK_FALSE(facts.devices[2].mig_mode);
+  CHECK_FALSE(facts.devices[2].persistence_mode);
+  CHECK_FALSE(facts.devices[2].fabric_state);
 }
 
 }  // namespace gd

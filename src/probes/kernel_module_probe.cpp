@@ -69,8 +69,8 @@ void read_version(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
     version = complete ? find_driver_version(first_line) : std::nullopt;
     if (!complete) layer.note_unreadable(k_proc_version, "truncated: the first line does not end", std::string(first_line));
     else if (!version) layer.note_unreadable(k_proc_version, "no driver version in the first line", std::string(first_line));
-    if (contains(first_line, "Open Kernel Module")) facts.flavour = "open";
-    else if (version && contains(first_line, "Kernel Module")) facts.flavour = "proprietary";
+    if (contains(first_line, "Open Kernel Module")) facts.flavour = ModuleFlavour::open;
+    else if (version && contains(first_line, "Kernel Module")) facts.flavour = ModuleFlavour::proprietary;
     if (facts.flavour) layer.source("flavour", k_proc_version);
   }
   if (sysfs) {
@@ -211,7 +211,7 @@ void summarise(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
     const auto& soc = context.hardware.integrated_gpu;
     const bool drives_integrated = soc && soc->driver.value == "nvidia" && facts.claimed_gpus.empty();
     layer.summary = "nvidia " + facts.version.value_or("(version unknown)") +
-                    (facts.flavour ? " (" + *facts.flavour + ")" : "") + " loaded, " +
+                    (facts.flavour ? std::string(" (") + enum_name(*facts.flavour) + ")" : "") + " loaded, " +
                     (drives_integrated ? std::string("drives the integrated GPU")
                                        : std::to_string(facts.claimed_gpus.size()) + " GPU(s) claimed");
   } else {

@@ -21,7 +21,7 @@ TEST_CASE("kernel-module: loaded module, version, claimed and unclaimed GPUs") {
   CHECK(*layer.facts.modules.nvidia_peermem);  // GPUDirect modules are facts
   CHECK_FALSE(*layer.facts.modules.nvidia_fs);
   CHECK(layer.facts.version == "550.54.15");
-  CHECK(layer.facts.flavour == "open");
+  CHECK(layer.facts.flavour == gd::ModuleFlavour::open);
   CHECK(layer.facts.driver_cuda == "12.4");
   REQUIRE(layer.facts.claimed_gpus.size() == 1);
   CHECK(layer.facts.claimed_gpus[0].minor == 0);

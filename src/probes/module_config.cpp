@@ -102,7 +102,7 @@ std::vector<InstalledModule> find_installed_modules(Host& host, const std::strin
         module.signed_ = info->signature_appended;
         module.vermagic = info->vermagic;
         // The open modules are dual-licensed; the proprietary one says "NVIDIA".
-        if (info->license) module.flavour = contains(*info->license, "MIT") || contains(*info->license, "GPL") ? "open" : "proprietary";
+        if (info->license) module.flavour = contains(*info->license, "MIT") || contains(*info->license, "GPL") ? ModuleFlavour::open : ModuleFlavour::proprietary;
         // A weak-updates module was built for another kernel of the same kABI on purpose: its vermagic says nothing.
         if (info->vermagic && !sub.starts_with("weak-updates")) module.matches_kernel = info->vermagic->starts_with(release + " ");
       }

@@ -130,9 +130,11 @@ SmiGpu parse_smi_gpu_line(std::string_view line, bool with_compute_cap) {
   if (with_compute_cap) gpu.compute_capability = next();
   if (auto total = next()) gpu.memory_total_mib = parse_int(*total);
   if (auto used = next()) gpu.memory_used_mib = parse_int(*used);
-  gpu.mig_mode = next();
-  gpu.persistence_mode = next();
-  gpu.compute_mode = next();
+  // A value of none of the names (a newer driver's, or damage) is as unknown as [N/A].
+  const auto named = [&]<class E>(E) { const auto text = next(); return text ? enum_from_name<E>(*text) : std::nullopt; };
+  gpu.mig_mode = named(Setting{});
+  gpu.persistence_mode = named(Setting{});
+  gpu.compute_mode = named(ComputeMode{});
   return gpu;
 }
 
@@ -235,7 +237,7 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
       else if (*facts.driver_version != *gpu.driver_version) facts.driver_versions_agree = false;
     }
     const bool exclusive = std::any_of(facts.gpus.begin(), facts.gpus.end(), [](const SmiGpu& gpu) {
-      return gpu.compute_mode && gpu.compute_mode->starts_with("Exclusive");
+      return gpu.compute_mode && is_exclusive(*gpu.compute_mode);
     });
     if (list_processes && exclusive) {
       const ChildAnswer apps =

@@ -45,7 +45,7 @@ CSV)");
   CHECK(facts.gpus[1].bus_id == "00000000:43:00.0");
   CHECK_FALSE(facts.gpus[1].memory_used_mib);
   CHECK_FALSE(facts.gpus[1].mig_mode);
-  CHECK(facts.gpus[2].compute_mode == "Exclusive_Process");
+  CHECK(facts.gpus[2].compute_mode == gd::ComputeMode::Exclusive_Process);
   CHECK(facts.driver_version == "550.54.15");
   CHECK(facts.cuda_version == "12.4");  // from the banner of plain nvidia-smi
   CHECK(facts.driver_versions_agree);
@@ -103,7 +103,7 @@ esac)");
   REQUIRE(facts.gpus.size() == 1);
   CHECK_FALSE(facts.gpus[0].compute_capability);
   CHECK(facts.gpus[0].memory_total_mib == 40536);
-  CHECK(facts.gpus[0].compute_mode == "Default");
+  CHECK(facts.gpus[0].compute_mode == gd::ComputeMode::Default);
 }
 
 TEST_CASE("nvidia-smi: a GPU it cannot reach is named with its reason; the others still answer") {
