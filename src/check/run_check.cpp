@@ -102,7 +102,7 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   ProbeContext context{.host = host, .rules = rules, .system = probe_system(host), .options = options};
   Report report;
   report.gpudoctor_version = GPUDOCTOR_VERSION;
-  report.mode = host_mode_name(host.mode());
+  report.mode = enum_name(host.mode());
   context.system.image = options.image;
   // Bottom up, in k_layer_ids order: each probe reads the typed facts below it.
   Unfinished<KernelModuleFacts> kernel_module;

@@ -2,7 +2,7 @@
 // How a child asked for evidence (nvidia-smi, the driver probe) ended: one
 // closed set for both, each value named once.
 
-#include "model/enum_names.h"
+#include "util/enum_names.h"
 
 namespace gd {
 

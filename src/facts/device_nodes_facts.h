@@ -2,8 +2,9 @@
 // Layer 4, device-nodes: /dev/nvidia*, /dev/dxg, and what CUDA_VISIBLE_DEVICES selects.
 
 #include "facts/allocation_facts.h"
-#include "model/enum_names.h"
+#include "util/enum_names.h"
 #include "model/fact_fields.h"
+#include "util/file_type.h"
 
 #include <cstdint>
 #include <optional>
@@ -12,14 +13,21 @@
 
 namespace gd {
 
+// What a node's mode bits let this user do.
+enum class NodeAccess { r, w, rw, none };
+template <>
+struct EnumTable<NodeAccess> {
+  static constexpr std::array names{"r", "w", "rw", "none"};
+};
+
 struct NodeFacts {
   std::string path;
-  std::string type;  // char, block, file, directory, other
+  FileType type = FileType::other;  // a char device, or a wrong kind
   std::int64_t major = 0, minor = 0;
   std::string mode;  // "0666"
   std::int64_t uid = 0, gid = 0;
   bool required = false;
-  std::string access;         // r, w, rw or none for this user, from the mode bits
+  NodeAccess access = NodeAccess::none;
   Nullable<std::string> open;  // ok or an errno name; null: not tried
   bool wrong_number = false;
   std::optional<std::string> expected;  // "195:255", "510:any"
@@ -29,14 +37,14 @@ struct NodeFacts {
   void fields(F& f) const {
     f("path", path, "the node");
     f("source", path, "the node (for evidence)");
-    f("type", type, "char, block, or file/directory/other for a wrong kind");
+    f("type", type, "char, or a wrong kind");
     f("major", major, "device major");
     f("minor", minor, "device minor");
     f("mode", mode, "permission bits, 0666");
     f("uid", uid, "owner");
     f("gid", gid, "group");
     f("required", required, "CUDA needs it");
-    f("access", access, "what the mode bits allow this user: r, w, rw or none");
+    f("access", access, "what the mode bits allow this user");
     f("open", open, "ok or the errno name of opening it in a child; null: not tried (under --root, or not NVIDIA's)");
     f("wrong_number", wrong_number, "a character device with other numbers than the driver's");
     f("expected", expected, "major:minor it should have");

@@ -1,8 +1,9 @@
 #pragma once
 // Layer 1, hardware: NVIDIA PCI functions in sysfs.
 
-#include "model/enum_names.h"
+#include "util/enum_names.h"
 #include "model/fact_fields.h"
+#include "model/gpu_kinds.h"
 
 #include <cstdint>
 #include <optional>
@@ -45,9 +46,10 @@ struct PciFunction {
   std::optional<std::string> subsystem;
   std::string driver = "none";
   DriverKind driver_kind = DriverKind::none;
-  std::string brand = "unknown";
-  std::string product_class = "unknown";
-  std::optional<std::string> chip, architecture, compute_capability;
+  GpuBrand brand = GpuBrand::unknown;
+  ProductClass product_class = ProductClass::unknown;
+  std::optional<std::string> chip, compute_capability;
+  std::optional<GpuArchitecture> architecture;
   std::optional<std::int64_t> first_branch, last_branch, numa_node;
   std::optional<PciLink> link;  // GPUs only
   std::optional<std::string> held_for_vm;  // GPUs only: where the host says it is meant for a VM
@@ -64,9 +66,9 @@ struct PciFunction {
     f("driver", driver, "the kernel driver bound to it, as sysfs names it (nvidia, nouveau, NovaCore, vfio-pci, none)");
     f("driver_kind", driver_kind, "what that driver is: nvidia, open-source (nouveau, nova-core), passthrough (vfio-pci, pci-stub), other or none");
     f("brand", brand, "NVML brand the container toolkit matches brand= against (pci-chips products)");
-    f("product_class", product_class, "consumer, workstation, datacenter, embedded or unknown");
+    f("product_class", product_class, "what it is sold for (pci-chips products)");
     f("chip", chip, "GH100, AD102, ... (pci-chips ranges)");
-    f("architecture", architecture, "Hopper, Ada, ...");
+    f("architecture", architecture, "pci-chips ranges");
     f("compute_capability", compute_capability, "9.0, 8.9, ...");
     f("first_branch", first_branch, "first driver branch that drives the chip");
     f("last_branch", last_branch, "last driver branch of a legacy architecture");
@@ -82,7 +84,8 @@ struct PciFunction {
 // has no PCI function; the device tree names the SoC and L4T its release.
 struct IntegratedGpu {
   std::string soc;  // the device tree's "nvidia,tegra234", or "tegra" when only soc0/family says so
-  Nullable<std::string> soc_name, model, chip, architecture, compute_capability;
+  Nullable<std::string> soc_name, model, chip, compute_capability;
+  Nullable<GpuArchitecture> architecture;
   Nullable<std::string> l4t_release, jetpack, driver_cuda;
   Nullable<std::string> device, driver, kernel_module;
   std::vector<std::string> evidence;
@@ -93,7 +96,7 @@ struct IntegratedGpu {
     f("soc_name", soc_name, "Orin (T234), ... (rules/tables/tegra-socs.json)");
     f("model", model, "the board, from the device tree's model (NVIDIA Jetson AGX Orin Developer Kit)");
     f("chip", chip, "the integrated GPU (GA10B)");
-    f("architecture", architecture, "Ampere, ...");
+    f("architecture", architecture, "tegra-socs");
     f("compute_capability", compute_capability, "8.7, ...");
     f("l4t_release", l4t_release, "/etc/nv_tegra_release: R36 REVISION 4.0 is 36.4.0");
     f("jetpack", jetpack, "the JetPack of that L4T release");

@@ -15,23 +15,6 @@ FileType file_type_of(mode_t mode) {
   return FileType::other;
 }
 
-const char* file_type_name(FileType type) {
-  switch (type) {
-    case FileType::regular: return "file";
-    case FileType::directory: return "directory";
-    case FileType::symlink: return "symlink";
-    case FileType::char_device: return "char";
-    case FileType::block_device: return "block";
-    case FileType::other: return "other";
-  }
-  return "other";
-}
-
-FileType parse_file_type(std::string_view name) {
-  for (auto type : {FileType::regular, FileType::directory, FileType::symlink, FileType::char_device, FileType::block_device})
-    if (name == file_type_name(type)) return type;
-  return FileType::other;
-}
 
 std::string mode_string(std::uint32_t mode) {
   char text[8];

@@ -20,7 +20,7 @@ TEST_CASE("every stat mode type has its FileType, symlinks included") {
 TEST_CASE("file types and modes read back what they write") {
   for (auto type : {FileType::regular, FileType::directory, FileType::symlink, FileType::char_device,
                     FileType::block_device, FileType::other})
-    CHECK(parse_file_type(file_type_name(type)) == type);
+    CHECK(parse_file_type(enum_name(type)) == type);
   CHECK(parse_file_type("fifo") == FileType::other);
   CHECK(mode_string(0660) == "0660");
   CHECK(mode_string(S_IFCHR | 04755) == "4755");

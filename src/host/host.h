@@ -5,6 +5,8 @@
 // on a replayed snapshot (see docs/snapshot-format.md).
 
 #include "child/child_evidence.h"
+#include "util/enum_names.h"
+#include "util/file_type.h"
 #include "util/result.h"
 
 #include <chrono>
@@ -17,7 +19,6 @@
 
 namespace gd {
 
-enum class FileType { regular, directory, symlink, char_device, block_device, other };
 
 struct FileStat {
   FileType type = FileType::other;
@@ -52,6 +53,10 @@ struct UserIds {
 };
 
 enum class HostMode { live, root, replay };
+template <>
+struct EnumTable<HostMode> {
+  static constexpr std::array names{"live", "root", "replay"};
+};
 
 // The seam, split by job. Components that need only one job take only that
 // interface (the ELF reader takes Files&), so what they can touch is plain.
@@ -110,9 +115,5 @@ class Host : public Files, public Environment, public ChildEvidence {
   virtual std::optional<std::vector<std::string>> redactions() const { return std::nullopt; }
 };
 
-const char* host_mode_name(HostMode mode);
-// "file", "directory", "symlink", "char", "block", "other" (as snapshots and reports spell them).
-const char* file_type_name(FileType type);
-FileType parse_file_type(std::string_view name);
 
 }  // namespace gd

@@ -174,13 +174,4 @@ std::vector<std::string> LiveHost::argv_of(const ChildRequest& request) const {
   return argv;
 }
 
-const char* host_mode_name(HostMode mode) {
-  switch (mode) {
-    case HostMode::live: return "live";
-    case HostMode::root: return "root";
-    case HostMode::replay: return "replay";
-  }
-  return "live";
-}
-
 }  // namespace gd

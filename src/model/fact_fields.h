@@ -11,7 +11,7 @@
 // cannot drift. std::optional fields are left out when empty; Nullable
 // fields are written as null.
 
-#include "model/enum_names.h"
+#include "util/enum_names.h"
 
 #include <boost/json.hpp>
 

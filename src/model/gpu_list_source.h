@@ -5,7 +5,7 @@
 // (driver-libs.gpu_list_source); the GPU table of every output follows it, so
 // that `gpudoctor gpus`, the text report and JSON consumers agree.
 
-#include "model/enum_names.h"
+#include "util/enum_names.h"
 
 namespace gd {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/enum_names.h"
+#include "util/enum_names.h"
 
 #include <optional>
 #include <string_view>

@@ -15,7 +15,7 @@ bool is_gpu_node(const NodeFacts& node) {
 }
 
 bool refused(const NodeFacts& node) {
-  return node.access == "rw" && node.open.value && (*node.open.value == "EPERM" || *node.open.value == "EACCES");
+  return node.access == NodeAccess::rw && node.open.value && (*node.open.value == "EPERM" || *node.open.value == "EACCES");
 }
 
 // "1,3" or "0-1,3" as Slurm writes a list; NoDevFiles (Slurm before 19.05) means none.

@@ -9,8 +9,8 @@ namespace {
 gd::NodeFacts node(std::string path, const char* open) {
   gd::NodeFacts node;
   node.path = std::move(path);
-  node.type = "char";
-  node.access = "rw";
+  node.type = gd::FileType::char_device;
+  node.access = gd::NodeAccess::rw;
   node.open = std::string(open);
   return node;
 }

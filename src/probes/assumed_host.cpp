@@ -29,8 +29,8 @@ Probed<HardwareFacts> probe_assumed_hardware(ProbeContext& context) {
     gpu.device_id = hex;
     if (const auto* product = context.rules.chips.product(*id)) {
       gpu.name = std::string(product->name);
-      gpu.brand = std::string(product->brand);
-      gpu.product_class = std::string(product->product_class);
+      gpu.brand = product->brand;
+      gpu.product_class = product->product_class;
     }
     if (const auto chip = context.rules.chips.lookup(*id)) {
       gpu.chip = chip->chip;
@@ -50,7 +50,7 @@ Probed<HardwareFacts> probe_assumed_hardware(ProbeContext& context) {
   facts.gpu_count = 1;
   facts.pci_function_count = 1;
   if (gpu.compute_capability) facts.min_compute_capability = *gpu.compute_capability;
-  if (gpu.brand == "geforce" || gpu.brand == "titan") facts.consumer_gpu_count = 1;
+  if (is_consumer_brand(gpu.brand)) facts.consumer_gpu_count = 1;
   layer.source("gpus", "--gpu");
   layer.status = Status::ok;
   layer.summary = "assumed: " + gpu.name + (gpu.compute_capability ? " (compute capability " + *gpu.compute_capability + ")" : "");

@@ -42,17 +42,15 @@ constexpr std::uint32_t k_overflow_id = 65534;
 // any cgroup: root passes, else owner, group (primary or supplementary), other.
 // Root of a user namespace passes only for nodes whose owner is mapped into
 // it (capabilities hold over the namespace's own ids: user_namespaces(7)).
-std::string access_for(const DeviceNode& node, const UserIds& user, bool user_namespace) {
+NodeAccess access_for(const DeviceNode& node, const UserIds& user, bool user_namespace) {
   const bool unmapped = user_namespace && node.uid == k_overflow_id;
-  if (user.uid == 0 && !unmapped) return "rw";
+  if (user.uid == 0 && !unmapped) return NodeAccess::rw;
   std::uint32_t bits = node.mode & 07;
   const bool in_group = node.gid == user.gid || std::find(user.groups.begin(), user.groups.end(), node.gid) != user.groups.end();
   if (node.uid == user.uid) bits = (node.mode >> 6) & 07;
   else if (in_group) bits = (node.mode >> 3) & 07;
-  std::string access;
-  if (bits & 04) access += "r";
-  if (bits & 02) access += "w";
-  return access.empty() ? "none" : access;
+  const bool read = bits & 04, write = bits & 02;
+  return read && write ? NodeAccess::rw : read ? NodeAccess::r : write ? NodeAccess::w : NodeAccess::none;
 }
 
 struct Expected {
@@ -117,7 +115,7 @@ NodeFacts describe_node(const std::string& path, const DeviceNode& node, const E
                         bool user_namespace) {
   NodeFacts item;
   item.path = path;
-  item.type = file_type_name(node.type);
+  item.type = node.type;
   item.major = node.major;
   item.minor = node.minor;
   item.mode = mode_string(node.mode);

@@ -18,7 +18,7 @@ TEST_CASE("device-nodes: nodes, missing GPU nodes and CUDA_VISIBLE_DEVICES") {
   CHECK_FALSE(layer.facts.uvm_present);
   CHECK(layer.facts.nodes_expected);
   REQUIRE(layer.facts.nodes.size() == 2);
-  CHECK(layer.facts.nodes[0].access == "none");  // 0600 root's, and we are uid 1000
+  CHECK(layer.facts.nodes[0].access == gd::NodeAccess::none);  // 0600 root's, and we are uid 1000
   REQUIRE(layer.facts.missing_gpu_nodes.size() == 1);
   CHECK(layer.facts.missing_gpu_nodes[0].path == "/dev/nvidia1");
   REQUIRE(layer.facts.cuda_visible_devices);

@@ -125,8 +125,8 @@ PciFunction describe_function(ProbeContext& context, FunctionReader& reader, con
   function.driver = reader.driver();
   function.driver_kind = driver_kind(function.driver);
   if (product) {
-    function.brand = std::string(product->brand);
-    function.product_class = std::string(product->product_class);
+    function.brand = product->brand;
+    function.product_class = product->product_class;
   }
   if (chip) {
     function.chip = chip->chip;
@@ -198,7 +198,7 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
   for (const auto& gpu : facts.gpus) {
     if (gpu.compute_capability)
       if (auto version = Version::parse(*gpu.compute_capability); version && (!lowest || *version < *lowest)) lowest = version;
-    if (gpu.brand == "geforce" || gpu.brand == "titan") ++facts.consumer_gpu_count;
+    if (is_consumer_brand(gpu.brand)) ++facts.consumer_gpu_count;
   }
   if (lowest) {
     facts.min_compute_capability = lowest->text();
@@ -217,7 +217,7 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
   } else if (const auto& soc = facts.integrated_gpu) {
     // A Jetson: the GPU is part of the SoC, on the platform bus.
     layer.status = soc->chip ? Status::ok : Status::unknown;
-    layer.summary = soc->chip ? "integrated GPU: " + *soc->architecture + " " + *soc->chip + " (compute capability " +
+    layer.summary = soc->chip ? "integrated GPU: " + std::string(enum_name(*soc->architecture)) + " " + *soc->chip + " (compute capability " +
                                     *soc->compute_capability + ") of " + soc->soc_name.value.value_or(soc->soc)
                               : "a Tegra SoC gpudoctor does not know (" + soc->soc + ")";
     if (soc->model) layer.summary += ", " + *soc->model;

@@ -16,12 +16,12 @@ TEST_CASE("hardware: GPUs, their brand from the table, and the link") {
   CHECK(layer.facts.pci_function_count == 4);
   REQUIRE(layer.facts.gpu_count == 2);
   const auto& h100 = layer.facts.gpus[0];
-  CHECK(h100.brand == "tesla");
-  CHECK(h100.product_class == "datacenter");
+  CHECK(h100.brand == gd::GpuBrand::tesla);
+  CHECK(h100.product_class == gd::ProductClass::datacenter);
   CHECK(h100.compute_capability == "9.0");
   CHECK(h100.driver == "nvidia");
   CHECK(h100.link->width_degraded == true);
-  CHECK(layer.facts.gpus[1].brand == "geforce");
+  CHECK(layer.facts.gpus[1].brand == gd::GpuBrand::geforce);
   CHECK(layer.facts.gpus[1].driver == "none");
   CHECK(layer.facts.consumer_gpu_count == 1);
   CHECK(layer.facts.min_compute_capability == "9.0");

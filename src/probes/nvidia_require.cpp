@@ -45,7 +45,7 @@ bool compare(int order, const std::string& op) {
 bool holds(const Factor& factor, const RequireFacts& facts, const RequireGpu* gpu) {
   if (factor.name == "brand") {
     if (!gpu || (factor.op != "=" && factor.op != "!=")) return true;
-    return (to_lower(gpu->brand) == to_lower(factor.value)) == (factor.op == "=");
+    return (enum_name(gpu->brand) == to_lower(factor.value)) == (factor.op == "=");
   }
   std::optional<std::string> property = factor.name == "cuda" ? facts.cuda : factor.name == "driver" ? facts.driver : std::nullopt;
   if (factor.name == "arch") {

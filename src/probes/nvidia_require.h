@@ -7,6 +7,7 @@
 // mode skip this check, gpudoctor makes it instead.
 
 #include "facts/container_facts.h"
+#include "model/gpu_kinds.h"
 
 #include <optional>
 #include <string>
@@ -17,7 +18,7 @@ namespace gd {
 
 struct RequireGpu {
   std::string arch;   // compute capability, "9.0"
-  std::string brand;  // "tesla", "geforce", ...
+  GpuBrand brand = GpuBrand::unknown;
 };
 
 struct RequireFacts {

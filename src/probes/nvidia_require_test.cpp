@@ -4,8 +4,8 @@
 
 namespace {
 
-const gd::RequireFacts k_535_geforce{std::string("535.183.01"), std::string("12.2"), {{"8.6", "geforce"}}};
-const gd::RequireFacts k_535_tesla{std::string("535.183.01"), std::string("12.2"), {{"9.0", "tesla"}}};
+const gd::RequireFacts k_535_geforce{std::string("535.183.01"), std::string("12.2"), {{"8.6", gd::GpuBrand::geforce}}};
+const gd::RequireFacts k_535_tesla{std::string("535.183.01"), std::string("12.2"), {{"9.0", gd::GpuBrand::tesla}}};
 
 // The value from the nvidia/cuda 12.4.1 images, shortened to three brands.
 const std::string k_image_12_4 =

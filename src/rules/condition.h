@@ -11,7 +11,7 @@
 // reads the facts and nothing of the rule's JSON; rule_facts.h checks each
 // comparison against the fact it names.
 
-#include "model/enum_names.h"
+#include "util/enum_names.h"
 #include "rules/fact_view.h"
 #include "util/checked.h"
 #include "util/version.h"

@@ -19,14 +19,6 @@ std::optional<int> branch_field(const json::object& row, const char* key) {
 
 namespace {
 
-constexpr std::string_view k_brands[] = {"geforce", "titan", "quadro", "nvidiartx", "nvs", "grid", "tesla", "unknown"};
-constexpr std::string_view k_classes[] = {"consumer", "workstation", "datacenter", "embedded", "unknown"};
-
-template <std::size_t N>
-bool listed(std::string_view value, const std::string_view (&allowed)[N]) {
-  return std::find(std::begin(allowed), std::end(allowed), value) != std::end(allowed);
-}
-
 // The next tab-separated field of line, from at; moves at past its tab.
 std::string_view next_field(std::string_view line, std::size_t& at) {
   const auto tab = line.find('\t', at);
@@ -70,9 +62,11 @@ Checked<> ChipTable::parse_products() const {
     const auto id = id_text.size() == 4 ? parse_hex(id_text) : std::nullopt;
     if (!id) return problem(where() + ": \"" + std::string(id_text) + "\" is not a 4-digit hex id");
     if (!m_products.empty() && *id <= m_products.back().id) return problem(where() + ": ids must ascend, and each appear once");
-    if (!listed(brand, k_brands)) return problem(where() + ": unknown brand \"" + std::string(brand) + "\"");
-    if (!listed(product_class, k_classes)) return problem(where() + ": unknown class \"" + std::string(product_class) + "\"");
-    m_products.push_back({*id, brand, product_class, name});
+    const auto known_brand = enum_from_name<GpuBrand>(brand);
+    if (!known_brand) return problem(where() + ": unknown brand \"" + std::string(brand) + "\"");
+    const auto known_class = enum_from_name<ProductClass>(product_class);
+    if (!known_class) return problem(where() + ": unknown class \"" + std::string(product_class) + "\"");
+    m_products.push_back({*id, *known_brand, *known_class, name});
   }
   return {};
 }
@@ -93,8 +87,12 @@ Checked<> ChipTable::load(const json::object& table) {
   for (const auto& value : rows->get_array()) {
     if (!value.is_object()) return problem("a pci-chips row must be an object");
     const auto& row = value.get_object();
-    ChipInfo info{string_field(row, "chip"), string_field(row, "architecture"), string_field(row, "cc"),
+    ChipInfo info{string_field(row, "chip"), GpuArchitecture::Kepler, string_field(row, "cc"),
                   branch_field(row, "first_branch"), branch_field(row, "last_branch"), 0, 0};
+    const auto architecture = enum_from_name<GpuArchitecture>(string_field(row, "architecture"));
+    if (!architecture)
+      return problem("pci-chips row for \"" + info.chip + "\": \"architecture\" is none of " + joined_names<GpuArchitecture>());
+    info.architecture = *architecture;
     const auto first = parse_hex(string_field(row, "first"));
     const auto last = parse_hex(string_field(row, "last"));
     if (info.chip.empty() || !first || !last || *first > *last)

@@ -5,6 +5,7 @@
 // NVIDIA_REQUIRE_* brand= and forward compatibility, so it comes from this
 // table, never from the pci.ids of whichever machine runs the check.
 
+#include "model/gpu_kinds.h"
 #include "util/checked.h"
 
 #include <boost/json.hpp>
@@ -20,7 +21,7 @@ namespace gd {
 
 struct ChipInfo {
   std::string chip;
-  std::string architecture;
+  GpuArchitecture architecture = GpuArchitecture::Kepler;
   std::string compute_capability;
   std::optional<int> first_branch;  // first driver branch that drives it
   std::optional<int> last_branch;   // last driver branch of a legacy architecture
@@ -29,11 +30,11 @@ struct ChipInfo {
 };
 
 // One marketed device id: "GH100 [H100 SXM5 80GB]", brand "tesla", class "datacenter".
-// The views point into the table's own text.
+// The name points into the table's own text.
 struct ProductInfo {
   std::uint32_t id = 0;
-  std::string_view brand;          // NVML's brand, lower case: geforce, titan, quadro, nvidiartx, nvs, grid, tesla, unknown
-  std::string_view product_class;  // consumer, workstation, datacenter, embedded, unknown
+  GpuBrand brand = GpuBrand::unknown;
+  ProductClass product_class = ProductClass::unknown;
   std::string_view name;
 };
 

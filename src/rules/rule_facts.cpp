@@ -1,6 +1,6 @@
 #include "rules/rule_facts.h"
 
-#include "model/enum_names.h"
+#include "util/enum_names.h"
 
 #include <algorithm>
 

@@ -81,11 +81,22 @@ TEST_CASE("the chip table finds the narrowest range and knows architectures") {
   const gd::RuleSet rules = gd::load_embedded_rules();
   CHECK(rules.chips.lookup(0x2330)->chip == "GH100");
   CHECK(rules.chips.lookup(0x2330)->compute_capability == "9.0");
-  CHECK(rules.chips.lookup(0x1b80)->architecture == "Pascal");
+  CHECK(rules.chips.lookup(0x1b80)->architecture == gd::GpuArchitecture::Pascal);
   CHECK(rules.chips.lookup(0x130b)->chip == "GK110B");  // inside GM107's range too, but narrower
   CHECK(rules.chips.lookup(0x2b85)->first_branch == 570);
   CHECK(rules.chips.lookup(0x1024)->last_branch == 470);
   CHECK_FALSE(rules.chips.lookup(0x0001));
+}
+
+TEST_CASE("a table row naming an architecture, brand or class gpudoctor does not know is refused at load") {
+  const char* chips = R"({"table": "pci-chips", "source": "t", "rows": [{"chip": "GH100", "first": "2302", "last": "23f0", "cc": "9.0", "architecture": "Hoper"}]})";
+  CHECK(error_of_files({{"tables/pci-chips.json", chips}}) ==
+        "tables/pci-chips.json:1: pci-chips row for \"GH100\": \"architecture\" is none of Kepler, Maxwell, Pascal, Volta, Turing, Ampere, Ada, Hopper or Blackwell");
+  gd::ChipTable table;
+  CHECK(table.load_products("2330\ttesla\tdatacenter\tH100\n2331\tteslla\tdatacenter\tX\n").error() == "line 2: unknown brand \"teslla\"");
+  CHECK(table.load_products("2330\ttesla\tdatacentre\tH100\n").error() == "line 1: unknown class \"datacentre\"");
+  REQUIRE(table.load_products("2330\ttesla\tdatacenter\tH100\n"));
+  CHECK(table.product(0x2330)->brand == gd::GpuBrand::tesla);
 }
 
 TEST_CASE("a bad rules file is an error naming the file and the line") {

@@ -65,11 +65,11 @@ TEST_CASE("pci-chips: no two ranges overlap, and lookups agree with the table") 
 
 TEST_CASE("pci-chips products: brand and class by device id, whatever pci.ids the machine has") {
   const auto rules = gd::load_embedded_rules();
-  CHECK(rules.chips.product(0x2330)->brand == "tesla");  // H100 SXM5
-  CHECK(rules.chips.product(0x2330)->product_class == "datacenter");
-  CHECK(rules.chips.product(0x2b85)->brand == "geforce");  // RTX 5090
-  CHECK(rules.chips.product(0x2230)->brand == "nvidiartx");  // RTX A6000
-  CHECK(rules.chips.product(0x1b06)->product_class == "consumer");  // GTX 1080 Ti
+  CHECK(rules.chips.product(0x2330)->brand == gd::GpuBrand::tesla);  // H100 SXM5
+  CHECK(rules.chips.product(0x2330)->product_class == gd::ProductClass::datacenter);
+  CHECK(rules.chips.product(0x2b85)->brand == gd::GpuBrand::geforce);  // RTX 5090
+  CHECK(rules.chips.product(0x2230)->brand == gd::GpuBrand::nvidiartx);  // RTX A6000
+  CHECK(rules.chips.product(0x1b06)->product_class == gd::ProductClass::consumer);  // GTX 1080 Ti
   CHECK(rules.chips.product(0xffff) == nullptr);
 }
 

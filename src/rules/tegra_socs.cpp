@@ -10,10 +10,14 @@ Checked<> TegraTable::load(const json::object& table) {
   std::vector<L4tReleaseRow> releases;
   Checked<> read = RowReader(table, "socs").each([&](const json::object& row) -> Checked<> {
     TegraSocRow parsed;
+    std::string architecture;
     for (auto [key, out] : {std::pair{"compatible", &parsed.compatible}, {"soc", &parsed.soc}, {"chip", &parsed.chip},
-                            {"architecture", &parsed.architecture}, {"cc", &parsed.compute_capability}, {"modules", &parsed.modules},
+                            {"architecture", &architecture}, {"cc", &parsed.compute_capability}, {"modules", &parsed.modules},
                             {"kernel_module", &parsed.kernel_module}})
       if (auto read = text_field(row, key, *out); !read) return read;
+    const auto known = enum_from_name<GpuArchitecture>(architecture);
+    if (!known) return problem("\"architecture\" is none of " + joined_names<GpuArchitecture>());
+    parsed.architecture = *known;
     if (!parsed.compatible.starts_with("nvidia,tegra")) return problem("\"compatible\" must be a device-tree name like nvidia,tegra234");
     if (!Version::parse(parsed.compute_capability)) return problem("\"cc\" must be a compute capability like 8.7");
     socs.push_back(std::move(parsed));

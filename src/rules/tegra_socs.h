@@ -3,6 +3,7 @@
 // tree compatible to its integrated GPU, and an L4T release to the JetPack
 // and the CUDA version its libcuda supports. Validated once at load.
 
+#include "model/gpu_kinds.h"
 #include "util/checked.h"
 
 #include <boost/json.hpp>
@@ -16,7 +17,8 @@ namespace gd {
 
 struct TegraSocRow {
   std::string compatible;  // "nvidia,tegra234"
-  std::string soc, chip, architecture, compute_capability, modules;
+  std::string soc, chip, compute_capability, modules;
+  GpuArchitecture architecture = GpuArchitecture::Kepler;
   std::string kernel_module;  // what drives its GPU: nvgpu (L4T before R38), nvidia (Thor, JetPack 7)
 };
 

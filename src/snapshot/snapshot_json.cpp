@@ -19,7 +19,7 @@ std::uint32_t u32_field(const json::object& object, const char* key) {
 }  // namespace
 
 json::object to_json(const DeviceNode& node) {
-  json::object object{{"type", file_type_name(node.type)},   {"major", node.major}, {"minor", node.minor},
+  json::object object{{"type", enum_name(node.type)},   {"major", node.major}, {"minor", node.minor},
                       {"mode", mode_string(node.mode)}, {"uid", node.uid},     {"gid", node.gid}};
   return object;
 }

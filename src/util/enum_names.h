@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -42,6 +43,15 @@ constexpr std::optional<E> enum_from_name(std::string_view name) {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (name == names[i]) return static_cast<E>(i);
   return std::nullopt;
+}
+
+// "a, b or c": the names, for a message that says what is allowed.
+template <NamedEnum E>
+std::string joined_names() {
+  std::string out;
+  const auto names = enum_names<E>();
+  for (std::size_t i = 0; i < names.size(); ++i) out += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
 }
 
 }  // namespace gd
