@@ -273,6 +273,22 @@ cp "$testdata/../rules/layers/container.json" "$work/rules/layers/container.json
 sed -i 's/"eq": "void"/"eq": "voided"/' "$work/rules/layers/container.json"
 check "a value the fact never takes exits 2" exit_is 2 "$gpudoctor" check --rules "$work/rules" --replay "$scenarios/host-healthy-h100"
 check "and lists the values it takes" grep -q 'is never "voided" (it is one of: unset, empty, void, none' "$work/err"
+# Each misspelling is refused where the rule is loaded, naming the rule, the fact and what it allows.
+misspelt() {  # FILE FROM TO: the built-in rules with one literal changed
+  rm -rf "$work/rules" && cp -r "$testdata/../rules" "$work/rules"
+  sed -i "s/$2/$3/" "$work/rules/layers/$1"
+  ! cmp -s "$work/rules/layers/$1" "$testdata/../rules/layers/$1" || { echo "no '$2' in $1"; return 1; }
+  "$gpudoctor" check --rules "$work/rules" --replay "$scenarios/host-healthy-h100" >"$work/out" 2>"$work/err"
+}
+misspelt kernel-module.json '"kernel-module.flavour", "eq": "open"' '"kernel-module.flavour", "eq": "opne"'
+check "kernel-module.flavour eq \"opne\" exits 2" test $? = 2
+check "and says the flavours" grep -q '"kernel-module.flavour" is never "opne" (it is one of: open, proprietary)' "$work/err"
+misspelt driver-libs.json '"driver-libs.driver_container.state", "eq": "empty"' '"driver-libs.driver_container.state", "eq": "emtpy"'
+check "driver_container.state eq \"emtpy\" exits 2" test $? = 2
+check "and says the states" grep -q 'is never "emtpy" (it is one of: running, empty)' "$work/err"
+misspelt container.json '"hardware.gpu_count", "gt": 0' '"hardware.gpu_count", "gt": "zero"'
+check "hardware.gpu_count gt \"zero\" exits 2" test $? = 2
+check "and says it is a number" grep -q 'rule "[a-z-]*": "hardware.gpu_count" is an integer, never "zero"' "$work/err"
 
 # check --output: the report goes to a file, replaced whole (the textfile collector's rule).
 mkdir -p "$work/textfile"

@@ -12,6 +12,20 @@ namespace gd {
 
 // NVIDIA_VISIBLE_DEVICES as the toolkit reads it. void_ is "void": no GPU,
 // on purpose (CDI specs set it); unset and empty mean the same to the toolkit.
+// What NVIDIA_DRIVER_CAPABILITIES can name ("all" is every one of them).
+enum class DriverCapability { compute, compat32, graphics, utility, video, display, ngx };
+template <>
+struct EnumTable<DriverCapability> {
+  static constexpr std::array names{"compute", "compat32", "graphics", "utility", "video", "display", "ngx"};
+};
+
+// The engines gpudoctor recognises, by the name container= and their markers use.
+enum class ContainerRuntime { kubernetes, podman, docker, containerd, enroot, apptainer, singularity, lxd, incus, lxc };
+template <>
+struct EnumTable<ContainerRuntime> {
+  static constexpr std::array names{"kubernetes", "podman", "docker", "containerd", "enroot", "apptainer", "singularity", "lxd", "incus", "lxc"};
+};
+
 enum class VisibleMode { unset, empty, void_, none, all, list, volume_mounts };
 template <>
 struct EnumTable<VisibleMode> {
@@ -80,7 +94,8 @@ struct DriverCapabilities {
   void fields(F& f) const {
     f("set", set, "the variable is set");
     f("value", value, "its value (escaped, at most 200 characters)");
-    f("effective", effective, "the capabilities the toolkit acts on (unset or empty: utility, compute; all: every one)");
+    f("effective", effective, "the capabilities the toolkit acts on (unset or empty: utility, compute; all: every one)",
+      name_list<DriverCapability>());
     f("invalid", invalid, "names the toolkit does not know");
   }
 };
@@ -184,7 +199,7 @@ struct ContainerFacts {
   template <class F>
   void fields(F& f) const {
     f("in_container", in_container, "any container marker found");
-    f("runtime", runtime, "kubernetes, podman, docker, containerd, enroot, apptainer, singularity, lxd, incus, lxc, ...");
+    f("runtime", runtime, "the engine, or what PID 1's or this process's container= names when it is none of these", name_list<ContainerRuntime>());
     f("markers", markers, "what gave the container away (/.dockerenv, /proc/self/cgroup, env)");
     f("discounted_markers", discounted_markers,
       "container markers the rest of the evidence outweighs: /.dockerenv alone where / is a disk's own file system (a VM or host built from a container image)");

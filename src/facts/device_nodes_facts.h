@@ -5,6 +5,7 @@
 #include "util/enum_names.h"
 #include "model/fact_fields.h"
 #include "util/file_type.h"
+#include "util/result.h"
 
 #include <cstdint>
 #include <optional>
@@ -40,12 +41,12 @@ struct NodeFacts {
     f("type", type, "char, or a wrong kind");
     f("major", major, "device major");
     f("minor", minor, "device minor");
-    f("mode", mode, "permission bits, 0666");
+    f("mode", mode, "permission bits, 0666", FreeText{});
     f("uid", uid, "owner");
     f("gid", gid, "group");
     f("required", required, "CUDA needs it");
     f("access", access, "what the mode bits allow this user");
-    f("open", open, "ok or the errno name of opening it in a child; null: not tried (under --root, or not NVIDIA's)");
+    f("open", open, "ok or the errno name of opening it in a child; null: not tried (under --root, or not NVIDIA's)", read_outcome_names());
     f("wrong_number", wrong_number, "a character device with other numbers than the driver's");
     f("expected", expected, "major:minor it should have");
     f("allocated", allocated,

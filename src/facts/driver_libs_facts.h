@@ -35,7 +35,7 @@ struct ResolutionFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("name", name, "the name asked for, libcuda.so.1");
+    f("name", name, "the name asked for, libcuda.so.1", FreeText{});
     f("path", path, "where the loader finds it; null: not found");
     f("via", via, "ld_library_path, ld.so.cache, default, rpath, runpath, ...");
     f("via_detail", via_detail, "which entry, e.g. \"LD_LIBRARY_PATH entry 1 (/usr/local/cuda/lib64)\"");

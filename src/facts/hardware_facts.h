@@ -4,6 +4,7 @@
 #include "util/enum_names.h"
 #include "model/fact_fields.h"
 #include "model/gpu_kinds.h"
+#include "util/result.h"
 
 #include <cstdint>
 #include <optional>
@@ -124,7 +125,7 @@ struct HardwareFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("pci_scan", pci_scan, "ok, or the errno name of listing /sys/bus/pci/devices");
+    f("pci_scan", pci_scan, "ok, or the errno name of listing /sys/bus/pci/devices", read_outcome_names({"not read (an image)"}));
     f("pci_function_count", pci_function_count, "PCI functions of every vendor");
     f("gpu_count", gpu_count, "NVIDIA functions of class VGA or 3D");
     f("host_gpu_count", host_gpu_count, "those this machine may drive itself: not bound to vfio-pci or pci-stub for a virtual machine");

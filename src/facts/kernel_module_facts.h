@@ -3,6 +3,7 @@
 
 #include "facts/hardware_facts.h"
 #include "model/fact_fields.h"
+#include "util/result.h"
 
 #include <boost/json.hpp>
 
@@ -64,7 +65,7 @@ struct ModuleBlock {
 
   template <class F>
   void fields(F& f) const {
-    f("module", module, "the module");
+    f("module", module, "the module", FreeText{});
     f("how", how, "blacklist (no loading by alias, as at boot) or install /bin/false|true (no loading at all)");
     f("source", source, "the modprobe.d file");
   }
@@ -215,7 +216,7 @@ struct KernelModuleFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("proc_modules", proc_modules, "ok, or the errno name of reading /proc/modules");
+    f("proc_modules", proc_modules, "ok, or the errno name of reading /proc/modules (assumed: an image)", read_outcome_names({"assumed"}));
     f("loaded", loaded, "whether nvidia is loaded (null: cannot tell)");
     f("modules", modules, "each watched module");
     f("version_line", version_line, "first line of /proc/driver/nvidia/version");

@@ -6,6 +6,12 @@
 //     f("gpu_count", gpu_count, "NVIDIA GPU functions on the PCI bus");
 //   }
 //
+// An enum's allowed values come from its name table. A text that is not an
+// enum but whose values rules compare with (an errno name) names them as a
+// fourth argument: f("open", open, "...", read_outcome_names()). A text no
+// list can hold (a module's name, a mode) says so with FreeText{}, and only
+// then may a rule compare it with a literal it cannot check.
+//
 // The same list writes the JSON that rules address by path (to_fact_json)
 // and the fact reference in docs/layers.md (describe_facts), so the two
 // cannot drift. std::optional fields are left out when empty; Nullable
@@ -40,11 +46,15 @@ struct Nullable {
   const T* operator->() const { return &*value; }
 };
 
+// The fourth argument of a text fact that holds any text (see above).
+struct FreeText {};
+
 struct FactDoc {
   std::string path;  // "gpus[].compute_capability"
   std::string type;  // "string", "integer", "list of objects", ...
   std::string doc;
   std::vector<std::string> values;  // a closed set's allowed values (an enum's names); empty for open ones
+  bool free_text = false;           // a text of no fixed set, marked FreeText{}
 };
 
 namespace fact_detail {
@@ -52,6 +62,8 @@ namespace fact_detail {
 struct NoOp {
   template <class T>
   void operator()(const char*, const T&, const char*) {}
+  template <class T, class Values>
+  void operator()(const char*, const T&, const char*, const Values&) {}
 };
 
 template <class T>
@@ -71,8 +83,8 @@ boost::json::value to_fact_json(const T& value);
 
 class FactJsonWriter {
  public:
-  template <class T>
-  void operator()(const char* key, const T& value, const char*) {
+  template <class T, class... Values>
+  void operator()(const char* key, const T& value, const char*, const Values&...) {
     if constexpr (fact_detail::is_optional<T>::value) {
       if (value) m_out[key] = to_fact_json(*value);
     } else {
@@ -130,6 +142,18 @@ class FactDocWriter {
   template <class T>
   void operator()(const char* key, const T&, const char* doc) {
     add<T>(m_prefix + key, doc, false);
+  }
+  template <class T>
+  void operator()(const char* key, const T&, const char* doc, const std::vector<std::string>& values) {
+    const auto row = m_docs.size();
+    add<T>(m_prefix + key, doc, false);
+    m_docs[row].values = values;
+  }
+  template <class T>
+  void operator()(const char* key, const T&, const char* doc, FreeText) {
+    const auto row = m_docs.size();
+    add<T>(m_prefix + key, doc, false);
+    m_docs[row].free_text = true;
   }
   std::vector<FactDoc> take() { return std::move(m_docs); }
 

@@ -31,6 +31,8 @@ void mark(Detection& found, const std::string& runtime, const std::string& marke
   found.markers.push_back(json::string(marker));
 }
 
+void mark(Detection& found, ContainerRuntime runtime, const std::string& marker) { mark(found, enum_name(runtime), marker); }
+
 // PID 1's environment ("container=lxc" from LXC, "container=podman"), NUL-separated.
 std::optional<std::string> pid1_container(Host& host) {
   auto environ = host.read_file("/proc/1/environ", k_small_file);
@@ -58,22 +60,22 @@ bool looks_like_enroot(Host& host) {
 Detection detect_runtime(Host& host) {
   Detection found;
   // apptainer's launcher sets APPTAINER_CONTAINER and APPTAINER_NAME; Singularity the SINGULARITY_ ones.
-  if (host.env("APPTAINER_CONTAINER")) mark(found, "apptainer", "env APPTAINER_CONTAINER");
-  if (host.env("SINGULARITY_CONTAINER")) mark(found, "singularity", "env SINGULARITY_CONTAINER");
-  if (host.exists("/.singularity.d")) mark(found, "apptainer", "/.singularity.d");
-  if (host.exists("/dev/.lxd-mounts")) mark(found, "lxd", "/dev/.lxd-mounts");
-  if (host.exists("/dev/.incus-mounts")) mark(found, "incus", "/dev/.incus-mounts");
-  if (host.exists("/dev/.lxc")) mark(found, "lxc", "/dev/.lxc");
+  if (host.env("APPTAINER_CONTAINER")) mark(found, ContainerRuntime::apptainer, "env APPTAINER_CONTAINER");
+  if (host.env("SINGULARITY_CONTAINER")) mark(found, ContainerRuntime::singularity, "env SINGULARITY_CONTAINER");
+  if (host.exists("/.singularity.d")) mark(found, ContainerRuntime::apptainer, "/.singularity.d");
+  if (host.exists("/dev/.lxd-mounts")) mark(found, ContainerRuntime::lxd, "/dev/.lxd-mounts");
+  if (host.exists("/dev/.incus-mounts")) mark(found, ContainerRuntime::incus, "/dev/.incus-mounts");
+  if (host.exists("/dev/.lxc")) mark(found, ContainerRuntime::lxc, "/dev/.lxc");
   if (auto value = pid1_container(host)) mark(found, *value, "PID 1's environment: container=" + *value);
-  if (host.env("KUBERNETES_SERVICE_HOST")) mark(found, "kubernetes", "env KUBERNETES_SERVICE_HOST");
-  if (host.exists("/run/.containerenv")) mark(found, "podman", "/run/.containerenv");
-  if (looks_like_enroot(host)) mark(found, "enroot", "/etc/rc and /etc/rc.local as enroot writes them (its entrypoint)");
-  if (host.exists("/.dockerenv")) mark(found, "docker", "/.dockerenv");
+  if (host.env("KUBERNETES_SERVICE_HOST")) mark(found, ContainerRuntime::kubernetes, "env KUBERNETES_SERVICE_HOST");
+  if (host.exists("/run/.containerenv")) mark(found, ContainerRuntime::podman, "/run/.containerenv");
+  if (looks_like_enroot(host)) mark(found, ContainerRuntime::enroot, "/etc/rc and /etc/rc.local as enroot writes them (its entrypoint)");
+  if (host.exists("/.dockerenv")) mark(found, ContainerRuntime::docker, "/.dockerenv");
   if (auto cgroup = host.read_file(k_cgroup, k_small_file)) {
     for (const char* needle : {"kubepods", "libpod", "docker", "containerd", "lxc"}) {
       if (!contains(*cgroup, needle)) continue;
       const std::string name = needle;
-      mark(found, name == "kubepods" ? "kubernetes" : name == "libpod" ? "podman" : name,
+      mark(found, name == "kubepods" ? enum_name(ContainerRuntime::kubernetes) : name == "libpod" ? enum_name(ContainerRuntime::podman) : name,
            std::string(k_cgroup) + " mentions " + name);
     }
   }
@@ -282,7 +284,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
     return layer;
   }
   read_user_namespace(context.host, layer);
-  if (facts.runtime && (*facts.runtime == "apptainer" || *facts.runtime == "singularity")) read_apptainer_libs(context.host, layer);
+  if (facts.runtime && (*facts.runtime == enum_name(ContainerRuntime::apptainer) || *facts.runtime == enum_name(ContainerRuntime::singularity))) read_apptainer_libs(context.host, layer);
   detect_injection(context, layer);
   layer.status = Status::ok;
   layer.summary = detection.runtime + " container, GPU injection: " + enum_name(*facts.injection) + ", NVIDIA_VISIBLE_DEVICES " +

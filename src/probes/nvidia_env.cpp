@@ -9,7 +9,6 @@ namespace gd {
 
 namespace {
 
-constexpr const char* k_capabilities[] = {"compute", "compat32", "graphics", "utility", "video", "display", "ngx"};
 constexpr std::size_t k_max_entries = 64;  // more than any machine has GPUs; the rest is junk
 constexpr std::size_t k_max_invalid = 8;   // enough to show what is wrong without drowning the report
 
@@ -93,12 +92,10 @@ DriverCapabilities parse_driver_capabilities(const std::optional<std::string>& v
     const std::string capability = to_lower(trim(raw));
     if (capability.empty()) continue;
     if (capability == "all") {
-      for (const char* known : k_capabilities) add(known);
+      for (const char* known : enum_names<DriverCapability>()) add(known);
       continue;
     }
-    bool known = false;
-    for (const char* name : k_capabilities) known = known || capability == name;
-    if (known) add(capability);
+    if (enum_from_name<DriverCapability>(capability)) add(capability);
     else add_invalid(result.invalid, capability);
   }
   return result;

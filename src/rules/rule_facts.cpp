@@ -73,9 +73,15 @@ Checked<> check_types(const Comparison& c, const SchemaMatch& match, const FactS
   }
   // "contains" on a text looks for a part of it: any text will do.
   const bool substring = c.op == Op::contains && !list;
-  for (const auto& literal : c.literals) {
+  for (const auto& literal : c.literals)
     if (auto checked = literal_fits(path, element, literal); !checked) return checked;
-    if (substring) continue;
+  if (substring) return {};
+  // A text compared with a literal names its values, or says it holds any
+  // text: otherwise a misspelt literal would never match, and never be caught.
+  if (element == "string" && !c.as_version && match.doc->values.empty() && !match.doc->free_text)
+    return problem("\"" + std::string(path) + "\" lists no values to check " + c.literals.front().written() +
+                   " against: give the fact its values (an enum), or mark it FreeText where it holds any text");
+  for (const auto& literal : c.literals) {
     if (auto checked = value_allowed(*match.doc, path, literal); !checked) return checked;
   }
   return {};

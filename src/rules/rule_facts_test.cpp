@@ -8,6 +8,11 @@ gd::FactDoc doc(std::string path, std::string type, std::vector<std::string> val
   return {.path = std::move(path), .type = std::move(type), .doc = "", .values = std::move(values)};
 }
 
+gd::FactDoc free_text(gd::FactDoc doc) {
+  doc.free_text = true;
+  return doc;
+}
+
 // A schema of the shapes real layers have: a list of structs, a closed set,
 // an open object (keys are data), and a list of strings.
 gd::FactSchema test_schema() {
@@ -17,10 +22,11 @@ gd::FactSchema test_schema() {
                                doc("iommu", "boolean or null"),
                                doc("min_compute_capability", "string, optional"),
                                doc("gpus", "list of object"),
-                               doc("gpus[].driver", "string or null"),
+                               free_text(doc("gpus[].driver", "string or null")),
+                               doc("gpus[].name", "string"),
                                doc("gpus[].bdf", "string")};
   schema.layers["container"] = {doc("injection", "string, optional", {"legacy", "cdi"}),
-                                doc("markers", "list of string"),
+                                free_text(doc("markers", "list of string")),
                                 doc("require", "object"),
                                 doc("require.variables", "object, optional")};
   return schema;
@@ -64,7 +70,7 @@ TEST_CASE("a misspelt path, an impossible value or a placeholder naming no fact 
         std::string::npos);
   CHECK(problem_of(rule_when(R"({"fact": "container.markers", "exists": true})", "container.injection")).find("which is no list") !=
         std::string::npos);
-  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.driver", "eq": {"fact": "hardware.gpus.0.name"}})")).find("operand") !=
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.driver", "eq": {"fact": "hardware.gpus.0.nmae"}})")).find("operand") !=
         std::string::npos);
 }
 
@@ -90,6 +96,15 @@ TEST_CASE("an operand of the wrong type, or an operator the fact cannot answer, 
   CHECK(problem_of(rule_when(R"({"fact": "system.platform", "contains": "ws"})")) == "");  // a part of a name, not a name
   CHECK(problem_of(rule_when(R"({"fact": "container.require.variables.X", "gt": 3})")) == "");
   CHECK(problem_of(rule_when(R"({"fact": "hardware.iommu", "ne": false})")) == "");
+}
+
+TEST_CASE("a text compared with a literal names its values or is marked free text") {
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.name", "eq": "H100"})")) ==
+        "\"hardware.gpus.0.name\" lists no values to check \"H100\" against: give the fact its values (an enum), or mark it FreeText "
+        "where it holds any text");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.name", "contains": "H100"})")) == "");  // a part of a name
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.name", "eq": {"fact": "hardware.gpus.0.driver"}})")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpus.0.driver", "in": ["nouveau", "nvidia"]})")) == "");  // free text
 }
 
 TEST_CASE("check_rules_against names the file and the rule") {

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 #include <string_view>
 #include <type_traits>
 
@@ -43,6 +44,14 @@ constexpr std::optional<E> enum_from_name(std::string_view name) {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (name == names[i]) return static_cast<E>(i);
   return std::nullopt;
+}
+
+// The names as texts: a fact's allowed values where the fact is text that
+// may hold others too (model/fact_fields.h).
+template <NamedEnum E>
+std::vector<std::string> name_list() {
+  const auto names = enum_names<E>();
+  return {names.begin(), names.end()};
 }
 
 // "a, b or c": the names, for a message that says what is allowed.

@@ -33,6 +33,13 @@ int errno_from_name(const std::string& name) {
   return 0;
 }
 
+std::vector<std::string> read_outcome_names(std::initializer_list<const char*> also) {
+  std::vector<std::string> names{"ok"};
+  for (const auto& [number, name] : k_names) names.emplace_back(name);
+  names.insert(names.end(), also.begin(), also.end());
+  return names;
+}
+
 // How a crashed child died, as a person reads it: "SIGSEGV".
 std::string signal_name(int signal_number) {
   constexpr std::pair<int, const char*> k_signals[] = {

@@ -5,7 +5,9 @@
 #include <boost/system/result.hpp>
 
 #include <string>
+#include <initializer_list>
 #include <system_error>
+#include <vector>
 
 namespace gd {
 
@@ -25,5 +27,9 @@ std::string signal_name(int signal_number);
 
 // Inverse of errno_name; 0 when the name is unknown.
 int errno_from_name(const std::string& name);
+
+// "ok" and every name errno_name gives, then `also`: the values of a fact
+// that says how reading or opening something went.
+std::vector<std::string> read_outcome_names(std::initializer_list<const char*> also = {});
 
 }  // namespace gd
