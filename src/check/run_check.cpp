@@ -99,7 +99,7 @@ LayerReport probe_error_layer(const char* id, const std::string& error) {
 
 Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   const auto started = std::chrono::steady_clock::now();
-  ProbeContext context{.host = host, .rules = rules, .system = probe_system(host), .options = options};
+  ProbeContext context{.host = host, .tables = rules.tables, .system = probe_system(host), .options = options};
   Report report;
   report.gpudoctor_version = GPUDOCTOR_VERSION;
   report.mode = enum_name(host.mode());

@@ -476,14 +476,14 @@ int run_rules_command(const Options& options) {
 // an error code's meaning and the layer its cause lives in.
 bool explain_error_code(const RuleSet& rules, const std::string& wanted) {
   bool found = false;
-  for (const auto& code : rules.cuda.error_codes()) {
+  for (const auto& code : rules.tables.cuda.error_codes()) {
     const std::string number = std::to_string(code.code);
     if (wanted != number && code.name.find(wanted) == std::string::npos) continue;
     std::cout << code.api << " error " << number << ": " << code.name << "\n  layer:   " << code.layer
               << "\n  meaning: " << code.meaning << "\n";
     found = true;
   }
-  if (found) std::cout << "  source:  " << rules.cuda.error_codes_source() << "\n";
+  if (found) std::cout << "  source:  " << rules.tables.cuda.error_codes_source() << "\n";
   return found;
 }
 

@@ -8,6 +8,6 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const gd::RuleSet rules = gd::load_embedded_rules();
-  gd::parse_kernel_log(std::string_view(reinterpret_cast<const char*>(data), size), rules.cuda);
+  gd::parse_kernel_log(std::string_view(reinterpret_cast<const char*>(data), size), rules.tables.cuda);
   return 0;
 }

@@ -111,7 +111,7 @@ std::optional<std::string> torch_index_digits(const std::string& text) {
 // a torch pin the index has no build of (torch==2.1.0 on cu124). Tags newer
 // than the table knows are left alone: PyTorch adds indexes.
 void check_torch_index(Linter& lint, const Instruction& instruction, const std::string& text, const std::string& digits) {
-  const auto& published = lint.rules().cuda.torch_published();
+  const auto& published = lint.rules().tables.cuda.torch_published();
   if (published.empty()) return;
   // Digits from the file: any length (std::stoi would throw on 99999999999).
   const auto parsed = parse_int(digits);
@@ -135,7 +135,7 @@ void check_torch_index(Linter& lint, const Instruction& instruction, const std::
   static const std::regex pin(R"((^|[\s'"])torch==(\d+)\.(\d+)(\.\d+)?)");
   if (!std::regex_search(text, match, pin)) return;
   const std::string version = match[2].str() + "." + match[3].str() + match[4].str();
-  const auto indexes = lint.rules().cuda.torch_release_indexes(*Version::parse(match[2].str() + "." + match[3].str()));
+  const auto indexes = lint.rules().tables.cuda.torch_release_indexes(*Version::parse(match[2].str() + "." + match[3].str()));
   if (indexes.empty() || std::find(indexes.begin(), indexes.end(), tag) != indexes.end()) return;
   lint.raise("dockerfile-torch-pin-not-on-index", instruction.line,
              {{"value", "torch==" + version}, {"index", index_tag(tag)}, {"indexes", index_list(indexes)}});
@@ -146,7 +146,7 @@ void check_torch_index(Linter& lint, const Instruction& instruction, const std::
 // The corrected command drops the driver packages (or installs the toolkit
 // in place of the meta-package), or adds the flag that skips the driver.
 void check_driver_install(Linter& lint, const Instruction& instruction, const std::string& text) {
-  const auto& table = lint.rules().installers;
+  const auto& table = lint.rules().tables.installers;
   std::vector<std::string_view> words;
   for (auto word : split(text, ' '))
     if (!trim(word).empty()) words.push_back(trim(word));
@@ -212,7 +212,7 @@ void check_run_command(Linter& lint, const Instruction& instruction, const std::
       if (!parsed || *parsed > 100000) return;
       const int base_number = static_cast<int>(*parsed);
       int nearest = 0;
-      for (int number : lint.rules().cuda.torch_published())
+      for (int number : lint.rules().tables.cuda.torch_published())
         if (number <= base_number && number / 10 == base_number / 10) nearest = std::max(nearest, number);
       if (nearest) base_tag = std::to_string(nearest);
       lint.raise("dockerfile-torch-cuda-major-differs", instruction.line,

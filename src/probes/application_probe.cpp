@@ -113,7 +113,7 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
           if (!found.loads_through.empty())
             resolve_framework_libraries(context.host, context.conda_records, host_loader_config(context),
                                         {framework_label(framework), found.loads_through, found.dlopens, found.preloads,
-                                         found.built_against, site, libraries_install_hint(context.rules.cuda, framework), found.modules,
+                                         found.built_against, site, libraries_install_hint(context.tables.cuda, framework), found.modules,
                                          found.loads_first},
                                         facts.libraries);
           judge_against_driver(context, framework);

@@ -27,12 +27,12 @@ Probed<HardwareFacts> probe_assumed_hardware(ProbeContext& context) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "%04x", *id);
     gpu.device_id = hex;
-    if (const auto* product = context.rules.chips.product(*id)) {
+    if (const auto* product = context.tables.chips.product(*id)) {
       gpu.name = std::string(product->name);
       gpu.brand = product->brand;
       gpu.product_class = product->product_class;
     }
-    if (const auto chip = context.rules.chips.lookup(*id)) {
+    if (const auto chip = context.tables.chips.lookup(*id)) {
       gpu.chip = chip->chip;
       gpu.architecture = chip->architecture;
       gpu.compute_capability = chip->compute_capability;
@@ -73,7 +73,7 @@ Probed<KernelModuleFacts> probe_assumed_kernel_module(ProbeContext& context) {
   facts.loaded = true;
   facts.version = version->text();
   facts.branch = version->major();
-  if (auto cuda = context.rules.cuda.cuda_for_branch(static_cast<int>(version->major()))) {
+  if (auto cuda = context.tables.cuda.cuda_for_branch(static_cast<int>(version->major()))) {
     facts.driver_cuda = cuda->text();
     facts.driver_cuda_major = cuda->major();
   }

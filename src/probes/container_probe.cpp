@@ -4,7 +4,7 @@
 #include "probes/mountinfo.h"
 #include "probes/nvidia_env.h"
 #include "probes/nvidia_require.h"
-#include "rules/cuda_tables.h"
+#include "tables/cuda_tables.h"
 #include "util/version.h"
 #include "util/text.h"
 
@@ -233,7 +233,7 @@ Requirements check_requirements(ProbeContext& context) {
                                       context.host.env("NVIDIA_DISABLE_REQUIRE"), facts);
   if (result.required_cuda && facts.cuda && facts.driver) {
     const auto wanted = Version::parse(*result.required_cuda), have = Version::parse(*facts.cuda);
-    const auto minimum = wanted ? context.rules.cuda.mvc_minimum(static_cast<int>(wanted->major())) : std::nullopt;
+    const auto minimum = wanted ? context.tables.cuda.mvc_minimum(static_cast<int>(wanted->major())) : std::nullopt;
     result.mvc_would_run = wanted && have && minimum && wanted->major() == have->major() &&
                               Version::parse(*facts.driver) >= minimum;
   }

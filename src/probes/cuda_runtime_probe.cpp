@@ -5,7 +5,7 @@
 #include "loader/search_path.h"
 #include "probes/library_files.h"
 #include "probes/python_envs.h"
-#include "rules/cuda_tables.h"
+#include "tables/cuda_tables.h"
 #include "util/path.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -211,7 +211,7 @@ std::string summary_of(const std::vector<RuntimeFacts>& runtimes) {
 // The driver a runtime here will talk to: a cuda-compat libcuda when the
 // loader picks one, else the kernel module's driver.
 void add_driver_levels(ProbeContext& context, RuntimeFacts& runtime) {
-  const CudaTables& tables = context.rules.cuda;
+  const CudaTables& tables = context.tables.cuda;
   const auto parsed = runtime.version ? Version::parse(*runtime.version) : std::nullopt;
   // The major from the name: libcudart.so.12, or a bundled libcudart-<hash>.so.11.0.
   const auto so = runtime.name.find(".so.");

@@ -10,7 +10,7 @@
 #include "probes/mountinfo.h"
 #include "probes/nvidia_smi.h"
 #include "probes/systemd_units.h"
-#include "rules/cuda_tables.h"
+#include "tables/cuda_tables.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -140,7 +140,7 @@ ResolutionFacts resolution_facts(const Resolution& resolution) {
 // itself checks), then the forward-compatibility table (what NVIDIA supports).
 void describe_driver_level(ProbeContext& context, DriverLibraryFacts& item, const std::string& real) {
   const auto version = Version::parse(*item.version);
-  const CudaTables& tables = context.rules.cuda;
+  const CudaTables& tables = context.tables.cuda;
   item.branch = version->major();
   if (auto cuda = tables.cuda_for_branch(static_cast<int>(version->major()))) item.cuda = cuda->text();
   if (item.kind != LibraryKind::compat) return;

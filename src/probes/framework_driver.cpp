@@ -24,7 +24,7 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
     return;
   }
   framework.driver_relation = DriverRelation::needs_newer_driver;
-  const auto& tables = context.rules.cuda;
+  const auto& tables = context.tables.cuda;
   if (auto minimum = tables.mvc_minimum(static_cast<int>(cuda->major()))) framework.driver_needed = minimum->text();
   auto values = install_values(framework);
   values["driver_major"] = std::to_string(driver->major());

@@ -147,10 +147,10 @@ void read_gpu_code(ProbeContext& context, FrameworkFacts& framework, const std::
   const auto driver_cuda = driver_cuda_of(context);
   for (const auto& gpu : gpus_of(context)) {
     if (gpu.arch <= 0) continue;
-    auto check = check_gpu_code(framework, contents, gpu.name, gpu.arch, driver_cuda, context.rules.cuda);
+    auto check = check_gpu_code(framework, contents, gpu.name, gpu.arch, driver_cuda, context.tables.cuda);
     // What a damaged fatbin hid may be the very code this GPU needs: never a false "none".
     if (!contents.problems.empty() && check.kernel_image == KernelImage::none) check.kernel_image = KernelImage::unknown;
-    add_install_hint(check, framework, gpu.arch, driver_cuda, context.rules.cuda);
+    add_install_hint(check, framework, gpu.arch, driver_cuda, context.tables.cuda);
     facts.checks.push_back(std::move(check));
   }
 }

@@ -6,7 +6,7 @@
 #include "facts/application_facts.h"
 #include "formats/fatbin.h"
 #include "probes/probe_context.h"
-#include "rules/cuda_tables.h"
+#include "tables/cuda_tables.h"
 
 #include <algorithm>
 #include <optional>

@@ -3,7 +3,7 @@
 
 #include "probes/gpu_code.h"
 
-#include "rules/rule_set.h"
+#include "test_support/probe_fixture.h"
 
 #include <doctest/doctest.h>
 
@@ -11,11 +11,11 @@ namespace {
 
 std::string image(const std::set<int>& sass, const std::map<int, std::string>& ptx, int cc,
                   std::optional<std::string> driver_cuda = std::string("12.4")) {
-  static const auto rules = gd::load_embedded_rules();
+  const auto& tables = gd::builtin_tables();
   gd::FatbinContents code;
   code.sass = sass;
   code.ptx = ptx;
-  return std::string(gd::enum_name(gd::check_gpu_code({"torch"}, code, "gpu", cc, driver_cuda, rules.cuda).kernel_image));
+  return std::string(gd::enum_name(gd::check_gpu_code({"torch"}, code, "gpu", cc, driver_cuda, tables.cuda).kernel_image));
 }
 
 }  // namespace
@@ -39,9 +39,9 @@ TEST_CASE("PTX JIT-compiles for the same or newer GPUs, when the driver knows it
 }
 
 TEST_CASE("'a' code runs on its own capability only; 'f' code across its family, never across majors") {
-  static const auto rules = gd::load_embedded_rules();
-  const auto image_of = [](const gd::FatbinContents& code, int cc) {
-    return std::string(gd::enum_name(gd::check_gpu_code({"app"}, code, "gpu", cc, std::string("13.0"), rules.cuda).kernel_image));
+  const auto& tables = gd::builtin_tables();
+  const auto image_of = [&tables](const gd::FatbinContents& code, int cc) {
+    return std::string(gd::enum_name(gd::check_gpu_code({"app"}, code, "gpu", cc, std::string("13.0"), tables.cuda).kernel_image));
   };
   gd::FatbinContents specific;
   specific.sass_specific = {90};
@@ -69,7 +69,7 @@ TEST_CASE("'a' code runs on its own capability only; 'f' code across its family,
     all.sass_family = {100};
     all.ptx_specific = {{100, "8.8"}};
     return all;
-  }(), "gpu", 90, std::string("13.0"), rules.cuda);
+  }(), "gpu", 90, std::string("13.0"), tables.cuda);
   CHECK(check.sass == "sm_80 sm_90a sm_100f");
   CHECK(check.ptx == "compute_100a (PTX ISA 8.8)");
 }

@@ -3,7 +3,7 @@
 // one framework: the probes name the values, the table says the words.
 
 #include "facts/application_facts.h"
-#include "rules/cuda_tables.h"
+#include "tables/cuda_tables.h"
 
 #include <map>
 #include <string>

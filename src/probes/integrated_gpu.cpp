@@ -74,7 +74,7 @@ std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, ProbeNo
   if (gpu.evidence.empty()) return std::nullopt;
 
   gpu.soc = soc.value_or("tegra");
-  if (const auto* row = context.rules.tegra.soc(gpu.soc)) {
+  if (const auto* row = context.tables.tegra.soc(gpu.soc)) {
     gpu.soc_name = row->soc;
     gpu.chip = row->chip;
     gpu.architecture = row->architecture;
@@ -85,7 +85,7 @@ std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, ProbeNo
   if (release) {
     if (auto l4t = parse_tegra_release(*release)) {
       gpu.l4t_release = *l4t;
-      if (const auto* row = context.rules.tegra.release(*l4t)) {
+      if (const auto* row = context.tables.tegra.release(*l4t)) {
         gpu.jetpack = row->jetpack;
         gpu.driver_cuda = row->cuda;
       }

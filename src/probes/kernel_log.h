@@ -7,7 +7,7 @@
 
 #include "facts/kernel_module_facts.h"
 #include "host/host.h"
-#include "rules/cuda_tables.h"
+#include "tables/cuda_tables.h"
 
 #include <string_view>
 

@@ -90,7 +90,7 @@ void read_version(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   layer.source("version", source);
   layer.source("branch", source);
   // What the driver reports to CUDA (cuDriverGetVersion), from its branch.
-  if (auto cuda = context.rules.cuda.cuda_for_branch(static_cast<int>(version->major()))) {
+  if (auto cuda = context.tables.cuda.cuda_for_branch(static_cast<int>(version->major()))) {
     facts.driver_cuda = cuda->text();
     facts.driver_cuda_major = cuda->major();
     layer.source("driver_cuda", "rules/tables/cuda-drivers.json (branch " + std::to_string(version->major()) + ")");
@@ -304,7 +304,7 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
 void finish_kernel_module(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   auto& facts = layer.facts;
   if (!wants_kernel_log(context, facts)) return;
-  facts.kernel_log = read_kernel_log(context.host, context.rules.cuda);
+  facts.kernel_log = read_kernel_log(context.host, context.tables.cuda);
   layer.source("kernel_log", facts.kernel_log->source ? *facts.kernel_log->source : "dmesg, journalctl -k");
 }
 

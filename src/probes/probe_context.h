@@ -15,7 +15,7 @@
 #include "probes/conda_meta.h"
 #include "probes/driver_answers.h"
 #include "loader/loader_config.h"
-#include "rules/rule_set.h"
+#include "tables/reference_tables.h"
 
 #include <optional>
 #include <string>
@@ -38,7 +38,7 @@ struct ProbeOptions {
 
 struct ProbeContext {
   Host& host;
-  const RuleSet& rules;
+  const ReferenceTables& tables;
   SystemFacts system{};
   HardwareFacts hardware{};
   KernelModuleFacts kernel_module{};

@@ -5,7 +5,7 @@
 
 #include "probes/install_hints.h"
 #include "probes/python_envs.h"
-#include "rules/rule_set.h"
+#include "test_support/probe_fixture.h"
 #include "probes/python_frameworks.h"
 #include "test_support/fake_host.h"
 
@@ -118,12 +118,12 @@ TEST_CASE("each framework found from its own files") {
   CHECK(ort.facts.version == "1.19.2");
   CHECK(ort.facts.cuda == "12.2");
   // Its install sentence is the framework-installs table's, filled with its facts.
-  static const auto rules = gd::load_embedded_rules();
-  CHECK(gd::libraries_install_hint(rules.cuda, ort.facts).find("preload_dlls") != std::string::npos);
-  CHECK(gd::libraries_install_hint(rules.cuda, tf.facts) ==
+  const auto& tables = gd::builtin_tables();
+  CHECK(gd::libraries_install_hint(tables.cuda, ort.facts).find("preload_dlls") != std::string::npos);
+  CHECK(gd::libraries_install_hint(tables.cuda, tf.facts) ==
         "`pip install \"tensorflow[and-cuda]==2.16.1\"` brings the NVIDIA wheels it was built with; or a CUDA 12.3 toolkit and cuDNN 8 the "
         "loader finds");
-  CHECK(gd::libraries_install_hint(rules.cuda, vllm.facts).find("pip install --force-reinstall vllm==0.6.3`") != std::string::npos);
+  CHECK(gd::libraries_install_hint(tables.cuda, vllm.facts).find("pip install --force-reinstall vllm==0.6.3`") != std::string::npos);
 }
 
 TEST_CASE("torch built with pinned NVIDIA wheels expects those library versions") {
@@ -140,8 +140,8 @@ TEST_CASE("torch built with pinned NVIDIA wheels expects those library versions"
   CHECK(torch.built_against.at("NCCL") == "2.21.5");
   CHECK(torch.built_against.at("NVRTC") == "12.4.127");
   CHECK(torch.facts.cudnn == "9.1.0.70");
-  static const auto rules = gd::load_embedded_rules();
-  CHECK(gd::libraries_install_hint(rules.cuda, torch.facts) ==
+  const auto& tables = gd::builtin_tables();
+  CHECK(gd::libraries_install_hint(tables.cuda, torch.facts) ==
         "`pip install --force-reinstall torch==2.5.1 --index-url https://download.pytorch.org/whl/cu124` (brings its nvidia-* wheels)");
 }
 

@@ -1,4 +1,4 @@
-#include "rules/driver_installers.h"
+#include "tables/driver_installers.h"
 #include "rules/rule_set.h"
 
 #include <doctest/doctest.h>
@@ -21,18 +21,18 @@ TEST_CASE("the embedded table names the driver packages of every distribution, a
                              "nvidia-headless-no-dkms-550-open", "xorg-x11-drv-nvidia-cuda", "akmod-nvidia", "kmod-nvidia-open-dkms",
                              "libcuda1", "nvidia-smi", "nvidia-compute-G06", "cuda", "cuda-12-4", "nvidia-open"}) {
     CAPTURE(driver);
-    CHECK(rules.installers.package(driver) != nullptr);
+    CHECK(rules.tables.installers.package(driver) != nullptr);
   }
   for (const char* toolkit : {"cuda-toolkit-12-4", "cuda-toolkit", "cuda-compat-12-4", "cuda-libraries-12-4", "cuda-nvcc-12-4",
                               "nvidia-container-toolkit", "libcudnn9-cuda-12", "python3-pip", "libnccl2"}) {
     CAPTURE(toolkit);
-    CHECK(rules.installers.package(toolkit) == nullptr);
+    CHECK(rules.tables.installers.package(toolkit) == nullptr);
   }
 }
 
 TEST_CASE("installers: the word, a required companion, and an exemption that a flag undoes") {
   const auto rules = gd::load_embedded_rules();
-  const auto installer = [&](std::vector<std::string_view> words) { return rules.installers.installer(words); };
+  const auto installer = [&](std::vector<std::string_view> words) { return rules.tables.installers.installer(words); };
   CHECK(installer({"sh", "NVIDIA-Linux-x86_64-550.54.15.run", "--silent"}) != nullptr);
   CHECK(installer({"sh", "cuda_12.4.0_550.54.14_linux.run", "--silent"}) != nullptr);
   CHECK(installer({"sh", "cuda_12.4.0_550.54.14_linux.run", "--silent", "--toolkit"}) == nullptr);

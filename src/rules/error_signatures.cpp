@@ -1,6 +1,6 @@
 #include "rules/error_signatures.h"
 
-#include "rules/table_rows.h"
+#include "tables/table_rows.h"
 #include "util/text.h"
 
 #include <algorithm>

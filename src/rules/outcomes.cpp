@@ -1,7 +1,7 @@
 #include "rules/outcomes.h"
 
 #include "rules/condition.h"
-#include "rules/table_rows.h"
+#include "tables/table_rows.h"
 
 namespace gd {
 namespace json = boost::json;

@@ -215,7 +215,7 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
   bool have_chips = false, have_signatures = false, have_outcomes = false;
   for (const auto& file : files) {
     if (file.name.ends_with("pci-products.tsv")) {
-      if (auto checked = set.chips.load_products(file.text); !checked) fail(file, 1, "pci-products " + checked.error());
+      if (auto checked = set.tables.chips.load_products(file.text); !checked) fail(file, 1, "pci-products " + checked.error());
       continue;
     }
     // Not counted: the arena outlives the documents, and so they are freed with it, not one by one.
@@ -227,19 +227,19 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (!top.contains("source")) fail(file, 1, "a table must say where its data comes from (\"source\")");
       // A bad row is refused here, with the file and the row: probes trust typed rows.
       if (table->get_string() == "pci-chips") {
-        if (auto checked = set.chips.load(top); !checked) fail(file, 1, checked.error());
+        if (auto checked = set.tables.chips.load(top); !checked) fail(file, 1, checked.error());
         have_chips = true;
       } else if (table->get_string() == "driver-installers") {
-        if (auto checked = set.installers.load(top); !checked) fail(file, 1, "table \"driver-installers\": " + checked.error());
+        if (auto checked = set.tables.installers.load(top); !checked) fail(file, 1, "table \"driver-installers\": " + checked.error());
       } else if (table->get_string() == "tegra-socs") {
-        if (auto checked = set.tegra.load(top); !checked) fail(file, 1, "table \"tegra-socs\": " + checked.error());
+        if (auto checked = set.tables.tegra.load(top); !checked) fail(file, 1, "table \"tegra-socs\": " + checked.error());
       } else if (table->get_string() == "outcomes") {
         if (auto checked = load_outcomes(top, set.outcomes); !checked) fail(file, 1, "table \"outcomes\": " + checked.error());
         have_outcomes = true;
       } else if (table->get_string() == "error-signatures") {
         if (auto checked = load_error_signatures(top, set.signatures); !checked) fail(file, 1, "table \"error-signatures\": " + checked.error());
         have_signatures = true;
-      } else if (auto checked = set.cuda.load(top); !checked) {
+      } else if (auto checked = set.tables.cuda.load(top); !checked) {
         fail(file, 1, "table \"" + std::string(table->get_string()) + "\": " + checked.error());
       }
       continue;
@@ -276,7 +276,7 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (!ids.count(cause) || cause == rule.id)
         throw RuleError(rule.file + ": rule \"" + rule.id + "\" is explained by \"" + cause + "\", which is " +
                         (cause == rule.id ? "itself" : "no rule"));
-  for (const auto& missing : set.cuda.missing_tables()) throw RuleError("rules: no \"" + missing + "\" table");
+  for (const auto& missing : set.tables.cuda.missing_tables()) throw RuleError("rules: no \"" + missing + "\" table");
   if (!have_outcomes) throw RuleError("rules: no \"outcomes\" table");
   for (const auto& rule : set.rules)
     for (const auto& prediction : rule.predicts)
@@ -298,7 +298,7 @@ RuleSet load_embedded_rules() {
     else files.push_back({std::string(embedded.name), std::string(embedded.text)});
   }
   RuleSet set = load_rule_files(files);
-  set.chips.load_products_lazily(products);
+  set.tables.chips.load_products_lazily(products);
   return set;
 }
 

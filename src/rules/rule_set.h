@@ -4,12 +4,9 @@
 
 #include "model/status.h"
 #include "rules/condition.h"
-#include "rules/cuda_tables.h"
 #include "rules/error_signatures.h"
 #include "rules/outcomes.h"
-#include "rules/pci_chips.h"
-#include "rules/driver_installers.h"
-#include "rules/tegra_socs.h"
+#include "tables/reference_tables.h"
 
 #include <boost/json.hpp>
 
@@ -79,10 +76,7 @@ struct LintRule {
 
 struct RuleSet {
   std::vector<Rule> rules;
-  ChipTable chips;
-  TegraTable tegra;  // tegra-socs: integrated GPUs (Jetson) and L4T releases
-  DriverInstallerTable installers;  // driver-installers: what puts the driver into an image (lint)
-  CudaTables cuda;  // cuda-drivers, forward-compat, error-codes
+  ReferenceTables tables;  // what probes look up; rules judge with them too
   std::vector<ErrorSignature> signatures;  // error-signatures: pasted error text -> causes
   std::vector<LintRule> lint;              // rules/lint: Dockerfile checks
   std::vector<OutcomeDef> outcomes;        // outcomes: what rules predict, and how a run sees it live

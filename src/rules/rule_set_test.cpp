@@ -64,7 +64,7 @@ std::string error_of(const std::string& rules_text) {
 TEST_CASE("the built-in rules load, with unique ids, known layers, sources and fixes") {
   const gd::RuleSet rules = gd::load_embedded_rules();
   CHECK(rules.rules.size() >= 30);
-  CHECK(rules.chips.size() > 40);
+  CHECK(rules.tables.chips.size() > 40);
   std::set<std::string> ids;
   for (const auto& rule : rules.rules) {
     CAPTURE(rule.id);
@@ -79,13 +79,13 @@ TEST_CASE("the built-in rules load, with unique ids, known layers, sources and f
 
 TEST_CASE("the chip table finds the narrowest range and knows architectures") {
   const gd::RuleSet rules = gd::load_embedded_rules();
-  CHECK(rules.chips.lookup(0x2330)->chip == "GH100");
-  CHECK(rules.chips.lookup(0x2330)->compute_capability == "9.0");
-  CHECK(rules.chips.lookup(0x1b80)->architecture == gd::GpuArchitecture::Pascal);
-  CHECK(rules.chips.lookup(0x130b)->chip == "GK110B");  // inside GM107's range too, but narrower
-  CHECK(rules.chips.lookup(0x2b85)->first_branch == 570);
-  CHECK(rules.chips.lookup(0x1024)->last_branch == 470);
-  CHECK_FALSE(rules.chips.lookup(0x0001));
+  CHECK(rules.tables.chips.lookup(0x2330)->chip == "GH100");
+  CHECK(rules.tables.chips.lookup(0x2330)->compute_capability == "9.0");
+  CHECK(rules.tables.chips.lookup(0x1b80)->architecture == gd::GpuArchitecture::Pascal);
+  CHECK(rules.tables.chips.lookup(0x130b)->chip == "GK110B");  // inside GM107's range too, but narrower
+  CHECK(rules.tables.chips.lookup(0x2b85)->first_branch == 570);
+  CHECK(rules.tables.chips.lookup(0x1024)->last_branch == 470);
+  CHECK_FALSE(rules.tables.chips.lookup(0x0001));
 }
 
 TEST_CASE("a table row naming an architecture, brand or class gpudoctor does not know is refused at load") {

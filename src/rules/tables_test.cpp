@@ -2,7 +2,7 @@
 // is read, no PCI range overlapping another, and every host branch that the
 // forward-compatibility matrix names known to the branch table.
 
-#include "rules/cuda_tables.h"
+#include "tables/cuda_tables.h"
 #include "rules/embedded_rules.h"
 #include "rules/rule_set.h"
 #include "util/json_fields.h"
@@ -19,16 +19,16 @@ namespace json = boost::json;
 
 TEST_CASE("cuda-drivers: toolkits and branches ascend, drivers ascend with them") {
   const auto rules = gd::load_embedded_rules();
-  REQUIRE_FALSE(rules.cuda.toolkits().empty());
-  for (std::size_t i = 1; i < rules.cuda.toolkits().size(); ++i) {
-    const auto& before = rules.cuda.toolkits()[i - 1];
-    const auto& row = rules.cuda.toolkits()[i];
+  REQUIRE_FALSE(rules.tables.cuda.toolkits().empty());
+  for (std::size_t i = 1; i < rules.tables.cuda.toolkits().size(); ++i) {
+    const auto& before = rules.tables.cuda.toolkits()[i - 1];
+    const auto& row = rules.tables.cuda.toolkits()[i];
     CHECK(before.cuda < row.cuda);
     CHECK(before.linux_min < row.linux_min);
   }
-  for (std::size_t i = 1; i < rules.cuda.branches().size(); ++i) {
-    CHECK(rules.cuda.branches()[i - 1].branch < rules.cuda.branches()[i].branch);
-    CHECK(rules.cuda.branches()[i - 1].cuda < rules.cuda.branches()[i].cuda);
+  for (std::size_t i = 1; i < rules.tables.cuda.branches().size(); ++i) {
+    CHECK(rules.tables.cuda.branches()[i - 1].branch < rules.tables.cuda.branches()[i].branch);
+    CHECK(rules.tables.cuda.branches()[i - 1].cuda < rules.tables.cuda.branches()[i].cuda);
   }
 }
 
@@ -36,12 +36,12 @@ TEST_CASE("forward-compat: every host branch is a known branch, every package a 
   const auto rules = gd::load_embedded_rules();
   std::set<int> branches;
   std::set<std::string> cudas;
-  for (const auto& row : rules.cuda.branches()) {
+  for (const auto& row : rules.tables.cuda.branches()) {
     branches.insert(row.branch);
     cudas.insert(row.cuda.text());
   }
-  REQUIRE_FALSE(rules.cuda.forward_compat().empty());
-  for (const auto& row : rules.cuda.forward_compat()) {
+  REQUIRE_FALSE(rules.tables.cuda.forward_compat().empty());
+  for (const auto& row : rules.tables.cuda.forward_compat()) {
     CAPTURE(row.cuda.text());
     CHECK(cudas.count(row.cuda.text()) == 1);
     for (int host : row.hosts) CHECK(branches.count(host) == 1);
@@ -60,22 +60,22 @@ TEST_CASE("pci-chips: no two ranges overlap, and lookups agree with the table") 
                         std::stoul(std::string(row.at("last").as_string()), nullptr, 16));
   std::sort(ranges.begin(), ranges.end());
   for (std::size_t i = 1; i < ranges.size(); ++i) CHECK_MESSAGE(ranges[i].first > ranges[i - 1].second, std::hex << ranges[i].first);
-  CHECK(rules.chips.lookup(0x2330)->chip == "GH100");
+  CHECK(rules.tables.chips.lookup(0x2330)->chip == "GH100");
 }
 
 TEST_CASE("pci-chips products: brand and class by device id, whatever pci.ids the machine has") {
   const auto rules = gd::load_embedded_rules();
-  CHECK(rules.chips.product(0x2330)->brand == gd::GpuBrand::tesla);  // H100 SXM5
-  CHECK(rules.chips.product(0x2330)->product_class == gd::ProductClass::datacenter);
-  CHECK(rules.chips.product(0x2b85)->brand == gd::GpuBrand::geforce);  // RTX 5090
-  CHECK(rules.chips.product(0x2230)->brand == gd::GpuBrand::nvidiartx);  // RTX A6000
-  CHECK(rules.chips.product(0x1b06)->product_class == gd::ProductClass::consumer);  // GTX 1080 Ti
-  CHECK(rules.chips.product(0xffff) == nullptr);
+  CHECK(rules.tables.chips.product(0x2330)->brand == gd::GpuBrand::tesla);  // H100 SXM5
+  CHECK(rules.tables.chips.product(0x2330)->product_class == gd::ProductClass::datacenter);
+  CHECK(rules.tables.chips.product(0x2b85)->brand == gd::GpuBrand::geforce);  // RTX 5090
+  CHECK(rules.tables.chips.product(0x2230)->brand == gd::GpuBrand::nvidiartx);  // RTX A6000
+  CHECK(rules.tables.chips.product(0x1b06)->product_class == gd::ProductClass::consumer);  // GTX 1080 Ti
+  CHECK(rules.tables.chips.product(0xffff) == nullptr);
 }
 
 TEST_CASE("the CUDA tables answer the questions the rules ask") {
   const auto rules = gd::load_embedded_rules();
-  const gd::CudaTables& tables = rules.cuda;
+  const gd::CudaTables& tables = rules.tables.cuda;
   const auto v = [](const char* text) { return *gd::Version::parse(text); };
   CHECK(tables.cuda_for_branch(550)->text() == "12.4");
   CHECK(tables.cuda_for_branch(551)->text() == "12.4");  // an unlisted branch takes the nearest older one
@@ -92,12 +92,12 @@ TEST_CASE("the built-in product table passes the checks a --rules table must pas
   std::vector<gd::RuleFile> files;
   for (const auto& embedded : gd::embedded_rule_files()) files.push_back({std::string(embedded.name), std::string(embedded.text)});
   const auto rules = gd::load_rule_files(files);  // as a --rules table: a bad line throws here
-  CHECK(rules.chips.product(0x2335)->name == "GH100 [H200 SXM 141GB]");
+  CHECK(rules.tables.chips.product(0x2335)->name == "GH100 [H200 SXM 141GB]");
 }
 
 TEST_CASE("torch-wheels: newest index first, each CUDA one a toolkit can target, bad rows refused") {
   const auto rules = gd::load_embedded_rules();
-  const auto& indexes = rules.cuda.torch_indexes();
+  const auto& indexes = rules.tables.cuda.torch_indexes();
   REQUIRE(indexes.size() >= 5);
   for (std::size_t i = 0; i < indexes.size(); ++i) {
     CAPTURE(indexes[i].index);
@@ -105,7 +105,7 @@ TEST_CASE("torch-wheels: newest index first, each CUDA one a toolkit can target,
     CHECK(indexes[i].index == "cu" + std::to_string(indexes[i].cuda.major()) + std::to_string(indexes[i].cuda.minor()));
     if (i > 0) CHECK(indexes[i - 1].cuda > indexes[i].cuda);
     // No index carries code below what its CUDA major can build.
-    const auto minimum = rules.cuda.min_compute_capability(static_cast<int>(indexes[i].cuda.major()));
+    const auto minimum = rules.tables.cuda.min_compute_capability(static_cast<int>(indexes[i].cuda.major()));
     REQUIRE(minimum);
     for (int sass : indexes[i].sass) CHECK(sass >= minimum->major() * 10 + minimum->minor());
   }
@@ -119,7 +119,7 @@ TEST_CASE("torch-wheels: newest index first, each CUDA one a toolkit can target,
     "install": "pip install torch"})").as_object());
   REQUIRE_FALSE(no_install);
   CHECK(no_install.error().find("{index}") != std::string::npos);
-  CHECK(rules.cuda.torch_install_command("torch==2.5.1", "cu124") ==
+  CHECK(rules.tables.cuda.torch_install_command("torch==2.5.1", "cu124") ==
         "pip install --force-reinstall torch==2.5.1 --index-url https://download.pytorch.org/whl/cu124");
   REQUIRE(tables.load(json::parse(R"({"table": "torch-wheels", "indexes": [{"index": "cu128", "cuda": "12.8", "sass": ["9.0"]}],
     "install": "uv pip install {torch} --index-url https://mirror.example/{index} # {index}"})").as_object()));
@@ -129,12 +129,12 @@ TEST_CASE("torch-wheels: newest index first, each CUDA one a toolkit can target,
 TEST_CASE("framework-installs: a framework's sentence, else the \"*\" row's, filled; unknown kinds and placeholders refused") {
   const auto rules = gd::load_embedded_rules();
   const std::map<std::string, std::string> values{{"pin", "==2.16.1"}, {"cuda", "12.3"}, {"cudnn", "8"}, {"arch", "90"}, {"driver_major", "11"}};
-  CHECK(rules.cuda.framework_install("tensorflow", "libraries", values).starts_with("`pip install \"tensorflow[and-cuda]==2.16.1\"`"));
+  CHECK(rules.tables.cuda.framework_install("tensorflow", "libraries", values).starts_with("`pip install \"tensorflow[and-cuda]==2.16.1\"`"));
   // A framework without its own gpu_code sentence gets the "*" row's.
-  CHECK(rules.cuda.framework_install("jax", "gpu_code", values) ==
+  CHECK(rules.tables.cuda.framework_install("jax", "gpu_code", values) ==
         "rebuild it with `-gencode arch=compute_90,code=sm_90` (and code=compute_90 for PTX that later GPUs can JIT-compile)");
-  CHECK(rules.cuda.framework_install("torch", "other_build", values).find("cu11x index") != std::string::npos);
-  CHECK(rules.cuda.framework_install("jax", "gpu_code_unknown_driver", values).empty());
+  CHECK(rules.tables.cuda.framework_install("torch", "other_build", values).find("cu11x index") != std::string::npos);
+  CHECK(rules.tables.cuda.framework_install("jax", "gpu_code_unknown_driver", values).empty());
   gd::CudaTables tables;
   const auto load = [&](const char* text) { return tables.load(json::parse(text).as_object()); };
   CHECK(load(R"({"table": "framework-installs", "frameworks": [{"framework": "*", "gpu_code": "g", "other_build": "o"}]})"));

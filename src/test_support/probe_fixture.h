@@ -1,20 +1,28 @@
 #pragma once
-// What a probe's unit test starts from: the built-in rules, a FakeHost to
-// fill, and a ProbeContext over them (system facts probed from the host).
+// What a probe's unit test starts from: the built-in rules (their tables),
+// a FakeHost to fill, and a ProbeContext over them (system facts probed
+// from the host).
 
 #include "probes/probe_context.h"
 #include "probes/system_probe.h"
+#include "rules/rule_set.h"
 #include "test_support/fake_host.h"
 
 #include <string>
 
 namespace gd {
 
+// The built-in rules' tables, loaded once for the whole test binary.
+inline const ReferenceTables& builtin_tables() {
+  static const RuleSet rules = load_embedded_rules();
+  return rules.tables;
+}
+
 struct ProbeFixture {
   RuleSet rules = load_embedded_rules();
   FakeHost host;
 
-  ProbeContext context() { return {host, rules, probe_system(host), {}, {}, {}, {}, {}, {}}; }
+  ProbeContext context() { return {host, rules.tables, probe_system(host), {}, {}, {}, {}, {}, {}}; }
 
   // An NVIDIA GPU function in sysfs, x8 in an x16 slot, bound to driver (or to nothing).
   void pci_gpu(const std::string& bdf, const std::string& device, const std::string& driver) {

@@ -2,7 +2,7 @@
 // The one set of readers for untrusted JSON (snapshots, children's answers,
 // reports and facts read back): none throws, and a value that is missing or
 // of another type is simply absent. Rule files and tables, which must be
-// refused with a message instead, are read by rules/table_rows.h.
+// refused with a message instead, are read by tables/table_rows.h.
 //
 // as_*(value) reads a value that may be null; *_field(object, key) reads a
 // field; field(object*, key) and value_at(object, {keys}) find one.

@@ -1,6 +1,6 @@
-#include "rules/cuda_tables.h"
+#include "tables/cuda_tables.h"
 
-#include "rules/table_rows.h"
+#include "tables/table_rows.h"
 #include "util/json_fields.h"
 #include "util/text.h"
 

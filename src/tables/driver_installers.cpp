@@ -1,6 +1,6 @@
-#include "rules/driver_installers.h"
+#include "tables/driver_installers.h"
 
-#include "rules/table_rows.h"
+#include "tables/table_rows.h"
 
 #include <algorithm>
 

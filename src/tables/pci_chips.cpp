@@ -1,4 +1,4 @@
-#include "rules/pci_chips.h"
+#include "tables/pci_chips.h"
 
 #include "util/json_fields.h"
 #include "util/text.h"

@@ -1,6 +1,6 @@
-#include "rules/tegra_socs.h"
+#include "tables/tegra_socs.h"
 
-#include "rules/table_rows.h"
+#include "tables/table_rows.h"
 
 namespace gd {
 namespace json = boost::json;
