@@ -81,7 +81,9 @@ Checked<Literal> compile_literal(const json::value& value, bool as_version) {
 Checked<FactPath> compile_path(const json::value& value) {
   if (!value.is_string() || (value.get_string() != "item" && value.get_string().find('.') == json::string::npos))
     return problem("a comparison needs \"fact\": \"layer.name\"");
-  return FactPath::parse(value.get_string());
+  auto path = FactPath::parse(value.get_string());
+  if (!path) return problem("\"" + std::string(value.get_string()) + "\" is longer than any fact's path");
+  return std::move(*path);
 }
 
 Checked<Comparison> compile_comparison(const FactPath& fact, Op op, const json::value& operand,
@@ -106,11 +108,19 @@ Checked<Comparison> compile_comparison(const FactPath& fact, Op op, const json::
     return problem("\"as\": \"version\" orders versions (eq, ne, lt, le, gt, ge), not \"" + name + "\"");
   if (list != operand.is_array())
     return problem(list ? "\"" + name + "\" takes a list or {\"fact\": ...}" : "\"" + name + "\" takes one value, not a list");
-  for (const auto& value : list ? operand.get_array() : json::array{operand}) {
+  const auto add = [&](const json::value& value) -> Checked<> {
     auto literal = compile_literal(value, as_version);
     if (!literal) return literal.problem();
     comparison.literals.push_back(std::move(*literal));
+    return {};
+  };
+  if (!list) {
+    if (auto added = add(operand); !added) return added.problem();
+    return comparison;
   }
+  comparison.literals.reserve(operand.get_array().size());
+  for (const auto& value : operand.get_array())
+    if (auto added = add(value); !added) return added.problem();
   return comparison;
 }
 
@@ -271,6 +281,7 @@ Checked<Condition> compile_condition(const json::value& value) {
     if (!parts->is_array() || parts->get_array().empty()) return problem(std::string("\"") + group + "\" needs a non-empty list");
     if (object.size() != 1) return problem(std::string("\"") + group + "\" must stand alone in its object");
     Condition condition{.kind = kind, .parts = {}, .compare = {}};
+    condition.parts.reserve(parts->get_array().size());
     for (const auto& part : parts->get_array()) {
       auto compiled = compile_condition(part);
       if (!compiled) return compiled.problem();
@@ -296,18 +307,20 @@ Checked<Condition> compile_condition(const json::value& value) {
     as_version = true;
   }
   // {"fact": F, "ge": 535, "lt": 550}: every operator must hold.
-  Condition every{.kind = Condition::Kind::all, .parts = {}, .compare = {}};
+  std::vector<Condition> every;
   for (const auto& [key, operand] : object) {
     if (key == "fact" || key == "as") continue;
     const auto op = enum_from_name<Op>(key);
     if (!op) return problem("unknown operator \"" + std::string(key) + "\"");
     auto comparison = compile_comparison(*path, *op, operand, as_version);
     if (!comparison) return comparison.problem();
-    every.parts.push_back({.kind = Condition::Kind::compare, .parts = {}, .compare = std::move(*comparison)});
+    Condition one{.kind = Condition::Kind::compare, .parts = {}, .compare = std::move(*comparison)};
+    if (object.size() - 1 - as_version == 1) return one;  // the usual single operator: no list
+    every.push_back(std::move(one));
   }
-  if (every.parts.empty()) return problem("a comparison needs an operator");
-  if (every.parts.size() == 1) return std::move(every.parts.front());
-  return every;
+  if (every.empty()) return problem("a comparison needs an operator");
+  if (every.size() == 1) return std::move(every.front());
+  return Condition{.kind = Condition::Kind::all, .parts = std::move(every), .compare = {}};
 }
 
 bool evaluate_condition(const Condition& condition, const FactView& facts) {

@@ -9,7 +9,7 @@ namespace {
 struct Fixture {
   json::object system{{"platform", "linux"}};
   gd::LayerFacts kernel{"kernel-module", gd::Status::ok, "", {}, {}};
-  std::map<std::string, const gd::LayerFacts*> layers;
+  gd::FactLayers layers;
   Fixture() {
     kernel.set("version", "535.104.05", "/proc/driver/nvidia/version");
     kernel.set("loaded", true);

@@ -151,7 +151,7 @@ void mark_consequences(const RuleSet& rules, Report& report) {
 }  // namespace
 
 void apply_rules(const RuleSet& rules, Report& report) {
-  std::map<std::string, const LayerFacts*> layers;
+  FactLayers layers;
   std::map<std::string, LayerReport*> by_id;
   for (auto& layer : report.layers) {
     layers[layer.facts.id] = &layer.facts;

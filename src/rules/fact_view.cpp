@@ -7,12 +7,12 @@ namespace json = boost::json;
 
 namespace {
 
-const json::value* descend(const json::value* value, const std::vector<std::string>& parts, std::size_t from) {
-  for (std::size_t i = from; value && i < parts.size(); ++i) {
+const json::value* descend(const json::value* value, const FactPath& path, std::size_t from) {
+  for (std::size_t i = from; value && i < path.size(); ++i) {
     if (value->is_object()) {
-      value = value->get_object().if_contains(parts[i]);
+      value = value->get_object().if_contains(path.part(i));
     } else if (value->is_array()) {
-      const auto index = parse_int(parts[i]);
+      const auto index = parse_int(path.part(i));
       const auto& array = value->get_array();
       value = index && *index >= 0 && static_cast<std::size_t>(*index) < array.size()
                   ? &array[static_cast<std::size_t>(*index)]
@@ -26,26 +26,34 @@ const json::value* descend(const json::value* value, const std::vector<std::stri
 
 }  // namespace
 
-FactPath FactPath::parse(std::string_view text) {
-  FactPath path{.text = std::string(text), .parts = {}};
-  for (const auto part : split(text, '.')) path.parts.emplace_back(part);
+std::optional<FactPath> FactPath::parse(std::string_view text) {
+  if (text.size() > 0xfffe) return std::nullopt;
+  FactPath path;
+  path.text = std::string(text);
+  for (std::size_t at = 0;; ++at) {
+    if (path.steps == k_max_steps) return std::nullopt;
+    const auto dot = path.text.find('.', at);
+    path.ends[path.steps++] = static_cast<std::uint16_t>(dot == std::string::npos ? path.text.size() : dot);
+    if (dot == std::string::npos) break;
+    at = dot;
+  }
   return path;
 }
 
 const json::value* FactView::find(const FactPath& path) const {
-  const auto& parts = path.parts;
-  if (parts.empty()) return nullptr;
-  if (parts[0] == "item") return m_item ? descend(m_item, parts, 1) : nullptr;
-  if (parts.size() < 2) return nullptr;
+  if (path.size() == 0) return nullptr;
+  const auto first = path.part(0);
+  if (first == "item") return m_item ? descend(m_item, path, 1) : nullptr;
+  if (path.size() < 2) return nullptr;
   const json::value* top = nullptr;
-  if (parts[0] == "system") {
-    top = m_system.if_contains(parts[1]);
+  if (first == "system") {
+    top = m_system.if_contains(path.part(1));
   } else {
-    const auto layer = m_layers.find(parts[0]);
+    const auto layer = m_layers.find(first);
     if (layer == m_layers.end() || !layer->second) return nullptr;
-    top = layer->second->facts.if_contains(parts[1]);
+    top = layer->second->facts.if_contains(path.part(1));
   }
-  return descend(top, parts, 2);
+  return descend(top, path, 2);
 }
 
 std::string FactView::source_of(std::string_view path) const {

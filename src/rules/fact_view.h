@@ -7,6 +7,9 @@
 
 #include <boost/json.hpp>
 
+#include <array>
+#include <cstdint>
+#include <optional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -14,17 +17,30 @@
 
 namespace gd {
 
-// A path split once, where a rule is loaded, not at each evaluation.
+// A path split once, where a rule is loaded, not at each evaluation: the
+// steps are kept as where they end in the text (thousands of paths are
+// compiled on every start, so a path costs at most its text's allocation).
 struct FactPath {
-  std::string text;                // "hardware.gpus.0.driver"
-  std::vector<std::string> parts;  // its dot-separated steps
+  static constexpr std::size_t k_max_steps = 12;
+  std::string text;  // "hardware.gpus.0.driver"
+  std::array<std::uint16_t, k_max_steps> ends{};  // where each dot-separated step ends in text
+  std::size_t steps = 0;
 
-  static FactPath parse(std::string_view text);
+  // nullopt for a path of more steps than k_max_steps (no fact is that deep).
+  static std::optional<FactPath> parse(std::string_view text);
+  std::size_t size() const { return steps; }
+  std::string_view part(std::size_t index) const {
+    const std::size_t begin = index == 0 ? 0 : ends[index - 1] + 1u;
+    return std::string_view(text).substr(begin, ends[index] - begin);
+  }
 };
+
+// The layers' facts by id; looked up by a step of a path, without a copy.
+using FactLayers = std::map<std::string, const LayerFacts*, std::less<>>;
 
 class FactView {
  public:
-  FactView(const boost::json::object& system, const std::map<std::string, const LayerFacts*>& layers)
+  FactView(const boost::json::object& system, const FactLayers& layers)
       : m_system(system), m_layers(layers) {}
 
   FactView with_item(const boost::json::value& item) const {
@@ -35,13 +51,16 @@ class FactView {
 
   // nullptr when any step of the path is missing.
   const boost::json::value* find(const FactPath& path) const;
-  const boost::json::value* find(std::string_view path) const { return find(FactPath::parse(path)); }
+  const boost::json::value* find(std::string_view path) const {
+    const auto parsed = FactPath::parse(path);
+    return parsed ? find(*parsed) : nullptr;
+  }
   // The file or command a fact came from, when the probe said so.
   std::string source_of(std::string_view path) const;
 
  private:
   const boost::json::object& m_system;
-  const std::map<std::string, const LayerFacts*>& m_layers;
+  const FactLayers& m_layers;
   const boost::json::value* m_item = nullptr;
 };
 

@@ -125,7 +125,7 @@ TEST_CASE("a bad rules file is an error naming the file and the line") {
 
 TEST_CASE("message templates fill facts, fall back, and keep braces they cannot read") {
   boost::json::object system{{"platform", "linux"}, {"groups", boost::json::array{27, 44}}};
-  std::map<std::string, const gd::LayerFacts*> layers;
+  gd::FactLayers layers;
   gd::FactView view(system, layers);
   CHECK(gd::render_template("on {system.platform}", view) == "on linux");
   CHECK(gd::render_template("groups {system.groups}", view) == "groups 27, 44");
