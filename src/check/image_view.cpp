@@ -9,8 +9,9 @@
 namespace gd {
 
 std::string image_layer_of(const std::string& host_layer) {
-  if (host_layer == "hardware" || host_layer == "kernel-module") return "target-host";
-  if (host_layer == "container" || host_layer == "device-nodes") return "image-config";
+  const auto is = [&host_layer](LayerId id) { return host_layer == layer_id(id); };
+  if (is(LayerId::hardware) || is(LayerId::kernel_module)) return std::string(layer_id(LayerId::target_host));
+  if (is(LayerId::container) || is(LayerId::device_nodes)) return std::string(layer_id(LayerId::image_config));
   return host_layer;
 }
 
@@ -43,7 +44,7 @@ void regroup_for_image(Report& report) {
   bool host_named = false;  // --host-driver: the kernel-module layer holds the driver named
   for (auto& layer : report.layers) {
     parts[image_layer_of(layer.facts.id)].push_back(&layer);
-    if (layer.facts.id == "kernel-module")
+    if (layer.facts.id == layer_id(LayerId::kernel_module))
       if (const auto* version = layer.facts.facts.if_contains("version"); version && version->is_string()) host_named = true;
   }
   std::vector<LayerReport> layers;
@@ -55,7 +56,7 @@ void regroup_for_image(Report& report) {
     // The device-nodes layer has nothing to say about an image: it is not shown.
     std::vector<LayerReport*> shown;
     for (auto* part : sources)
-      if (!(part->facts.id == "device-nodes" && part->findings.empty())) shown.push_back(part);
+      if (!(part->facts.id == layer_id(LayerId::device_nodes) && part->findings.empty())) shown.push_back(part);
     if (shown.size() == 1 && shown.front()->facts.id == id) {
       merged.facts = std::move(shown.front()->facts);
     } else {
@@ -67,15 +68,15 @@ void regroup_for_image(Report& report) {
         for (auto& [key, source] : part->facts.sources) merged.facts.sources[part->facts.id + "." + key] = std::move(source);
       }
     }
-    if (id == "image-config")
-      if (const auto* container = merged.facts.facts.if_contains("container"); container && container->is_object()) {
+    if (id == layer_id(LayerId::image_config))
+      if (const auto* container = merged.facts.facts.if_contains(layer_id(LayerId::container)); container && container->is_object()) {
         merged.facts.summary = image_config_summary(container->get_object(), host_named);
         merged.facts.status = Status::ok;  // an image is never "in a container": its variables were read
       }
-    if (id == "target-host" && merged.facts.status == Status::skip)
+    if (id == layer_id(LayerId::target_host) && merged.facts.status == Status::skip)
       merged.facts.summary = "no host named: --gpu DEVICE-ID|CC and --host-driver VERSION judge the image against one";
     // No driver in an image is the healthy case: the toolkit brings the host's at start.
-    if (id == "driver-libs" && merged.facts.status == Status::unknown) {
+    if (id == layer_id(LayerId::driver_libs) && merged.facts.status == Status::unknown) {
       merged.facts.status = Status::ok;
       merged.facts.summary = "no driver libraries in the image (the container toolkit injects the host's at start)";
     }

@@ -3,6 +3,7 @@
 #include "check/image_view.h"
 
 #include "gpudoctor_config.h"
+#include "model/layers.h"
 #include "probes/application_probe.h"
 #include "probes/assumed_host.h"
 #include "probes/container_probe.h"
@@ -28,18 +29,18 @@ namespace {
 LayerReport probe_error_layer(const char* id, const std::string& error);
 
 template <class Probe>
-auto run_contained(const char* id, Probe probe, ProbeContext& context, Report& report) -> decltype(probe(context).facts) {
+auto run_contained(LayerId id, Probe probe, ProbeContext& context, Report& report) -> decltype(probe(context).facts) {
   std::string error;
   try {
     auto probed = probe(context);
-    report.layers.push_back({to_layer_facts(id, probed), Status::unknown, {}, {}});
+    report.layers.push_back({to_layer_facts(enum_name(id), probed), Status::unknown, {}, {}});
     return std::move(probed.facts);
   } catch (const std::exception& caught) {
     error = caught.what();
   } catch (...) {
     error = "an unknown exception";
   }
-  report.layers.push_back(probe_error_layer(id, error));
+  report.layers.push_back(probe_error_layer(enum_name(id), error));
   return {};
 }
 
@@ -47,14 +48,14 @@ auto run_contained(const char* id, Probe probe, ProbeContext& context, Report& r
 // opens, the driver's answers) is finished after the layers above were read,
 // while they ran: its answers replace the layer's first facts.
 template <class Facts>
-void finish_contained(const char* id, Probed<Facts>& layer, void (*finish)(ProbeContext&, Probed<Facts>&), std::size_t index,
+void finish_contained(LayerId id, Probed<Facts>& layer, void (*finish)(ProbeContext&, Probed<Facts>&), std::size_t index,
                       Facts& facts, ProbeContext& context, Report& report) {
-  if (index >= report.layers.size() || report.layers[index].facts.id != id || report.layers[index].facts.facts.contains("probe_error"))
+  if (index >= report.layers.size() || report.layers[index].facts.id != layer_id(id) || report.layers[index].facts.facts.contains("probe_error"))
     return;
   std::string error;
   try {
     finish(context, layer);
-    report.layers[index] = {to_layer_facts(id, layer), Status::unknown, {}, {}};
+    report.layers[index] = {to_layer_facts(enum_name(id), layer), Status::unknown, {}, {}};
     facts = layer.facts;
     return;
   } catch (const std::exception& caught) {
@@ -62,7 +63,7 @@ void finish_contained(const char* id, Probed<Facts>& layer, void (*finish)(Probe
   } catch (...) {
     error = "an unknown exception";
   }
-  report.layers[index] = probe_error_layer(id, error);
+  report.layers[index] = probe_error_layer(enum_name(id), error);
   facts = {};
 }
 
@@ -74,7 +75,7 @@ struct Unfinished {
 };
 
 template <class Facts>
-Facts run_unfinished(const char* id, Probed<Facts> (*probe)(ProbeContext&), Unfinished<Facts>& kept, ProbeContext& context,
+Facts run_unfinished(LayerId id, Probed<Facts> (*probe)(ProbeContext&), Unfinished<Facts>& kept, ProbeContext& context,
                      Report& report) {
   kept.index = report.layers.size();
   return run_contained(id, [&](ProbeContext& c) { return kept.layer = probe(c); }, context, report);
@@ -111,30 +112,30 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   if (options.image) {
     // An image: the host it will run on is the one the user names, and it
     // has no devices and no container runtime of its own yet.
-    context.hardware = run_contained("hardware", probe_assumed_hardware, context, report);
-    context.kernel_module = run_contained("kernel-module", probe_assumed_kernel_module, context, report);
+    context.hardware = run_contained(LayerId::hardware, probe_assumed_hardware, context, report);
+    context.kernel_module = run_contained(LayerId::kernel_module, probe_assumed_kernel_module, context, report);
     // The container layer reads the image's variables (NVIDIA_REQUIRE_*, capabilities) against that host.
-    context.container = run_contained("container", probe_container, context, report);
-    report.layers.push_back({{"device-nodes", Status::skip, "an image: no devices until it runs", {}, {}}, Status::skip, {}, {}});
+    context.container = run_contained(LayerId::container, probe_container, context, report);
+    report.layers.push_back({{std::string(layer_id(LayerId::device_nodes)), Status::skip, "an image: no devices until it runs", {}, {}}, Status::skip, {}, {}});
   } else {
-    context.hardware = run_contained("hardware", probe_hardware, context, report);
-    context.kernel_module = run_unfinished("kernel-module", probe_kernel_module, kernel_module, context, report);
-    context.container = run_contained("container", probe_container, context, report);
-    context.device_nodes = run_unfinished("device-nodes", probe_device_nodes, device_nodes, context, report);
+    context.hardware = run_contained(LayerId::hardware, probe_hardware, context, report);
+    context.kernel_module = run_unfinished(LayerId::kernel_module, probe_kernel_module, kernel_module, context, report);
+    context.container = run_contained(LayerId::container, probe_container, context, report);
+    context.device_nodes = run_unfinished(LayerId::device_nodes, probe_device_nodes, device_nodes, context, report);
   }
   // What these layers asked ahead (dmesg, the device opens, nvidia-smi and
   // the driver probe) runs while the layers above them are read; each is
   // finished with its answers at the end, in layer order.
-  context.driver_libs = run_unfinished("driver-libs", probe_driver_libs, driver_libs, context, report);
+  context.driver_libs = run_unfinished(LayerId::driver_libs, probe_driver_libs, driver_libs, context, report);
   if (!options.gpu_table) {
-    run_contained("cuda-runtime", probe_cuda_runtime, context, report);
-    run_contained("application", probe_application, context, report);
+    run_contained(LayerId::cuda_runtime, probe_cuda_runtime, context, report);
+    run_contained(LayerId::application, probe_application, context, report);
   }
   if (!options.image) {
-    finish_contained("kernel-module", kernel_module.layer, finish_kernel_module, kernel_module.index, context.kernel_module, context, report);
-    finish_contained("device-nodes", device_nodes.layer, finish_device_nodes, device_nodes.index, context.device_nodes, context, report);
+    finish_contained(LayerId::kernel_module, kernel_module.layer, finish_kernel_module, kernel_module.index, context.kernel_module, context, report);
+    finish_contained(LayerId::device_nodes, device_nodes.layer, finish_device_nodes, device_nodes.index, context.device_nodes, context, report);
   }
-  finish_contained("driver-libs", driver_libs.layer, finish_driver_libs, driver_libs.index, context.driver_libs, context, report);
+  finish_contained(LayerId::driver_libs, driver_libs.layer, finish_driver_libs, driver_libs.index, context.driver_libs, context, report);
   report.system = to_fact_object(context.system);
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   if (options.gpu_table) return report;  // the facts that list the GPUs, not a diagnosis

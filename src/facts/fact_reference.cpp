@@ -9,12 +9,28 @@
 #include "facts/kernel_module_facts.h"
 #include "facts/probe_notes.h"
 #include "facts/system_facts.h"
+#include "model/layers.h"
+
+#include <type_traits>
 
 namespace gd {
 namespace {
 
+// The host's layers, bottom up, each with the struct of its facts.
+template <class Visit>
+void for_each_host_layer(Visit&& visit) {
+  visit(LayerId::hardware, std::type_identity<HardwareFacts>{});
+  visit(LayerId::kernel_module, std::type_identity<KernelModuleFacts>{});
+  visit(LayerId::container, std::type_identity<ContainerFacts>{});
+  visit(LayerId::device_nodes, std::type_identity<DeviceNodesFacts>{});
+  visit(LayerId::driver_libs, std::type_identity<DriverLibsFacts>{});
+  visit(LayerId::cuda_runtime, std::type_identity<CudaRuntimeFacts>{});
+  visit(LayerId::application, std::type_identity<ApplicationFacts>{});
+}
+
 // A closed set's allowed values follow its meaning: rules may compare with these only.
 std::string meaning(const FactDoc& doc) {
+  if (doc.free_text) return doc.doc + ". Any text";
   if (doc.values.empty()) return doc.doc;
   std::string out = doc.doc + ". One of:";
   for (std::size_t i = 0; i < doc.values.size(); ++i) out += (i ? ", `" : " `") + doc.values[i] + "`";
@@ -44,26 +60,19 @@ std::vector<FactDoc> layer_docs() {
 FactSchema host_fact_schema() {
   FactSchema schema;
   schema.layers["system"] = describe_facts<SystemFacts>();
-  schema.layers["hardware"] = layer_docs<HardwareFacts>();
-  schema.layers["kernel-module"] = layer_docs<KernelModuleFacts>();
-  schema.layers["container"] = layer_docs<ContainerFacts>();
-  schema.layers["device-nodes"] = layer_docs<DeviceNodesFacts>();
-  schema.layers["driver-libs"] = layer_docs<DriverLibsFacts>();
-  schema.layers["cuda-runtime"] = layer_docs<CudaRuntimeFacts>();
-  schema.layers["application"] = layer_docs<ApplicationFacts>();
+  for_each_host_layer([&schema]<class Facts>(LayerId id, std::type_identity<Facts>) {
+    schema.layers[std::string(layer_id(id))] = layer_docs<Facts>();
+  });
   return schema;
 }
 
 std::string fact_reference_markdown() {
   std::string out;
   table(out, "system", "system.", describe_facts<SystemFacts>());
-  table(out, "hardware", "hardware.", describe_facts<HardwareFacts>());
-  table(out, "kernel-module", "kernel-module.", describe_facts<KernelModuleFacts>());
-  table(out, "container", "container.", describe_facts<ContainerFacts>());
-  table(out, "device-nodes", "device-nodes.", describe_facts<DeviceNodesFacts>());
-  table(out, "driver-libs", "driver-libs.", describe_facts<DriverLibsFacts>());
-  table(out, "cuda-runtime", "cuda-runtime.", describe_facts<CudaRuntimeFacts>());
-  table(out, "application", "application.", describe_facts<ApplicationFacts>());
+  for_each_host_layer([&out]<class Facts>(LayerId id, std::type_identity<Facts>) {
+    const std::string name(layer_id(id));
+    table(out, name, name + ".", describe_facts<Facts>());
+  });
   out += "### every layer\n\n| fact | type | meaning |\n|---|---|---|\n";
   for (const auto& doc : describe_facts<Unreadable>())
     out += "| `LAYER.unreadable[]." + doc.path + "` | " + doc.type + " | " + doc.doc + " |\n";

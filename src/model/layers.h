@@ -6,14 +6,27 @@
 // its own, each made of host layers (check/image_view.h): the same law,
 // read the way an image is built and shipped.
 
+#include "util/enum_names.h"
+
 #include <array>
 #include <span>
 #include <string_view>
 
 namespace gd {
 
+// Every layer of every subject: the one place their ids are spelt.
+enum class LayerId { hardware, kernel_module, container, device_nodes, driver_libs, cuda_runtime, application, target_host, image_config };
+template <>
+struct EnumTable<LayerId> {
+  static constexpr std::array names{"hardware",    "kernel-module", "container",   "device-nodes", "driver-libs",
+                                    "cuda-runtime", "application",   "target-host", "image-config"};
+};
+constexpr std::string_view layer_id(LayerId id) { return enum_name(id); }
+
 inline constexpr std::array<std::string_view, 7> k_layer_ids = {
-    "hardware", "kernel-module", "container", "device-nodes", "driver-libs", "cuda-runtime", "application",
+    layer_id(LayerId::hardware),    layer_id(LayerId::kernel_module), layer_id(LayerId::container),
+    layer_id(LayerId::device_nodes), layer_id(LayerId::driver_libs),  layer_id(LayerId::cuda_runtime),
+    layer_id(LayerId::application),
 };
 
 struct Subject {
@@ -24,7 +37,8 @@ struct Subject {
 // An image: the host it will meet (as --gpu and --host-driver name it),
 // what the image asks of the container toolkit, then what it carries.
 inline constexpr std::array<std::string_view, 5> k_image_layer_ids = {
-    "target-host", "image-config", "driver-libs", "cuda-runtime", "application",
+    layer_id(LayerId::target_host), layer_id(LayerId::image_config), layer_id(LayerId::driver_libs),
+    layer_id(LayerId::cuda_runtime), layer_id(LayerId::application),
 };
 
 inline constexpr std::string_view k_host_subject = "host";

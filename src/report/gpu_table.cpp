@@ -1,6 +1,7 @@
 #include "report/gpu_table.h"
 
 #include "model/gpu_list_source.h"
+#include "model/layers.h"
 #include "util/json_fields.h"
 #include "util/json_pretty.h"
 #include "util/text.h"
@@ -148,8 +149,8 @@ std::string csv_field(const std::string& text) {
 }  // namespace
 
 std::vector<GpuRow> gpu_rows(const Report& report) {
-  const auto* libs = layer_facts(report, "driver-libs");
-  const auto* module = layer_facts(report, "kernel-module");
+  const auto* libs = layer_facts(report, layer_id(LayerId::driver_libs));
+  const auto* module = layer_facts(report, layer_id(LayerId::kernel_module));
   const auto* nvml = as_object(field(libs, "nvml_probe"));
   const auto* smi = as_object(field(libs, "nvidia_smi_run"));
   const auto* cuda = as_object(field(libs, "cuda_probe"));
@@ -170,7 +171,7 @@ std::vector<GpuRow> gpu_rows(const Report& report) {
     case GpuListSource::cuda: return from_cuda(list(cuda, "devices"), driver);
     case GpuListSource::files: break;
   }
-  return from_files(layer_facts(report, "hardware"), module, driver);
+  return from_files(layer_facts(report, layer_id(LayerId::hardware)), module, driver);
 }
 
 std::string render_gpus_text(const std::vector<GpuRow>& rows) {
