@@ -6,6 +6,8 @@
 // answer and a replay gives it back: a new kind of child evidence is one
 // more ChildKind and its handler, recorded and replayed for free.
 
+#include "util/enum_names.h"
+
 #include <chrono>
 #include <optional>
 #include <string>
@@ -17,6 +19,10 @@ enum class ChildKind {
   command,      // args: argv of a program, run without a shell
   device_open,  // args: /dev paths; the child opens each, and asks /dev/nvidiactl its version
   driver_probe, // args: cuda [smoke] | nvml; the child loads the driver's library and asks it
+};
+template <>
+struct EnumTable<ChildKind> {
+  static constexpr std::array names{"command", "device-open", "driver-probe"};
 };
 
 // Which part of an answer longer than k_max_child_output is kept: the start
@@ -50,7 +56,7 @@ struct ChildAnswer {
 
 inline constexpr std::size_t k_max_child_output = 1 << 20;
 
-const char* child_kind_name(ChildKind kind);
-std::optional<ChildKind> parse_child_kind(std::string_view name);
+inline const char* child_kind_name(ChildKind kind) { return enum_name(kind); }
+inline std::optional<ChildKind> parse_child_kind(std::string_view name) { return enum_from_name<ChildKind>(name); }
 
 }  // namespace gd

@@ -134,17 +134,7 @@ const OptionSpec* find_option(std::string_view name) {
 
 bool option_belongs_to(const OptionSpec& option, Command command) { return (option.commands & bit(command)) != 0; }
 
-std::string_view format_name(Format format) {
-  switch (format) {
-    case Format::text: return "text";
-    case Format::json: return "json";
-    case Format::markdown: return "markdown";
-    case Format::csv: return "csv";
-    case Format::prometheus: return "prometheus";
-    case Format::line: return "line";
-  }
-  return "text";
-}
+std::string_view format_name(Format format) { return enum_name(format); }
 
 std::string formats_of(const CommandSpec& command) {
   std::string out;

@@ -41,10 +41,8 @@ Format parse_format(const std::string& value, const CommandSpec& command) {
 }
 
 ColorChoice parse_color(const std::string& value) {
-  if (value == "auto") return ColorChoice::auto_detect;
-  if (value == "always") return ColorChoice::always;
-  if (value == "never") return ColorChoice::never;
-  throw UsageError("--color must be auto, always or never, not '" + printable(value, 60) + "'");
+  if (const auto choice = enum_from_name<ColorChoice>(value)) return *choice;
+  throw UsageError("--color must be " + joined_names<ColorChoice>() + ", not '" + printable(value, 60) + "'");
 }
 
 // One argument split into option name and, for --name=value, its value.

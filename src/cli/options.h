@@ -23,6 +23,10 @@ struct OutputError : std::runtime_error {
 
 enum class Command { check, snapshot, gpus, diff, lint, rules, facts, explain, resolve, help, version };
 enum class Format { text, json, markdown, csv, prometheus, line };
+template <>
+struct EnumTable<Format> {
+  static constexpr std::array names{"text", "json", "markdown", "csv", "prometheus", "line"};
+};
 
 struct Options {
   Command command = Command::check;

@@ -344,17 +344,4 @@ Resolution LoadSimulation::dlopen(const std::string& name, const std::string& ca
   return resolution;
 }
 
-const char* enum_name(LoadVia via) {
-  switch (via) {
-    case LoadVia::rpath: return "rpath";
-    case LoadVia::ld_library_path: return "ld_library_path";
-    case LoadVia::runpath: return "runpath";
-    case LoadVia::ld_so_cache: return "ld.so.cache";
-    case LoadVia::default_dirs: return "default";
-    case LoadVia::already_loaded: return "already-loaded";
-    case LoadVia::direct: return "direct";
-  }
-  return "direct";
-}
-
 }  // namespace gd

@@ -8,8 +8,9 @@
 // and every path tried (glibc elf/dl-load.c _dl_map_object; musl ldso/dynlink.c load_library).
 
 #include "formats/elf_file.h"
-#include "loader/loader_config.h"
 #include "host/host.h"
+#include "loader/loader_config.h"
+#include "util/enum_names.h"
 
 #include <optional>
 #include <unordered_map>
@@ -32,8 +33,10 @@ inline constexpr std::size_t k_max_tried_listed = 256;    // paths listed per re
 
 // How the loader reached a library, as glibc's search order names its steps.
 enum class LoadVia { rpath, ld_library_path, runpath, ld_so_cache, default_dirs, already_loaded, direct };
-// "rpath", "ld_library_path", "runpath", "ld.so.cache", "default", "already-loaded", "direct"
-const char* enum_name(LoadVia via);
+template <>
+struct EnumTable<LoadVia> {
+  static constexpr std::array names{"rpath", "ld_library_path", "runpath", "ld.so.cache", "default", "already-loaded", "direct"};
+};
 
 struct Resolution {
   std::string name;

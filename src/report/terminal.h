@@ -3,12 +3,18 @@
 // output and environment, never at the diagnosed system's (so a replayed
 // snapshot renders for the person reading it).
 
+#include "util/enum_names.h"
+
 #include <cstddef>
 #include <string>
 
 namespace gd {
 
 enum class ColorChoice { auto_detect, always, never };
+template <>
+struct EnumTable<ColorChoice> {
+  static constexpr std::array names{"auto", "always", "never"};
+};
 
 struct TerminalStyle {
   bool color = false;

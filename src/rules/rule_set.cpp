@@ -256,7 +256,7 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
             fail(file, 1, std::string("a lint check needs \"") + key + "\" (text)");
           *target = std::string(field->get_string());
         }
-        if (rule.severity != "fail" && rule.severity != "warn" && rule.severity != "info")
+        if (!parse_severity(rule.severity))
           fail(file, line_of_rule(file, rule.id), "lint check \"" + rule.id + "\": severity is fail, warn or info");
         set.lint.push_back(std::move(rule));
       }
