@@ -395,6 +395,9 @@ int run_snapshot_command(const Options& options) {
   if (recorder.files_not_kept() > 0)
     std::cerr << "gpudoctor: " << recorder.files_not_kept() << " file(s) read but not kept: past the "
               << (k_max_unpacked_bytes >> 20) << " MB a snapshot may hold and still replay; the replay reads them as too large (EFBIG).\n";
+  if (recorder.variables_not_kept() > 0)
+    std::cerr << "gpudoctor: " << recorder.variables_not_kept() << " environment variable(s) read but not kept, the longest: with them "
+              << "snapshot.json would pass the " << (k_max_snapshot_json >> 20) << " MB it may hold; the replay reads them as unset.\n";
   if (report.redacted)
     std::cerr << "gpudoctor: redacted: "
               << (report.redacted->empty() ? std::string("nothing identifying was found") : joined_list(*report.redacted))

@@ -245,12 +245,39 @@ void RecordingHost::make_room_for(std::size_t json_bytes) {
   }
 }
 
+// The variables the checks read are kept whatever their size, up to a point:
+// many long ones (each may be 128 KB) would pass what snapshot.json may hold.
+// The largest go until it fits; the replay reads them as unset.
+std::size_t RecordingHost::drop_variables_past(std::size_t json_bytes, std::size_t limit) {
+  // Each round drops by an estimate of what a variable costs, then measures:
+  // a round drops at least one, so this ends.
+  while (json_bytes > limit && !m_snapshot.env.empty()) {
+    std::vector<std::pair<std::size_t, std::string>> by_size;  // bytes in snapshot.json, name
+    for (const auto& [name, value] : m_snapshot.env)
+      by_size.emplace_back(boost::json::serialize(boost::json::string(name)).size() +
+                               boost::json::serialize(boost::json::string(value)).size() + 8,
+                           name);
+    std::sort(by_size.begin(), by_size.end(), std::greater<>());
+    std::size_t estimate = json_bytes;
+    for (const auto& [bytes, name] : by_size) {
+      if (estimate <= limit) break;
+      m_snapshot.env.erase(name);
+      estimate -= std::min(bytes, estimate);
+      ++m_variables_not_kept;
+    }
+    json_bytes = snapshot_json_size(m_snapshot);
+  }
+  return json_bytes;
+}
+
 Result<void> RecordingHost::finish(const std::string& gpudoctor_version) {
   pack_pieces();
   m_snapshot.gpudoctor_version = gpudoctor_version;
   m_snapshot.redactions = inner().redactions();
   // Each file dropped adds a line of errors: 512 bytes are room for it.
-  make_room_for(snapshot_json_size(m_snapshot) + 512 * m_kept.size());
+  const std::size_t room_for_errors = 512 * m_kept.size();
+  const std::size_t json_bytes = drop_variables_past(snapshot_json_size(m_snapshot), k_max_snapshot_json - room_for_errors - (64 << 10));
+  make_room_for(json_bytes + room_for_errors);
   return write_snapshot(m_out, m_snapshot);
 }
 

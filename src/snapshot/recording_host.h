@@ -25,6 +25,8 @@ class RecordingHost final : public ForwardingHost {
   std::size_t files_written() const { return m_files_written; }
   // Files read but not kept: past what a snapshot may hold and still replay.
   std::size_t files_not_kept() const { return m_files_not_kept; }
+  // Variables read but not kept, so that snapshot.json stays under its cap.
+  std::size_t variables_not_kept() const { return m_variables_not_kept; }
 
   Result<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
   Result<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t size) override;
@@ -49,6 +51,7 @@ class RecordingHost final : public ForwardingHost {
   // as too large) where they would pass it.
   bool keep(std::string_view path, std::size_t bytes);
   void make_room_for(std::size_t json_bytes);
+  std::size_t drop_variables_past(std::size_t json_bytes, std::size_t limit);
   void record_too_large(const std::string& path);
   struct Kept {
     std::string logical;  // where it lies below root/
@@ -58,7 +61,7 @@ class RecordingHost final : public ForwardingHost {
 
   std::string m_out;
   std::optional<WriteRoot> m_root;  // out_dir/root, opened once
-  std::size_t m_files_written = 0, m_files_not_kept = 0, m_kept_bytes = 0;
+  std::size_t m_files_written = 0, m_files_not_kept = 0, m_kept_bytes = 0, m_variables_not_kept = 0;
   Snapshot m_snapshot;
   // Piecewise reads, kept until finish() packs them: path -> offset -> bytes.
   std::map<std::string, std::map<std::uint64_t, std::string>, std::less<>> m_read_pieces;

@@ -195,3 +195,23 @@ TEST_CASE("a file read twice is kept once, and counted once against the snapshot
   CHECK(replay.read_file("/lib/modules/a.ko", 32 << 20)->size() == (30u << 20));
   CHECK(replay.read_file("/lib/modules/b.ko", 32 << 20)->size() == (20u << 20));
 }
+
+TEST_CASE("variables that would make snapshot.json too large to read back go, the longest first") {
+  gd::FakeHost host;
+  host.host_mode = gd::HostMode::live;
+  const std::string long_value(128 << 10, 'v');  // as long as Linux lets a variable be
+  for (int i = 0; i < 160; ++i) host.env_var("NVIDIA_TEST_" + std::to_string(i), long_value);  // 20 MB read
+  host.env_var("NVIDIA_VISIBLE_DEVICES", "all");
+  gd::TempDir out;
+  const std::string dir = out / "snap";
+  std::filesystem::create_directories(dir + "/root");
+  gd::RecordingHost recorder(host, dir);
+  CHECK(recorder.env_with_prefix("NVIDIA_").size() == 161);  // the check itself saw them all
+  REQUIRE(recorder.finish("test").has_value());
+  CHECK(recorder.variables_not_kept() > 30);
+  CHECK(recorder.variables_not_kept() < 160);
+  CHECK(std::filesystem::file_size(dir + "/snapshot.json") <= gd::k_max_snapshot_json);
+  gd::ReplayHost replay(dir);  // refused before: larger than the 16 MB limit
+  CHECK(replay.env("NVIDIA_VISIBLE_DEVICES") == "all");  // the short one stays
+  CHECK(replay.env_with_prefix("NVIDIA_").size() == 161 - recorder.variables_not_kept());
+}

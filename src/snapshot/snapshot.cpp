@@ -17,7 +17,6 @@ namespace {
 
 // A real snapshot.json is tens of kilobytes (files are stored beside it);
 // the caps keep a hostile one from costing more than a few tens of MB.
-constexpr std::size_t k_max_snapshot_json = 16 << 20;
 constexpr std::size_t k_max_json_values = 1'000'000;  // ',' and ':' counted before parsing
 constexpr std::size_t k_max_env = 65536;               // more than any real environment
 constexpr std::size_t k_max_env_value = 128 * 1024;    // Linux's MAX_ARG_STRLEN: no variable can be longer

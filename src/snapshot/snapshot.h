@@ -17,6 +17,9 @@
 namespace gd {
 
 inline constexpr const char* k_snapshot_format = "gpudoctor-snapshot/1";
+// A real snapshot.json is tens of kilobytes (files are stored beside it);
+// its reader refuses one larger than this.
+inline constexpr std::size_t k_max_snapshot_json = 16 << 20;
 
 struct SnapshotError : std::runtime_error {
   using std::runtime_error::runtime_error;
