@@ -1,5 +1,6 @@
 #include "rules/condition.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -10,7 +11,9 @@ namespace {
 
 // A number as a rule writes it: 535, not 5.35E2.
 json::value number_json(double number) {
-  if (number == static_cast<double>(static_cast<std::int64_t>(number))) return static_cast<std::int64_t>(number);
+  // Only a whole number within int64's range is cast: a rule may write 1e300.
+  constexpr double k_limit = 9.2e18;
+  if (number > -k_limit && number < k_limit && number == std::trunc(number)) return static_cast<std::int64_t>(number);
   return number;
 }
 

@@ -91,6 +91,9 @@ TEST_CASE("compile_condition explains what is wrong") {
   CHECK(problem_of(R"({"fact": "a.b", "eq": {"fact": "a.c", "as": "version"}})") == "a fact operand is {\"fact\": PATH} alone");
   CHECK(problem_of(R"({"any": [{"fact": "a.b", "eq": 1}, {"not": {"fact": "a.c", "equals": 2}}]})") == "unknown operator \"equals\"");
   CHECK(problem_of("[1, 2]") == "a condition must be an object");
+  // A literal past int64 is written as the number it is (the cast would be undefined).
+  CHECK(json::serialize(gd::condition_json(*gd::compile_condition(json::parse(R"({"fact": "a.b", "eq": 1e300})")))) ==
+        R"({"fact":"a.b","eq":1E300})");
 }
 
 TEST_CASE("a compiled condition is written back as rules/ writes it") {
