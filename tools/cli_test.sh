@@ -236,6 +236,11 @@ check "replay of the archive matches live verdict" \
        "$(json_field "$work/from-archive.json" verdict)/$(json_field "$work/from-archive.json" failing_layer)"
 check "a redacted report says so" python3 -c 'import json,sys; assert "redacted" in json.load(open(sys.argv[1]))' "$work/from-archive.json"
 check "snapshot refuses to overwrite an archive" exit_is 2 "$gpudoctor" snapshot --output "$work/node.tar.gz"
+# A variable holding bytes that are not UTF-8 keeps snapshot.json strict UTF-8, and replays byte for byte.
+check "snapshot of a variable that is not UTF-8" exit_is 0 env "CUDA_HOME=/opt/$(printf '\377\033')cuda" "$gpudoctor" snapshot --output "$work/bytes"
+check "its snapshot.json is strict UTF-8 and holds the bytes" python3 -c 'import json,sys; v=json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))["env"]["CUDA_HOME"]; assert v == "\0/opt/\\xff\x1bcuda", repr(v)' "$work/bytes/snapshot.json"
+"$gpudoctor" check --replay "$work/bytes" --format json >"$work/bytes.json"
+check "and replays to the live verdict" test "$(json_field "$work/live.json" verdict)" = "$(json_field "$work/bytes.json" verdict)"
 # A file name with an escape sequence is shown escaped, in findings and in errors alike.
 esc_name="$work/x$(printf '\033')[31mred.Dockerfile"
 printf 'FROM nvidia/cuda:12.4.0-base-ubuntu22.04\nENV NVIDIA_VISIBLE_DEVICES=none\n' >"$esc_name"

@@ -1,6 +1,7 @@
 #include "snapshot/recording_host.h"
 
 #include "snapshot/snapshot_archive.h"
+#include "snapshot/snapshot_json.h"
 #include "snapshot/write_root.h"
 #include "util/text.h"
 
@@ -254,8 +255,8 @@ std::size_t RecordingHost::drop_variables_past(std::size_t json_bytes, std::size
   while (json_bytes > limit && !m_snapshot.env.empty()) {
     std::vector<std::pair<std::size_t, std::string>> by_size;  // bytes in snapshot.json, name
     for (const auto& [name, value] : m_snapshot.env)
-      by_size.emplace_back(boost::json::serialize(boost::json::string(name)).size() +
-                               boost::json::serialize(boost::json::string(value)).size() + 8,
+      by_size.emplace_back(boost::json::serialize(boost::json::string(snapshot_text(name))).size() +
+                               boost::json::serialize(boost::json::string(snapshot_text(value))).size() + 8,
                            name);
     std::sort(by_size.begin(), by_size.end(), std::greater<>());
     std::size_t estimate = json_bytes;

@@ -25,11 +25,11 @@ void read_pieces(const json::object& top, Snapshot& snapshot) {
   if (const auto* sizes = object_field(top, "file_sizes"))
     for (const auto& [path, size] : *sizes)
       if (size.is_int64() && size.get_int64() >= 0)
-        snapshot.file_sizes.emplace(std::string(path), static_cast<std::uint64_t>(size.get_int64()));
+        snapshot.file_sizes.emplace(snapshot_bytes(path), static_cast<std::uint64_t>(size.get_int64()));
   if (const auto* pieces = object_field(top, "pieces"))
     for (const auto& [path, table] : *pieces) {
       if (!table.is_array()) continue;
-      auto& list = snapshot.pieces[std::string(path)];
+      auto& list = snapshot.pieces[snapshot_bytes(path)];
       for (const auto& piece : table.get_array()) {
         if (!piece.is_array() || piece.get_array().size() != 2) continue;
         const auto& pair = piece.get_array();
@@ -51,28 +51,28 @@ Snapshot snapshot_from_json(const json::object& top) {
       if (!value.is_string()) continue;
       if (value.get_string().size() > k_max_env_value)
         throw SnapshotError("env " + printable(name, 60) + " is longer than Linux allows a variable to be (128 KiB)");
-      snapshot.env.emplace(std::string(name), std::string(value.get_string()));
+      snapshot.env.emplace(snapshot_bytes(name), snapshot_bytes(value.get_string()));
     }
   }
   if (const auto* devices = object_field(top, "devices"))
     for (const auto& [path, node] : *devices)
-      if (node.is_object()) snapshot.devices.emplace(std::string(path), device_from_json(node.get_object()));
+      if (node.is_object()) snapshot.devices.emplace(snapshot_bytes(path), device_from_json(node.get_object()));
   if (const auto* listings = object_field(top, "listings"))
     for (const auto& [path, names] : *listings) {
       if (!names.is_array()) continue;
-      auto& list = snapshot.listings[std::string(path)];
+      auto& list = snapshot.listings[snapshot_bytes(path)];
       for (const auto& name : names.get_array())
-        if (name.is_string() && list.size() < 4096) list.emplace_back(name.get_string());
+        if (name.is_string() && list.size() < 4096) list.push_back(snapshot_bytes(name.get_string()));
     }
   if (const auto* links = object_field(top, "links"))
     for (const auto& [path, target] : *links)
-      if (target.is_string()) snapshot.links.emplace(std::string(path), std::string(target.get_string()));
+      if (target.is_string()) snapshot.links.emplace(snapshot_bytes(path), snapshot_bytes(target.get_string()));
   if (const auto* errors = object_field(top, "errors"))
     for (const auto& [path, name] : *errors)
-      if (name.is_string()) snapshot.errors.emplace(std::string(path), std::string(name.get_string()));
+      if (name.is_string()) snapshot.errors.emplace(snapshot_bytes(path), std::string(name.get_string()));
   if (const auto* directories = array_field(top, "directories"))
     for (const auto& path : *directories)
-      if (path.is_string()) snapshot.directories.emplace(path.get_string());
+      if (path.is_string()) snapshot.directories.insert(snapshot_bytes(path.get_string()));
   read_pieces(top, snapshot);
   if (const auto* redactions = array_field(top, "redacted")) {
     snapshot.redactions.emplace();
@@ -93,20 +93,24 @@ Snapshot snapshot_from_json(const json::object& top) {
 
 json::object snapshot_to_json(const Snapshot& snapshot) {
   json::object env, devices, errors, sizes, pieces, links, listings;
-  for (const auto& [path, names] : snapshot.listings) listings[path] = json::array(names.begin(), names.end());
-  for (const auto& [path, target] : snapshot.links) links[path] = target;
-  for (const auto& [name, value] : snapshot.env) env[name] = value;
-  for (const auto& [path, node] : snapshot.devices) devices[path] = to_json(node);
-  for (const auto& [path, name] : snapshot.errors) errors[path] = name;
-  for (const auto& [path, size] : snapshot.file_sizes) sizes[path] = size;
+  for (const auto& [path, names] : snapshot.listings) {
+    json::array list;
+    for (const auto& name : names) list.push_back(json::string(snapshot_text(name)));
+    listings[snapshot_text(path)] = std::move(list);
+  }
+  for (const auto& [path, target] : snapshot.links) links[snapshot_text(path)] = snapshot_text(target);
+  for (const auto& [name, value] : snapshot.env) env[snapshot_text(name)] = snapshot_text(value);
+  for (const auto& [path, node] : snapshot.devices) devices[snapshot_text(path)] = to_json(node);
+  for (const auto& [path, name] : snapshot.errors) errors[snapshot_text(path)] = name;
+  for (const auto& [path, size] : snapshot.file_sizes) sizes[snapshot_text(path)] = size;
   for (const auto& [path, list] : snapshot.pieces) {
     json::array table;
     for (const auto& [offset, size] : list) table.push_back(json::array{offset, size});
-    pieces[path] = std::move(table);
+    pieces[snapshot_text(path)] = std::move(table);
   }
   json::array children, directories;
   for (const auto& child : snapshot.children) children.push_back(to_json(child.request, child.answer));
-  for (const auto& path : snapshot.directories) directories.push_back(json::string(path));
+  for (const auto& path : snapshot.directories) directories.push_back(json::string(snapshot_text(path)));
   json::object top{{"schema", k_snapshot_format}, {"gpudoctor", json::object{{"version", snapshot.gpudoctor_version}}}, {"env", std::move(env)},
                    {"devices", std::move(devices)}, {"children", std::move(children)}};
   if (snapshot.uname) top["uname"] = to_json(*snapshot.uname);

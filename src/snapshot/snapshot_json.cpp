@@ -3,6 +3,7 @@
 #include "host/file_mode.h"
 
 #include "util/json_fields.h"
+#include "util/text.h"
 
 #include <cstdio>
 
@@ -16,7 +17,47 @@ std::uint32_t u32_field(const json::object& object, const char* key) {
   return value && *value >= 0 && *value <= 0xffffffffll ? static_cast<std::uint32_t>(*value) : 0;
 }
 
+std::optional<unsigned> hex_digit(char c) {
+  if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0');
+  if (c >= 'a' && c <= 'f') return static_cast<unsigned>(c - 'a' + 10);
+  return std::nullopt;
+}
+
+std::string text_field(const json::object& object, std::string_view key) { return snapshot_bytes(string_field(object, key)); }
+
 }  // namespace
+
+std::string snapshot_text(std::string_view bytes) {
+  if (is_valid_utf8(bytes) && (bytes.empty() || bytes.front() != '\0')) return std::string(bytes);
+  // valid_utf8 writes each invalid byte as \xNN; a backslash of the original is doubled first.
+  return '\0' + valid_utf8(replace_all(std::string(bytes), "\\", "\\\\"));
+}
+
+std::string snapshot_bytes(std::string_view text) {
+  if (text.empty() || text.front() != '\0') return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 1; at < text.size(); ++at) {
+    if (text[at] != '\\' || at + 1 >= text.size()) {
+      out += text[at];
+      continue;
+    }
+    if (text[at + 1] == '\\') {
+      out += '\\';
+      ++at;
+      continue;
+    }
+    const auto high = at + 3 < text.size() && text[at + 1] == 'x' ? hex_digit(text[at + 2]) : std::nullopt;
+    const auto low = high ? hex_digit(text[at + 3]) : std::nullopt;
+    if (!low) {
+      out += text[at];  // not our form (a hand-edited file): kept as it is
+      continue;
+    }
+    out += static_cast<char>((*high << 4) | *low);
+    at += 3;
+  }
+  return out;
+}
 
 json::object to_json(const DeviceNode& node) {
   json::object object{{"type", enum_name(node.type)},   {"major", node.major}, {"minor", node.minor},
@@ -25,8 +66,8 @@ json::object to_json(const DeviceNode& node) {
 }
 
 json::object to_json(const Uname& uname) {
-  return {{"sysname", uname.sysname}, {"release", uname.release}, {"version", uname.version},
-          {"machine", uname.machine}};
+  return {{"sysname", snapshot_text(uname.sysname)}, {"release", snapshot_text(uname.release)},
+          {"version", snapshot_text(uname.version)}, {"machine", snapshot_text(uname.machine)}};
 }
 
 json::object to_json(const UserIds& user) {
@@ -37,13 +78,13 @@ json::object to_json(const UserIds& user) {
 
 json::object to_json(const ChildRequest& request, const ChildAnswer& answer) {
   json::array args;
-  for (const auto& arg : request.args) args.push_back(json::string(arg));
-  json::object object{{"kind", child_kind_name(request.kind)}, {"args", std::move(args)},
-                      {"stdout", answer.output},         {"stderr", answer.error_output},
+  for (const auto& arg : request.args) args.push_back(json::string(snapshot_text(arg)));
+  json::object object{{"kind", child_kind_name(request.kind)},      {"args", std::move(args)},
+                      {"stdout", snapshot_text(answer.output)},     {"stderr", snapshot_text(answer.error_output)},
                       {"timed_out", answer.timed_out}};
   object["exit"] = answer.exit ? json::value(*answer.exit) : json::value(nullptr);
   if (answer.signal) object["signal"] = *answer.signal;
-  if (answer.error) object["error"] = *answer.error;
+  if (answer.error) object["error"] = snapshot_text(*answer.error);
   if (answer.truncated) object["truncated"] = true;
   return object;
 }
@@ -62,8 +103,8 @@ DeviceNode device_from_json(const json::object& object) {
 }
 
 Uname uname_from_json(const json::object& object) {
-  return {string_field(object, "sysname"), string_field(object, "release"), string_field(object, "version"),
-          string_field(object, "machine")};
+  return {text_field(object, "sysname"), text_field(object, "release"), text_field(object, "version"),
+          text_field(object, "machine")};
 }
 
 UserIds user_from_json(const json::object& object) {
@@ -80,10 +121,10 @@ ChildAnswer answer_from_json(const json::object& object) {
   ChildAnswer answer;
   if (auto exit = int_field(object, "exit")) answer.exit = static_cast<int>(*exit);
   if (auto signal = int_field(object, "signal"); signal && *signal > 0 && *signal < 128) answer.signal = static_cast<int>(*signal);
-  answer.output = string_field(object, "stdout");
-  answer.error_output = string_field(object, "stderr");
+  answer.output = text_field(object, "stdout");
+  answer.error_output = text_field(object, "stderr");
   if (const auto timed_out = bool_field(object, "timed_out")) answer.timed_out = *timed_out;
-  if (object.contains("error")) answer.error = string_field(object, "error");
+  if (object.contains("error")) answer.error = text_field(object, "error");
   answer.truncated = bool_field(object, "truncated").value_or(false);
   return answer;
 }
@@ -93,12 +134,14 @@ ChildAnswer answer_from_json(const json::object& object) {
 RecordedChild child_from_json(const json::object& object) {
   ChildRequest request;
   request.kind = parse_child_kind(string_field(object, "kind")).value_or(ChildKind::command);
-  request.args = strings_field(object, "args");
+  for (const auto& arg : strings_field(object, "args")) request.args.push_back(snapshot_bytes(arg));
   return {std::move(request), answer_from_json(object)};
 }
 
 RecordedChild legacy_command_from_json(const json::object& object) {
-  return {ChildRequest{ChildKind::command, strings_field(object, "argv"), {}}, answer_from_json(object)};
+  ChildRequest request;
+  for (const auto& arg : strings_field(object, "argv")) request.args.push_back(snapshot_bytes(arg));
+  return {std::move(request), answer_from_json(object)};
 }
 
 }  // namespace gd

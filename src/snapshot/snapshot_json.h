@@ -9,6 +9,16 @@
 
 namespace gd {
 
+// snapshot.json keeps what was read byte for byte and is strict UTF-8, so a
+// string that is not valid UTF-8 (a variable, a path, a child's output may
+// hold any bytes) is written as NUL, then the bytes with each invalid one as
+// \xNN and each backslash doubled. No path, variable or argument can begin
+// with NUL; an output that does is written the same way, so the form is
+// never ambiguous. Snapshots written before this hold the raw bytes, and
+// those still read.
+std::string snapshot_text(std::string_view bytes);
+std::string snapshot_bytes(std::string_view text);
+
 boost::json::object to_json(const DeviceNode& node);
 boost::json::object to_json(const Uname& uname);
 boost::json::object to_json(const UserIds& user);

@@ -175,6 +175,15 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
+bool is_valid_utf8(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto length = utf8_sequence(text, at);
+    if (!length) return false;
+    at += length;
+  }
+  return true;
+}
+
 std::size_t flow_nesting(std::string_view text) {
   std::size_t depth = 0, deepest = 0;
   char quote = 0;

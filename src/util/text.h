@@ -51,6 +51,8 @@ std::string printable(std::string_view text, std::size_t max_length = 200);
 // The text with every byte that is not part of valid UTF-8 written as \xNN
 // (valid UTF-8, including non-ASCII, is kept): what a JSON report needs.
 std::string valid_utf8(std::string_view text);
+// True when every byte is part of valid UTF-8 (RFC 3629).
+bool is_valid_utf8(std::string_view text);
 
 // True when the bytes are plain text (no NULs or control characters but
 // tab and newline); binary junk in a text file is evidence in itself.

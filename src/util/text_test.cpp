@@ -57,6 +57,14 @@ TEST_CASE("valid_utf8 keeps valid UTF-8 and writes every other byte as \\xNN") {
   CHECK(gd::valid_utf8("\xe2\x84") == "\\xe2\\x84");           // cut short
 }
 
+TEST_CASE("is_valid_utf8 says whether valid_utf8 would change anything") {
+  CHECK(gd::is_valid_utf8(""));
+  CHECK(gd::is_valid_utf8("GeForce RTX\xe2\x84\xa2 4090 \xc3\xa9"));
+  CHECK_FALSE(gd::is_valid_utf8("/tmp/\xff"));
+  CHECK_FALSE(gd::is_valid_utf8("\xed\xa0\x80"));
+  CHECK_FALSE(gd::is_valid_utf8("ok\xe2\x84"));
+}
+
 TEST_CASE("replace_all replaces every occurrence once, never what it brought in") {
   CHECK(gd::replace_all("pip install {torch} # {torch}", "{torch}", "torch==2.5.1") == "pip install torch==2.5.1 # torch==2.5.1");
   CHECK(gd::replace_all("{x}", "{x}", "{x}{x}") == "{x}{x}");  // not searched again: no runaway
