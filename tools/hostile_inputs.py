@@ -58,6 +58,31 @@ def gzip_bomb(path, member_size):
     return path
 
 
+def deep_link_archive(path, depth=1500):
+    """A .tar.gz of about 30 KB whose top directories are links into a tree
+    depth directories deep: every path the checks ask about walks it."""
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w") as archive:
+        document = json.dumps({"schema": "gpudoctor-snapshot/1"}).encode()
+        info = tarfile.TarInfo("s/snapshot.json")
+        info.size = len(document)
+        archive.addfile(info, io.BytesIO(document))
+        name = "s/root"
+        for _ in range(depth):
+            name += "/d"
+            info = tarfile.TarInfo(name)
+            info.type = tarfile.DIRTYPE
+            archive.addfile(info)
+        for top in ("usr", "lib", "lib64", "etc", "sys", "proc", "dev", "opt", "run", "var", "bin", "sbin", "home", "tmp"):
+            info = tarfile.TarInfo("s/root/" + top)
+            info.type = tarfile.SYMTYPE
+            info.linkname = "/d" * depth
+            archive.addfile(info)
+    with open(path, "wb") as handle:
+        handle.write(gzip.compress(packed.getvalue(), 9))
+    return path
+
+
 def conda_meta_root(work, prefixes=3, records=80, record_size=8 << 20):
     """Conda prefixes on PATH whose CUDA libraries carry only their major,
     each beside records of CUDA packages of record_size bytes that list
@@ -136,6 +161,8 @@ def main():
         [gpudoctor, "check", "--replay", gzip_bomb(os.path.join(work, "bomb.tar.gz"), 200 << 20)])
     run("replay: a .tar.gz whose member inflates to 60 MB (under the cap)",
         [gpudoctor, "check", "--replay", gzip_bomb(os.path.join(work, "big.tar.gz"), 60 << 20)])
+    run("replay: top directories linked into a tree 1,500 deep",
+        [gpudoctor, "check", "--replay", deep_link_archive(os.path.join(work, "deep.tar.gz"))])
     rules = os.path.join(work, "rules")
     os.makedirs(rules, exist_ok=True)
     with open(os.path.join(rules, "huge.json"), "wb") as handle:

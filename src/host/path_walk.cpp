@@ -50,7 +50,7 @@ Result<std::string> walk_path(std::string_view path, FollowFinal follow_final, c
       starts.push_back(start);
       break;
     }
-    auto target = lookup(resolved, is_final);
+    auto target = lookup(WalkStep{resolved, std::string_view(resolved).substr(start + 1), starts.size(), is_final});
     if (!target) return target.error();
     if (!*target) {
       starts.push_back(start);

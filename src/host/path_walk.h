@@ -17,10 +17,19 @@ namespace gd {
 
 enum class FollowFinal { yes, no };
 
-// For a logical path ("/usr/lib/libcuda.so.1"): its symlink target, nullopt
-// when it is not a symlink, or an error that ends the walk. is_final says
-// whether more components follow.
-using LinkLookup = std::function<Result<std::optional<std::string>>(const std::string& logical, bool is_final)>;
+// One component of the walk, as the lookup sees it.
+struct WalkStep {
+  const std::string& logical;  // the path so far: "/usr/lib/libcuda.so.1"
+  std::string_view name;       // its last component: "libcuda.so.1"
+  std::size_t depth;           // components before it (0 for "/usr"), so a lookup
+                               // that keeps its directories by depth need not
+                               // compare whole paths
+  bool is_final;               // no more components follow
+};
+
+// For a step: its symlink target, nullopt when it is not a symlink, or an
+// error that ends the walk.
+using LinkLookup = std::function<Result<std::optional<std::string>>(const WalkStep& step)>;
 
 // The resolved logical path, always absolute.
 Result<std::string> walk_path(std::string_view path, FollowFinal follow_final, const LinkLookup& lookup);

@@ -42,13 +42,14 @@ std::optional<std::string> RecordingHost::prepare(std::string_view path, FollowF
   // resolves inside the snapshot), so the snapshot resolves exactly as the
   // system did. Every write goes through m_root, never through a symlink.
   if (!m_root) return std::nullopt;
-  auto walked = walk_path(path, follow_final, [&](const std::string& logical, bool is_final) -> Result<std::optional<std::string>> {
+  auto walked = walk_path(path, follow_final, [&](const WalkStep& step) -> Result<std::optional<std::string>> {
+    const std::string& logical = step.logical;
     if (auto target = inner().read_link(logical)) {
       if (m_root->make_link(logical, *target) && contained_link_target(logical, *target) != *target)
         m_snapshot.links.insert_or_assign(logical, *target);
       return std::optional<std::string>(*target);
     }
-    if (!is_final) m_root->make_dirs(logical);
+    if (!step.is_final) m_root->make_dirs(logical);
     return std::optional<std::string>();
   });
   if (!walked || *walked == "/") return std::nullopt;

@@ -9,7 +9,7 @@
 
 #include <map>
 #include <memory>
-#include <set>
+#include <vector>
 #include <string>
 
 namespace gd {
@@ -41,17 +41,20 @@ class MemoryFiles final : public StoredFiles {
   Result<FileStat> stat(std::string_view path) const override;
 
  private:
+  // A tree, as a file system keeps one: a step of a walk looks up one name
+  // among its directory's entries, never a whole path (a hostile archive
+  // links into a tree thousands of directories deep).
   struct Node {
     FileType type = FileType::directory;
     std::string content;  // a file's bytes or a symlink's target
     std::uint32_t mode = 0755;
+    std::map<std::string, std::size_t, std::less<>> entries;  // a directory's, by name
   };
-  Result<std::string> resolve(std::string_view path, FollowFinal follow) const;
-  Result<const Node*> find(std::string_view path, FollowFinal follow) const;
+  // The index of the node a path names.
+  Result<std::size_t> find(std::string_view path, FollowFinal follow) const;
   void add(std::string_view path, Node node);
 
-  std::map<std::string, Node, std::less<>> m_nodes{{"/", Node{}}};
-  std::map<std::string, std::set<std::string>, std::less<>> m_children;
+  std::vector<Node> m_nodes{Node{}};  // [0] is "/"
 };
 
 }  // namespace gd

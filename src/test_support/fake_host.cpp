@@ -27,9 +27,10 @@ bool FakeHost::is_directory(const std::string& path) const {
 // The walk the replay and every other host without a kernel use, over these
 // maps: what a test builds resolves as --root and a replay would resolve it.
 Result<std::string> FakeHost::resolve(std::string_view path, FollowFinal follow) const {
-  return walk_path(path, follow, [&](const std::string& logical, bool is_final) -> Result<std::optional<std::string>> {
+  return walk_path(path, follow, [&](const WalkStep& step) -> Result<std::optional<std::string>> {
+    const std::string& logical = step.logical;
     if (const auto link = links.find(logical); link != links.end()) return std::optional<std::string>(link->second);
-    if (is_final) return std::optional<std::string>();  // the caller looks it up
+    if (step.is_final) return std::optional<std::string>();  // the caller looks it up
     if (files.count(logical) || devices.count(logical)) return errno_code(ENOTDIR);
     if (!is_directory(logical)) return errno_code(ENOENT);
     return std::optional<std::string>();
