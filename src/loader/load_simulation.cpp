@@ -70,51 +70,54 @@ bool LoadSimulation::directory_exists(const std::string& dir) {
   return exists;
 }
 
-void LoadSimulation::add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, bool runpath, LoadVia via) const {
-  const auto& elf = m_objects[static_cast<std::size_t>(object)].elf;
-  const auto& list = runpath ? elf.runpath : elf.rpath;
-  if (!list) return;
-  const DstValues values{origin_of(object), m_config.lib_token, m_config.platform};
-  const std::string owner = m_objects[static_cast<std::size_t>(object)].path;
-  for (const auto& element : parse_path_list(*list, PathListKind::dynamic_section, values))
-    dirs.push_back({element.dir, via, std::string(runpath ? "RUNPATH" : "RPATH") + " of " + owner + " (" + element.original + ")"});
+const std::vector<PathElement>& LoadSimulation::elements_of(const SearchList& list) {
+  if (list.via == LoadVia::ld_library_path) {
+    if (!m_ld_library_path) {
+      const DstValues values{m_main_origin, m_config.lib_token, m_config.platform};
+      m_ld_library_path = m_config.ld_library_path ? parse_path_list(*m_config.ld_library_path, PathListKind::ld_library_path, values)
+                                                   : std::vector<PathElement>{};
+    }
+    return *m_ld_library_path;
+  }
+  static const std::vector<PathElement> none;
+  const auto& elf = m_objects[static_cast<std::size_t>(list.object)].elf;
+  const auto& text = list.via == LoadVia::runpath ? elf.runpath : elf.rpath;
+  if (!text) return none;
+  const std::pair owner{list.object, list.via};
+  if (const auto parsed = m_parsed.find(owner); parsed != m_parsed.end()) return parsed->second;
+  if (m_parsed.size() >= 8) m_parsed.clear();
+  ++m_lists_parsed;
+  const DstValues values{origin_of(list.object), m_config.lib_token, m_config.platform};
+  return m_parsed[owner] = parse_path_list(*text, PathListKind::dynamic_section, values);
 }
 
-std::vector<LoadSimulation::SearchDir> LoadSimulation::search_dirs(int requester, bool for_dlopen) const {
-  std::vector<SearchDir> dirs;
-  if (!m_ld_library_path_dirs) {
-    m_ld_library_path_dirs.emplace();
-    if (m_config.ld_library_path) {
-      const DstValues values{m_main_origin, m_config.lib_token, m_config.platform};
-      int index = 0;
-      for (const auto& element : parse_path_list(*m_config.ld_library_path, PathListKind::ld_library_path, values))
-        m_ld_library_path_dirs->push_back({element.dir, LoadVia::ld_library_path,
-                                           "LD_LIBRARY_PATH entry " + std::to_string(++index) + " (" + element.original + ")"});
-    }
-  }
-  const auto& ld_library_path = *m_ld_library_path_dirs;
+std::string LoadSimulation::detail_of(const SearchList& list, std::size_t index, const PathElement& element) const {
+  if (list.via == LoadVia::ld_library_path) return "LD_LIBRARY_PATH entry " + std::to_string(index + 1) + " (" + element.original + ")";
+  return std::string(list.via == LoadVia::runpath ? "RUNPATH" : "RPATH") + " of " + m_objects[static_cast<std::size_t>(list.object)].path +
+         " (" + element.original + ")";
+}
+
+std::vector<LoadSimulation::SearchList> LoadSimulation::search_lists(int requester, bool for_dlopen) const {
+  std::vector<SearchList> lists;
   if (m_config.libc == Libc::musl) {
     // musl: LD_LIBRARY_PATH first; RPATH and RUNPATH alike, inherited from
     // every ancestor; dlopen searches as the main program does.
-    dirs = ld_library_path;
-    for (int object = for_dlopen ? 0 : requester; object >= 0; object = m_objects[static_cast<std::size_t>(object)].loader) {
-      const auto& elf = m_objects[static_cast<std::size_t>(object)].elf;
-      add_dynamic_dirs(dirs, object, elf.runpath.has_value(), elf.runpath ? LoadVia::runpath : LoadVia::rpath);
-    }
-    return dirs;
+    lists.push_back({LoadVia::ld_library_path});
+    for (int object = for_dlopen ? 0 : requester; object >= 0; object = m_objects[static_cast<std::size_t>(object)].loader)
+      lists.push_back({m_objects[static_cast<std::size_t>(object)].elf.runpath ? LoadVia::runpath : LoadVia::rpath, object});
+    return lists;
   }
-  const auto& own = m_objects[static_cast<std::size_t>(requester)].elf;
-  if (!own.runpath) {
+  if (!m_objects[static_cast<std::size_t>(requester)].elf.runpath) {
     bool main_seen = false;
     for (int object = requester; object >= 0; object = m_objects[static_cast<std::size_t>(object)].loader) {
-      add_dynamic_dirs(dirs, object, false, LoadVia::rpath);
+      lists.push_back({LoadVia::rpath, object});
       main_seen = main_seen || object == 0;
     }
-    if (!main_seen) add_dynamic_dirs(dirs, 0, false, LoadVia::rpath);
+    if (!main_seen) lists.push_back({LoadVia::rpath, 0});
   }
-  dirs.insert(dirs.end(), ld_library_path.begin(), ld_library_path.end());
-  add_dynamic_dirs(dirs, requester, true, LoadVia::runpath);
-  return dirs;
+  lists.push_back({LoadVia::ld_library_path});
+  lists.push_back({LoadVia::runpath, requester});
+  return lists;
 }
 
 std::optional<int> LoadSimulation::already_loaded(const std::string& name) const {
@@ -147,19 +150,17 @@ LoadSimulation::Verdict LoadSimulation::try_candidate(const std::string& path, R
   return Verdict::found;
 }
 
-bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name, Resolution& resolution, ElfInfo& elf,
-                                   bool& fatal) {
-  if (dir.dir.empty() || dir.dir.front() != '/') {
+bool LoadSimulation::try_directory(const std::string& dir, LoadVia via, const std::function<std::string()>& detail,
+                                   const std::string& name, Resolution& resolution, ElfInfo& elf, bool& fatal) {
+  if (dir.empty() || dir.front() != '/') {
     // glibc opens these relative to the process's working directory.
     if (!m_config.cwd) {
-      resolution.tried.push_back({dir.dir.empty() ? "(empty element)" : dir.dir,
-                                  "not searched: means the process's current directory, unknown here (" + dir.detail + ")"});
+      resolution.tried.push_back({dir.empty() ? "(empty element)" : dir,
+                                  "not searched: means the process's current directory, unknown here (" + detail() + ")"});
       return false;
     }
-    SearchDir in_cwd = dir;
-    in_cwd.dir = *m_config.cwd + (dir.dir.empty() ? "" : "/" + dir.dir);
-    in_cwd.detail += ", the current directory";
-    return try_directory(in_cwd, name, resolution, elf, fatal);
+    return try_directory(*m_config.cwd + (dir.empty() ? "" : "/" + dir), via, [&] { return detail() + ", the current directory"; },
+                         name, resolution, elf, fatal);
   }
   if (++m_search_steps > k_max_search_steps) {
     if (m_search_steps == k_max_search_steps + 1 || resolution.tried.empty() || resolution.tried.back().path != "(search stopped)")
@@ -167,19 +168,19 @@ bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name
                                                           " directory lookups per run was reached: the rest were not searched"});
     return false;
   }
-  if (!directory_exists(dir.dir)) {
-    resolution.tried.push_back({dir.dir + "/" + name, "missing (no such directory)"});
+  if (!directory_exists(dir)) {
+    resolution.tried.push_back({dir + "/" + name, "missing (no such directory)"});
     return false;
   }
   std::vector<std::string> candidates;
-  if (m_config.hwcaps_apply && directory_exists(dir.dir + "/glibc-hwcaps"))
-    for (const auto& level : active_hwcaps()) candidates.push_back(dir.dir + "/glibc-hwcaps/" + level + "/" + name);
+  if (m_config.hwcaps_apply && directory_exists(dir + "/glibc-hwcaps"))
+    for (const auto& level : active_hwcaps()) candidates.push_back(dir + "/glibc-hwcaps/" + level + "/" + name);
   // Before 2.37 glibc also tried the legacy TLS and platform subdirectories.
-  if (m_config.hwcaps_apply && (directory_exists(dir.dir + "/tls") || directory_exists(dir.dir + "/x86_64")) &&
+  if (m_config.hwcaps_apply && (directory_exists(dir + "/tls") || directory_exists(dir + "/x86_64")) &&
       legacy_subdirectories())
     for (const char* sub : {"/tls/x86_64/x86_64/", "/tls/x86_64/", "/tls/", "/x86_64/x86_64/", "/x86_64/"})
-      candidates.push_back(dir.dir + sub + name);
-  candidates.push_back(dir.dir + "/" + name);
+      candidates.push_back(dir + sub + name);
+  candidates.push_back(dir + "/" + name);
   for (const auto& candidate : candidates) {
     const Verdict verdict = try_candidate(candidate, resolution, elf);
     if (verdict == Verdict::skip) continue;
@@ -189,8 +190,8 @@ bool LoadSimulation::try_directory(const SearchDir& dir, const std::string& name
       return false;
     }
     resolution.path = candidate;
-    resolution.via = dir.via;
-    resolution.via_detail = dir.detail;
+    resolution.via = via;
+    resolution.via_detail = detail();
     return true;
   }
   return false;
@@ -223,8 +224,15 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
       resolution.fatal = "the loader stops at " + name + ", which is not a usable ELF file";
     }
   } else {
-    for (const auto& dir : search_dirs(requester, for_dlopen))
-      if (try_directory(dir, name, resolution, elf, fatal) || fatal) break;
+    bool done = false;
+    for (const auto& list : search_lists(requester, for_dlopen)) {
+      const auto& elements = elements_of(list);
+      for (std::size_t i = 0; i < elements.size() && !done; ++i)
+        // Past the run's cap nothing more is searched: try_directory has said so.
+        done = try_directory(elements[i].dir, list.via, [&] { return detail_of(list, i, elements[i]); }, name, resolution, elf, fatal) ||
+               fatal || m_search_steps > k_max_search_steps;
+      if (done) break;
+    }
     const bool nodeflib = m_objects[static_cast<std::size_t>(requester)].elf.nodeflib();
     if (!resolution.path && !fatal && m_config.cache) {
       if (auto hit = m_config.cache->lookup(name, m_config.cache_exact_flags, m_config.cache_accepted,
@@ -250,7 +258,8 @@ Resolution LoadSimulation::resolve(const std::string& name, int requester, bool 
     }
     if (!resolution.path && !fatal && !nodeflib)
       for (const auto& dir : m_config.default_dirs)
-        if (try_directory({dir, LoadVia::default_dirs, "default directory " + dir}, name, resolution, elf, fatal) || fatal) break;
+        if (try_directory(dir, LoadVia::default_dirs, [&] { return "default directory " + dir; }, name, resolution, elf, fatal) || fatal)
+          break;
   }
   if (resolution.path && m_objects.size() < k_max_objects) {
     // The same file opened under another name is the same object (glibc compares inodes).
@@ -300,7 +309,8 @@ Checked<void, ElfError> LoadSimulation::load_main(const std::string& path) {
 void LoadSimulation::load_main(const std::string& path, ElfInfo main) {
   // The main program's $ORIGIN comes from /proc/self/exe: symlinks resolved.
   m_main_origin = dir_name(real_path(m_host, path));
-  m_ld_library_path_dirs.reset();  // $ORIGIN in LD_LIBRARY_PATH is the main program's
+  m_ld_library_path.reset();  // $ORIGIN in LD_LIBRARY_PATH is the main program's
+  m_parsed.clear();
   add_object(path, path, std::move(main), -1);
   // The interpreter is mapped before anything else, under its PT_INTERP path.
   auto interpreter = m_objects[0].elf.interpreter;

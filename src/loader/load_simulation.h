@@ -10,8 +10,11 @@
 #include "formats/elf_file.h"
 #include "host/host.h"
 #include "loader/loader_config.h"
+#include "loader/search_path.h"
 #include "util/enum_names.h"
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <string>
@@ -76,22 +79,32 @@ class LoadSimulation {
   const std::vector<Resolution>& resolutions() const { return m_resolutions; }
   const std::vector<LoadedObject>& objects() const { return m_objects; }
   const LoaderConfig& config() const { return m_config; }
+  // How many RPATH and RUNPATH lists this run parsed: once for all the names
+  // a library's list is searched for, not once per name.
+  std::size_t lists_parsed() const { return m_lists_parsed; }
 
  private:
-  struct SearchDir {
-    std::string dir;
+  // One list of directories a search goes through, in order: an object's
+  // RPATH or RUNPATH, or LD_LIBRARY_PATH (object -1).
+  struct SearchList {
     LoadVia via;
-    std::string detail;
+    int object = -1;
   };
   enum class Verdict { found, skip, fatal };
 
   Resolution resolve(const std::string& name, int requester, bool for_dlopen);
-  std::vector<SearchDir> search_dirs(int requester, bool for_dlopen) const;
-  void add_dynamic_dirs(std::vector<SearchDir>& dirs, int object, bool runpath, LoadVia via) const;
+  std::vector<SearchList> search_lists(int requester, bool for_dlopen) const;
+  // A list's directories, parsed once for all the names searched in it (a
+  // library's NEEDED are resolved one after another through its RUNPATH).
+  // The reference holds until the next call.
+  const std::vector<PathElement>& elements_of(const SearchList& list);
+  std::string detail_of(const SearchList& list, std::size_t index, const PathElement& element) const;
   std::optional<int> already_loaded(const std::string& name) const;
   Verdict try_candidate(const std::string& path, Resolution& resolution, ElfInfo& elf);
-  bool try_directory(const SearchDir& dir, const std::string& name, Resolution& resolution, ElfInfo& elf,
-                     bool& fatal);
+  // detail says where the directory came from; made only where it is shown,
+  // as a search may pass thousands of directories.
+  bool try_directory(const std::string& dir, LoadVia via, const std::function<std::string()>& detail, const std::string& name,
+                     Resolution& resolution, ElfInfo& elf, bool& fatal);
   int add_object(const std::string& path, const std::string& name, ElfInfo elf, int loader);
   void load_needed_from(std::size_t first);
   std::string origin_of(int object) const;
@@ -108,7 +121,11 @@ class LoadSimulation {
   std::unordered_map<std::string, bool> m_dir_cache;
   std::unordered_map<std::string, int> m_loaded_names;  // name, path, SONAME -> the first object with it
   // LD_LIBRARY_PATH's directories, parsed once ($ORIGIN is the main program's).
-  mutable std::optional<std::vector<SearchDir>> m_ld_library_path_dirs;
+  std::optional<std::vector<PathElement>> m_ld_library_path;
+  // RPATHs and RUNPATHs parsed, by object: a few at a time (a search walks
+  // the RPATHs of a chain of loaders), dropped together when full.
+  std::map<std::pair<int, LoadVia>, std::vector<PathElement>> m_parsed;
+  std::size_t m_lists_parsed = 0;
   // Directories searched in this run, all libraries together: a crafted
   // RUNPATH of thousands of entries times many NEEDED names stops here.
   std::size_t m_search_steps = 0;
