@@ -94,8 +94,10 @@ case "${1:-check}" in
     status=0
     run_suites build "tests" || status=1
     configure build-sanitize -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Dwerror=true
+    # A debug build under ASan runs the replay suite 2-3 times slower than the
+    # plain one (180 s there): its deadlines are doubled, not the plain run's.
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-      run_suites build-sanitize "tests under ASan+UBSan" || status=1
+      run_suites build-sanitize "tests under ASan+UBSan" --timeout-multiplier 2 || status=1
     # The diagnosis must not depend on how the binary was built: without
     # libpci (as the static build will be) every scenario must replay the same.
     configure build-nopci -Dtests=enabled -Dpci_names=disabled -Dwerror=true
