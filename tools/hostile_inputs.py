@@ -108,23 +108,24 @@ def conda_meta_root(work, prefixes=3, records=80, record_size=8 << 20):
                   "LD_LIBRARY_PATH": ":".join(p + "/lib" for p in paths)}
 
 
-def cdi_roots(work):
+def cdi_roots(work, scale=1.0):
     """/etc/cdi of three kinds: 4 MiB of short scalars, 256 devices that all
-    alias one 200,000-entry mount list, and 3,000 specs of another vendor."""
+    alias one 90,000-entry mount list, and 3,000 specs of another vendor
+    (each times scale)."""
     roots = {}
     for name in ("scalars", "aliases", "vendors"):
         roots[name] = os.path.join(work, "cdi-" + name)
         shutil.rmtree(roots[name], ignore_errors=True)
         os.makedirs(os.path.join(roots[name], "etc/cdi"))
-    scalars = "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\nx: [" + "1," * ((4 << 20) // 2 - 64) + "1]\n"
+    scalars = "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\nx: [" + "1," * int(((4 << 20) // 2 - 64) * scale) + "1]\n"
     with open(os.path.join(roots["scalars"], "etc/cdi/nvidia.yaml"), "w") as handle:
         handle.write(scalars)
     # 90,000 scalars: under the node bound, so every device's alias is walked.
-    aliases = ["cdiVersion: 0.5.0", "kind: nvidia.com/gpu", "mounts: &m [" + "a," * 90000 + "a]"]
+    aliases = ["cdiVersion: 0.5.0", "kind: nvidia.com/gpu", "mounts: &m [" + "a," * int(90000 * scale) + "a]"]
     aliases += ["devices:"] + [f"  - {{name: d{i}, containerEdits: {{mounts: *m}}}}" for i in range(256)]
     with open(os.path.join(roots["aliases"], "etc/cdi/nvidia.yaml"), "w") as handle:
         handle.write("\n".join(aliases) + "\n")
-    for i in range(3000):
+    for i in range(int(3000 * scale)):
         with open(os.path.join(roots["vendors"], f"etc/cdi/vendor-{i:05}.yaml"), "w") as handle:
             handle.write("cdiVersion: 0.6.0\nkind: example.com/fpga\ndevices:\n" + "".join(f"  - name: f{j}\n" for j in range(200)))
     return roots
