@@ -7,7 +7,7 @@ machine.
 
 Usage: hostile_growth.py WORK_DIR [LABEL=]GPUDOCTOR [[LABEL=]GPUDOCTOR...]
 
-The first binary's build directory must hold write_binary and the generated
+One binary's build directory must hold write_binary and the generated
 scenarios (ninja -C build write_binary scenarios): they make the ELF files
 and the CuPy venv. Inputs are built once, under WORK_DIR, and reused.
 """
@@ -28,11 +28,15 @@ LIMIT_S = 120
 
 
 def measure(argv, env=None):
-    """(exit, CPU seconds, peak MB) of one run, from the kernel's account of
-    that child (wait4); exit None past LIMIT_S."""
+    """(exit, CPU seconds, peak MB) of one run: CPU from the kernel's account
+    of the child (wait4, to the microsecond); exit None past LIMIT_S."""
     full_env = dict(os.environ)
     full_env.update(env or {})
-    child = subprocess.Popen(argv, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # GNU time reports the peak memory: a child forked from this Python
+    # process would count the interpreter's pages in its own maximum.
+    peak_file = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"hostile-growth-{os.getpid()}.peak")
+    child = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", peak_file] + argv, env=full_env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + LIMIT_S
     while True:
         pid, status, usage = os.wait4(child.pid, os.WNOHANG)
@@ -44,7 +48,10 @@ def measure(argv, env=None):
             return None, float(LIMIT_S), 0.0
         time.sleep(0.005)
     child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    with open(peak_file) as handle:
+        kilobytes = int(handle.read().strip().splitlines()[-1])
+    # wait4 counts what time's own child used: it waited for it.
+    return child.returncode, usage.ru_utime + usage.ru_stime, kilobytes / 1024
 
 
 def fresh(path):
@@ -78,14 +85,19 @@ def compressed_modules(work, module_bytes):
 
 
 def big_modules(work, module_bytes):
-    """8 plain nvidia.ko of module_bytes each, for a snapshot to keep."""
+    """8 installed nvidia.ko.zst of module_bytes each, as a snapshot meets
+    them: random padding, so the file is as large as what it unpacks to."""
     root = fresh(os.path.join(work, f"big-modules-{module_bytes >> 10}k"))
     plain = binaries.tiny_module({"version": "550.54.15", "license": "NVIDIA", "vermagic": RELEASE + " SMP mod_unload "})
+    plain_path = os.path.join(work, "big-nvidia.ko")
+    with open(plain_path, "wb") as handle:
+        handle.write(plain + os.urandom(module_bytes - len(plain)))
+    packed = subprocess.run(["zstd", "-q", "-1", "-c", plain_path], capture_output=True, check=True).stdout
     for sub in ["updates/dkms", "updates", "extra", "kernel/drivers/video", "misc", "video", "kernel/nvidia", "extra/nvidia"]:
         directory = os.path.join(root, "lib/modules", RELEASE, sub)
         os.makedirs(directory, exist_ok=True)
-        with open(os.path.join(directory, "nvidia.ko"), "wb") as handle:
-            handle.write(plain + bytes(module_bytes - len(plain)))
+        with open(os.path.join(directory, "nvidia.ko.zst"), "wb") as handle:
+            handle.write(packed)
     return root
 
 
@@ -153,7 +165,7 @@ def inputs(work, first, scenarios):
         ("`--root`, 3 conda prefixes of 8 MiB CUDA records", "8 records each", "80 records each", conda),
         ("`--replay`, CuPy modules with an 8,000-directory RUNPATH and 21 NEEDED", "26 modules", "257 modules",
          lambda scale: (["check", "--replay", cupy_modules(work, scenarios, int(round(257 * scale)))], None)),
-        ("`snapshot --root` of 8 plain nvidia.ko", "4 MB each", "40 MB each",
+        ("`snapshot --root` of 8 nvidia.ko.zst that do not compress", "4 MB each", "40 MB each",
          lambda scale: (["snapshot", "--root", big_modules(work, int(40_000_000 * scale)), "--output", "{out}"], None)),
         ("`diff` of two reports", "1.5 MB", "15 MB", diff),
         ("`--replay`, top directories linked into a deep tree", "150 deep", "1,500 deep",
@@ -167,7 +179,9 @@ def main():
     # LABEL=PATH, or a path that is its own label.
     labels = [arg.split("=", 1)[0] if "=" in arg else arg for arg in sys.argv[2:]]
     programs = [os.path.abspath(arg.split("=", 1)[-1]) for arg in sys.argv[2:]]
-    build_dir = os.path.dirname(programs[0])
+    # The build directory that has the helpers (an older checkout built for comparison may not).
+    build_dir = next((os.path.dirname(p) for p in programs if os.path.exists(os.path.join(os.path.dirname(p), "write_binary"))),
+                     os.path.dirname(programs[-1]))
     binaries.use_writer(os.path.join(build_dir, "write_binary"))
     scenarios = os.path.join(build_dir, "testdata/snapshots")
     fresh(os.path.join(work, "snapshots"))
@@ -175,7 +189,10 @@ def main():
     header = "| input | 1x | 10x | " + " | ".join(f"{label} 1x | {label} 10x | growth" for label in labels) + " |"
     print(header)
     print("|" + "---|" * (3 + 3 * len(programs)))
-    for name, small, large, build in inputs(work, programs[0], scenarios):
+    only = os.environ.get("HOSTILE_ONLY", "")  # a part of an input's name: run that one alone
+    for name, small, large, build in inputs(work, os.path.join(build_dir, "gpudoctor"), scenarios):
+        if only not in name:
+            continue
         cells = [name, small, large]
         built = {scale: build(scale) for scale in (0.1, 1.0)}
         for program in programs:
