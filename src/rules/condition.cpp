@@ -202,61 +202,61 @@ bool contains_text(const json::value& fact, std::string_view needle) {
   return fact.is_string() && std::string_view(fact.get_string()).find(needle) != std::string_view::npos;
 }
 
-// The operand is another fact: both are JSON.
-bool compare_facts(const Comparison& c, const json::value& fact, const json::value& operand) {
+// A comparison's operand, as compare() asks it: another fact (JSON), or the
+// rule's typed literals (one, or a list for in/not_in).
+struct FactOperand {
+  const json::value& value;
+  bool equal(const json::value& fact) const { return equal_json(fact, value); }
+  bool any_equal(const json::value& fact) const {
+    if (!value.is_array()) return false;
+    for (const auto& candidate : value.get_array())
+      if (equal_json(fact, candidate)) return true;
+    return false;
+  }
+  std::optional<std::string_view> text() const {
+    return value.is_string() ? std::optional<std::string_view>(value.get_string()) : std::nullopt;
+  }
+  std::optional<int> order(const json::value& fact, bool as_version) const { return order_json(fact, value, as_version); }
+};
+
+struct LiteralOperand {
+  const std::vector<Literal>& literals;
+  bool equal(const json::value& fact) const { return equal_literal(fact, literals.front()); }
+  bool any_equal(const json::value& fact) const {
+    for (const auto& candidate : literals)
+      if (equal_literal(fact, candidate)) return true;
+    return false;
+  }
+  std::optional<std::string_view> text() const {
+    const auto* needle = std::get_if<std::string>(&literals.front().value);
+    return needle ? std::optional<std::string_view>(*needle) : std::nullopt;
+  }
+  std::optional<int> order(const json::value& fact, bool as_version) const { return order_literal(fact, literals.front(), as_version); }
+};
+
+// One comparison, whichever kind of operand it has.
+template <class Operand>
+bool compare(const Comparison& c, const json::value& fact, const Operand& operand) {
   switch (c.op) {
-    case Op::in:
-    case Op::not_in: {
-      if (!operand.is_array()) return false;
-      bool found = false;
-      for (const auto& candidate : operand.get_array()) found = found || equal_json(fact, candidate);
-      return c.op == Op::in ? found : !found;
-    }
+    case Op::in: return operand.any_equal(fact);
+    case Op::not_in: return !operand.any_equal(fact);
     case Op::contains:
       if (fact.is_array()) {
         for (const auto& element : fact.get_array())
-          if (equal_json(element, operand)) return true;
+          if (operand.equal(element)) return true;
         return false;
       }
-      return operand.is_string() && contains_text(fact, operand.get_string());
+      if (const auto needle = operand.text()) return contains_text(fact, *needle);
+      return false;
     case Op::eq:
-      if (!c.as_version) return equal_json(fact, operand);
+      if (!c.as_version) return operand.equal(fact);
       break;
     case Op::ne:
-      if (!c.as_version) return !equal_json(fact, operand);
+      if (!c.as_version) return !operand.equal(fact);
       break;
     default: break;
   }
-  const auto order = order_json(fact, operand, c.as_version);
-  return order && holds_order(c.op, *order);
-}
-
-bool compare_literals(const Comparison& c, const json::value& fact) {
-  switch (c.op) {
-    case Op::in:
-    case Op::not_in: {
-      bool found = false;
-      for (const auto& candidate : c.literals) found = found || equal_literal(fact, candidate);
-      return c.op == Op::in ? found : !found;
-    }
-    case Op::contains: {
-      const Literal& needle = c.literals.front();
-      if (fact.is_array()) {
-        for (const auto& element : fact.get_array())
-          if (equal_literal(element, needle)) return true;
-        return false;
-      }
-      return needle.is_text() && contains_text(fact, std::get<std::string>(needle.value));
-    }
-    case Op::eq:
-      if (!c.as_version) return equal_literal(fact, c.literals.front());
-      break;
-    case Op::ne:
-      if (!c.as_version) return !equal_literal(fact, c.literals.front());
-      break;
-    default: break;
-  }
-  const auto order = order_literal(fact, c.literals.front(), c.as_version);
+  const auto order = operand.order(fact, c.as_version);
   return order && holds_order(c.op, *order);
 }
 
@@ -268,9 +268,9 @@ bool evaluate_comparison(const Comparison& c, const FactView& facts) {
   if (c.op == Op::empty) return is_empty(*fact) == std::get<bool>(c.literals.front().value);
   if (c.other) {
     const json::value* operand = facts.find(*c.other);
-    return operand && !operand->is_null() && compare_facts(c, *fact, *operand);
+    return operand && !operand->is_null() && compare(c, *fact, FactOperand{*operand});
   }
-  return compare_literals(c, *fact);
+  return compare(c, *fact, LiteralOperand{c.literals});
 }
 
 }  // namespace
