@@ -7,7 +7,7 @@ namespace json = boost::json;
 
 namespace {
 
-const json::value* descend(const json::value* value, const FactPath& path, std::size_t from) {
+const json::value* descend(const json::value* value, const PathSteps& path, std::size_t from) {
   for (std::size_t i = from; value && i < path.size(); ++i) {
     if (value->is_object()) {
       value = value->get_object().if_contains(path.part(i));
@@ -26,21 +26,27 @@ const json::value* descend(const json::value* value, const FactPath& path, std::
 
 }  // namespace
 
-std::optional<FactPath> FactPath::parse(std::string_view text) {
+std::optional<PathSteps> PathSteps::parse(std::string_view text) {
   if (text.size() > 0xfffe) return std::nullopt;
-  FactPath path;
-  path.text = std::string(text);
+  PathSteps path;
+  path.text = text;
   for (std::size_t at = 0;; ++at) {
     if (path.steps == k_max_steps) return std::nullopt;
-    const auto dot = path.text.find('.', at);
-    path.ends[path.steps++] = static_cast<std::uint16_t>(dot == std::string::npos ? path.text.size() : dot);
-    if (dot == std::string::npos) break;
+    const auto dot = text.find('.', at);
+    path.ends[path.steps++] = static_cast<std::uint16_t>(dot == std::string_view::npos ? text.size() : dot);
+    if (dot == std::string_view::npos) break;
     at = dot;
   }
   return path;
 }
 
-const json::value* FactView::find(const FactPath& path) const {
+std::optional<FactPath> FactPath::parse(std::string_view text) {
+  const auto steps = PathSteps::parse(text);
+  if (!steps) return std::nullopt;
+  return FactPath{std::string(text), steps->ends, steps->steps};
+}
+
+const json::value* FactView::find(const PathSteps& path) const {
   if (path.size() == 0) return nullptr;
   const auto first = path.part(0);
   if (first == "item") return m_item ? descend(m_item, path, 1) : nullptr;
