@@ -42,31 +42,33 @@ def ld_cache_all_pointing_at_one_string(entries=50000, string_size=20 << 20):
     return header + table + b"x" * string_size + b"\0"
 
 
-def gzip_bomb(path, member_size):
-    """A snapshot .tar.gz of a few hundred KB whose one member inflates to member_size bytes of zeros."""
+def snapshot_archive(path, add_members):
+    """A snapshot .tar.gz at path: snapshot.json, then what add_members(archive) adds under s/."""
     packed = io.BytesIO()
     with tarfile.open(fileobj=packed, mode="w") as archive:
         document = json.dumps({"schema": "gpudoctor-snapshot/1"}).encode()
         info = tarfile.TarInfo("s/snapshot.json")
         info.size = len(document)
         archive.addfile(info, io.BytesIO(document))
-        info = tarfile.TarInfo("s/root/zeros")
-        info.size = member_size
-        archive.addfile(info, io.BytesIO(bytes(member_size)))
+        add_members(archive)
     with open(path, "wb") as handle:
         handle.write(gzip.compress(packed.getvalue(), 9))
     return path
 
 
+def gzip_bomb(path, member_size):
+    """A snapshot .tar.gz of a few hundred KB whose one member inflates to member_size bytes of zeros."""
+    def add(archive):
+        info = tarfile.TarInfo("s/root/zeros")
+        info.size = member_size
+        archive.addfile(info, io.BytesIO(bytes(member_size)))
+    return snapshot_archive(path, add)
+
+
 def deep_link_archive(path, depth=1500):
     """A .tar.gz of about 30 KB whose top directories are links into a tree
     depth directories deep: every path the checks ask about walks it."""
-    packed = io.BytesIO()
-    with tarfile.open(fileobj=packed, mode="w") as archive:
-        document = json.dumps({"schema": "gpudoctor-snapshot/1"}).encode()
-        info = tarfile.TarInfo("s/snapshot.json")
-        info.size = len(document)
-        archive.addfile(info, io.BytesIO(document))
+    def add(archive):
         name = "s/root"
         for _ in range(depth):
             name += "/d"
@@ -78,9 +80,7 @@ def deep_link_archive(path, depth=1500):
             info.type = tarfile.SYMTYPE
             info.linkname = "/d" * depth
             archive.addfile(info)
-    with open(path, "wb") as handle:
-        handle.write(gzip.compress(packed.getvalue(), 9))
-    return path
+    return snapshot_archive(path, add)
 
 
 def conda_meta_root(work, prefixes=3, records=80, record_size=8 << 20):
