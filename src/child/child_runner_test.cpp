@@ -1,5 +1,6 @@
 #include "child/child_runner.h"
 
+#include "test_support/processes.h"
 #include "test_support/temp_dir.h"
 #include "util/interrupt_cleanup.h"
 
@@ -16,6 +17,9 @@
 #include <thread>
 
 using namespace std::chrono_literals;
+
+using gd::alive;
+using gd::helper_pid;
 
 TEST_CASE("run_child captures output and the exit status") {
   auto answer = gd::run_child({"sh", "-c", "echo out; echo err >&2; exit 3"}, 5s);
@@ -79,31 +83,6 @@ TEST_CASE("the answer counts when the child exits, though a grandchild keeps its
   CHECK(std::chrono::steady_clock::now() - start < 5s);
 }
 
-namespace {
-
-// The pid a helper wrote to a file, once it is there.
-pid_t helper_pid(const std::string& file) {
-  for (int tries = 0; tries < 200; ++tries) {
-    std::ifstream in(file);
-    pid_t pid = 0;
-    if (in >> pid && pid > 0) return pid;
-    std::this_thread::sleep_for(10ms);
-  }
-  return 0;
-}
-
-// A killed process is a zombie until its (new) parent reaps it: this test,
-// once run_child made it a subreaper, else init, which may never do so here.
-bool alive(pid_t pid) {
-  ::waitpid(pid, nullptr, WNOHANG);
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return false;
-  const auto close = line.rfind(')');
-  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
-}
-
-}  // namespace
 
 TEST_CASE("a helper that left the process group (setsid) does not outlive the child") {
   gd::TempDir dir;

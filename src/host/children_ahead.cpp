@@ -1,5 +1,7 @@
 #include "host/children_ahead.h"
 
+#include "util/interrupt_cleanup.h"
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -16,6 +18,11 @@ void ChildrenAhead::start(const ChildRequest& request, Runner run) {
   const auto key = request.key();
   if (m_running.count(key)) return;
   auto group = std::make_shared<std::atomic<int>>(0);
+  // Signals are blocked here, in the thread that starts the worker, so that
+  // the worker inherits the block and the watcher alone takes SIGINT: left
+  // to the child runner, the block was made in the worker only, and a signal
+  // to the process killed it by default, leaving its child running.
+  install_interrupt_cleanup();
   auto answer = std::async(std::launch::async, [run = std::move(run), group] {
     return run([group](int started) { group->store(started); });
   });

@@ -1,7 +1,8 @@
 #pragma once
 // What an interrupted gpudoctor leaves behind: nothing. From the first
 // child or file enrolled below, SIGINT, SIGTERM and SIGHUP are taken by one
-// thread (the main thread blocks them; gpudoctor starts no other threads),
+// thread (the thread that enrols first blocks them, and ChildrenAhead blocks
+// them before it starts a worker, so every thread inherits the block),
 // which removes the staging directory or temporary file being written and
 // kills the process group of the child being asked, then ends the process
 // with the same signal, so the shell sees what it sent. Until then nothing
