@@ -317,14 +317,17 @@ namespace {
 // text, so nothing identifying can be found in them, and a "match" by chance
 // in 40 MB of compressed bytes (an IPv6-looking run turns up a few times)
 // would corrupt the module the replay then reads.
-bool is_compressed_stream(std::string_view bytes) {
-  return bytes.starts_with(std::string_view("\xfd" "7zXZ\0", 6)) || bytes.starts_with("\x28\xb5\x2f\xfd") || bytes.starts_with("\x1f\x8b");
+// Only a file named so and starting so: a piece of another file may begin
+// with the same two bytes by chance.
+bool is_compressed_stream(std::string_view bytes, std::string_view name) {
+  return (name.ends_with(".xz") && bytes.starts_with(std::string_view("\xfd" "7zXZ\0", 6))) ||
+         (name.ends_with(".zst") && bytes.starts_with("\x28\xb5\x2f\xfd")) || (name.ends_with(".gz") && bytes.starts_with("\x1f\x8b"));
 }
 
 }  // namespace
 
 std::string Redactor::redact(std::string_view input, TextOrigin origin, std::string_view origin_name) {
-  if (origin == TextOrigin::file && is_compressed_stream(input)) return std::string(input);
+  if (origin == TextOrigin::file && is_compressed_stream(input, origin_name)) return std::string(input);
   std::string text(input);
   if (origin == TextOrigin::file && origin_name.ends_with("/vpd")) replace_vpd_serials(text);
   replace_keyed(text);

@@ -206,6 +206,7 @@ bool contains_text(const json::value& fact, std::string_view needle) {
 // rule's typed literals (one, or a list for in/not_in).
 struct FactOperand {
   const json::value& value;
+  bool is_list() const { return value.is_array(); }
   bool equal(const json::value& fact) const { return equal_json(fact, value); }
   bool any_equal(const json::value& fact) const {
     if (!value.is_array()) return false;
@@ -221,6 +222,7 @@ struct FactOperand {
 
 struct LiteralOperand {
   const std::vector<Literal>& literals;
+  bool is_list() const { return true; }
   bool equal(const json::value& fact) const { return equal_literal(fact, literals.front()); }
   bool any_equal(const json::value& fact) const {
     for (const auto& candidate : literals)
@@ -239,7 +241,7 @@ template <class Operand>
 bool compare(const Comparison& c, const json::value& fact, const Operand& operand) {
   switch (c.op) {
     case Op::in: return operand.any_equal(fact);
-    case Op::not_in: return !operand.any_equal(fact);
+    case Op::not_in: return operand.is_list() && !operand.any_equal(fact);  // against no list, neither holds
     case Op::contains:
       if (fact.is_array()) {
         for (const auto& element : fact.get_array())

@@ -65,6 +65,10 @@ TEST_CASE("all, any, not, facts as operands, and items") {
   const json::value item = json::parse(R"({"first_branch": 570, "driver": "none"})");
   CHECK(f.holds(R"({"fact": "kernel-module.branch", "lt": {"fact": "item.first_branch"}})", &item));
   CHECK(f.holds(R"({"fact": "item.driver", "eq": "none"})", &item));
+  // Against a fact that is no list, neither in nor not_in holds.
+  CHECK_FALSE(f.holds(R"({"fact": "item.driver", "in": {"fact": "system.platform"}})", &item));
+  CHECK_FALSE(f.holds(R"({"fact": "item.driver", "not_in": {"fact": "system.platform"}})", &item));
+  CHECK(f.holds(R"({"fact": "system.platform", "not_in": {"fact": "kernel-module.claimed"}})"));
   const json::value text_item("junk");
   CHECK(f.holds(R"({"fact": "item", "exists": true})", &text_item));
 }

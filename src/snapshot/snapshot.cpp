@@ -49,9 +49,11 @@ Snapshot snapshot_from_json(const json::object& top) {
       throw SnapshotError("env holds " + std::to_string(env->size()) + " variables, more than the " + std::to_string(k_max_env) + " gpudoctor accepts");
     for (const auto& [name, value] : *env) {
       if (!value.is_string()) continue;
-      if (value.get_string().size() > k_max_env_value)
+      // The limit is on the variable's bytes: its written form may be five times longer (\xNN).
+      auto bytes = snapshot_bytes(value.get_string());
+      if (bytes.size() > k_max_env_value)
         throw SnapshotError("env " + printable(name, 60) + " is longer than Linux allows a variable to be (128 KiB)");
-      snapshot.env.emplace(snapshot_bytes(name), snapshot_bytes(value.get_string()));
+      snapshot.env.emplace(snapshot_bytes(name), std::move(bytes));
     }
   }
   if (const auto* devices = object_field(top, "devices"))

@@ -71,3 +71,11 @@ TEST_CASE("snapshot.json is strict UTF-8 whatever bytes the checks read, and rep
   REQUIRE(back.uname);
   CHECK(back.uname->release == "6.1.0-\xff");
 }
+
+TEST_CASE("a variable of 40,000 bytes that are not UTF-8 replays: Linux's limit is on its bytes, not on how snapshot.json writes them") {
+  gd::Snapshot snapshot;
+  snapshot.env["CUDA_HOME"] = std::string(40000, '\xff');  // written as 160,001 characters
+  gd::TempDir dir;
+  REQUIRE(gd::write_snapshot(dir.path(), snapshot));
+  CHECK(gd::read_snapshot(dir.path()).env == snapshot.env);
+}

@@ -57,13 +57,20 @@ sigset_t interrupt_signals() {
 void start_watching() {
   if (registry().watched_by == ::getpid()) return;
   const sigset_t signals = interrupt_signals();
-  if (::pthread_sigmask(SIG_BLOCK, &signals, nullptr) != 0) return;
-  std::thread([signals] {
-    int signal = 0;
-    while (::sigwait(&signals, &signal) != 0) {
-    }
-    clean_up_and_die(signal);
-  }).detach();
+  sigset_t before;
+  if (::pthread_sigmask(SIG_BLOCK, &signals, &before) != 0) return;
+  try {
+    std::thread([signals] {
+      int signal = 0;
+      while (::sigwait(&signals, &signal) != 0) {
+      }
+      clean_up_and_die(signal);
+    }).detach();
+  } catch (...) {
+    // No watcher: the signals keep their default action rather than be lost.
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    throw;
+  }
   registry().watched_by = ::getpid();
 }
 
