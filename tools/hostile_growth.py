@@ -60,22 +60,26 @@ def fresh(path):
     return path
 
 
-def compressed_modules(work, module_bytes):
-    """96 installed nvidia.ko of module_bytes each: .xz, .zst and .gz in 32
-    module directories, as in the issue (a real nvidia.ko is 60 MB)."""
-    root = fresh(os.path.join(work, f"modules-{module_bytes >> 10}k"))
+# The directories the kernel-module probe looks in for nvidia.ko, then
+# Ubuntu-style kernel/nvidia-<branch> ones: 32 in all.
+MODULE_DIRS = ["updates/dkms", "updates", "extra", "kernel/drivers/video", "kernel/drivers/gpu/drm/nvidia", "misc",
+               "video", "kernel/nvidia", "extra/nvidia", "weak-updates", "weak-updates/nvidia"]
+MODULE_DIRS += [f"kernel/nvidia-{500 + i}" for i in range(32 - len(MODULE_DIRS))]
+COMPRESSORS = {"xz": ["xz", "-T1", "-c"], "zst": ["zstd", "-q", "-1", "-c"], "gz": ["gzip", "-c"]}
+
+
+def installed_modules(work, name, module_bytes, directories, suffixes, padding):
+    """A root whose module directories each hold nvidia.ko.<suffix> for each
+    suffix: a real .modinfo, padded by padding(n) to module_bytes."""
+    root = fresh(os.path.join(work, f"{name}-{module_bytes >> 10}k"))
     plain = binaries.tiny_module({"version": "550.54.15", "license": "NVIDIA",
                                   "vermagic": RELEASE + " SMP preempt mod_unload modversions "})
-    plain_path = os.path.join(work, "nvidia.ko")
+    plain_path = os.path.join(work, name + ".ko")
     with open(plain_path, "wb") as handle:
-        handle.write(plain + bytes(module_bytes - len(plain)))
-    packed = {}
-    for suffix, command in (("xz", ["xz", "-T1", "-c"]), ("zst", ["zstd", "-q", "-c"]), ("gz", ["gzip", "-c"])):
-        packed[suffix] = subprocess.run(command + [plain_path], capture_output=True, check=True).stdout
-    subdirs = ["updates/dkms", "updates", "extra", "kernel/drivers/video", "kernel/drivers/gpu/drm/nvidia", "misc",
-               "video", "kernel/nvidia", "extra/nvidia", "weak-updates", "weak-updates/nvidia"]
-    subdirs += [f"kernel/nvidia-{500 + i}" for i in range(32 - len(subdirs))]
-    for sub in subdirs:
+        handle.write(plain + padding(module_bytes - len(plain)))
+    packed = {suffix: subprocess.run(COMPRESSORS[suffix] + [plain_path], capture_output=True, check=True).stdout
+              for suffix in suffixes}
+    for sub in directories:
         directory = os.path.join(root, "lib/modules", RELEASE, sub)
         os.makedirs(directory, exist_ok=True)
         for suffix, data in packed.items():
@@ -84,21 +88,16 @@ def compressed_modules(work, module_bytes):
     return root
 
 
+def compressed_modules(work, module_bytes):
+    """96 installed nvidia.ko of module_bytes each: .xz, .zst and .gz in 32
+    module directories, as in the issue (a real nvidia.ko is 60 MB)."""
+    return installed_modules(work, "modules", module_bytes, MODULE_DIRS, ["xz", "zst", "gz"], bytes)
+
+
 def big_modules(work, module_bytes):
     """8 installed nvidia.ko.zst of module_bytes each, as a snapshot meets
     them: random padding, so the file is as large as what it unpacks to."""
-    root = fresh(os.path.join(work, f"big-modules-{module_bytes >> 10}k"))
-    plain = binaries.tiny_module({"version": "550.54.15", "license": "NVIDIA", "vermagic": RELEASE + " SMP mod_unload "})
-    plain_path = os.path.join(work, "big-nvidia.ko")
-    with open(plain_path, "wb") as handle:
-        handle.write(plain + os.urandom(module_bytes - len(plain)))
-    packed = subprocess.run(["zstd", "-q", "-1", "-c", plain_path], capture_output=True, check=True).stdout
-    for sub in ["updates/dkms", "updates", "extra", "kernel/drivers/video", "misc", "video", "kernel/nvidia", "extra/nvidia"]:
-        directory = os.path.join(root, "lib/modules", RELEASE, sub)
-        os.makedirs(directory, exist_ok=True)
-        with open(os.path.join(directory, "nvidia.ko.zst"), "wb") as handle:
-            handle.write(packed)
-    return root
+    return installed_modules(work, "big-modules", module_bytes, MODULE_DIRS[:8], ["zst"], os.urandom)
 
 
 def cupy_modules(work, scenarios, count):
