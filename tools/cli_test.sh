@@ -95,7 +95,7 @@ check "line: the closing line alone, exit 1 on fail" exit_is 1 "$gpudoctor" chec
 check "line: one line" test "$(wc -l <"$work/out")" = 1
 check "--target: a library's GPU code against the GPU" exit_is 1 "$gpudoctor" check --format line \
   --replay "$scenarios/host-rtx5090-torch-cu124" --target /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so
-check "--target: names the file" grep -q "^FAIL at application: libtorch_cuda.so carries GPU code for sm_50" "$work/out"
+check "--target: names the file" grep -q "^FAIL at application \[fix-configuration\]: libtorch_cuda.so carries GPU code for sm_50" "$work/out"
 # The markdown report rendered by GitHub's own renderer (cmark-gfm), raw HTML
 # let through as the worst case: a hostile CUDA_VISIBLE_DEVICES stays text.
 if command -v cmark-gfm >/dev/null; then
@@ -118,7 +118,7 @@ check "--image: --gpu needs --image" exit_is 2 "$gpudoctor" check --gpu 2330
 check "--image: a bad --gpu is exit 2" exit_is 2 "$gpudoctor" check --image --replay "$scenarios/image-healthy-on-its-host" --gpu H100
 check "--image: a CUDA 13 image on a 550 host fails" exit_is 1 "$gpudoctor" check --image --format line \
   --replay "$scenarios/image-runtime-newer-than-host" --gpu 2330 --host-driver 550.54.15
-check "--image: ... and says so at the image's own layer (the toolkit would refuse it at start)" grep -q "^FAIL at image-config: The image.s requirement CUDA_VERSION is not met" "$work/out"
+check "--image: ... and says so at the image's own layer (the toolkit would refuse it at start)" grep -q "^FAIL at image-config \[fix-configuration\]: The image.s requirement CUDA_VERSION is not met" "$work/out"
 check "--image --strict: a warning fails" exit_is 1 "$gpudoctor" check --image --strict --replay "$scenarios/image-bakes-driver-libraries"
 check "--image: without --strict a warning passes" exit_is 0 "$gpudoctor" check --image --replay "$scenarios/image-bakes-driver-libraries"
 check "lint: a Dockerfile with mistakes exits 1" exit_is 1 "$gpudoctor" lint "$testdata/dockerfiles/mistakes.Dockerfile"

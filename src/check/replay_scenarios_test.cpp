@@ -32,6 +32,7 @@ struct Expected {
   // What the real program did in a captured state ("works" or "fails"); empty for a generated scenario.
   std::string torch;
   gd::ProbeOptions options;  // "options": {"image", "gpu", "host_driver", "smoke", "no_probe"}: how the scenario is checked
+  std::string action;        // what a fleet should do (model/action.h); empty: not stated
 };
 
 std::set<std::string> string_set(const json::value& value) {
@@ -55,6 +56,7 @@ Expected read_expected(const fs::path& dir) {
   expected.info = string_set(document.at("info"));
   expected.options = gd::scenario_probe_options(document);
   if (const auto* torch = document.if_contains("torch")) expected.torch = std::string(torch->as_string());
+  if (const auto* action = document.if_contains("action")) expected.action = std::string(action->as_string());
   return expected;
 }
 
@@ -63,11 +65,13 @@ struct Outcome {
   std::string failing_layer;
   std::string headline;
   std::set<std::string> findings, info;
+  std::string action;
 };
 
 Outcome outcome_of(const gd::Report& report) {
   const auto* headline = gd::headline_finding(report);
-  Outcome outcome{gd::status_name(report.verdict), report.failing_layer.value_or(""), headline ? headline->rule : "", {}, {}};
+  Outcome outcome{gd::status_name(report.verdict), report.failing_layer.value_or(""), headline ? headline->rule : "", {}, {},
+                  gd::enum_name(gd::report_action(report))};
   for (const auto& layer : report.layers)
     for (const auto& finding : layer.findings) {
       (finding.severity == gd::Severity::info ? outcome.info : outcome.findings).insert(finding.rule);
@@ -111,6 +115,9 @@ TEST_CASE("every scenario snapshot replays to its expected diagnosis") {
     CHECK_MESSAGE(expected.headline.empty() == (expected.verdict == "ok"), "state the headline rule in its recipe (tools/scenarios/, expect(headline=...))");
     CHECK(got.headline == expected.headline);
     CHECK(listed(got.findings) == listed(expected.findings));
+    if (!expected.action.empty()) CHECK(got.action == expected.action);
+    // Healthy is nothing to do: a fleet never drains a machine whose verdict is OK.
+    if (got.verdict == "ok") CHECK(got.action == "none");
     for (const auto& rule : expected.info) CHECK_MESSAGE(got.info.count(rule) == 1, rule);
     for (const auto& rule : expected.absent) CHECK_MESSAGE(got.findings.count(rule) == 0, rule);
   }

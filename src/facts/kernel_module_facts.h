@@ -2,6 +2,7 @@
 // Layer 2, kernel-module: the nvidia module and its neighbours.
 
 #include "facts/hardware_facts.h"
+#include "model/action.h"
 #include "model/fact_fields.h"
 #include "util/result.h"
 
@@ -147,18 +148,35 @@ struct GspFirmware {
   }
 };
 
+// One Xid code on one GPU: every line of it in the log, counted (a flood of
+// thousands is one entry), with NVIDIA's catalog row (rules/tables/xid-codes.json).
 struct XidEvent {
   std::int64_t code = 0;
   std::string bdf, line;
-  std::optional<std::string> meaning, action;  // from rules/tables/xid-codes.json
+  std::int64_t count = 0;
+  std::optional<std::string> mnemonic, meaning, immediate, investigatory, origin, advice;
+  std::optional<Action> action;
+  std::optional<std::string> recovery_action;  // Xid 154: the driver's words, "Drain and Reset"
+  bool recovered = false;
 
   template <class F>
   void fields(F& f) const {
     f("code", code, "the Xid number");
-    f("bdf", bdf, "the GPU, as the log names it");
-    f("line", line, "the log line");
-    f("meaning", meaning, "what NVIDIA's Xid catalogue says it means");
-    f("action", action, "what to do about it");
+    f("bdf", bdf, "the GPU, as the log names it (PCI domain:bus:device)");
+    f("line", line, "the newest log line of this code on this GPU");
+    f("count", count, "how many lines of this code on this GPU the log holds");
+    f("mnemonic", mnemonic, "NVIDIA's name for the code (absent: a code NVIDIA's catalog that gpudoctor carries lacks)");
+    f("meaning", meaning, "what NVIDIA's Xid catalog says it means");
+    f("immediate", immediate, "NVIDIA's immediate resolution bucket (RESTART_APP, RESET_GPU, CONTACT_SUPPORT...)");
+    f("investigatory", investigatory, "NVIDIA's investigatory resolution bucket, when it has one");
+    f("origin", origin, "whose fault gpudoctor's table says it is: application, hardware, driver or system");
+    f("advice", advice, "what to do, in words");
+    f("action", action,
+      "what a fleet should do: the catalog's, or for Xid 154 what the driver's newest line of it asks for "
+      "(None, GPU Reset Required, Node Reboot Required, Drain P2P, Drain and Reset)");
+    f("recovery_action", recovery_action,
+      "the recovery action the driver's newest Xid 154 for this GPU names, where one came after this code's newest line");
+    f("recovered", recovered, "true when that Xid 154 changed the GPU's recovery action back to None: the driver says the recovery is done");
   }
 };
 
@@ -169,6 +187,8 @@ struct KernelLogFacts {
   std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected, gsp_error, firmware_missing,
       bar_invalid;
   std::vector<XidEvent> xids;
+  std::int64_t xid_lines = 0;
+  std::optional<std::string> xids_cut;
   std::optional<std::string> cut;
 
   template <class F>
@@ -185,7 +205,9 @@ struct KernelLogFacts {
     f("gsp_error", gsp_error, "the GPU System Processor's firmware failed to boot or answer");
     f("firmware_missing", firmware_missing, "'RmFetchGspRmImages: No firmware image found', or the kernel's 'Direct firmware load for nvidia/... failed'");
     f("bar_invalid", bar_invalid, "'NVRM: BAR1 is 0M @ 0x0 (PCI:...)' after 'This PCI I/O region assigned to your NVIDIA device is invalid': the firmware left a BAR unassigned");
-    f("xids", xids, "Xid errors");
+    f("xids", xids, "Xid errors, one entry per code and GPU, in the order each first appears");
+    f("xid_lines", xid_lines, "how many Xid lines the log holds");
+    f("xids_cut", xids_cut, "set when more codes and GPUs appeared than gpudoctor keeps apart: the rest are counted in xid_lines only");
   }
 };
 

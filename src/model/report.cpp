@@ -51,6 +51,15 @@ const Finding* headline_finding(const Report& report) {
   return fallback;
 }
 
+Action report_action(const Report& report) {
+  Action strongest = Action::none;
+  if (report.verdict == Status::ok) return strongest;
+  for (const auto& layer : report.layers)
+    for (const auto& finding : layer.findings)
+      if (finding.severity != Severity::info && !finding.caused_by) strongest = std::max(strongest, finding.action);
+  return strongest;
+}
+
 std::vector<const Finding*> causes_first(const std::vector<Finding>& findings) {
   std::vector<const Finding*> ordered;
   for (const auto& finding : findings) ordered.push_back(&finding);

@@ -2,6 +2,7 @@
 // The diagnosis: facts per layer, the findings the rules drew from them, and
 // the verdict. Renderers turn this into text, JSON or markdown.
 
+#include "model/action.h"
 #include "model/facts.h"
 #include "model/status.h"
 
@@ -33,6 +34,7 @@ struct Finding {
   std::string message{};
   std::vector<Evidence> evidence{};
   std::string fix{};
+  Action action = Action::none;  // what a fleet should do (model/action.h)
   std::string reference{};  // where the rule's knowledge comes from
   std::string about{};     // for_each rules: the item it is about ("/dev/nvidia-uvm"); else empty
   // A consequence: the root-cause finding that explains it (its rule names
@@ -103,5 +105,11 @@ void settle_verdict(Report& report);
 // What the closing line names: the first root-cause finding of the failing
 // layer (or, in a report that only warns, of the lowest warning layer).
 const Finding* headline_finding(const Report& report);
+
+// What a fleet should do about this machine: the most disruptive action any
+// root cause that warns or fails asks for (model/action.h lists them from
+// least to most), none when the verdict is OK. A consequence adds nothing: its
+// cause's action covers it.
+Action report_action(const Report& report);
 
 }  // namespace gd

@@ -2,7 +2,9 @@
 
 #include "util/text.h"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 
 namespace gd {
 namespace {
@@ -21,29 +23,110 @@ std::string_view without_timestamp(std::string_view line) {
 
 bool has(std::string_view line, std::string_view needle) { return line.find(needle) != std::string_view::npos; }
 
-// "NVRM: Xid (PCI:0000:01:00): 79, pid=1234, GPU has fallen off the bus."
-std::optional<XidEvent> parse_xid(std::string_view line, const CudaTables& tables) {
-  const auto at = line.find("Xid (PCI:");
+struct XidLine {
+  std::int64_t code = 0;
+  std::string_view bdf, text;  // text: what follows the code
+};
+
+// "NVRM: Xid (PCI:0000:01:00): 79, pid=1234, GPU has fallen off the bus."; under MIG
+// "Xid (PCI:0000:01:00 GPU-I:05): 94, ..."; very old drivers leave out "PCI:".
+std::optional<XidLine> parse_xid(std::string_view line) {
+  auto at = line.find("Xid (");
   if (at == std::string_view::npos) return std::nullopt;
+  at += 5;
+  if (line.substr(at).starts_with("PCI:")) at += 4;
   const auto close = line.find("): ", at);
   if (close == std::string_view::npos) return std::nullopt;
-  const auto bdf = line.substr(at + 9, close - at - 9);
-  auto rest = line.substr(close + 3);
+  auto bdf = line.substr(at, close - at);
+  bdf = bdf.substr(0, bdf.find(' '));
+  const auto rest = line.substr(close + 3);
   const auto comma = rest.find(',');
   const auto code = parse_int(trim(rest.substr(0, comma)));
-  if (!code || *code < 0 || *code > 100000) return std::nullopt;
-  XidEvent event{*code, printable(bdf, 32), printable(trim(line), 200), {}, {}};
-  if (const auto* known = tables.xid(*code)) {
+  if (!code || *code < 0 || *code > 100000 || bdf.empty()) return std::nullopt;
+  return XidLine{*code, bdf, comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1)};
+}
+
+// Xid 154, "GPU recovery action changed from 0x0 (None) to 0x4 (Drain and Reset)": the
+// value after "to" is what the driver asks for now (gpu.c's names, r590; 0x5, Recover
+// IMEX Domain, from r595, has no action of ours). The number decides; the name is shown.
+void read_recovery_action(std::string_view text, XidEvent& event) {
+  const auto to = text.rfind(" to 0x");
+  if (to == std::string_view::npos) return;
+  const auto digits = text.substr(to + 6, text.find_first_not_of("0123456789abcdefABCDEF", to + 6) - (to + 6));
+  const auto value = parse_hex(digits);
+  const auto open = text.find('(', to), close = text.find(')', to);
+  if (open != std::string_view::npos && close != std::string_view::npos && close > open)
+    event.recovery_action = printable(text.substr(open + 1, close - open - 1), 40);
+  constexpr Action k_by_value[] = {Action::none, Action::reset_gpu, Action::reboot_node, Action::drain_and_reset, Action::drain_and_reset};
+  if (value && *value < std::size(k_by_value)) event.action = k_by_value[*value];
+  else event.action = std::nullopt;
+}
+
+// The log names a GPU "0000:1b:00"; sysfs and dcgm-exporter name it with its function.
+std::string gpu_address(std::string_view logged) {
+  std::string out = printable(logged, 32);
+  if (out.find('.') == std::string::npos) out += ".0";
+  return out;
+}
+
+XidEvent new_xid_event(const XidLine& xid, const std::string& bdf, const CudaTables& tables) {
+  XidEvent event;
+  event.code = xid.code;
+  event.bdf = bdf;
+  if (const auto* known = tables.xid(xid.code)) {
+    event.mnemonic = known->mnemonic;
     event.meaning = known->meaning;
+    if (!known->immediate.empty()) event.immediate = known->immediate;
+    if (!known->investigatory.empty()) event.investigatory = known->investigatory;
+    event.origin = known->origin;
+    event.advice = replace_all(known->advice, "BUS_ID", bdf);  // the table's commands name "BUS_ID" for the GPU
     event.action = known->action;
   }
   return event;
+}
+
+// Xid 154 is the driver's word on what a GPU needs after its other Xids: each
+// earlier Xid of that GPU shows it, and where it went back to None the driver
+// says the recovery is done.
+void apply_recovery_actions(std::vector<XidEvent>& xids, const std::vector<std::size_t>& newest) {
+  for (std::size_t i = 0; i < xids.size(); ++i) {
+    if (xids[i].code != 154 || !xids[i].recovery_action) continue;
+    for (std::size_t j = 0; j < xids.size(); ++j) {
+      if (j == i || xids[j].bdf != xids[i].bdf || newest[j] > newest[i]) continue;
+      xids[j].recovery_action = xids[i].recovery_action;
+      if (xids[i].action == Action::none) xids[j].recovered = true;
+    }
+  }
+}
+
+// Counts the line into its code's and GPU's entry, the first of each kept up to
+// a cap; newest holds each entry's newest line number.
+void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tables, KernelLogFacts& facts,
+               std::vector<std::size_t>& newest) {
+  ++facts.xid_lines;
+  const std::string bdf = gpu_address(xid.bdf);
+  auto same = std::find_if(facts.xids.begin(), facts.xids.end(),
+                           [&](const XidEvent& event) { return event.code == xid.code && event.bdf == bdf; });
+  if (same == facts.xids.end()) {
+    if (facts.xids.size() >= k_max_xids) {
+      facts.xids_cut = "more than " + std::to_string(k_max_xids) + " Xid codes and GPUs: the later ones are only counted";
+      return;
+    }
+    facts.xids.push_back(new_xid_event(xid, bdf, tables));
+    newest.push_back(0);
+    same = facts.xids.end() - 1;
+  }
+  newest[static_cast<std::size_t>(same - facts.xids.begin())] = static_cast<std::size_t>(facts.xid_lines);
+  ++same->count;
+  same->line = printable(trim(line), 200);
+  if (xid.code == 154) read_recovery_action(xid.text, *same);
 }
 
 }  // namespace
 
 KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables) {
   KernelLogFacts facts;
+  std::vector<std::size_t> newest_xid_line;
   for (auto raw : lines(text)) {
     const auto line = without_timestamp(raw);
     const bool nvidia = has(line, "NVRM") || has(line, "nvidia");
@@ -73,8 +156,9 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
         (has(line, "Loading of ") && has(line, " is rejected")) || has(line, "unsigned module loading is restricted") ||
         has(line, "not signed with a trusted key"))
       facts.key_rejected = printable(trim(line), 200);
-    if (auto xid = parse_xid(line, tables); xid && facts.xids.size() < k_max_xids) facts.xids.push_back(std::move(*xid));
+    if (const auto xid = parse_xid(line)) count_xid(*xid, line, tables, facts, newest_xid_line);
   }
+  apply_recovery_actions(facts.xids, newest_xid_line);
   return facts;
 }
 

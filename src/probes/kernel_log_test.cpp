@@ -19,10 +19,74 @@ TEST_CASE("kernel log: NVRM lines, Xids with their catalogue meaning, timestamps
   CHECK(facts.fallen_off_bus);
   REQUIRE(facts.xids.size() == 2);
   CHECK(facts.xids[0].code == 79);
-  CHECK(facts.xids[0].bdf == "0000:1b:00");
+  CHECK(facts.xids[0].bdf == "0000:1b:00.0");  // with its function, as sysfs and dcgm-exporter name it
   CHECK(facts.xids[0].meaning.value().find("fallen off the bus") != std::string::npos);
+  CHECK(facts.xids[0].action == gd::Action::reboot_node);  // NVIDIA: RESTART_BM
   CHECK_FALSE(facts.xids[1].meaning);  // not in the catalogue: no made-up meaning
   CHECK_FALSE(facts.key_rejected);
+}
+
+TEST_CASE("kernel log: Xids are counted per code and GPU, a flood is one entry, and the kept entries have a cap") {
+  const auto& tables = gd::builtin_tables();
+  std::string log;
+  for (int i = 0; i < 5000; ++i)
+    log += "[" + std::to_string(100 + i) + ".0] NVRM: Xid (PCI:0000:" + (i % 2 ? "1b" : "2a") + ":00): 95, pid=" + std::to_string(i) +
+           ", Uncontained: FBHUB. RST: Yes, D-RST: No\n";
+  log += "NVRM: Xid (PCI:0000:1b:00): 13, pid=7, name=a.out, Graphics Exception\n";
+  auto facts = gd::parse_kernel_log(log, tables.cuda);
+  REQUIRE(facts.xids.size() == 3);
+  CHECK(facts.xid_lines == 5001);
+  CHECK(facts.xids[0].bdf == "0000:2a:00.0");
+  CHECK(facts.xids[0].count == 2500);
+  CHECK(facts.xids[0].line.find("pid=4998") != std::string::npos);  // the newest line of the entry
+  CHECK(facts.xids[1].count == 2500);
+  CHECK(facts.xids[0].action == gd::Action::reset_gpu);
+  CHECK(facts.xids[2].action == gd::Action::check_application);  // the application's fault, by NVIDIA and the device plugin
+  CHECK(facts.xids[2].origin == "application");
+  CHECK_FALSE(facts.xids_cut);
+
+  std::string many;
+  for (int code = 1; code <= 100; ++code) many += "NVRM: Xid (PCI:0000:1b:00): " + std::to_string(code) + ", x\n";
+  facts = gd::parse_kernel_log(many, tables.cuda);
+  CHECK(facts.xids.size() == 64);
+  CHECK(facts.xid_lines == 100);
+  CHECK(facts.xids_cut);
+}
+
+TEST_CASE("kernel log: the line formats of MIG, of old drivers, and Xid 154's recovery action") {
+  const auto& tables = gd::builtin_tables();
+  auto facts = gd::parse_kernel_log(
+      "NVRM: Xid (PCI:0000:01:00 GPU-I:05): 94, pid=7194, Contained: CE User Channel (0x9). RST: No, D-RST: No\n"
+      "NVRM: Xid (0000:02:00): 31, Ch 00000010, engmask 00000101\n"
+      "NVRM: Xid (PCI:0000:55:00): 48, pid=1, An uncorrectable double bit error\n"
+      "NVRM: Xid (PCI:0000:55:00): 154, GPU recovery action changed from 0x0 (None) to 0x4 (Drain and Reset)\n",
+      tables.cuda);
+  REQUIRE(facts.xids.size() == 4);
+  CHECK(facts.xids[0].bdf == "0000:01:00.0");  // the MIG instance is not part of the GPU's address
+  CHECK(facts.xids[0].action == gd::Action::restart_workload);
+  CHECK(facts.xids[1].bdf == "0000:02:00.0");
+  CHECK(facts.xids[1].code == 31);
+  CHECK(facts.xids[3].action == gd::Action::drain_and_reset);  // the driver's word, not the catalog's "none"
+  CHECK(facts.xids[3].recovery_action == "Drain and Reset");
+  CHECK(facts.xids[2].recovery_action == "Drain and Reset");  // the earlier Xid of that GPU shows what the driver asks
+  CHECK_FALSE(facts.xids[2].recovered);
+  CHECK(facts.xids[2].advice.value().find("nvidia-smi -r -i 0000:55:00.0") != std::string::npos);
+
+  // Back to None after the reset: the driver says the recovery is done. A value newer
+  // than the names gpudoctor knows has no action of its own.
+  facts = gd::parse_kernel_log(
+      "NVRM: Xid (PCI:0000:55:00): 48, pid=1, An uncorrectable double bit error\n"
+      "NVRM: Xid (PCI:0000:55:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)\n"
+      "NVRM: Xid (PCI:0000:55:00): 154, GPU recovery action changed from 0x1 (GPU Reset Required) to 0x0 (None)\n"
+      "NVRM: Xid (PCI:0000:66:00): 154, GPU recovery action changed from 0x0 (None) to 0x5 (Recover IMEX Domain)\n"
+      "NVRM: Xid (PCI:0000:55:00): 48, pid=2, An uncorrectable double bit error\n",
+      tables.cuda);
+  REQUIRE(facts.xids.size() == 3);
+  CHECK(facts.xids[1].action == gd::Action::none);
+  CHECK(facts.xids[1].count == 2);
+  CHECK_FALSE(facts.xids[0].recovered);  // a Xid 48 after the recovery: not recovered
+  CHECK(facts.xids[2].recovery_action == "Recover IMEX Domain");
+  CHECK_FALSE(facts.xids[2].action);
 }
 
 TEST_CASE("kernel log: dmesg first, journalctl when dmesg is refused, nothing when neither answers") {

@@ -20,7 +20,8 @@ json::object finding_to_json(const Finding& finding) {
   }
   json::object object{{"rule", finding.rule},       {"severity", severity_name(finding.severity)},
                       {"message", finding.message}, {"evidence", std::move(evidence)},
-                      {"fix", finding.fix},         {"source", finding.reference}, {"about", finding.about}};
+                      {"fix", finding.fix},         {"action", enum_name(finding.action)},
+                      {"source", finding.reference}, {"about", finding.about}};
   object["reference"] = finding.reference;  // the same, by its first name: gpudoctor-report/1 readers keep it
   object["caused_by"] = finding.caused_by ? json::value(json::object{{"rule", *finding.caused_by}, {"layer", finding.cause_layer}})
                                           : json::value(nullptr);
@@ -58,6 +59,7 @@ json::object report_to_json(const Report& report) {
                    {"mode", report.mode},
                    {"verdict", status_name(report.verdict)}};
   top["failing_layer"] = report.failing_layer ? json::value(*report.failing_layer) : json::value(nullptr);
+  top["action"] = enum_name(report_action(report));
   // The closing line, for machines: the root cause, never a consequence; null when healthy.
   const Finding* headline = report.verdict == Status::ok ? nullptr : headline_finding(report);
   top["headline"] = headline ? json::value(json::object{{"rule", headline->rule},
@@ -65,6 +67,7 @@ json::object report_to_json(const Report& report) {
                                                         {"severity", severity_name(headline->severity)},
                                                         {"message", headline->message},
                                                         {"fix", headline->fix},
+                                                        {"action", enum_name(headline->action)},
                                                         {"line", verdict_line(report)}})
                              : json::value(nullptr);
   top["system"] = report.system;

@@ -78,7 +78,12 @@ std::string render_prometheus(const Report& report) {
          "# TYPE gpudoctor_root_cause gauge\n";
   if (const Finding* headline = headline_finding(report))
     out += "gpudoctor_root_cause{rule=\"" + label(headline->rule) + "\",layer=\"" + label(headline->layer) + "\",severity=\"" +
-           severity_name(headline->severity) + "\"} 1\n";
+           severity_name(headline->severity) + "\",action=\"" + enum_name(headline->action) + "\"} 1\n";
+  out += "# HELP gpudoctor_action What a fleet should do about this machine (the most disruptive action a root cause asks "
+         "for): 1 for the one that holds.\n# TYPE gpudoctor_action gauge\n";
+  const Action action = report_action(report);
+  for (const auto* name : enum_names<Action>())
+    out += "gpudoctor_action{action=\"" + std::string(name) + "\"} " + (name == std::string_view(enum_name(action)) ? "1" : "0") + "\n";
   out += "# HELP gpudoctor_layer_status Each layer's status: 1 for the one that holds.\n# TYPE gpudoctor_layer_status gauge\n";
   for (const auto& layer : report.layers)
     for (const auto status : k_statuses)
@@ -91,7 +96,8 @@ std::string render_prometheus(const Report& report) {
     for (const auto& finding : layer.findings) {
       const auto bus_id = dcgm_pci_bus_id(finding.about);
       findings.add("rule=\"" + label(finding.rule) + "\",layer=\"" + label(layer.facts.id) + "\",severity=\"" +
-                   severity_name(finding.severity) + "\",about=\"" + label(finding.about) + "\"" +
+                   severity_name(finding.severity) + "\",action=\"" + enum_name(finding.action) + "\",about=\"" +
+                   label(finding.about) + "\"" +
                    (bus_id ? ",pci_bus_id=\"" + *bus_id + "\"" : "") + ",root_cause=\"" + (finding.caused_by ? "0" : "1") + "\"");
     }
   findings.write(out, "gpudoctor_finding");

@@ -36,5 +36,7 @@ std::optional<std::string> dcgm_pci_bus_id(std::string_view address);
 
 // The one-line conclusion shared by the text and markdown forms.
 std::string verdict_line(const Report& report);
+// --format line: the same with the machine's action, "FAIL at LAYER [ACTION]: ...".
+std::string action_line(const Report& report);
 
 }  // namespace gd

@@ -191,15 +191,20 @@ TEST_CASE("prometheus: the root cause, build, duration and GPUs as series; a GPU
   report.duration_seconds = 0.0125;
   report.layers[0].facts.set("gpus", boost::json::array{boost::json::object{{"bdf", "0000:3b:00.0"}, {"name", "NVIDIA H100"}}});
   report.layers[1].findings.push_back({.rule = "nvidia-smi-gpu-lost", .layer = "kernel-module", .severity = gd::Severity::fail,
-                                       .message = "lost", .about = "0000:3b:00.0"});
+                                       .message = "lost", .action = gd::Action::reboot_node, .about = "0000:3b:00.0"});
+  report.layers[1].findings[0].action = gd::Action::fix_configuration;
   gd::settle_verdict(report);
   const auto text = gd::render_prometheus(report);
-  CHECK(text.find("gpudoctor_root_cause{rule=\"nvidia-module-not-loaded\",layer=\"kernel-module\",severity=\"fail\"} 1\n") !=
-        std::string::npos);
+  CHECK(text.find("gpudoctor_root_cause{rule=\"nvidia-module-not-loaded\",layer=\"kernel-module\",severity=\"fail\","
+                  "action=\"fix-configuration\"} 1\n") != std::string::npos);
+  // The machine's action is the most disruptive a root cause asks for, one series per action.
+  CHECK(text.find("gpudoctor_action{action=\"reboot-node\"} 1\n") != std::string::npos);
+  CHECK(text.find("gpudoctor_action{action=\"fix-configuration\"} 0\n") != std::string::npos);
+  CHECK(text.find("gpudoctor_action{action=\"none\"} 0\n") != std::string::npos);
   CHECK(text.find("gpudoctor_check_duration_seconds 0.012500\n") != std::string::npos);
   CHECK(text.find("gpudoctor_build_info{version=\"0.0.0\",build=\"") != std::string::npos);
   CHECK(text.find("gpudoctor_check_info{mode=\"replay\",subject=\"host\"} 1\n") != std::string::npos);
-  CHECK(text.find("rule=\"nvidia-smi-gpu-lost\",layer=\"kernel-module\",severity=\"fail\",about=\"0000:3b:00.0\","
+  CHECK(text.find("rule=\"nvidia-smi-gpu-lost\",layer=\"kernel-module\",severity=\"fail\",action=\"reboot-node\",about=\"0000:3b:00.0\","
                   "pci_bus_id=\"00000000:3B:00.0\",root_cause=\"1\"} 1") != std::string::npos);
   CHECK(text.find("gpudoctor_gpu_info{pci_bus_id=\"00000000:3B:00.0\",uuid=\"\",name=\"NVIDIA H100\",source=\"files\"} 1\n") !=
         std::string::npos);

@@ -11,4 +11,14 @@ std::string verdict_line(const Report& report) {
   return std::string(report.verdict == Status::fail ? "FAIL" : "WARN") + " at " + headline->layer + ": " + headline->message;
 }
 
+// --format line, a fleet's one line (NPD's message): the same, with the
+// machine's action (model/action.h) before the message, where a cut at the
+// plugin's output limit cannot take it.
+std::string action_line(const Report& report) {
+  const Finding* headline = report.verdict == Status::ok ? nullptr : headline_finding(report);
+  if (!headline) return verdict_line(report);
+  return std::string(report.verdict == Status::fail ? "FAIL" : "WARN") + " at " + headline->layer + " [" +
+         enum_name(report_action(report)) + "]: " + headline->message;
+}
+
 }  // namespace gd

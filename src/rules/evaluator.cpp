@@ -71,6 +71,14 @@ void weigh_against_live_evidence(const Rule& rule, const FactView& view, const R
   finding.message += " Yet " + seen->says + ": " + (rule.if_works.empty() ? std::string(k_contradicted) : render_template(rule.if_works, view)) + ".";
 }
 
+// The rule's action, or the one its fact carries (an Xid's table row).
+Action action_of(const Rule& rule, const FactView& view) {
+  if (rule.action_fact.empty()) return rule.action;
+  const auto* value = view.find(rule.action_fact);
+  const auto carried = value && value->is_string() ? parse_action(value->get_string()) : std::nullopt;
+  return carried.value_or(rule.action);
+}
+
 Finding make_finding(const Rule& rule, const FactView& view, const Report& report, const json::value* item = nullptr) {
   Finding finding{.rule = rule.id,
                   .layer = rule.layer,
@@ -84,6 +92,7 @@ Finding make_finding(const Rule& rule, const FactView& view, const Report& repor
     finding.evidence.push_back({path, value ? *value : json::value(nullptr), view.source_of(path)});
   }
   finding.quiet = rule.quiet;
+  finding.action = action_of(rule, view);
   // One source must not fail a layer that other layers' evidence contradicts:
   // an unknown platform then reads as a warning saying what disagrees.
   for (const auto& disagreement : rule.disputed_by)

@@ -144,6 +144,8 @@ Checked<> check_rule_facts(const Rule& rule, const FactSchema& schema) {
   if (auto checked = check_placeholders(rule.if_works, schema, item_list); !checked) return problem("if_works: " + checked.error());
   for (const auto& path : rule.evidence)
     if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "\"evidence\"");
+  if (!rule.action_fact.empty() && !find_fact(schema, rule.action_fact, item_list).doc)
+    return unknown_path(rule.action_fact, "\"action\"");
   if (auto checked = check_placeholders(rule.message, schema, item_list); !checked) return checked;
   return check_placeholders(rule.fix, schema, item_list);
 }

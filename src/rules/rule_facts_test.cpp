@@ -125,3 +125,11 @@ TEST_CASE("spared_when and disputed_by are checked like the rule's own condition
   rule.spared_when[0].says = "{system.platform}";
   CHECK(problem_of(rule) == "");
 }
+
+TEST_CASE("an action a fact carries must name a fact") {
+  auto rule = rule_when(R"({"fact": "item.driver", "exists": true})", "hardware.gpus");
+  rule.action_fact = "item.driver";
+  CHECK(problem_of(rule) == "");
+  rule.action_fact = "item.no_such_field";
+  CHECK(problem_of(rule).find("item.no_such_field") != std::string::npos);
+}

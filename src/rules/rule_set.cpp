@@ -116,6 +116,38 @@ void parse_prediction(const RuleFile& file, json::object& object, Rule& rule) {
   }
 }
 
+// "action": a name of model/action.h, or {"fact": PATH, "else": NAME} for
+// an action that a fact carries (an Xid's, from its table row).
+void parse_rule_action(const RuleFile& file, const json::object& object, Rule& rule) {
+  const auto refuse = [&](const std::string& problem) {
+    fail(file, line_of_rule(file, rule.id), "rule \"" + rule.id + "\": " + problem);
+  };
+  const auto named = [&](const json::value& value) {
+    const auto action = value.is_string() ? parse_action(value.get_string()) : std::nullopt;
+    if (!action) refuse("\"action\" is one of " + joined_names<Action>());
+    return *action;
+  };
+  const auto* given = object.if_contains("action");
+  if (!given) {
+    rule.action = rule.severity == Severity::info ? Action::none
+                  : rule.layer == "hardware"      ? Action::inspect_hardware
+                                                  : Action::fix_configuration;
+    return;
+  }
+  rule.action_stated = true;
+  if (given->is_object()) {
+    const auto* fact = given->get_object().if_contains("fact");
+    const auto* otherwise = given->get_object().if_contains("else");
+    if (!fact || !fact->is_string() || fact->get_string().empty() || !otherwise || given->get_object().size() != 2)
+      refuse("\"action\" from a fact is {\"fact\": PATH, \"else\": ACTION}");
+    rule.action_fact = std::string(fact->get_string());
+    rule.action = named(*otherwise);
+    return;
+  }
+  rule.action = named(*given);
+  if (rule.severity == Severity::info && rule.action != Action::none) refuse("an info rule's action is none");
+}
+
 // Takes the rule's condition out of value (moved, not copied: the rule set is
 // parsed on every run).
 Rule parse_rule(const RuleFile& file, json::value& value) {
@@ -148,6 +180,7 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
         fail(file, line_of_rule(file, id), "rule \"" + id + "\": a placeholder inside a placeholder ({a|... {b}}) is not supported");
     }
   rule.source = required_string(file, object, "source", id);
+  parse_rule_action(file, object, rule);
   auto* when = object.if_contains("when");
   if (!when) fail(file, line_of_rule(file, id), "rule \"" + id + "\" needs a \"when\" condition");
   auto compiled = compile_condition(*when);

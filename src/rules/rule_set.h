@@ -2,6 +2,7 @@
 // The rules and tables of rules/, loaded from the copy compiled into the
 // binary or from a directory given with --rules.
 
+#include "model/action.h"
 #include "model/status.h"
 #include "rules/condition.h"
 #include "rules/error_signatures.h"
@@ -65,6 +66,13 @@ struct Rule {
   std::string message;
   std::vector<std::string> evidence;
   std::string fix;
+  // What a fleet should do (model/action.h). Rules that say none get their
+  // severity's and layer's: none for info, inspect-hardware for the hardware
+  // layer, fix-configuration elsewhere. action_fact names a fact whose value
+  // is an action (an Xid's, from its table row); where it has none, action.
+  Action action = Action::none;
+  std::string action_fact;
+  bool action_stated = false;  // the rule's file says it, not the default
   std::string source;
   std::string file;  // which rules/ file it came from
 };

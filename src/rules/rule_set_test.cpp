@@ -176,6 +176,25 @@ TEST_CASE("a rule names its subject, and its layer must be one of that subject's
     "message": "m", "fix": "f", "source": "s"}]})").find("\"subject\" can only be host") != std::string::npos);
 }
 
+TEST_CASE("a rule's action is one of the closed set, an info rule's none, and one a fact carries names a fact") {
+  const auto rule = [](const std::string& severity, const std::string& action) {
+    return R"({"rules": [{"id": "a", "layer": "hardware", "severity": ")" + severity +
+           R"(", "when": {"fact": "hardware.gpu_count", "eq": 0}, "message": "m", "fix": "f", "source": "s")" +
+           (severity == "fail" ? R"(, "predicts": "cuda")" : "") + (action.empty() ? "" : ", \"action\": " + action) + "}]}";
+  };
+  CHECK(error_of(rule("fail", R"("reset-gpu")")) == "");
+  CHECK(error_of(rule("fail", R"("reboot")")).find("\"action\" is one of none, restart-workload") != std::string::npos);
+  CHECK(error_of(rule("info", R"("reset-gpu")")).find("an info rule's action is none") != std::string::npos);
+  CHECK(error_of(rule("warn", R"({"fact": "hardware.gpu_count"})")).find("{\"fact\": PATH, \"else\": ACTION}") != std::string::npos);
+  // Unsaid, the layer decides: hardware is the hardware's, elsewhere the configuration's.
+  const auto loaded = gd::load_rule_files(with_tables({{"layers/test.json", rule("fail", "")}}));
+  CHECK(loaded.find("a")->action == gd::Action::inspect_hardware);
+  const auto builtin = gd::load_embedded_rules();
+  CHECK(builtin.find("driver-too-old-for-runtime")->action == gd::Action::fix_configuration);
+  CHECK(builtin.find("nvml-version-mismatch")->action == gd::Action::reboot_node);
+  CHECK(builtin.find("gpu-xid-needs-recovery")->action_fact == "item.action");
+}
+
 TEST_CASE("a placeholder inside a placeholder's fallback is refused: it would print a stray brace") {
   CHECK(error_of(R"({"rules": [{"id": "n", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
     "message": "m", "fix": "at least {item.a|the first of CUDA {item.b}}", "source": "s"}]})").find("placeholder inside a placeholder") != std::string::npos);

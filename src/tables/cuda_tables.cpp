@@ -282,8 +282,15 @@ Checked<> CudaTables::load_xids(const json::object& table) {
     const auto code = int_field(row, "code");
     if (!code || *code < 0) return problem(std::string("\"code\" must be a number"));
     parsed.code = *code;
-    if (auto read = text_field(row, "meaning", parsed.meaning); !read) return read;
-    if (auto read = text_field(row, "action", parsed.action); !read) return read;
+    for (auto [key, out] : {std::pair{"mnemonic", &parsed.mnemonic}, {"meaning", &parsed.meaning}, {"origin", &parsed.origin},
+                            {"advice", &parsed.advice}})
+      if (auto read = text_field(row, key, *out); !read) return read;
+    // NVIDIA leaves the buckets of its newest codes empty.
+    parsed.immediate = string_field(row, "immediate");
+    parsed.investigatory = string_field(row, "investigatory");
+    const auto action = parse_action(string_field(row, "action"));
+    if (!action) return problem("\"action\" must be one of " + joined_names<Action>());
+    parsed.action = *action;
     rows.push_back(std::move(parsed));
     return {};
   });

@@ -4,6 +4,7 @@
 // questions the probes ask of them: what a driver branch supports, what a
 // toolkit needs, minor-version minimums, architectures per CUDA major.
 
+#include "model/action.h"
 #include "util/checked.h"
 #include "util/version.h"
 
@@ -38,9 +39,13 @@ struct ForwardCompatRow {
   Version cuda;
   std::vector<int> hosts;  // host branches the cuda-compat package supports
 };
+// A code of NVIDIA's Xid catalog: NVIDIA's words (mnemonic, meaning, the
+// immediate and investigatory resolution buckets) and gpudoctor's (whose
+// fault, what a fleet should do, the advice a finding prints).
 struct XidRow {
   std::int64_t code = 0;
-  std::string meaning, action;
+  std::string mnemonic, meaning, immediate, investigatory, origin, advice;
+  Action action = Action::none;
 };
 
 // A PyTorch wheel index (download.pytorch.org/whl/cu128) and the SASS its builds carry.

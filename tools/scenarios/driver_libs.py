@@ -34,10 +34,6 @@ def scenarios():
                  "[ 8301.123470] NVRM: GPU 0000:1b:00.0: GPU has fallen off the bus.\n")
     yield s.expect("fail", "hardware", ["kernel-log-gpu-fell-off-bus", "device-open-failed"], headline="kernel-log-gpu-fell-off-bus")
 
-    s = h100_host("host-xid-48-in-log", "A healthy-looking host whose kernel log shows a double-bit ECC error (Xid 48).")
-    s.kernel_log("[ 9120.000001] NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n")
-    yield s.expect("warn", None, ["gpu-xid-reported"], headline="gpu-xid-reported")
-
     # A GPU lost at run time, seen by nvidia-smi alone (no kernel log could be
     # read): the other GPU answers, the lost one's line says why, exit 15.
     s = h100_host("host-nvidia-smi-gpu-lost", "One of two H100s fell off the bus at run time; only nvidia-smi says so (no readable kernel log).")

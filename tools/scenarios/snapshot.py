@@ -443,12 +443,16 @@ class Snapshot:
                           "".join(f"nvidia/{wheel}/lib/{name},sha256=x,1\n" for name, _ in libraries[wheel]))
         return self
 
-    def expect(self, verdict, failing_layer, findings, absent=(), info=(), options=None, headline=None):
+    def expect(self, verdict, failing_layer, findings, absent=(), info=(), options=None, headline=None, action=None):
         """headline: the rule the closing line must name (the root cause) in
-        every scenario that is not ok; a consequence can never be it."""
+        every scenario that is not ok; a consequence can never be it.
+        action: what a fleet should do about the machine (model/action.h), where
+        the scenario is about that."""
         self.expected = {"description": self.description, "verdict": verdict, "failing_layer": failing_layer,
                          "headline": headline, "findings": sorted(findings), "absent": sorted(absent),
                          "info": sorted(info)}
+        if action:
+            self.expected["action"] = action
         if options:  # how `check` is run on it: {"image": true, "gpu": "2330", "host_driver": "550.54.15"}
             self.expected["options"] = options
         return self

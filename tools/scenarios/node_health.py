@@ -1,0 +1,60 @@
+"""Node health as fleets judge it: Xids classified by NVIDIA's catalog, with
+the action a fleet takes (model/action.h); each failing state beside a healthy
+twin that stays quiet."""
+from scenarios.snapshot import SMOKE_PASSED, cuda_device, h100_host
+
+XID_48 = ("[ 9120.000001] NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error "
+          "(DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n")
+
+
+def scenarios():
+    # The application's own faults (NVIDIA: RESTART_APP, the device plugin ignores
+    # them): the GPU needs nothing, the verdict stays OK.
+    s = h100_host("host-xid-13-application", "A healthy H100 whose kernel log shows an application's illegal address "
+                  "(Xid 13) and the channel reset after it (Xid 43).")
+    s.kernel_log("[ 812.100001] NVRM: Xid (PCI:0000:1b:00): 13, pid=4242, name=python3, Graphics SM Warp Exception on "
+                 "(GPC 0, TPC 1, SM 0): Out Of Range Address\n"
+                 "[ 812.100002] NVRM: Xid (PCI:0000:1b:00): 13, pid=4242, name=python3, Graphics Exception: ESR 0x504648=0x102000e\n"
+                 "[ 812.100090] NVRM: Xid (PCI:0000:1b:00): 43, pid=4242, name=python3, Ch 00000008\n")
+    yield s.expect("ok", None, [], info=["gpu-xid-no-action"], action="none")
+
+    s = h100_host("host-xid-48-in-log", "A healthy-looking host whose kernel log shows a double-bit ECC error (Xid 48).")
+    s.kernel_log(XID_48)
+    yield s.expect("fail", "hardware", ["gpu-xid-needs-recovery"], headline="gpu-xid-needs-recovery", action="reset-gpu")
+
+    # The live outcome outranks the log: a kernel ran on the GPU since.
+    s = h100_host("host-xid-48-smoke-works", "Xid 48 in the kernel log, and the smoke test's kernel runs on that GPU.")
+    s.kernel_log(XID_48)
+    s.cuda_probe(devices=[cuda_device()], smoke=SMOKE_PASSED)
+    yield s.expect("warn", None, ["gpu-xid-needs-recovery"], options={"smoke": True}, headline="gpu-xid-needs-recovery",
+                   action="reset-gpu")
+
+    # Xid 154 carries the driver's own recovery action in its text (gpu.c, r590).
+    s = h100_host("host-xid-154-drain-and-reset", "An NVLink5 NETIR link error (Xid 149), then the driver's recovery action "
+                  "changed to Drain and Reset (Xid 154).")
+    s.kernel_log("[171167.621100] NVRM: Xid (PCI:0000:1b:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 Link 01 "
+                 "(0x021425c6 0x00000000 0x00000000 0x00000000 0x00000000 0x00000000)\n"
+                 "[171167.621162] NVRM: Xid (PCI:0000:1b:00): 154, GPU recovery action changed from 0x0 (None) to 0x4 "
+                 "(Drain and Reset)\n")
+    yield s.expect("fail", "hardware", ["gpu-xid-needs-recovery"], headline="gpu-xid-needs-recovery", action="drain-and-reset")
+
+    # The driver says the recovery is done: its newest Xid 154 changed the action back to None.
+    s = h100_host("host-xid-154-recovered", "Xid 48, then Xid 154 asked for a GPU reset, and a later Xid 154 changed the "
+                  "action back to None: the GPU was reset.")
+    s.kernel_log(XID_48 + "[ 9200.000001] NVRM: Xid (PCI:0000:1b:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 "
+                 "(GPU Reset Required)\n"
+                 "[ 9900.000001] NVRM: Xid (PCI:0000:1b:00): 154, GPU recovery action changed from 0x1 (GPU Reset Required) "
+                 "to 0x0 (None)\n")
+    yield s.expect("ok", None, [], info=["gpu-xid-no-action", "gpu-xid-recovered"], action="none")
+
+    # A flood: thousands of lines of one code on two GPUs are two findings, counted.
+    s = h100_host("host-xid-94-flood", "Two GPUs log 3,000 contained ECC errors (Xid 94) between them.")
+    s.pci("0000:2a:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.claimed("0000:2a:00.0", "NVIDIA H100 80GB HBM3", 1).driver_nodes([0, 1], version="550.54.15")
+    s.kernel_log("".join(f"[{1000 + i}.000001] NVRM: Xid (PCI:0000:{'1b' if i % 3 else '2a'}:00): 94, pid={5000 + i}, "
+                         f"name=python3, Contained: SM (0x1). RST: No, D-RST: No\n" for i in range(3000)))
+    yield s.expect("warn", None, ["gpu-xid-workload-hurt"], headline="gpu-xid-workload-hurt", action="restart-workload")
+
+    s = h100_host("host-xid-not-in-catalog", "A newer driver's Xid 175, which the catalog gpudoctor carries does not list.")
+    s.kernel_log("[  77.000001] NVRM: Xid (PCI:0000:1b:00): 175, pid=99, name=python3, Unknown event\n")
+    yield s.expect("warn", None, ["gpu-xid-not-in-catalog"], headline="gpu-xid-not-in-catalog", action="inspect-hardware")
