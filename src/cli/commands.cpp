@@ -126,7 +126,8 @@ std::string utc_now_iso8601() {
 }
 
 ProbeOptions probe_options(const Options& options) {
-  return {options.driver_probe, options.smoke, options.targets, options.image, options.assumed_gpu, options.assumed_driver};
+  return {options.driver_probe, options.smoke, options.targets, options.image, options.assumed_gpu, options.assumed_driver,
+          options.expected_gpus};
 }
 
 // Under --strict, a check that could not do what was asked (--smoke where no

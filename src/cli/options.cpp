@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include "cli/option_table.h"
+#include "host/local_fs.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -55,6 +56,33 @@ Word split(const std::string& arg) {
   if (arg.starts_with("--") && arg.find('=') != std::string::npos)
     return {arg.substr(0, arg.find('=')), arg.substr(arg.find('=') + 1), true};
   return {arg, {}, false};
+}
+
+// --expect: "gpus=8[,KEY=VALUE]", or a file of such lines (# starts a comment).
+// What an operator knows a machine should have, so that what vanished without
+// a trace is still caught.
+void read_expectations(const std::string& value, Options& options) {
+  std::string text = value;
+  if (value.find('=') == std::string::npos) {
+    auto file = read_local_file(value, 4096);
+    if (!file) throw UsageError("--expect: cannot read '" + printable(value, 200) + "': " + file.error().message());
+    text = *file;
+  }
+  for (auto line : lines(text)) {
+    line = trim(line.substr(0, line.find('#')));
+    for (std::size_t start = 0; start < line.size();) {
+      const auto end = std::min(line.find(',', start), line.size());
+      const auto entry = trim(line.substr(start, end - start));
+      start = end + 1;
+      if (entry.empty()) continue;
+      const auto equals = entry.find('=');
+      const auto key = trim(entry.substr(0, equals));
+      const auto number = equals == std::string_view::npos ? std::nullopt : parse_int(trim(entry.substr(equals + 1)));
+      if (key != "gpus") throw UsageError("--expect knows gpus=N, not '" + printable(entry, 60) + "'");
+      if (!number || *number < 1 || *number > 1024) throw UsageError("--expect gpus= takes a count from 1 to 1024, not '" + printable(entry, 60) + "'");
+      options.expected_gpus = *number;
+    }
+  }
 }
 
 bool is_option(const std::string& arg) { return arg.starts_with("-") && arg != "-"; }
@@ -126,6 +154,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (name == "--no-redact") options.redact = false;
     else if (name == "--gpu") options.assumed_gpu = take_value();
     else if (name == "--host-driver") options.assumed_driver = take_value();
+    else if (name == "--expect") read_expectations(take_value(), options);
     else if (name == "--root") options.root = take_value();
     else if (name == "--replay") options.replay = take_value();
     else if (name == "--output") options.output = take_value();

@@ -49,7 +49,8 @@ struct Options {
   bool image = false, strict = false;               // check --image, --strict
   std::optional<int> every_seconds;                  // check --every SECONDS: again and again, never exiting on a verdict
   std::optional<int> watch_seconds;                  // gpus --watch SECONDS: the table again every SECONDS
-  std::optional<std::string> assumed_gpu, assumed_driver;  // --gpu, --host-driver  // for diff: two snapshots or JSON reports
+  std::optional<std::string> assumed_gpu, assumed_driver;  // --gpu, --host-driver
+  std::optional<std::int64_t> expected_gpus;                // --expect gpus=N  // for diff: two snapshots or JSON reports
 };
 
 Options parse_options(const std::vector<std::string>& args);

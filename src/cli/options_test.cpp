@@ -1,6 +1,9 @@
 #include "cli/options.h"
+#include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>
+
+#include <fstream>
 
 using gd::parse_options;
 
@@ -99,4 +102,20 @@ TEST_CASE("gpus --watch takes 1 to 86400 seconds, live only") {
   CHECK_THROWS_WITH_AS(parse_options({"check", "--watch", "5"}), doctest::Contains("--watch is not an option of check"), gd::UsageError);
   CHECK_THROWS_WITH_AS(parse_options({"gpus", "--watch", "5", "--replay", "snap"}), doctest::Contains("a replay or a --root directory never changes"),
                        gd::UsageError);
+}
+
+TEST_CASE("--expect: gpus=N inline or from a file of KEY=VALUE lines; anything else is bad usage") {
+  CHECK(parse_options({"check", "--expect", "gpus=8"}).expected_gpus == 8);
+  CHECK(parse_options({"check", "--expect=gpus=4"}).expected_gpus == 4);
+  gd::TempDir dir;
+  const std::string file = dir / "expect";
+  {
+    std::ofstream out(file);
+    out << "# the p5.48xlarge inventory\n\ngpus = 8  # H100 SXM\n";
+  }
+  CHECK(parse_options({"check", "--expect", file}).expected_gpus == 8);
+  for (const char* bad : {"gpus=0", "gpus=1025", "gpus=eight", "nvlinks=18", "gpus"})
+    CHECK_THROWS_AS(parse_options({"check", "--expect", bad}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"check", "--expect", dir / "missing"}), gd::UsageError);
+  CHECK_THROWS_AS(parse_options({"lint", "Dockerfile", "--expect", "gpus=8"}), gd::UsageError);
 }

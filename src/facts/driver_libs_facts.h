@@ -267,7 +267,7 @@ struct DriverLibsFacts {
       "the MPS control daemon's pipe this process would reach ($CUDA_MPS_PIPE_DIRECTORY/control, else /tmp/nvidia-mps/control): CUDA programs share the GPUs through MPS");
     f("cuda_expected_devices", cuda_expected_devices,
       "how many devices CUDA should list for this workload: what CUDA_VISIBLE_DEVICES selects, else the GPU nodes a container "
-      "was given, else the host's GPUs that no VM holds (vfio-pci); absent with MIG on or when unknown");
+      "was given, else the host's GPUs that no VM holds (vfio-pci), or the count --expect gpus= gives less those; absent with MIG on or when unknown");
     f("gpu_list_source", gpu_list_source,
       "which evidence lists the GPUs (the GPU table of `gpus`, text and markdown): NVML when it answered with devices, "
       "else nvidia-smi, else CUDA's devices, else the files (sysfs, /proc/driver/nvidia)");

@@ -122,6 +122,7 @@ struct HardwareFacts {
   std::vector<std::string> nvswitch_management_ports;
   std::int64_t bridge_vpd_unreadable = 0;
   std::optional<IntegratedGpu> integrated_gpu;
+  std::optional<std::int64_t> expected_gpus;
 
   template <class F>
   void fields(F& f) const {
@@ -137,6 +138,7 @@ struct HardwareFacts {
     f("nvswitch_management_ports", nvswitch_management_ports,
       "fourth-generation NVSwitch baseboards (HGX B200, B300): the ConnectX bridge functions whose VPD says SMDL=SW_MNG, "
       "through which Fabric Manager and the NVLink Subnet Manager reach the NVSwitches");
+    f("expected_gpus", expected_gpus, "--expect gpus=N: how many NVIDIA GPUs the operator says this machine has on its PCI bus");
     f("bridge_vpd_unreadable", bridge_vpd_unreadable, "ConnectX-7/8 functions whose VPD could not be read (only root may)");
     f("integrated_gpu", integrated_gpu, "a Tegra SoC's GPU on the platform bus (Jetson), which no PCI scan finds");
   }

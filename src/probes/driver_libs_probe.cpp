@@ -284,7 +284,10 @@ std::optional<std::int64_t> expected_cuda_devices(const ProbeContext& context, c
   if (context.container.in_container) {
     count = context.device_nodes.gpu_node_count;
   } else {
-    for (const auto& gpu : context.hardware.gpus) count += gpu.driver_kind == DriverKind::passthrough ? 0 : 1;
+    std::int64_t for_vms = 0;
+    for (const auto& gpu : context.hardware.gpus) (gpu.driver_kind == DriverKind::passthrough ? for_vms : count) += 1;
+    // The operator's count (--expect) covers GPUs gone from the bus too: CUDA should see them all.
+    if (context.hardware.expected_gpus) count = std::max(count, *context.hardware.expected_gpus - for_vms);
   }
   return count > 0 ? std::optional(count) : std::nullopt;
 }

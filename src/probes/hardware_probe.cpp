@@ -205,6 +205,10 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     layer.source("min_compute_capability", k_pci_devices);
   }
   facts.integrated_gpu = probe_integrated_gpu(context, layer);
+  if (context.options.expected_gpus) {
+    facts.expected_gpus = context.options.expected_gpus;
+    layer.source("expected_gpus", "--expect");
+  }
   for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "host_gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches",
                            "nvswitch_management_ports", "bridge_vpd_unreadable"})
     layer.source(fact, k_pci_devices);

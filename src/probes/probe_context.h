@@ -31,6 +31,7 @@ struct ProbeOptions {
   bool image = false;                          // --image: an image, not a running system
   std::optional<std::string> assumed_gpu{};      // --gpu DEVICE-ID|CC: the host's GPU, in image mode
   std::optional<std::string> assumed_driver{};   // --host-driver VERSION: the host's driver, in image mode
+  std::optional<std::int64_t> expected_gpus{};   // --expect gpus=N: the NVIDIA GPUs this machine should have
   // `gpudoctor gpus`: only what lists the GPUs (NVML, else nvidia-smi, else
   // CUDA, else the files); no kernel log, no node opened, no layer above driver-libs.
   bool gpu_table = false;

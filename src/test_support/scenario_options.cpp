@@ -23,6 +23,7 @@ ProbeOptions scenario_probe_options(const boost::json::object& expected) {
   probe.driver_probe = !flag(*options, "no_probe");
   if (options->contains("gpu")) probe.assumed_gpu = std::string(options->at("gpu").as_string());
   if (options->contains("host_driver")) probe.assumed_driver = std::string(options->at("host_driver").as_string());
+  if (options->contains("expect_gpus")) probe.expected_gpus = options->at("expect_gpus").as_int64();
   return probe;
 }
 
@@ -36,6 +37,7 @@ std::vector<std::string> scenario_cli_args(const boost::json::object& expected) 
   if (options->contains("gpu")) args.insert(args.end(), {"--gpu", std::string(options->at("gpu").as_string())});
   if (options->contains("host_driver"))
     args.insert(args.end(), {"--host-driver", std::string(options->at("host_driver").as_string())});
+  if (options->contains("expect_gpus")) args.insert(args.end(), {"--expect", "gpus=" + std::to_string(options->at("expect_gpus").as_int64())});
   return args;
 }
 

@@ -1,7 +1,7 @@
 """Node health as fleets judge it: Xids classified by NVIDIA's catalog, with
 the action a fleet takes (model/action.h); each failing state beside a healthy
 twin that stays quiet."""
-from scenarios.snapshot import SMOKE_PASSED, cuda_device, h100_host
+from scenarios.snapshot import SMOKE_PASSED, cuda_device, h100_host, nvml_device
 
 XID_48 = ("[ 9120.000001] NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error "
           "(DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n")
@@ -58,3 +58,26 @@ def scenarios():
     s = h100_host("host-xid-not-in-catalog", "A newer driver's Xid 175, which the catalog gpudoctor carries does not list.")
     s.kernel_log("[  77.000001] NVRM: Xid (PCI:0000:1b:00): 175, pid=99, name=python3, Unknown event\n")
     yield s.expect("warn", None, ["gpu-xid-not-in-catalog"], headline="gpu-xid-not-in-catalog", action="inspect-hardware")
+
+    # The operator's count (--expect gpus=N): a GPU gone from the bus leaves no Xid.
+    s = h100_host("host-gpu-missing-no-xid", "The machine should have two H100s (--expect gpus=2); one is gone from the "
+                  "PCI bus, and no log line says so.")
+    s.cuda_probe(devices=[cuda_device()])
+    yield s.expect("fail", "hardware", ["gpu-count-below-expected"], options={"expect_gpus": 2},
+                   headline="gpu-count-below-expected", action="inspect-hardware")
+
+    s = h100_host("host-gpu-count-as-expected", "The two H100s this machine should have (--expect gpus=2), seen by NVML and CUDA.")
+    s.pci("0000:2a:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.claimed("0000:2a:00.0", "NVIDIA H100 80GB HBM3", 1).driver_nodes([0, 1], version="550.54.15")
+    s.nvml_probe(devices=[nvml_device(), nvml_device(1, bus="2A")])
+    s.cuda_probe(devices=[cuda_device(), cuda_device(1, bus="2A")])
+    yield s.expect("ok", None, [], options={"expect_gpus": 2}, action="none")
+
+    s = h100_host("host-nvml-missing-gpu", "Both H100s are on the PCI bus and claimed (--expect gpus=2), but NVML and CUDA "
+                  "see only one; nothing in the log says why.")
+    s.pci("0000:2a:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.claimed("0000:2a:00.0", "NVIDIA H100 80GB HBM3", 1).driver_nodes([0, 1], version="550.54.15")
+    s.nvml_probe(devices=[nvml_device()])
+    s.cuda_probe(devices=[cuda_device()])
+    yield s.expect("fail", "driver-libs", ["nvml-count-below-expected"], options={"expect_gpus": 2},
+                   headline="nvml-count-below-expected", action="reboot-node")
