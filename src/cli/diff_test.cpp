@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 namespace gd {
 namespace {
 
@@ -29,8 +31,9 @@ TEST_CASE("diff: the healthy HGX against the one whose Fabric Manager is down") 
   CHECK(layer.status_a == "ok");
   CHECK(layer.status_b == "fail");
   CHECK(layer.only_a.empty());
-  REQUIRE(layer.only_b.size() == 9);
+  REQUIRE(layer.only_b.size() == 10);
   CHECK(layer.only_b[0] == "cuda-init-system-not-ready");
+  CHECK(std::find(layer.only_b.begin(), layer.only_b.end(), "fabric-manager-not-running") != layer.only_b.end());
   // The layer's own facts come before nested ones: the cuInit result is among the first shown.
   bool init_shown = false;
   for (std::size_t i = 0; i < 3; ++i) init_shown = init_shown || layer.facts[i].path == "cuda_probe.init_result";

@@ -166,6 +166,8 @@ struct FabricManagerFacts {
   bool in_driver_container = false;
   Nullable<std::string> nvlsm_program;
   std::optional<bool> ib_umad;
+  Nullable<bool> running;
+  std::optional<std::int64_t> pid;
 
   template <class F>
   void fields(F& f) const {
@@ -176,6 +178,10 @@ struct FabricManagerFacts {
       "the program is the GPU Operator's, in its driver container's root (/run/nvidia/driver), which starts it itself");
     f("nvlsm_program", nvlsm_program,
       "fourth-generation NVSwitch baseboards (hardware.nvswitch_management_ports): nvlsm, where the nvlsm package puts it (/opt/nvidia/nvlsm/sbin)");
+    f("running", running,
+      "a process named nv-fabricmanager runs (/proc/PID/comm); null when /proc could not be read, or more processes "
+      "than gpudoctor reads");
+    f("pid", pid, "that process's id");
     f("ib_umad", ib_umad,
       "fourth-generation NVSwitch baseboards: /sys/module/ib_umad exists, the InfiniBand MAD module NVLSM talks to the NVSwitches through");
   }

@@ -244,6 +244,27 @@ std::vector<std::string> stub_files(Host& host) {
   return stubs;
 }
 
+// Installed and enabled is not running (NVSentinel #889: a fleet ran twenty days
+// with it dead). The kernel keeps 15 bytes of a process's name: "nv-fabricmanage".
+void find_fabric_manager_process(Host& host, FabricManagerFacts& facts) {
+  constexpr std::size_t k_max_processes = 65536;
+  const auto entries = host.list_dir("/proc");
+  if (!entries) return;
+  std::size_t processes = 0;
+  for (const auto& entry : *entries) {
+    const auto pid = entry.find_first_not_of("0123456789") == std::string::npos ? parse_int(entry) : std::nullopt;
+    if (!pid) continue;
+    if (++processes > k_max_processes) return;  // running stays unknown
+    const auto comm = host.read_file("/proc/" + entry + "/comm", 64);
+    if (comm && trim(*comm) == "nv-fabricmanage") {
+      facts.running = true;
+      facts.pid = *pid;
+      return;
+    }
+  }
+  facts.running = false;
+}
+
 // Where the nvidia-fabricmanager packages put the daemon and its unit; on a
 // GPU Operator node the driver container carries and starts it.
 FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
@@ -267,6 +288,7 @@ FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
   const auto unit = find_systemd_unit(host, "nvidia-fabricmanager.service");
   facts.unit.value = unit.path;
   facts.enabled = unit.enabled;
+  find_fabric_manager_process(host, facts);
   return facts;
 }
 

@@ -7,7 +7,7 @@ from scenarios.snapshot import *  # noqa: F401,F403
 
 def scenarios():
     buses = ["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]
-    def hgx_host(name, description, fabric_manager="enabled", userspace=True):
+    def hgx_host(name, description, fabric_manager="enabled", userspace=True, fm_running=True):
         s = Snapshot(name, description).plain_vm_pci()
         s.nvidia_driver("550.90.07", userspace=userspace)
         for index, bus in enumerate(buses):
@@ -25,6 +25,8 @@ def scenarios():
             if fabric_manager == "enabled":
                 s.link("/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service",
                        "/usr/lib/systemd/system/nvidia-fabricmanager.service")
+                if fm_running:
+                    s.process(2817, "nv-fabricmanage")
         return s
 
     s = hgx_host("host-hgx-8gpu-nvswitch", "An HGX H100 server: 8 GPUs and 4 NVSwitches, all healthy.")
@@ -33,10 +35,20 @@ def scenarios():
     s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
     yield s.expect("ok", None, [])
 
-    s = hgx_host("host-hgx-fabric-manager-down", "The HGX server after a driver update: Fabric Manager is not running, so cuInit returns 802.")
+    s = hgx_host("host-hgx-fabric-manager-down", "The HGX server after a driver update: Fabric Manager is not running, so cuInit returns 802.",
+                 fm_running=False)
     s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
     s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="not-started") for i, bus in enumerate(buses)])
-    yield s.expect("fail", "driver-libs", ["cuda-init-system-not-ready", "gpu-fabric-not-ready"], headline="cuda-init-system-not-ready")
+    yield s.expect("fail", "driver-libs", ["fabric-manager-not-running", "cuda-init-system-not-ready", "gpu-fabric-not-ready"],
+                   headline="fabric-manager-not-running", action="fix-configuration")
+
+    # Stopped after it set the fabric up (NVSentinel #889): CUDA works today, the next reset or boot will not.
+    s = hgx_host("host-hgx-fabric-manager-stopped", "The HGX server's Fabric Manager died after it set the fabric up: "
+                 "cuInit works, nothing keeps the fabric.", fm_running=False)
+    s.cuda_probe(devices=[cuda_device(i, bus.upper()) for i, bus in enumerate(buses)],
+                 mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
+    yield s.expect("warn", None, ["fabric-manager-not-running"], headline="fabric-manager-not-running", action="fix-configuration")
 
     # From files alone (--root, --no-probe, a snapshot without the driver's answers): no Fabric Manager at all.
     s = hgx_host("host-hgx-no-fabric-manager", "An HGX H100 server whose image never got nvidia-fabricmanager: "
@@ -372,6 +384,8 @@ def hgx_b200_host(name, description, fabric_manager=True, nvlsm=True, ib_umad=Tr
         s.file("/usr/lib/systemd/system/nvidia-fabricmanager.service", "[Service]\n")
         s.link("/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service",
                "/usr/lib/systemd/system/nvidia-fabricmanager.service")
+        if nvlsm and ib_umad:  # nvidia-fabricmanager-start.sh starts NVLSM first, or gives up
+            s.process(3011, "nv-fabricmanage")
     if nvlsm:  # the nvlsm package
         s.file("/opt/nvidia/nvlsm/sbin/nvlsm", "").file("/usr/share/nvidia/nvlsm/nvlsm.conf", "log_file /var/log/nvlsm.log\n")
     return s
@@ -384,12 +398,13 @@ def hgx_b200_scenarios():
     s = hgx_b200_host("host-hgx-b200-no-nvlsm", "An HGX B200 set up as an HGX H100 was: Fabric Manager without nvlsm, so it "
                       "cannot start and cuInit answers 802.", nvlsm=False)
     s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.570.133.20")
-    yield s.expect("fail", "driver-libs", ["nvlink-subnet-manager-missing", "cuda-init-system-not-ready"],
+    yield s.expect("fail", "driver-libs", ["nvlink-subnet-manager-missing", "fabric-manager-not-running", "cuda-init-system-not-ready"],
                    absent=["fabric-manager-missing"], headline="nvlink-subnet-manager-missing")
 
     s = hgx_b200_host("host-hgx-b200-ib-umad-not-loaded", "An HGX B200 whose ib_umad is not loaded (an image without the "
                       "InfiniBand modules at boot), told from files alone.", ib_umad=False)
-    yield s.expect("fail", "driver-libs", ["nvlink-fabric-ib-umad-not-loaded"], headline="nvlink-fabric-ib-umad-not-loaded")
+    yield s.expect("fail", "driver-libs", ["nvlink-fabric-ib-umad-not-loaded", "fabric-manager-not-running"],
+                   headline="nvlink-fabric-ib-umad-not-loaded")
 
     s = hgx_b200_host("host-hgx-b200-no-fabric-manager", "An HGX B200 with neither Fabric Manager nor nvlsm: no PCI NVSwitch "
                       "function, yet the bridge's VPD says the NVSwitches are there.", fabric_manager=False, nvlsm=False)

@@ -81,6 +81,11 @@ class Snapshot:
         self.pci("0000:00:02.0", "1af4", "1001", "010000", driver="virtio-pci", subsystem=("1af4", "0002"))
         return self
 
+    def process(self, pid, comm):
+        """A running process, as /proc/PID/comm names it (15 bytes at most)."""
+        self.file(f"/proc/{pid}/comm", comm[:15] + "\n")
+        return self
+
     def kernel_log(self, text):
         """What `dmesg` printed, recorded as child evidence."""
         self.children.append({"kind": "command", "args": ["dmesg"], "exit": 0, "stdout": text, "stderr": "",
