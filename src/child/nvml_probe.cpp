@@ -37,6 +37,18 @@ constexpr std::pair<unsigned long long, const char*> k_throttle_reasons[] = {
 };
 constexpr nvmlReturn k_nvml_insufficient_size = 7, k_nvml_corrupted_inforom = 14;
 
+// nvmlFieldValue_t: the field asked for, then NVML's answer; value is a union
+// whose unsigned int member is the first four bytes.
+struct FieldValue {
+  unsigned field_id = 0, scope_id = 0;
+  long long timestamp = 0, latency_usec = 0;
+  unsigned value_type = 0;
+  nvmlReturn result = -1;
+  unsigned value_u32 = 0, value_high = 0;
+};
+static_assert(sizeof(FieldValue) == 40);
+constexpr unsigned k_field_gpu_recovery_action = 230;
+
 // nvmlProcessInfo_t (v2 and v3 alike): pid, usedGpuMemory, gpuInstanceId,
 // computeInstanceId. Memory is ~0 where NVML cannot say (some containers).
 struct ProcessInfo {
@@ -102,7 +114,10 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
   if (nvml.ask("nvmlDeviceGetPersistenceMode", device, &state)) line["persistence_mode"] = state;
   if (nvml.ask("nvmlDeviceGetComputeMode", device, &state)) line["compute_mode"] = state;
   unsigned current = 0, pending = 0;
-  if (nvml.ask("nvmlDeviceGetMigMode", device, &current, &pending)) line["mig_mode"] = current;
+  if (nvml.ask("nvmlDeviceGetMigMode", device, &current, &pending)) {
+    line["mig_mode"] = current;
+    line["mig_mode_pending"] = pending;
+  }
   unsigned most = 0;
   if (current && nvml.ask("nvmlDeviceGetMaxMigDeviceCount", device, &most)) {
     unsigned instances = 0;
@@ -113,6 +128,17 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
     line["mig_devices"] = instances;
   }
   if (table) return line;
+  char vbios[32] = {};  // NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE
+  if (nvml.ask("nvmlDeviceGetVbiosVersion", device, vbios, static_cast<unsigned>(sizeof vbios))) line["vbios"] = bounded(vbios, sizeof vbios);
+  int ecc = 0, ecc_pending = 0;
+  if (nvml.ask("nvmlDeviceGetEccMode", device, &ecc, &ecc_pending)) {
+    line["ecc_mode"] = ecc;
+    line["ecc_mode_pending"] = ecc_pending;
+  }
+  // NVML_FI_DEV_GET_GPU_RECOVERY_ACTION (230, R570+): what the driver says the GPU needs now.
+  FieldValue recovery{.field_id = k_field_gpu_recovery_action};
+  if (nvml.ask("nvmlDeviceGetFieldValues", device, 1, &recovery) && recovery.result == 0)
+    line["recovery_action"] = recovery.value_u32;
   unsigned long long errors = 0;
   if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 0, &errors)) line["ecc_uncorrected_volatile"] = errors;
   if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 1, &errors)) line["ecc_uncorrected_aggregate"] = errors;

@@ -6,6 +6,7 @@
 // `stopped_in` naming the call it was in.
 
 #include "facts/child_status.h"
+#include "model/action.h"
 #include "model/fact_fields.h"
 
 #include <cstdint>
@@ -86,8 +87,10 @@ struct GpuProcessFacts {
 struct NvmlDeviceFacts {
   std::int64_t index = 0;
   std::optional<std::string> name, uuid, bus_id, compute_capability;
-  std::optional<Setting> persistence_mode, mig_mode;
+  std::optional<Setting> persistence_mode, mig_mode, mig_mode_pending, ecc_mode, ecc_mode_pending;
   std::optional<ComputeMode> compute_mode;
+  std::optional<std::string> vbios, vbios_of_the_others;
+  std::optional<Action> recovery_action;
   std::optional<FabricState> fabric_state;
   std::optional<std::int64_t> memory_total_mib, memory_used_mib, memory_used_percent, utilization_percent, temperature_c, processes, mig_devices;
   std::optional<std::int64_t> ecc_uncorrected_volatile, ecc_uncorrected_aggregate;
@@ -113,6 +116,15 @@ struct NvmlDeviceFacts {
     f("persistence_mode", persistence_mode, "nvmlDeviceGetPersistenceMode");
     f("compute_mode", compute_mode, "nvmlDeviceGetComputeMode");
     f("mig_mode", mig_mode, "current MIG mode");
+    f("mig_mode_pending", mig_mode_pending, "the MIG mode the next GPU reset brings");
+    f("ecc_mode", ecc_mode, "current ECC mode (nvmlDeviceGetEccMode)");
+    f("ecc_mode_pending", ecc_mode_pending, "the ECC mode the next GPU reset brings");
+    f("vbios", vbios, "nvmlDeviceGetVbiosVersion");
+    f("vbios_of_the_others", vbios_of_the_others,
+      "set when this GPU's VBIOS differs from the one most other GPUs of its name here have: theirs");
+    f("recovery_action", recovery_action,
+      "what the driver says the GPU needs now (NVML_FI_DEV_GET_GPU_RECOVERY_ACTION, R570 and newer): none, reset-gpu, "
+      "reboot-node or drain-and-reset (NVML's DRAIN_P2P and DRAIN_AND_RESET)");
     f("mig_devices", mig_devices, "MIG mode: the MIG devices (compute instances) that exist");
     f("ecc_uncorrected_volatile", ecc_uncorrected_volatile, "uncorrected ECC errors since the driver loaded");
     f("ecc_uncorrected_aggregate", ecc_uncorrected_aggregate, "uncorrected ECC errors over the GPU's life");
@@ -120,7 +132,9 @@ struct NvmlDeviceFacts {
     f("remapped_rows_pending", remapped_rows_pending, "a row remapping waits for a GPU reset (Ampere and newer)");
     f("remapped_rows_failed", remapped_rows_failed, "a row remapping failed: the GPU has run out of spare rows");
     f("inforom_valid", inforom_valid, "nvmlDeviceValidateInforom: false when the InfoROM is corrupt");
-    f("throttle_reasons", throttle_reasons, "active clock throttle reasons other than idle and application clocks");
+    // The names child/nvml_probe.cpp gives NVML's reason bits.
+    f("throttle_reasons", throttle_reasons, "active clock throttle reasons other than idle and application clocks",
+      std::vector<std::string>{"sw-power-cap", "hw-slowdown", "sw-thermal-slowdown", "hw-thermal-slowdown", "hw-power-brake", "sync-boost"});
     f("processes", processes, "compute processes using the GPU");
     f("process_list", process_list, "those processes (at most 16): pid, name and memory, from nvmlDeviceGetComputeRunningProcesses");
     f("fabric_state", fabric_state, "NVLink fabric registration (NVSwitch systems)");

@@ -7,6 +7,8 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 
 namespace gd {
 namespace json = boost::json;
@@ -95,6 +97,31 @@ std::string cuda_version_text(std::int64_t version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
+// NVML_FI_DEV_GET_GPU_RECOVERY_ACTION's values (nvmlDeviceGpuRecoveryAction_t):
+// NONE, GPU_RESET, NODE_REBOOT, DRAIN_P2P, DRAIN_AND_RESET; newer ones are unknown.
+std::optional<Action> recovery_action(const json::object& line) {
+  constexpr Action k_by_value[] = {Action::none, Action::reset_gpu, Action::reboot_node, Action::drain_and_reset, Action::drain_and_reset};
+  const auto value = int_field(line, "recovery_action");
+  if (!value || *value < 0 || *value >= static_cast<std::int64_t>(std::size(k_by_value))) return std::nullopt;
+  return k_by_value[*value];
+}
+
+// GPUs of one name should carry one VBIOS (Azure's and Meta's health checks
+// fail a node where they do not): a GPU whose VBIOS differs from the one most
+// GPUs of its name have is marked with theirs. A tie marks nothing.
+void mark_odd_vbios(std::vector<NvmlDeviceFacts>& devices) {
+  std::map<std::string, std::map<std::string, int>> counts;  // name -> vbios -> GPUs
+  for (const auto& device : devices)
+    if (device.name && device.vbios) ++counts[*device.name][*device.vbios];
+  for (auto& device : devices) {
+    if (!device.name || !device.vbios) continue;
+    const auto& versions = counts[*device.name];
+    const auto most = std::max_element(versions.begin(), versions.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    const bool tie = std::count_if(versions.begin(), versions.end(), [&](const auto& entry) { return entry.second == most->second; }) > 1;
+    if (!tie && most->first != *device.vbios) device.vbios_of_the_others = most->first;
+  }
+}
+
 }  // namespace
 
 CudaProbeFacts parse_cuda_probe(const ChildAnswer& answer) {
@@ -174,6 +201,11 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
       device.persistence_mode = enum_field<Setting>(line, "persistence_mode");
       device.compute_mode = enum_field<ComputeMode>(line, "compute_mode");
       device.mig_mode = enum_field<Setting>(line, "mig_mode");
+      device.mig_mode_pending = enum_field<Setting>(line, "mig_mode_pending");
+      device.ecc_mode = enum_field<Setting>(line, "ecc_mode");
+      device.ecc_mode_pending = enum_field<Setting>(line, "ecc_mode_pending");
+      device.vbios = text_of(line, "vbios", 40);
+      device.recovery_action = recovery_action(line);
       device.mig_devices = int_field(line, "mig_devices");
       device.ecc_uncorrected_volatile = int_field(line, "ecc_uncorrected_volatile");
       device.ecc_uncorrected_aggregate = int_field(line, "ecc_uncorrected_aggregate");
@@ -200,6 +232,7 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
       facts.devices.push_back(std::move(device));
     }
   });
+  mark_odd_vbios(facts.devices);
   return facts;
 }
 

@@ -81,3 +81,32 @@ def scenarios():
     s.cuda_probe(devices=[cuda_device()])
     yield s.expect("fail", "driver-libs", ["nvml-count-below-expected"], options={"expect_gpus": 2},
                    headline="nvml-count-below-expected", action="reboot-node")
+
+    # What NVML says of each GPU now: the driver's recovery action, pending modes,
+    # throttling by the hardware, firmware that differs from its peers'.
+    s = h100_host("host-gpu-recovery-action-reset", "NVML's GPU recovery action for the H100 is GPU_RESET (after an "
+                  "uncontained error).")
+    s.nvml_probe(devices=[nvml_device(recovery_action=1)])
+    yield s.expect("fail", "hardware", ["gpu-recovery-action-required"], headline="gpu-recovery-action-required", action="reset-gpu")
+
+    s = h100_host("host-gpu-ecc-pending", "ECC was turned off on the H100 (nvidia-smi -e 0), and the GPU was not reset since.")
+    s.nvml_probe(devices=[nvml_device(ecc_mode_pending="Disabled")])
+    yield s.expect("warn", None, ["gpu-mode-change-pending"], headline="gpu-mode-change-pending", action="reset-gpu")
+
+    s = h100_host("host-gpu-thermal-slowdown", "The H100 slows its clocks for heat (HW thermal slowdown) at 92 °C.")
+    s.nvml_probe(devices=[nvml_device(throttle_reasons=["hw-thermal-slowdown"], temperature_c=92)])
+    yield s.expect("warn", None, ["gpu-throttled-by-hardware"], headline="gpu-throttled-by-hardware", action="inspect-hardware")
+
+    # Its healthy twin: a busy GPU at its software power cap is doing what it should.
+    s = h100_host("host-gpu-at-power-cap", "A busy H100 held at its power limit (the software power cap): normal under load.")
+    s.nvml_probe(devices=[nvml_device(throttle_reasons=["sw-power-cap"], utilization_percent=100, power_draw_w=699.0)])
+    yield s.expect("ok", None, [], action="none")
+
+    three = [("1b", "96.00.99.00.01"), ("2a", "96.00.99.00.01"), ("3c", "96.00.74.00.0c")]
+    s = h100_host("host-gpu-vbios-differs", "Three H100s, one of them a replacement with an older VBIOS.")
+    for index, (bus, _) in enumerate(three[1:], start=1):
+        s.pci(f"0000:{bus}:00.0", "10de", "2330", "030200", driver="nvidia")
+        s.claimed(f"0000:{bus}:00.0", "NVIDIA H100 80GB HBM3", index)
+    s.driver_nodes([0, 1, 2], version="550.54.15")
+    s.nvml_probe(devices=[nvml_device(index, bus.upper(), vbios=vbios) for index, (bus, vbios) in enumerate(three)])
+    yield s.expect("warn", None, ["gpu-vbios-differs"], headline="gpu-vbios-differs", action="fix-configuration")

@@ -551,8 +551,11 @@ def nvml_device(index=0, bus="1B", name="NVIDIA H100 80GB HBM3", **changes):
               "power_limit_w": 700.0, "persistence_mode": "Enabled", "compute_mode": "Default", "mig_mode": "Disabled",
               "ecc_uncorrected_volatile": 0, "ecc_uncorrected_aggregate": 0, "retired_pages_pending": False,
               "remapped_rows_pending": False, "remapped_rows_failed": False, "inforom_valid": True,
-              "throttle_reasons": [], "processes": 0, "fabric_state": "not-supported"}
+              "throttle_reasons": [], "processes": 0, "fabric_state": "not-supported", "vbios": "96.00.99.00.01",
+              "ecc_mode": "Enabled", "recovery_action": 0}
     device.update(changes)
+    for mode in ("ecc_mode", "mig_mode"):  # nothing pending unless a scenario says so
+        device.setdefault(mode + "_pending", device[mode])
     return {key: value for key, value in device.items() if value is not None}
 
 
