@@ -86,6 +86,36 @@ void list_processes(const Nvml& nvml, nvmlDevice device, json::object& line) {
   line["process_list"] = std::move(listed);
 }
 
+// NVLink: the links NVML answers for (a part without NVLink answers for none)
+// and which of them are down, with each GPU's error counters summed over its
+// links (replay, recovery, CRC of flits and of data: the counters DCGM's
+// NVLink watch and gpud read).
+void list_nvlinks(const Nvml& nvml, nvmlDevice device, json::object& line) {
+  constexpr unsigned k_max_links = 18;  // NVML_NVLINK_MAX_LINKS
+  unsigned links = 0;
+  json::array inactive;
+  unsigned long long counters[4] = {};  // NVML_NVLINK_ERROR_DL_REPLAY, _RECOVERY, _CRC_FLIT, _CRC_DATA
+  bool counted = false;
+  for (unsigned link = 0; link < k_max_links; ++link) {
+    int active = 0;
+    if (!nvml.ask("nvmlDeviceGetNvLinkState", device, link, &active)) continue;
+    ++links;
+    if (!active) inactive.emplace_back(link);
+    for (unsigned counter = 0; counter < 4; ++counter) {
+      unsigned long long value = 0;
+      if (nvml.ask("nvmlDeviceGetNvLinkErrorCounter", device, link, counter, &value)) {
+        counters[counter] += value;
+        counted = true;
+      }
+    }
+  }
+  if (links == 0) return;
+  line["nvlinks"] = links;
+  line["nvlinks_inactive"] = std::move(inactive);
+  if (counted)
+    line["nvlink_errors"] = json::object{{"replay", counters[0]}, {"recovery", counters[1]}, {"crc_flit", counters[2]}, {"crc_data", counters[3]}};
+}
+
 json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bool table) {
   json::object line{{"nvml_device", index}};
   char text[256] = {};
@@ -161,6 +191,7 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
     line["throttle_reasons"] = std::move(named);
   }
   list_processes(nvml, device, line);
+  list_nvlinks(nvml, device, line);
   // nvmlGpuFabricInfo_t: clusterUuid[16], status, cliqueId, state (one byte).
   alignas(8) unsigned char fabric[64] = {};
   if (nvml.ask("nvmlDeviceGetGpuFabricInfo", device, static_cast<void*>(fabric))) line["fabric_state"] = fabric[24];

@@ -84,6 +84,19 @@ struct GpuProcessFacts {
   }
 };
 
+// NVLink error counters, summed over a GPU's links since the driver loaded.
+struct NvlinkErrorFacts {
+  std::int64_t replay = 0, recovery = 0, crc_flit = 0, crc_data = 0;
+
+  template <class F>
+  void fields(F& f) const {
+    f("replay", replay, "NVML_NVLINK_ERROR_DL_REPLAY");
+    f("recovery", recovery, "NVML_NVLINK_ERROR_DL_RECOVERY");
+    f("crc_flit", crc_flit, "NVML_NVLINK_ERROR_DL_CRC_FLIT");
+    f("crc_data", crc_data, "NVML_NVLINK_ERROR_DL_CRC_DATA");
+  }
+};
+
 struct NvmlDeviceFacts {
   std::int64_t index = 0;
   std::optional<std::string> name, uuid, bus_id, compute_capability;
@@ -91,6 +104,9 @@ struct NvmlDeviceFacts {
   std::optional<ComputeMode> compute_mode;
   std::optional<std::string> vbios, vbios_of_the_others;
   std::optional<Action> recovery_action;
+  std::optional<std::int64_t> nvlinks, nvlinks_active_of_peers;
+  std::optional<std::vector<std::int64_t>> nvlinks_inactive;
+  std::optional<NvlinkErrorFacts> nvlink_errors;
   std::optional<FabricState> fabric_state;
   std::optional<std::int64_t> memory_total_mib, memory_used_mib, memory_used_percent, utilization_percent, temperature_c, processes, mig_devices;
   std::optional<std::int64_t> ecc_uncorrected_volatile, ecc_uncorrected_aggregate;
@@ -122,6 +138,11 @@ struct NvmlDeviceFacts {
     f("vbios", vbios, "nvmlDeviceGetVbiosVersion");
     f("vbios_of_the_others", vbios_of_the_others,
       "set when this GPU's VBIOS differs from the one most other GPUs of its name here have: theirs");
+    f("nvlinks", nvlinks, "the NVLinks NVML answers for (absent: a part without NVLink)");
+    f("nvlinks_inactive", nvlinks_inactive, "those that are down, by link number");
+    f("nvlinks_active_of_peers", nvlinks_active_of_peers,
+      "set when this GPU has fewer active NVLinks than another GPU of its name here: the most any of them has");
+    f("nvlink_errors", nvlink_errors, "NVLink error counters, summed over the links");
     f("recovery_action", recovery_action,
       "what the driver says the GPU needs now (NVML_FI_DEV_GET_GPU_RECOVERY_ACTION, R570 and newer): none, reset-gpu, "
       "reboot-node or drain-and-reset (NVML's DRAIN_P2P and DRAIN_AND_RESET)");

@@ -122,6 +122,36 @@ void mark_odd_vbios(std::vector<NvmlDeviceFacts>& devices) {
   }
 }
 
+void read_nvlinks(const json::object& line, NvmlDeviceFacts& device) {
+  device.nvlinks = int_field(line, "nvlinks");
+  if (!device.nvlinks) return;
+  device.nvlinks_inactive.emplace();
+  if (const auto* inactive = line.if_contains("nvlinks_inactive"); inactive && inactive->is_array())
+    for (const auto& link : inactive->get_array())
+      if (const auto number = as_int(&link); number && device.nvlinks_inactive->size() < 32) device.nvlinks_inactive->push_back(*number);
+  if (const auto* errors = line.if_contains("nvlink_errors"); errors && errors->is_object()) {
+    const auto& counters = errors->get_object();
+    device.nvlink_errors = NvlinkErrorFacts{.replay = int_field(counters, "replay").value_or(0),
+                                            .recovery = int_field(counters, "recovery").value_or(0),
+                                            .crc_flit = int_field(counters, "crc_flit").value_or(0),
+                                            .crc_data = int_field(counters, "crc_data").value_or(0)};
+  }
+}
+
+// Links down by design (a PCIe part bridged to one peer uses some of its
+// links) are down on every GPU of the model alike; a GPU with fewer active
+// links than its peers has lost some.
+void mark_fewer_nvlinks(std::vector<NvmlDeviceFacts>& devices) {
+  const auto active = [](const NvmlDeviceFacts& device) {
+    return *device.nvlinks - static_cast<std::int64_t>(device.nvlinks_inactive->size());
+  };
+  std::map<std::string, std::int64_t> most;  // name -> most active links
+  for (const auto& device : devices)
+    if (device.name && device.nvlinks) most[*device.name] = std::max(most[*device.name], active(device));
+  for (auto& device : devices)
+    if (device.name && device.nvlinks && active(device) < most[*device.name]) device.nvlinks_active_of_peers = most[*device.name];
+}
+
 }  // namespace
 
 CudaProbeFacts parse_cuda_probe(const ChildAnswer& answer) {
@@ -206,6 +236,7 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
       device.ecc_mode_pending = enum_field<Setting>(line, "ecc_mode_pending");
       device.vbios = text_of(line, "vbios", 40);
       device.recovery_action = recovery_action(line);
+      read_nvlinks(line, device);
       device.mig_devices = int_field(line, "mig_devices");
       device.ecc_uncorrected_volatile = int_field(line, "ecc_uncorrected_volatile");
       device.ecc_uncorrected_aggregate = int_field(line, "ecc_uncorrected_aggregate");
@@ -233,6 +264,7 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
     }
   });
   mark_odd_vbios(facts.devices);
+  mark_fewer_nvlinks(facts.devices);
   return facts;
 }
 

@@ -244,4 +244,33 @@ TEST_CASE("the NVML child's settings are NVML's numbers; a snapshot recorded bef
   CHECK_FALSE(facts.devices[2].fabric_state);
 }
 
+TEST_CASE("NVML's recovery action by its number; a VBIOS or link count unlike the peers' is marked, a tie or a lone GPU is not") {
+  ChildAnswer answer;
+  answer.exit = 0;
+  answer.output =
+      "{\"nvml_device\":0,\"name\":\"H100\",\"vbios\":\"96.00.99\",\"recovery_action\":0,\"nvlinks\":18,\"nvlinks_inactive\":[]}\n"
+      "{\"nvml_device\":1,\"name\":\"H100\",\"vbios\":\"96.00.99\",\"recovery_action\":4,\"nvlinks\":18,\"nvlinks_inactive\":[2,3],"
+      "\"nvlink_errors\":{\"replay\":7,\"recovery\":1,\"crc_flit\":40,\"crc_data\":0}}\n"
+      "{\"nvml_device\":2,\"name\":\"H100\",\"vbios\":\"96.00.74\",\"recovery_action\":9}\n"
+      "{\"nvml_device\":3,\"name\":\"L4\",\"vbios\":\"95.04\"}\n"
+      "{\"nvml_device\":4,\"name\":\"A10\",\"vbios\":\"94.02\"}\n"
+      "{\"nvml_device\":5,\"name\":\"A10\",\"vbios\":\"94.03\"}\n"
+      "{\"done\":true}\n";
+  const auto facts = parse_nvml_probe(answer);
+  REQUIRE(facts.devices.size() == 6);
+  CHECK(facts.devices[0].recovery_action == gd::Action::none);
+  CHECK(facts.devices[1].recovery_action == gd::Action::drain_and_reset);  // NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET
+  CHECK_FALSE(facts.devices[2].recovery_action);                           // a value newer than gpudoctor: unknown
+  CHECK_FALSE(facts.devices[0].vbios_of_the_others);
+  CHECK(facts.devices[2].vbios_of_the_others == "96.00.99");  // two of three H100s carry 96.00.99
+  CHECK_FALSE(facts.devices[3].vbios_of_the_others);           // alone of its name
+  CHECK_FALSE(facts.devices[4].vbios_of_the_others);           // one against one: no majority
+  CHECK_FALSE(facts.devices[5].vbios_of_the_others);
+  CHECK_FALSE(facts.devices[0].nvlinks_active_of_peers);
+  CHECK(facts.devices[1].nvlinks_active_of_peers == 18);
+  CHECK(facts.devices[1].nvlinks_inactive == std::vector<std::int64_t>{2, 3});
+  CHECK(facts.devices[1].nvlink_errors.value().crc_flit == 40);
+  CHECK_FALSE(facts.devices[2].nvlinks);  // no NVLink: nothing said of links
+}
+
 }  // namespace gd

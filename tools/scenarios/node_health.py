@@ -110,3 +110,20 @@ def scenarios():
     s.driver_nodes([0, 1, 2], version="550.54.15")
     s.nvml_probe(devices=[nvml_device(index, bus.upper(), vbios=vbios) for index, (bus, vbios) in enumerate(three)])
     yield s.expect("warn", None, ["gpu-vbios-differs"], headline="gpu-vbios-differs", action="fix-configuration")
+
+    # NVLink: a GPU with links down that its peers have up. Its twin: PCIe H100s
+    # with no NVLink, whose NVML answers for no link, say nothing of links.
+    s = h100_host("host-nvlink-link-down", "Two NVLink H100s; one has lost two of its 18 links.")
+    s.pci("0000:2a:00.0", "10de", "2330", "030200", driver="nvidia")
+    s.claimed("0000:2a:00.0", "NVIDIA H100 80GB HBM3", 1).driver_nodes([0, 1], version="550.54.15")
+    s.nvml_probe(devices=[nvml_device(0, nvlinks=18, nvlinks_inactive=[],
+                                      nvlink_errors={"replay": 0, "recovery": 0, "crc_flit": 0, "crc_data": 0}),
+                          nvml_device(1, "2A", nvlinks=18, nvlinks_inactive=[4, 5],
+                                      nvlink_errors={"replay": 812, "recovery": 3, "crc_flit": 4411, "crc_data": 0})])
+    yield s.expect("warn", None, ["gpu-nvlink-links-down"], headline="gpu-nvlink-links-down", action="reset-gpu")
+
+    s = h100_host("host-pcie-gpus-no-nvlink", "Two H100 PCIe cards without NVLink bridges: NVML answers for no link.")
+    s.pci("0000:2a:00.0", "10de", "2331", "030200", driver="nvidia")
+    s.claimed("0000:2a:00.0", "NVIDIA H100 PCIe", 1).driver_nodes([0, 1], version="550.54.15")
+    s.nvml_probe(devices=[nvml_device(0, name="NVIDIA H100 PCIe"), nvml_device(1, "2A", name="NVIDIA H100 PCIe")])
+    yield s.expect("ok", None, [], action="none")
