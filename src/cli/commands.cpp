@@ -127,7 +127,7 @@ std::string utc_now_iso8601() {
 
 ProbeOptions probe_options(const Options& options) {
   return {options.driver_probe, options.smoke, options.targets, options.image, options.assumed_gpu, options.assumed_driver,
-          options.expected_gpus};
+          options.expected_gpus, options.expected_ib_ports};
 }
 
 // Under --strict, a check that could not do what was asked (--smoke where no

@@ -73,7 +73,8 @@ constexpr OptionSpec k_options[] = {
     {"--host-driver", "", "VERSION", bit(Command::check) | bit(Command::snapshot), "with --image: the host's driver (550.54.15); the whole law applies as if it were there"},
     {"--expect", "", "gpus=N|FILE", bit(Command::check) | bit(Command::snapshot),
      "what this machine should have, as KEY=VALUE[,KEY=VALUE] or a FILE of such lines:\n"
-     "gpus=N, the NVIDIA GPUs on its PCI bus (a GPU gone without an Xid fails the check)"},
+     "gpus=N, the NVIDIA GPUs on its PCI bus (a GPU gone without an Xid fails the check);\n"
+     "ib-ports=N, its active InfiniBand or RoCE ports"},
     {"--strict", "", "", bit(Command::check) | bit(Command::lint), "warnings fail too (exit 1); check: a smoke test that cannot run is exit 2"},
     {"--target", "", "FILE", bit(Command::check) | bit(Command::snapshot), "check the GPU code of FILE (a program or library) against the GPUs; repeatable"},
     {"--no-probe", "", "", k_probing, "do not load libcuda/NVML in a child process to ask the driver"},

@@ -78,9 +78,11 @@ void read_expectations(const std::string& value, Options& options) {
       const auto equals = entry.find('=');
       const auto key = trim(entry.substr(0, equals));
       const auto number = equals == std::string_view::npos ? std::nullopt : parse_int(trim(entry.substr(equals + 1)));
-      if (key != "gpus") throw UsageError("--expect knows gpus=N, not '" + printable(entry, 60) + "'");
-      if (!number || *number < 1 || *number > 1024) throw UsageError("--expect gpus= takes a count from 1 to 1024, not '" + printable(entry, 60) + "'");
-      options.expected_gpus = *number;
+      if (key != "gpus" && key != "ib-ports")
+        throw UsageError("--expect knows gpus=N and ib-ports=N, not '" + printable(entry, 60) + "'");
+      if (!number || *number < 1 || *number > 1024)
+        throw UsageError("--expect " + std::string(key) + "= takes a count from 1 to 1024, not '" + printable(entry, 60) + "'");
+      (key == "gpus" ? options.expected_gpus : options.expected_ib_ports) = *number;
     }
   }
 }

@@ -109,6 +109,26 @@ struct IntegratedGpu {
   }
 };
 
+// One InfiniBand or RoCE port (/sys/class/infiniband/DEVICE/ports/N).
+struct IbPort {
+  std::string device;
+  std::int64_t port = 0;
+  std::optional<std::string> state, phys_state, rate, link_layer;
+
+  template <class F>
+  void fields(F& f) const {
+    f("device", device, "the RDMA device (mlx5_0)", FreeText{});
+    f("port", port, "the port number");
+    f("state", state, "the logical state: ACTIVE once a subnet manager (or, for RoCE, the link) brought it up",
+      std::vector<std::string>{"DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"});
+    f("phys_state", phys_state, "the physical state",
+      std::vector<std::string>{"Sleep", "Polling", "Disabled", "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery",
+                               "Phy Test"});
+    f("rate", rate, "the rate, '400 Gb/sec (4X NDR)'");
+    f("link_layer", link_layer, "InfiniBand or Ethernet (RoCE)", std::vector<std::string>{"InfiniBand", "Ethernet"});
+  }
+};
+
 struct HardwareFacts {
   std::string pci_scan;  // "ok" or the errno of listing /sys/bus/pci/devices
   std::int64_t pci_function_count = 0;
@@ -123,6 +143,9 @@ struct HardwareFacts {
   std::int64_t bridge_vpd_unreadable = 0;
   std::optional<IntegratedGpu> integrated_gpu;
   std::optional<std::int64_t> expected_gpus;
+  std::vector<IbPort> ib_ports;
+  std::int64_t ib_ports_active = 0;
+  std::optional<std::int64_t> expected_ib_ports;
 
   template <class F>
   void fields(F& f) const {
@@ -138,6 +161,9 @@ struct HardwareFacts {
     f("nvswitch_management_ports", nvswitch_management_ports,
       "fourth-generation NVSwitch baseboards (HGX B200, B300): the ConnectX bridge functions whose VPD says SMDL=SW_MNG, "
       "through which Fabric Manager and the NVLink Subnet Manager reach the NVSwitches");
+    f("ib_ports", ib_ports, "InfiniBand and RoCE ports (/sys/class/infiniband), at most 64");
+    f("ib_ports_active", ib_ports_active, "those whose state is ACTIVE");
+    f("expected_ib_ports", expected_ib_ports, "--expect ib-ports=N: how many active InfiniBand or RoCE ports the operator says this machine has");
     f("expected_gpus", expected_gpus, "--expect gpus=N: how many NVIDIA GPUs the operator says this machine has on its PCI bus");
     f("bridge_vpd_unreadable", bridge_vpd_unreadable, "ConnectX-7/8 functions whose VPD could not be read (only root may)");
     f("integrated_gpu", integrated_gpu, "a Tegra SoC's GPU on the platform bus (Jetson), which no PCI scan finds");

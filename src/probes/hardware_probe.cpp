@@ -1,5 +1,7 @@
 #include "probes/hardware_probe.h"
 
+#include "probes/infiniband.h"
+
 #include "probes/integrated_gpu.h"
 #include "probes/pci_names.h"
 #include "probes/vm_passthrough.h"
@@ -208,6 +210,13 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
   if (context.options.expected_gpus) {
     facts.expected_gpus = context.options.expected_gpus;
     layer.source("expected_gpus", "--expect");
+  }
+  facts.ib_ports = read_ib_ports(context.host);
+  for (const auto& port : facts.ib_ports) facts.ib_ports_active += port.state == "ACTIVE" ? 1 : 0;
+  if (!facts.ib_ports.empty()) layer.source("ib_ports", "/sys/class/infiniband/*/ports/*");
+  if (context.options.expected_ib_ports) {
+    facts.expected_ib_ports = context.options.expected_ib_ports;
+    layer.source("expected_ib_ports", "--expect");
   }
   for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "host_gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches",
                            "nvswitch_management_ports", "bridge_vpd_unreadable"})

@@ -32,6 +32,7 @@ struct ProbeOptions {
   std::optional<std::string> assumed_gpu{};      // --gpu DEVICE-ID|CC: the host's GPU, in image mode
   std::optional<std::string> assumed_driver{};   // --host-driver VERSION: the host's driver, in image mode
   std::optional<std::int64_t> expected_gpus{};   // --expect gpus=N: the NVIDIA GPUs this machine should have
+  std::optional<std::int64_t> expected_ib_ports{};  // --expect ib-ports=N: its active InfiniBand/RoCE ports
   // `gpudoctor gpus`: only what lists the GPUs (NVML, else nvidia-smi, else
   // CUDA, else the files); no kernel log, no node opened, no layer above driver-libs.
   bool gpu_table = false;

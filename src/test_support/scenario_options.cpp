@@ -24,6 +24,7 @@ ProbeOptions scenario_probe_options(const boost::json::object& expected) {
   if (options->contains("gpu")) probe.assumed_gpu = std::string(options->at("gpu").as_string());
   if (options->contains("host_driver")) probe.assumed_driver = std::string(options->at("host_driver").as_string());
   if (options->contains("expect_gpus")) probe.expected_gpus = options->at("expect_gpus").as_int64();
+  if (options->contains("expect_ib_ports")) probe.expected_ib_ports = options->at("expect_ib_ports").as_int64();
   return probe;
 }
 
@@ -38,6 +39,8 @@ std::vector<std::string> scenario_cli_args(const boost::json::object& expected) 
   if (options->contains("host_driver"))
     args.insert(args.end(), {"--host-driver", std::string(options->at("host_driver").as_string())});
   if (options->contains("expect_gpus")) args.insert(args.end(), {"--expect", "gpus=" + std::to_string(options->at("expect_gpus").as_int64())});
+  if (options->contains("expect_ib_ports"))
+    args.insert(args.end(), {"--expect", "ib-ports=" + std::to_string(options->at("expect_ib_ports").as_int64())});
   return args;
 }
 

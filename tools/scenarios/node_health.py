@@ -127,3 +127,19 @@ def scenarios():
     s.claimed("0000:2a:00.0", "NVIDIA H100 PCIe", 1).driver_nodes([0, 1], version="550.54.15")
     s.nvml_probe(devices=[nvml_device(0, name="NVIDIA H100 PCIe"), nvml_device(1, "2A", name="NVIDIA H100 PCIe")])
     yield s.expect("ok", None, [], action="none")
+
+    # InfiniBand: the rails a multi-node job rides on, against the operator's count.
+    s = h100_host("host-ib-rails-as-expected", "Two NDR ports active, as the operator expects (--expect ib-ports=2); a third, "
+                  "unused, is disabled.")
+    s.ib_port("mlx5_0", 1).ib_port("mlx5_1", 1).ib_port("mlx5_2", 1, state="1: DOWN", phys_state="3: Disabled")
+    yield s.expect("ok", None, [], options={"expect_ib_ports": 2}, action="none")
+
+    s = h100_host("host-ib-rail-down", "One of the two NDR ports the operator expects has no link (Polling): a cable or "
+                  "switch port.")
+    s.ib_port("mlx5_0", 1).ib_port("mlx5_1", 1, state="1: DOWN", phys_state="2: Polling")
+    yield s.expect("fail", "hardware", ["ib-ports-below-expected"], options={"expect_ib_ports": 2},
+                   headline="ib-ports-below-expected", action="inspect-hardware")
+
+    s = h100_host("host-ib-port-init", "An InfiniBand port physically up but INIT: no subnet manager activated it.")
+    s.ib_port("mlx5_0", 1, state="2: INIT")
+    yield s.expect("warn", None, ["ib-port-not-active"], headline="ib-port-not-active", action="fix-configuration")

@@ -81,6 +81,13 @@ class Snapshot:
         self.pci("0000:00:02.0", "1af4", "1001", "010000", driver="virtio-pci", subsystem=("1af4", "0002"))
         return self
 
+    def ib_port(self, device, port, state="4: ACTIVE", phys_state="5: LinkUp", rate="400 Gb/sec (4X NDR)", link_layer="InfiniBand"):
+        """A port of an RDMA device, as /sys/class/infiniband shows it."""
+        base = f"/sys/class/infiniband/{device}/ports/{port}/"
+        for name, value in (("state", state), ("phys_state", phys_state), ("rate", rate), ("link_layer", link_layer)):
+            self.file(base + name, value + "\n")
+        return self
+
     def process(self, pid, comm):
         """A running process, as /proc/PID/comm names it (15 bytes at most)."""
         self.file(f"/proc/{pid}/comm", comm[:15] + "\n")
