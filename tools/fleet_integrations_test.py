@@ -11,6 +11,11 @@
   Kubernetes Object Monitor policies (their fields, RecommendedAction's values)
   and the condition the Node Problem Detector plugin sets.
 
+gpud itself cannot run here (it is Go, and needs NVML): gpud_run is gpud's
+check path as its sources define it (pkg/custom-plugins component.go and
+plugin_output.go, at 4a8de33), so this holds the spec to those rules, not
+to a gpud binary. On a GPU host, `gpud custom-plugins FILE -r` is the real test.
+
 usage: fleet_integrations_test.py GPUDOCTOR REPO_ROOT SCENARIOS"""
 
 import json

@@ -75,6 +75,9 @@ CODE_ADVICE = {
     95: "Reset the GPU (`sudo nvidia-smi -r -i BUS_ID`) before using it again: every application on it was affected",
     119: "Reset the GPU; update the driver; escalate if it recurs",
     120: "Reset the GPU; update the driver; escalate if it recurs",
+    154: "Do what the recovery action the driver names asks: GPU Reset Required, reset it once nothing uses it "
+         "(`sudo nvidia-smi -r -i BUS_ID`); Drain P2P or Drain and Reset, move its work (and its peers') off first; "
+         "Node Reboot Required, reboot",
 }
 
 

@@ -50,7 +50,7 @@ struct Options {
   std::optional<int> every_seconds;                  // check --every SECONDS: again and again, never exiting on a verdict
   std::optional<int> watch_seconds;                  // gpus --watch SECONDS: the table again every SECONDS
   std::optional<std::string> assumed_gpu, assumed_driver;  // --gpu, --host-driver
-  std::optional<std::int64_t> expected_gpus, expected_ib_ports;  // --expect gpus=N,ib-ports=N  // for diff: two snapshots or JSON reports
+  std::optional<std::int64_t> expected_gpus, expected_ib_ports;  // --expect gpus=N,ib-ports=N
 };
 
 Options parse_options(const std::vector<std::string>& args);

@@ -114,7 +114,11 @@ TEST_CASE("--expect: gpus=N inline or from a file of KEY=VALUE lines; anything e
     out << "# the p5.48xlarge inventory\n\ngpus = 8  # H100 SXM\n";
   }
   CHECK(parse_options({"check", "--expect", file}).expected_gpus == 8);
-  for (const char* bad : {"gpus=0", "gpus=1025", "gpus=eight", "nvlinks=18", "gpus"})
+  const auto both = parse_options({"check", "--expect", "gpus=8, ib-ports=4"});
+  CHECK(both.expected_gpus == 8);
+  CHECK(both.expected_ib_ports == 4);
+  CHECK_THROWS_AS(parse_options({"check", "--image", "--expect", "gpus=8"}), gd::UsageError);
+  for (const char* bad : {"gpus=0", "gpus=1025", "gpus=eight", "nvlinks=18", "gpus=", "ib-ports=-1"})
     CHECK_THROWS_AS(parse_options({"check", "--expect", bad}), gd::UsageError);
   CHECK_THROWS_AS(parse_options({"check", "--expect", dir / "missing"}), gd::UsageError);
   CHECK_THROWS_AS(parse_options({"lint", "Dockerfile", "--expect", "gpus=8"}), gd::UsageError);

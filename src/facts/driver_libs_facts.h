@@ -179,8 +179,8 @@ struct FabricManagerFacts {
     f("nvlsm_program", nvlsm_program,
       "fourth-generation NVSwitch baseboards (hardware.nvswitch_management_ports): nvlsm, where the nvlsm package puts it (/opt/nvidia/nvlsm/sbin)");
     f("running", running,
-      "a process named nv-fabricmanager runs (/proc/PID/comm); null when /proc could not be read, or more processes "
-      "than gpudoctor reads");
+      "a process named nv-fabricmanager runs (/proc/PID/comm); null when not every process can be seen (a --root tree, "
+      "/proc with hidepid: pid 1 is not listed), or more processes than gpudoctor reads");
     f("pid", pid, "that process's id");
     f("ib_umad", ib_umad,
       "fourth-generation NVSwitch baseboards: /sys/module/ib_umad exists, the InfiniBand MAD module NVLSM talks to the NVSwitches through");
@@ -246,6 +246,7 @@ struct DriverLibsFacts {
   GpuListSource gpu_list_source = GpuListSource::files;
   std::optional<std::string> smoke_not_run;
   std::optional<std::int64_t> cuda_expected_devices;
+  std::vector<std::string> recovery_not_needed;
   std::optional<std::string> mps_control;
 
   template <class F>
@@ -271,6 +272,9 @@ struct DriverLibsFacts {
     f("ld_so_cache", ld_so_cache, "the cache's layout (old, compat, new), or why it could not be used");
     f("mps_control", mps_control,
       "the MPS control daemon's pipe this process would reach ($CUDA_MPS_PIPE_DIRECTORY/control, else /tmp/nvidia-mps/control): CUDA programs share the GPUs through MPS");
+    f("recovery_not_needed", recovery_not_needed,
+      "GPUs NVML says need no recovery now (recovery action None, R570 and newer), by PCI address as the kernel log "
+      "writes it with its function (0000:1b:00.0): an Xid before is over", FreeText{});
     f("cuda_expected_devices", cuda_expected_devices,
       "how many devices CUDA should list for this workload: what CUDA_VISIBLE_DEVICES selects, else the GPU nodes a container "
       "was given, else the host's GPUs that no VM holds (vfio-pci), or the count --expect gpus= gives less those; absent with MIG on or when unknown");

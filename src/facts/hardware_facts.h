@@ -145,6 +145,7 @@ struct HardwareFacts {
   std::optional<std::int64_t> expected_gpus;
   std::vector<IbPort> ib_ports;
   std::int64_t ib_ports_active = 0;
+  std::optional<std::string> ib_ports_cut;
   std::optional<std::int64_t> expected_ib_ports;
 
   template <class F>
@@ -162,7 +163,8 @@ struct HardwareFacts {
       "fourth-generation NVSwitch baseboards (HGX B200, B300): the ConnectX bridge functions whose VPD says SMDL=SW_MNG, "
       "through which Fabric Manager and the NVLink Subnet Manager reach the NVSwitches");
     f("ib_ports", ib_ports, "InfiniBand and RoCE ports (/sys/class/infiniband), at most 64");
-    f("ib_ports_active", ib_ports_active, "those whose state is ACTIVE");
+    f("ib_ports_active", ib_ports_active, "those whose state is ACTIVE (or ACTIVE_DEFER)");
+    f("ib_ports_cut", ib_ports_cut, "set when there were more ports than gpudoctor reads: the active count is then a floor");
     f("expected_ib_ports", expected_ib_ports, "--expect ib-ports=N: how many active InfiniBand or RoCE ports the operator says this machine has");
     f("expected_gpus", expected_gpus, "--expect gpus=N: how many NVIDIA GPUs the operator says this machine has on its PCI bus");
     f("bridge_vpd_unreadable", bridge_vpd_unreadable, "ConnectX-7/8 functions whose VPD could not be read (only root may)");

@@ -169,7 +169,7 @@ struct XidEvent {
     f("meaning", meaning, "what NVIDIA's Xid catalog says it means");
     f("immediate", immediate, "NVIDIA's immediate resolution bucket (RESTART_APP, RESET_GPU, CONTACT_SUPPORT...)");
     f("investigatory", investigatory, "NVIDIA's investigatory resolution bucket, when it has one");
-    f("origin", origin, "whose fault gpudoctor's table says it is: application, hardware, driver or system");
+    f("origin", origin, "whose fault gpudoctor's table says it is", std::vector<std::string>{"application", "hardware", "driver", "system"});
     f("advice", advice, "what to do, in words");
     f("action", action,
       "what a fleet should do: the catalog's, or for Xid 154 what the driver's newest line of it asks for "

@@ -56,7 +56,7 @@ Action report_action(const Report& report) {
   if (report.verdict == Status::ok) return strongest;
   for (const auto& layer : report.layers)
     for (const auto& finding : layer.findings)
-      if (finding.severity != Severity::info && !finding.caused_by) strongest = std::max(strongest, finding.action);
+      if (status_for(finding.severity) == report.verdict && !finding.caused_by) strongest = std::max(strongest, finding.action);
   return strongest;
 }
 

@@ -107,9 +107,9 @@ void settle_verdict(Report& report);
 const Finding* headline_finding(const Report& report);
 
 // What a fleet should do about this machine: the most disruptive action any
-// root cause that warns or fails asks for (model/action.h lists them from
-// least to most), none when the verdict is OK. A consequence adds nothing: its
-// cause's action covers it.
+// root cause of the verdict's own severity asks for (model/action.h lists them
+// from least to most), none when the verdict is OK. In a failing report a
+// warning adds nothing, as a consequence adds nothing: its cause covers it.
 Action report_action(const Report& report);
 
 }  // namespace gd

@@ -32,3 +32,22 @@ TEST_CASE("the verdict is the worst layer, and the failing layer the lowest fail
   report = two_layers(gd::Severity::info);
   CHECK(report.layers[1].status == gd::Status::ok);  // info never changes a layer
 }
+
+TEST_CASE("the machine's action: the most disruptive of the verdict's own root causes; a warning or a consequence adds nothing to a failure") {
+  auto report = two_layers(gd::Severity::warn);
+  report.layers[1].findings[0].action = gd::Action::inspect_hardware;  // a warning
+  report.layers[2].findings[0].action = gd::Action::fix_configuration;  // the failure
+  CHECK(gd::report_action(report) == gd::Action::fix_configuration);
+  report.layers[2].findings.push_back({.rule = "r3", .layer = "container", .severity = gd::Severity::fail, .message = "m",
+                                       .action = gd::Action::reboot_node, .caused_by = "r2"});
+  CHECK(gd::report_action(report) == gd::Action::fix_configuration);  // a consequence: its cause covers it
+  report.layers[2].findings[1].caused_by.reset();
+  CHECK(gd::report_action(report) == gd::Action::reboot_node);
+  report.layers[2].findings.clear();
+  gd::settle_verdict(report);  // only the warning is left: it gives the verdict, and its action
+  CHECK(report.verdict == gd::Status::warn);
+  CHECK(gd::report_action(report) == gd::Action::inspect_hardware);
+  report.layers[1].findings.clear();
+  gd::settle_verdict(report);
+  CHECK(gd::report_action(report) == gd::Action::none);
+}

@@ -15,6 +15,7 @@
 #include "util/version.h"
 
 #include <algorithm>
+#include <cctype>
 #include <initializer_list>
 #include <set>
 
@@ -246,10 +247,13 @@ std::vector<std::string> stub_files(Host& host) {
 
 // Installed and enabled is not running (NVSentinel #889: a fleet ran twenty days
 // with it dead). The kernel keeps 15 bytes of a process's name: "nv-fabricmanage".
+// Unknown where the processes cannot all be seen: a --root tree has none, and
+// /proc mounted with hidepid shows a user only its own (pid 1 is the witness).
 void find_fabric_manager_process(Host& host, FabricManagerFacts& facts) {
   constexpr std::size_t k_max_processes = 65536;
+  if (host.mode() == HostMode::root) return;
   const auto entries = host.list_dir("/proc");
-  if (!entries) return;
+  if (!entries || std::find(entries->begin(), entries->end(), "1") == entries->end() || !host.read_file("/proc/1/comm", 64)) return;
   std::size_t processes = 0;
   for (const auto& entry : *entries) {
     const auto pid = entry.find_first_not_of("0123456789") == std::string::npos ? parse_int(entry) : std::nullopt;
@@ -290,6 +294,13 @@ FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
   facts.enabled = unit.enabled;
   find_fabric_manager_process(host, facts);
   return facts;
+}
+
+// NVML's "00000000:1B:00.0" as the kernel log's Xid entries write it: "0000:1b:00.0".
+std::string kernel_log_address(std::string_view bus_id) {
+  std::string out(bus_id.size() > 12 && bus_id.find(':') == 8 ? bus_id.substr(4) : bus_id);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return printable(out, 32);
 }
 
 // How many devices cuDeviceGetCount should give this workload, where that
@@ -451,6 +462,9 @@ void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   facts.gpu_list_source = gpu_list_source(facts);
   layer.source("gpu_list_source", "nvml_probe, nvidia_smi_run, cuda_probe, else the hardware layer");
   facts.cuda_expected_devices = expected_cuda_devices(context, facts);
+  if (facts.nvml_probe)
+    for (const auto& device : facts.nvml_probe->devices)
+      if (device.recovery_action == Action::none && device.bus_id) facts.recovery_not_needed.push_back(kernel_log_address(*device.bus_id));
   if (facts.cuda_expected_devices)
     layer.source("cuda_expected_devices", "CUDA_VISIBLE_DEVICES, the device nodes given to this workload, the GPUs on the PCI bus");
 

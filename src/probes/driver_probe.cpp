@@ -100,10 +100,8 @@ std::string cuda_version_text(std::int64_t version) {
 // NVML_FI_DEV_GET_GPU_RECOVERY_ACTION's values (nvmlDeviceGpuRecoveryAction_t):
 // NONE, GPU_RESET, NODE_REBOOT, DRAIN_P2P, DRAIN_AND_RESET; newer ones are unknown.
 std::optional<Action> recovery_action(const json::object& line) {
-  constexpr Action k_by_value[] = {Action::none, Action::reset_gpu, Action::reboot_node, Action::drain_and_reset, Action::drain_and_reset};
   const auto value = int_field(line, "recovery_action");
-  if (!value || *value < 0 || *value >= static_cast<std::int64_t>(std::size(k_by_value))) return std::nullopt;
-  return k_by_value[*value];
+  return value ? driver_recovery_action(*value) : std::nullopt;
 }
 
 // GPUs of one name should carry one VBIOS (Azure's and Meta's health checks
@@ -148,8 +146,11 @@ void mark_fewer_nvlinks(std::vector<NvmlDeviceFacts>& devices) {
   std::map<std::string, std::int64_t> most;  // name -> most active links
   for (const auto& device : devices)
     if (device.name && device.nvlinks) most[*device.name] = std::max(most[*device.name], active(device));
+  // A GPU with no active link at all is, far more often, a PCIe card without a
+  // bridge beside bridged ones than an SXM part that lost every link.
   for (auto& device : devices)
-    if (device.name && device.nvlinks && active(device) < most[*device.name]) device.nvlinks_active_of_peers = most[*device.name];
+    if (device.name && device.nvlinks && active(device) > 0 && active(device) < most[*device.name])
+      device.nvlinks_active_of_peers = most[*device.name];
 }
 
 }  // namespace

@@ -211,8 +211,10 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     facts.expected_gpus = context.options.expected_gpus;
     layer.source("expected_gpus", "--expect");
   }
-  facts.ib_ports = read_ib_ports(context.host);
-  for (const auto& port : facts.ib_ports) facts.ib_ports_active += port.state == "ACTIVE" ? 1 : 0;
+  auto ib = read_ib_ports(context.host);
+  facts.ib_ports = std::move(ib.ports);
+  if (ib.cut) facts.ib_ports_cut = "more than " + std::to_string(facts.ib_ports.size()) + " ports: the rest were not read";
+  for (const auto& port : facts.ib_ports) facts.ib_ports_active += port.state == "ACTIVE" || port.state == "ACTIVE_DEFER" ? 1 : 0;
   if (!facts.ib_ports.empty()) layer.source("ib_ports", "/sys/class/infiniband/*/ports/*");
   if (context.options.expected_ib_ports) {
     facts.expected_ib_ports = context.options.expected_ib_ports;

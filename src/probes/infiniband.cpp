@@ -20,16 +20,20 @@ std::optional<std::string> state_name(Host& host, const std::string& path) {
 
 }  // namespace
 
-std::vector<IbPort> read_ib_ports(Host& host) {
-  std::vector<IbPort> ports;
+IbPortsRead read_ib_ports(Host& host) {
+  IbPortsRead read;
+  auto& ports = read.ports;
   const auto devices = host.list_dir(k_class);
-  if (!devices) return ports;
+  if (!devices) return read;
   for (const auto& device : *devices) {
     const std::string dir = std::string(k_class) + "/" + device + "/ports";
     const auto numbers = host.list_dir(dir);
     if (!numbers) continue;
     for (const auto& number : *numbers) {
-      if (ports.size() >= k_max_ib_ports) return ports;
+      if (ports.size() >= k_max_ib_ports) {
+        read.cut = true;
+        return read;
+      }
       const auto port = parse_int(number);
       if (!port) continue;
       IbPort entry;
@@ -43,7 +47,7 @@ std::vector<IbPort> read_ib_ports(Host& host) {
       ports.push_back(std::move(entry));
     }
   }
-  return ports;
+  return read;
 }
 
 }  // namespace gd

@@ -9,7 +9,12 @@
 
 namespace gd {
 
-// Each device's ports, at most k_max_ib_ports; empty where the class is absent.
-std::vector<IbPort> read_ib_ports(Host& host);
+struct IbPortsRead {
+  std::vector<IbPort> ports;
+  bool cut = false;  // more ports than gpudoctor keeps (SR-IOV hosts list every VF)
+};
+
+// Each device's ports, at most 64; none where the class is absent.
+IbPortsRead read_ib_ports(Host& host);
 
 }  // namespace gd

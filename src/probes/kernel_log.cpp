@@ -3,6 +3,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <iterator>
 
@@ -32,6 +33,9 @@ struct XidLine {
 // "Xid (PCI:0000:01:00 GPU-I:05): 94, ..."; very old drivers leave out "PCI:".
 std::optional<XidLine> parse_xid(std::string_view line) {
   auto at = line.find("Xid (");
+  // "nvidia-nvswitch0: SXid (PCI:...): 20009, ..." is an NVSwitch's error, not a GPU's.
+  while (at != std::string_view::npos && at > 0 && std::isalnum(static_cast<unsigned char>(line[at - 1])))
+    at = line.find("Xid (", at + 1);
   if (at == std::string_view::npos) return std::nullopt;
   at += 5;
   if (line.substr(at).starts_with("PCI:")) at += 4;
@@ -48,7 +52,8 @@ std::optional<XidLine> parse_xid(std::string_view line) {
 
 // Xid 154, "GPU recovery action changed from 0x0 (None) to 0x4 (Drain and Reset)": the
 // value after "to" is what the driver asks for now (gpu.c's names, r590; 0x5, Recover
-// IMEX Domain, from r595, has no action of ours). The number decides; the name is shown.
+// IMEX Domain, from r595, has no action of ours: the rule's own then applies). The
+// number decides; the name is shown, whatever a driver calls it.
 void read_recovery_action(std::string_view text, XidEvent& event) {
   const auto to = text.rfind(" to 0x");
   if (to == std::string_view::npos) return;
@@ -57,9 +62,8 @@ void read_recovery_action(std::string_view text, XidEvent& event) {
   const auto open = text.find('(', to), close = text.find(')', to);
   if (open != std::string_view::npos && close != std::string_view::npos && close > open)
     event.recovery_action = printable(text.substr(open + 1, close - open - 1), 40);
-  constexpr Action k_by_value[] = {Action::none, Action::reset_gpu, Action::reboot_node, Action::drain_and_reset, Action::drain_and_reset};
-  if (value && *value < std::size(k_by_value)) event.action = k_by_value[*value];
-  else event.action = std::nullopt;
+  event.action = value ? driver_recovery_action(*value) : std::nullopt;
+  if (event.action == Action::none) event.advice = "Nothing: the driver asks for no recovery of this GPU now";
 }
 
 // The log names a GPU "0000:1b:00"; sysfs and dcgm-exporter name it with its function.
@@ -120,6 +124,14 @@ void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tabl
   ++same->count;
   same->line = printable(trim(line), 200);
   if (xid.code == 154) read_recovery_action(xid.text, *same);
+  // NVLink5 (144-150) says its severity in the line: NVIDIA's decode ignores the
+  // non-fatal events, so such a line asks for nothing. One fatal line keeps the action.
+  if (xid.code >= 144 && xid.code <= 150) {
+    const bool non_fatal = xid.text.find("Non-fatal") != std::string_view::npos;
+    const auto* known = tables.xid(xid.code);
+    if (!non_fatal && known) same->action = known->action;
+    else if (non_fatal && same->count == 1) same->action = Action::none;
+  }
 }
 
 }  // namespace

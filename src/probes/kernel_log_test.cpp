@@ -89,6 +89,25 @@ TEST_CASE("kernel log: the line formats of MIG, of old drivers, and Xid 154's re
   CHECK_FALSE(facts.xids[2].action);
 }
 
+TEST_CASE("kernel log: an NVSwitch's SXid is no GPU Xid; NVLink5's non-fatal events and an unknown recovery value ask for nothing") {
+  const auto& tables = gd::builtin_tables();
+  const auto facts = gd::parse_kernel_log(
+      "nvidia-nvswitch0: SXid (PCI:0000:c3:00.0): 20009, Non-fatal, Link 32 RX Short Error Rate\n"
+      "NVRM: Xid (PCI:0000:1b:00): 145, RLW_REMAP  Non-fatal   XC0 i0 Link 03 (0x00000004 0x00000000)\n"
+      "NVRM: Xid (PCI:0000:2a:00): 145, RLW_REMAP  Non-fatal   XC0 i0 Link 03 (0x00000004 0x00000000)\n"
+      "NVRM: Xid (PCI:0000:2a:00): 145, RLW_SRC_TRACK  Fatal   XC0 i0 Link 07 (0x00000400 0x00000000)\n"
+      "NVRM: Xid (PCI:0000:3c:00): 154, GPU recovery action changed from 0x0 (None) to 0x3 (Drain P2P)\n"
+      "NVRM: Xid (PCI:0000:4d:00): 154, GPU recovery action changed from 0x0 (None) to 0x5 (Recover IMEX Domain)\n",
+      tables.cuda);
+  REQUIRE(facts.xids.size() == 4);  // the SXid line is not among them
+  CHECK(facts.xid_lines == 5);
+  CHECK(facts.xids[0].action == gd::Action::none);              // non-fatal only
+  CHECK(facts.xids[1].action == gd::Action::reset_gpu);         // one fatal line: the catalog's action
+  CHECK(facts.xids[2].action == gd::Action::drain_and_reset);   // DRAIN_P2P: quiesce peer traffic, then reset
+  CHECK_FALSE(facts.xids[3].action);                            // a value newer than gpudoctor's names
+  CHECK(facts.xids[3].recovery_action == "Recover IMEX Domain");
+}
+
 TEST_CASE("kernel log: dmesg first, journalctl when dmesg is refused, nothing when neither answers") {
   const auto& tables = gd::builtin_tables();
   gd::FakeHost host;

@@ -79,7 +79,7 @@ std::string render_prometheus(const Report& report) {
   if (const Finding* headline = headline_finding(report))
     out += "gpudoctor_root_cause{rule=\"" + label(headline->rule) + "\",layer=\"" + label(headline->layer) + "\",severity=\"" +
            severity_name(headline->severity) + "\",action=\"" + enum_name(headline->action) + "\"} 1\n";
-  out += "# HELP gpudoctor_action What a fleet should do about this machine (the most disruptive action a root cause asks "
+  out += "# HELP gpudoctor_action What a fleet should do about this machine (the most disruptive action the root causes of its verdict ask "
          "for): 1 for the one that holds.\n# TYPE gpudoctor_action gauge\n";
   const Action action = report_action(report);
   for (const auto* name : enum_names<Action>())

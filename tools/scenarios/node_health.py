@@ -47,6 +47,18 @@ def scenarios():
                  "to 0x0 (None)\n")
     yield s.expect("ok", None, [], info=["gpu-xid-no-action", "gpu-xid-recovered"], action="none")
 
+    # NVML's live recovery action outranks the log: the driver says the GPU needs nothing now.
+    s = h100_host("host-xid-48-nvml-says-recovered", "Xid 48 earlier in this boot; NVML's recovery action for the GPU is None "
+                  "now (it was reset since).")
+    s.kernel_log(XID_48)
+    s.nvml_probe(devices=[nvml_device(recovery_action=0)])
+    yield s.expect("ok", None, [], info=["gpu-xid-recovered"], action="none")
+
+    # A display event NVIDIA asks support for, with no recovery of the GPU: a warning, not a failure.
+    s = h100_host("host-xid-display-event", "Xid 56 (a display engine error) after a monitor was unplugged.")
+    s.kernel_log("[ 4410.000001] NVRM: Xid (PCI:0000:1b:00): 56, pid=1290, name=Xorg, CMDre 00000000 00000080 00000000 00000005 00000008\n")
+    yield s.expect("warn", None, ["gpu-xid-contact-support"], headline="gpu-xid-contact-support", action="inspect-hardware")
+
     # A flood: thousands of lines of one code on two GPUs are two findings, counted.
     s = h100_host("host-xid-94-flood", "Two GPUs log 3,000 contained ECC errors (Xid 94) between them.")
     s.pci("0000:2a:00.0", "10de", "2330", "030200", driver="nvidia")

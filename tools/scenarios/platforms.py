@@ -20,6 +20,7 @@ def scenarios():
         s.device("/dev/nvidia-nvswitchctl", 508, 255)
         s.driver_nodes(range(8), version="550.90.07")
         s.file("/proc/devices", "Character devices:\n195 nvidia\n508 nvidia-nvswitch\n510 nvidia-uvm\n511 nvidia-caps\n")
+        s.process(1, "systemd")
         if fabric_manager:  # the nvidia-fabricmanager-550 package, its unit enabled
             s.file("/usr/bin/nv-fabricmanager", "").file("/usr/lib/systemd/system/nvidia-fabricmanager.service", "[Service]\n")
             if fabric_manager == "enabled":
@@ -379,6 +380,7 @@ def hgx_b200_host(name, description, fabric_manager=True, nvlsm=True, ib_umad=Tr
     s.loaded("mlx5_core", "mlx5_ib", "ib_core", *(["ib_umad"] if ib_umad else []))
     if ib_umad:
         s.directory("/sys/module/ib_umad")
+    s.process(1, "systemd")
     if fabric_manager:  # nvidia-fabricmanager-570, its unit enabled
         s.file("/usr/bin/nv-fabricmanager", "").file("/usr/bin/nvidia-fabricmanager-start.sh", "#!/bin/bash\n")
         s.file("/usr/lib/systemd/system/nvidia-fabricmanager.service", "[Service]\n")
