@@ -15,7 +15,6 @@
 #include "util/version.h"
 
 #include <algorithm>
-#include <cctype>
 #include <initializer_list>
 #include <set>
 
@@ -296,13 +295,6 @@ FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
   return facts;
 }
 
-// NVML's "00000000:1B:00.0" as the kernel log's Xid entries write it: "0000:1b:00.0".
-std::string kernel_log_address(std::string_view bus_id) {
-  std::string out(bus_id.size() > 12 && bus_id.find(':') == 8 ? bus_id.substr(4) : bus_id);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return printable(out, 32);
-}
-
 // How many devices cuDeviceGetCount should give this workload, where that
 // can be known: what CUDA_VISIBLE_DEVICES selects, else the GPU nodes a
 // container was given, else the GPUs on a host's PCI bus that no VM holds.
@@ -464,7 +456,7 @@ void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   facts.cuda_expected_devices = expected_cuda_devices(context, facts);
   if (facts.nvml_probe)
     for (const auto& device : facts.nvml_probe->devices)
-      if (device.recovery_action == Action::none && device.bus_id) facts.recovery_not_needed.push_back(kernel_log_address(*device.bus_id));
+      if (device.recovery_action == Action::none && device.bus_id) facts.recovery_not_needed.push_back(sysfs_pci_address(*device.bus_id));
   if (facts.cuda_expected_devices)
     layer.source("cuda_expected_devices", "CUDA_VISIBLE_DEVICES, the device nodes given to this workload, the GPUs on the PCI bus");
 

@@ -128,9 +128,11 @@ void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tabl
   // non-fatal events, so such a line asks for nothing. One fatal line keeps the action.
   if (xid.code >= 144 && xid.code <= 150) {
     const bool non_fatal = xid.text.find("Non-fatal") != std::string_view::npos;
-    const auto* known = tables.xid(xid.code);
-    if (!non_fatal && known) same->action = known->action;
-    else if (non_fatal && same->count == 1) same->action = Action::none;
+    if (non_fatal && same->count == 1) {
+      same->action = Action::none;
+    } else if (!non_fatal && same->action == Action::none) {  // the first fatal line after non-fatal ones
+      if (const auto* known = tables.xid(xid.code)) same->action = known->action;
+    }
   }
 }
 
