@@ -134,6 +134,7 @@ case "${1:-check}" in
         build-fuzz/fuzz_compose testdata/compose/mistakes.compose.yaml >/dev/null 2>&1 &&
         build-fuzz/fuzz_python_metadata build/testdata/snapshots/host-tensorflow-and-cuda/root/opt/venv/lib/python3.11/site-packages/tensorflow/python/platform/build_info.py >/dev/null 2>&1 &&
         build-fuzz/fuzz_cdi_spec build/testdata/snapshots/host-cdi-spec-current/root/etc/cdi/nvidia.yaml >/dev/null 2>&1 &&
+        build-fuzz/fuzz_toml_config build/testdata/snapshots/host-containerd2-drop-in-healthy/root/etc/containerd/config.toml >/dev/null 2>&1 &&
         { printf '\002'; cat build/testdata/snapshots/host-zst-module-wrong-kernel/root/lib/modules/6.1.0-18-amd64/updates/dkms/nvidia.ko.zst; } > "$seeds/module" &&
         build-fuzz/fuzz_kernel_module "$seeds/module" >/dev/null 2>&1 &&
         printf 'RuntimeError: CUDA error: no kernel image is available for execution on the device\n' > "$seeds/explain" &&

@@ -1,6 +1,7 @@
 #pragma once
 // Layer 3, container: the runtime, the toolkit's injection and its variables.
 
+#include "facts/engine_config_facts.h"
 #include "model/fact_fields.h"
 
 #include <boost/json.hpp>
@@ -195,6 +196,7 @@ struct ContainerFacts {
   std::optional<std::vector<CdiSpecFacts>> cdi_specs;
   std::optional<CdiRefresh> cdi_refresh;  // where there are specs
   std::optional<bool> apptainer_libs_on_path;
+  std::optional<EngineFacts> engines;  // on a host, where an engine is configured
 
   template <class F>
   void fields(F& f) const {
@@ -218,6 +220,7 @@ struct ContainerFacts {
     f("apptainer_libs_on_path", apptainer_libs_on_path, "Apptainer: LD_LIBRARY_PATH still names /.singularity.d/libs, as the image's 99-base.sh sets it");
     f("cdi_specs", cdi_specs, "NVIDIA CDI specs in /etc/cdi and /var/run/cdi, as podman, containerd and Docker read them");
     f("cdi_refresh", cdi_refresh, "nvidia-cdi-refresh.path, which regenerates /var/run/cdi/nvidia.yaml after a driver upgrade");
+    f("engines", engines, "on a host: how its container engines are configured to start GPU containers (Docker, containerd, the NVIDIA Container Toolkit)");
     f("gpu_nodes_present", gpu_nodes_present, "/dev/nvidiactl, /dev/dxg or (Jetson) /dev/nvmap exists");
   }
 };

@@ -16,8 +16,12 @@ std::string real_path(Host& host, const std::string& path) {
 
 std::optional<std::string> find_on_path(Host& host, const std::string& program) {
   // Held in a named string: split() returns views into it.
-  const std::string path = host.env("PATH").value_or("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-  for (auto dir : split(path, ':')) {
+  const std::string path = host.env("PATH").value_or(std::string(k_service_path));
+  return find_on_path(host, program, path);
+}
+
+std::optional<std::string> find_on_path(Host& host, const std::string& program, std::string_view search_path) {
+  for (auto dir : split(search_path, ':')) {
     if (dir.empty() || dir.front() != '/') continue;
     const std::string candidate = std::string(dir) + "/" + program;
     if (auto info = host.stat(candidate); info && info->type == FileType::regular) return candidate;

@@ -1,6 +1,7 @@
 #include "probes/container_probe.h"
 
 #include "probes/cdi_specs.h"
+#include "probes/engine_configs.h"
 #include "probes/mountinfo.h"
 #include "probes/nvidia_env.h"
 #include "probes/nvidia_require.h"
@@ -240,6 +241,16 @@ Requirements check_requirements(ProbeContext& context) {
   return result;
 }
 
+// "Docker (default runtime nvidia), containerd (default runtime runc), NVIDIA Container Toolkit (mode auto)".
+std::string engines_summary(const EngineFacts& engines) {
+  std::string summary;
+  auto add = [&summary](const std::string& part) { summary += (summary.empty() ? "" : ", ") + part; };
+  if (engines.docker) add("Docker (default runtime " + engines.docker->default_runtime + ")");
+  for (const auto& containerd : engines.containerd) add("containerd (default runtime " + containerd.default_runtime + ")");
+  if (engines.toolkit) add(std::string("NVIDIA Container Toolkit (mode ") + enum_name(engines.toolkit->mode) + ")");
+  return summary;
+}
+
 }  // namespace
 
 Probed<ContainerFacts> probe_container(ProbeContext& context) {
@@ -277,10 +288,14 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
       facts.cdi_refresh = cdi_refresh_state(context.host);
       layer.source("cdi_refresh", "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
     }
+  if (!facts.in_container && !context.options.image)
+    if (auto engines = read_engine_configs(context.host, layer); engines.docker || !engines.containerd.empty() || engines.toolkit)
+      facts.engines = std::move(engines);
   if (!facts.in_container) {
     layer.summary = "not in a container";
     if (facts.own_root) layer.summary += " (" + facts.discounted_markers.front() + " is there, but " + *facts.own_root + ")";
     if (facts.cdi_specs) layer.summary += "; " + std::to_string(facts.cdi_specs->size()) + " NVIDIA CDI spec(s) for the engines here";
+    if (facts.engines) layer.summary += "; " + engines_summary(*facts.engines);
     return layer;
   }
   read_user_namespace(context.host, layer);

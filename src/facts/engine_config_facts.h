@@ -1,0 +1,135 @@
+#pragma once
+// Part of layer 3, container, read on a host: how the host's container
+// engines are configured to start GPU containers. Docker's daemon.json,
+// containerd's config.toml with its imports, and the NVIDIA Container
+// Toolkit's config.toml, each read as its engine reads it at start.
+
+#include "model/fact_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gd {
+
+// A runtime an engine's configuration names, and whether its program is here.
+struct EngineRuntime {
+  std::string name;
+  std::optional<std::string> binary{};  // unset: the engine's own runc
+  Nullable<bool> found{};                // null: no binary of its own to look for
+  bool is_default = false;
+
+  template <class F>
+  void fields(F& f) const {
+    f("name", name, "the runtime's name (--runtime NAME, a RuntimeClass handler)");
+    f("is_default", is_default, "it is the engine's default runtime: every container without another runs through it");
+    f("binary", binary, "the program it runs (Docker's path, containerd's options.BinaryName), as written");
+    f("found", found, "that program exists: an absolute path as it is, a bare name on the PATH systemd gives services");
+  }
+};
+
+// /etc/docker/daemon.json of the rootful daemon (moby daemon/config).
+struct DockerEngineFacts {
+  bool installed = false;  // dockerd on the service PATH
+  std::optional<std::string> config{}, problem{};
+  std::vector<EngineRuntime> runtimes{};
+  std::string default_runtime = "runc";
+  bool default_runtime_defined = true;
+  std::optional<bool> cdi{};
+  std::optional<std::string> cgroup_driver{};
+  bool gpus_hook = false, cdi_hook = false;
+
+  template <class F>
+  void fields(F& f) const {
+    f("installed", installed, "dockerd is on the PATH systemd gives services");
+    f("config", config, "/etc/docker/daemon.json, where it exists");
+    f("problem", problem, "why dockerd would refuse the file (not JSON, not an object, a key of the wrong type)");
+    f("runtimes", runtimes, "the runtimes it defines (at most 32)");
+    f("default_runtime", default_runtime, "default-runtime, runc where unset");
+    f("default_runtime_defined", default_runtime_defined,
+      "the default runtime is runc, io.containerd.runc.v2, a shim name (with a dot, no slash) or one of runtimes: dockerd starts");
+    f("cdi", cdi, "features.cdi as written (unset: on from Docker 28.2, off before)");
+    f("cgroup_driver", cgroup_driver, "native.cgroupdriver from exec-opts");
+    f("gpus_hook", gpus_hook, "nvidia-container-runtime-hook is on the service PATH: dockerd registers the driver `--gpus` needs");
+    f("cdi_hook", cdi_hook, "nvidia-cdi-hook is on the service PATH: Docker 29.2 and later can serve `--gpus` through CDI");
+  }
+};
+
+// One containerd configuration with its imports, seen as its CRI plugin
+// reads it (containerd's config versions 1 to 4, each file by its own).
+struct ContainerdEngineFacts {
+  std::string config;
+  std::vector<std::string> files{};  // the config and each import read, in order
+  std::optional<std::string> problem{};
+  std::vector<std::string> missing_imports{};
+  std::int64_t version = 1;
+  std::vector<EngineRuntime> runtimes{};
+  std::string default_runtime = "runc";
+  bool default_runtime_defined = true;
+  std::vector<std::string> runtimes_without_program{};
+  bool default_runtime_without_program = false;
+  std::optional<bool> cdi{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("config", config, "the main file: /etc/containerd/config.toml, or k3s's, rke2's or microk8s's");
+    f("files", files, "it and every import read, in containerd's order (at most 16)");
+    f("problem", problem, "the file and line gpudoctor could not read as TOML");
+    f("missing_imports", missing_imports, "imports named without a * that do not exist: containerd does not start");
+    f("version", version, "the config's version (none written: 1)");
+    f("runtimes", runtimes, "the CRI runtimes defined, merged over the imports (at most 32)");
+    f("default_runtime", default_runtime, "default_runtime_name, runc where unset");
+    f("default_runtime_defined", default_runtime_defined, "the default runtime is runc or one the files define: the CRI plugin loads");
+    f("runtimes_without_program", runtimes_without_program, "runtimes whose BinaryName is not on this machine, each as NAME (PROGRAM)");
+    f("default_runtime_without_program", default_runtime_without_program, "the default runtime is one of them: every pod without another RuntimeClass fails");
+    f("cdi", cdi, "enable_cdi as written (unset: on from containerd 2.0, off in 1.x)");
+  }
+};
+
+// The modes the toolkit's runtime knows; invalid: any other value, which it refuses.
+enum class ToolkitMode { auto_, legacy, cdi, jit_cdi, csv, invalid };
+template <>
+struct EnumTable<ToolkitMode> {
+  static constexpr std::array names{"auto", "legacy", "cdi", "jit-cdi", "csv", "invalid"};
+};
+
+// The NVIDIA Container Toolkit's config.toml (nvidia-container-toolkit internal/config).
+struct ToolkitConfigFacts {
+  std::string config;
+  std::optional<std::string> problem{};
+  ToolkitMode mode = ToolkitMode::auto_;
+  std::optional<std::string> mode_written{};
+  bool no_cgroups = false;
+  std::optional<std::string> ldconfig{};
+  Nullable<bool> ldconfig_found{};
+  bool skip_mode_detection = false;
+
+  template <class F>
+  void fields(F& f) const {
+    f("config", config, "/etc/nvidia-container-runtime/config.toml");
+    f("problem", problem, "the line gpudoctor could not read as TOML");
+    f("mode", mode, "[nvidia-container-runtime] mode, auto where unset; invalid: a value the runtime refuses ('invalid runtime mode')");
+    f("mode_written", mode_written, "the mode as written, where it is written (escaped, at most 40 characters)");
+    f("no_cgroups", no_cgroups, "[nvidia-container-cli] no-cgroups: the legacy path leaves the device cgroup alone (meant for rootless engines)");
+    f("ldconfig", ldconfig, "[nvidia-container-cli] ldconfig as written; @ marks a host path");
+    f("ldconfig_found", ldconfig_found,
+      "a host ldconfig the toolkit would run exists (it tries the path with and without .real); null: not a host path");
+    f("skip_mode_detection", skip_mode_detection, "[nvidia-container-runtime-hook] skip-mode-detection");
+  }
+};
+
+struct EngineFacts {
+  std::optional<DockerEngineFacts> docker{};
+  std::vector<ContainerdEngineFacts> containerd{};
+  std::optional<ToolkitConfigFacts> toolkit{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("docker", docker, "Docker, where dockerd or its daemon.json is here");
+    f("containerd", containerd, "each containerd configuration here (containerd's own, k3s's, rke2's, microk8s's)");
+    f("toolkit", toolkit, "the NVIDIA Container Toolkit's configuration, where it is here");
+  }
+};
+
+}  // namespace gd

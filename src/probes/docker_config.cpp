@@ -1,0 +1,107 @@
+// Docker's daemon.json read as dockerd reads it at start (moby
+// daemon/config/config.go, daemon/runtime_unix.go): a file it refuses stops
+// the daemon, and so does a default runtime it does not know.
+#include "probes/engine_configs.h"
+
+#include "host/host_paths.h"
+#include "util/text.h"
+
+#include <boost/json.hpp>
+
+namespace gd {
+namespace {
+
+constexpr const char* k_daemon_json = "/etc/docker/daemon.json";
+constexpr std::size_t k_max_daemon_json = 1 << 20;
+constexpr std::size_t k_max_runtimes = 32;
+
+// dockerd accepts these as a default without configuring them: its own runc
+// under both names, and any name shaped like a containerd shim's (io.containerd.runsc.v1).
+bool stock_or_shim_name(std::string_view name) {
+  if (name == "runc" || name == "io.containerd.runc.v2") return true;
+  const auto dot = name.find('.');
+  return dot != std::string_view::npos && dot > 0 && name.find('/') == std::string_view::npos;
+}
+
+bool only_blanks(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+
+// Reads the keys that decide GPU containers; the first thing dockerd would refuse is the problem.
+void read_settings(Host& host, const boost::json::object& config, DockerEngineFacts& facts) {
+  auto refuse = [&facts](std::string why) {
+    if (!facts.problem) facts.problem = std::move(why);
+  };
+  // The default first: each runtime is marked as it is read.
+  if (const auto* name = config.if_contains("default-runtime")) {
+    if (!name->is_string()) return refuse("\"default-runtime\" is not a string");
+    if (!name->as_string().empty()) facts.default_runtime = printable(name->as_string(), 60);
+  }
+  facts.default_runtime_defined = stock_or_shim_name(facts.default_runtime);
+  if (const auto* runtimes = config.if_contains("runtimes")) {
+    if (!runtimes->is_object()) return refuse("\"runtimes\" is not an object");
+    for (const auto& [key, runtime] : runtimes->as_object()) {
+      const std::string name = printable(key, 60);
+      if (!runtime.is_object()) return refuse("runtime " + name + " is not an object");
+      if (key == "runc") return refuse("runtime name 'runc' is reserved");
+      const auto& fields = runtime.as_object();
+      const auto* path = fields.if_contains("path");
+      const auto* type = fields.if_contains("runtimeType");
+      if ((path && !path->is_string()) || (type && !type->is_string())) return refuse("runtime " + name + ": path or runtimeType is not a string");
+      const bool has_path = path && !path->as_string().empty(), has_type = type && !type->as_string().empty();
+      if (!has_path && !has_type) return refuse("runtime " + name + ": either a runtimeType or a path must be configured");
+      if (has_path && has_type) return refuse("runtime " + name + ": cannot configure both path and runtimeType for the same runtime");
+      const bool is_default = key == facts.default_runtime;
+      facts.default_runtime_defined = facts.default_runtime_defined || is_default;
+      if (facts.runtimes.size() == k_max_runtimes) continue;
+      EngineRuntime entry{.name = name, .is_default = is_default};
+      if (has_path) {
+        const std::string program(path->as_string());
+        entry.binary = printable(program, 200);
+        entry.found = engine_program_found(host, program);
+      }
+      facts.runtimes.push_back(std::move(entry));
+    }
+  }
+  if (const auto* features = config.if_contains("features")) {
+    if (!features->is_object()) return refuse("\"features\" is not an object");
+    for (const auto& [key, value] : features->as_object())
+      if (!value.is_bool()) return refuse("feature " + printable(key, 60) + " is not true or false");
+    if (const auto* cdi = features->as_object().if_contains("cdi")) facts.cdi = cdi->as_bool();
+  }
+  if (const auto* options = config.if_contains("exec-opts")) {
+    if (!options->is_array()) return refuse("\"exec-opts\" is not a list");
+    for (const auto& option : options->as_array()) {
+      if (!option.is_string()) return refuse("an exec-opts entry is not a string");
+      const std::string_view text = option.as_string();
+      if (text.starts_with("native.cgroupdriver=")) facts.cgroup_driver = printable(text.substr(20), 40);
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes) {
+  DockerEngineFacts facts;
+  facts.installed = find_on_path(host, "dockerd", k_service_path).has_value();
+  auto text = host.read_file(k_daemon_json, k_max_daemon_json + 1);
+  if (!facts.installed && !text) return std::nullopt;
+  facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", k_service_path).has_value();
+  facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", k_service_path).has_value();
+  if (text) {
+    facts.config = k_daemon_json;
+    if (text->size() > k_max_daemon_json) {
+      notes.note_unreadable(k_daemon_json, "larger than 1 MiB: not read");
+    } else if (!only_blanks(*text)) {  // dockerd starts with an empty file
+      boost::system::error_code error;
+      const auto document = boost::json::parse(*text, error);
+      if (error)
+        facts.problem = "not JSON: " + printable(error.message(), 120);
+      else if (!document.is_object())
+        facts.problem = "not a JSON object";
+      else
+        read_settings(host, document.as_object(), facts);
+    }
+  }
+  return facts;
+}
+
+}  // namespace gd

@@ -1,0 +1,31 @@
+#include "probes/engine_configs.h"
+
+#include "host/host_paths.h"
+
+namespace gd {
+
+bool engine_program_found(Host& host, const std::string& program) {
+  if (program.empty()) return false;
+  if (program.front() == '/') return host.exists(program);
+  if (program.find('/') != std::string::npos) return false;  // relative to a daemon's working directory: never meant
+  return find_on_path(host, program, k_service_path).has_value();
+}
+
+EngineFacts read_engine_configs(Host& host, ProbeNotes& notes) {
+  EngineFacts facts;
+  facts.docker = read_docker_engine(host, notes);
+  facts.containerd = read_containerd_engines(host, notes);
+  facts.toolkit = read_toolkit_config(host, notes);
+  // One source for the engines' facts: every file they came from, and the service PATH their programs were looked up in.
+  std::string from;
+  auto add = [&from](std::string_view file) { from += (from.empty() ? "" : ", ") + std::string(file); };
+  if (facts.docker && facts.docker->config) add(*facts.docker->config);
+  for (const auto& containerd : facts.containerd)
+    for (const auto& file : containerd.files) add(file);
+  if (facts.toolkit) add(facts.toolkit->config);
+  add(std::string("programs on ") + std::string(k_service_path));
+  notes.source("engines", from);
+  return facts;
+}
+
+}  // namespace gd

@@ -1,0 +1,34 @@
+#pragma once
+// The host's container engines as they are configured to start GPU
+// containers, read from their files the way each engine reads them at
+// start: Docker's daemon.json (moby daemon/config), containerd's config.toml
+// and its imports (containerd cmd/containerd/server/config and the CRI
+// plugin's tables), the NVIDIA Container Toolkit's config.toml. Facts only;
+// rules/layers/engines.json judges them.
+
+#include "facts/engine_config_facts.h"
+#include "facts/probe_notes.h"
+#include "host/host.h"
+
+#include <optional>
+#include <vector>
+
+namespace gd {
+
+// Every engine found; nothing where none is (most machines without GPUs in containers).
+EngineFacts read_engine_configs(Host& host, ProbeNotes& notes);
+
+// Docker where dockerd or /etc/docker/daemon.json is here.
+std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes);
+
+// Each containerd configuration here: containerd's own, k3s's, rke2's, microk8s's.
+std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNotes& notes);
+
+// The toolkit's config.toml where it is here.
+std::optional<ToolkitConfigFacts> read_toolkit_config(Host& host, ProbeNotes& notes);
+
+// How an engine's runtime program is found: an absolute path as it is, a
+// bare name on the PATH systemd gives services.
+bool engine_program_found(Host& host, const std::string& program);
+
+}  // namespace gd

@@ -1,0 +1,113 @@
+#include "probes/engine_configs.h"
+
+#include "test_support/probe_fixture.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+TEST_CASE("Docker's daemon.json: what dockerd refuses is the problem, and its defaults are dockerd's") {
+  auto docker = [](const std::string& daemon_json) {
+    gd::ProbeFixture f;
+    f.host.file("/usr/bin/dockerd", "");
+    f.host.file("/usr/bin/nvidia-container-runtime", "");
+    if (!daemon_json.empty()) f.host.file("/etc/docker/daemon.json", daemon_json);
+    gd::ProbeNotes notes;
+    return gd::read_docker_engine(f.host, notes).value();
+  };
+  // No file, an empty one: runc is the default and dockerd starts.
+  CHECK(docker("").default_runtime == "runc");
+  CHECK_FALSE(docker(" \n").problem);
+  CHECK(docker("{\"runtimes\": {\"nvidia\": {\"path\": \"nvidia-container-runtime\"}},}").problem.value().starts_with("not JSON"));
+  CHECK(docker("[]").problem == "not a JSON object");
+  CHECK(docker("{\"runtimes\": {\"runc\": {\"path\": \"/usr/bin/runc\"}}}").problem == "runtime name 'runc' is reserved");
+  CHECK(docker("{\"runtimes\": {\"nvidia\": {}}}").problem == "runtime nvidia: either a runtimeType or a path must be configured");
+  CHECK(docker("{\"features\": {\"cdi\": \"yes\"}}").problem == "feature cdi is not true or false");
+  // A shim name is accepted as a default without being configured; a plain name is not.
+  CHECK(docker("{\"default-runtime\": \"io.containerd.runsc.v1\"}").default_runtime_defined);
+  CHECK_FALSE(docker("{\"default-runtime\": \"nvidia\"}").default_runtime_defined);
+  const auto written = docker("{\"default-runtime\": \"nvidia\", \"features\": {\"cdi\": false}, \"exec-opts\": [\"native.cgroupdriver=systemd\"],"
+                              " \"runtimes\": {\"nvidia\": {\"args\": [], \"path\": \"nvidia-container-runtime\"},"
+                              " \"kata\": {\"runtimeType\": \"io.containerd.kata.v2\"}, \"old\": {\"path\": \"/opt/old-runtime\"}}}");
+  CHECK_FALSE(written.problem);
+  CHECK(written.default_runtime_defined);
+  CHECK(written.cdi == false);
+  CHECK(written.cgroup_driver == "systemd");
+  REQUIRE(written.runtimes.size() == 3);
+  for (const auto& runtime : written.runtimes) {
+    CAPTURE(runtime.name);
+    if (runtime.name == "nvidia") CHECK((runtime.is_default && runtime.found.value == true));
+    if (runtime.name == "kata") CHECK((!runtime.binary && !runtime.found.value));  // a shim: nothing of its own to look for
+    if (runtime.name == "old") CHECK((!runtime.is_default && runtime.found.value == false));
+  }
+  // Neither dockerd nor its file: no Docker.
+  gd::ProbeFixture none;
+  gd::ProbeNotes notes;
+  CHECK_FALSE(gd::read_docker_engine(none.host, notes));
+}
+
+TEST_CASE("containerd: imports breadth first, globs sorted and relative to the importing file, each file by its own version") {
+  gd::ProbeFixture f;
+  f.host.file("/etc/containerd/config.toml", "imports = ['conf.d/*.toml', '/etc/containerd/config.toml']\n"
+                                              "[plugins.cri.containerd]\ndefault_runtime_name = 'nvidia'\n");  // version 1: short plugin names
+  f.host.file("/etc/containerd/conf.d/10-first.toml", "version = 2\nimports = ['../extra.toml']\n"
+                                                       "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia.options]\n"
+                                                       "BinaryName = '/usr/bin/missing-runtime'\n");
+  f.host.file("/etc/containerd/conf.d/20-second.toml", "version = 3\n[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia.options]\n"
+                                                        "BinaryName = 'nvidia-container-runtime'\n[plugins.'io.containerd.cri.v1.runtime']\nenable_cdi = true\n");
+  f.host.file("/etc/containerd/conf.d/.hidden.toml", "not toml at all [\n");  // a glob's * does not match a leading dot
+  f.host.file("/etc/containerd/extra.toml", "version = 3\n");
+  f.host.file("/usr/sbin/nvidia-container-runtime", "");
+  gd::ProbeNotes notes;
+  const auto engines = gd::read_containerd_engines(f.host, notes);
+  REQUIRE(engines.size() == 1);
+  const auto& containerd = engines[0];
+  CHECK_FALSE(containerd.problem);
+  CHECK(containerd.files == std::vector<std::string>{"/etc/containerd/config.toml", "/etc/containerd/conf.d/10-first.toml",
+                                                       "/etc/containerd/conf.d/20-second.toml", "/etc/containerd/extra.toml"});
+  CHECK(containerd.version == 1);
+  CHECK(containerd.default_runtime == "nvidia");
+  CHECK(containerd.default_runtime_defined);
+  CHECK(containerd.cdi == true);
+  REQUIRE(containerd.runtimes.size() == 1);
+  // The later file's BinaryName is the one containerd runs, found on the service PATH.
+  CHECK(containerd.runtimes[0].binary == "nvidia-container-runtime");
+  CHECK(containerd.runtimes[0].found.value == true);
+  CHECK(containerd.runtimes_without_program.empty());
+  CHECK_FALSE(containerd.default_runtime_without_program);
+
+  // A named import that is missing stops containerd; a file that is not TOML ends the reading with its name and line.
+  gd::ProbeFixture broken;
+  broken.host.file("/var/lib/rancher/k3s/agent/etc/containerd/config.toml", "version = 2\nimports = [\"gone.toml\", \"bad.toml\"]\n");
+  broken.host.file("/var/lib/rancher/k3s/agent/etc/containerd/bad.toml", "[plugins\n");
+  const auto k3s = gd::read_containerd_engines(broken.host, notes);
+  REQUIRE(k3s.size() == 1);
+  CHECK(k3s[0].missing_imports == std::vector<std::string>{"/var/lib/rancher/k3s/agent/etc/containerd/gone.toml"});
+  CHECK(k3s[0].problem == "/var/lib/rancher/k3s/agent/etc/containerd/bad.toml: line 1: expected ] after the table name");
+}
+
+TEST_CASE("the toolkit's config: its mode, no-cgroups, and the host ldconfig found as the toolkit normalises it") {
+  auto toolkit = [](const std::string& config, bool ldconfig_real) {
+    gd::ProbeFixture f;
+    f.host.file("/etc/nvidia-container-runtime/config.toml", config);
+    f.host.file("/sbin/ldconfig", "");
+    if (ldconfig_real) f.host.file("/sbin/ldconfig.real", "");
+    gd::ProbeNotes notes;
+    return gd::read_toolkit_config(f.host, notes).value();
+  };
+  const auto defaults = toolkit("#no-cgroups = false\n", false);
+  CHECK(defaults.mode == gd::ToolkitMode::auto_);
+  CHECK_FALSE(defaults.no_cgroups);
+  CHECK_FALSE(defaults.ldconfig_found.value);
+  // .real where there is none: the toolkit runs /sbin/ldconfig instead, so it is found.
+  CHECK(toolkit("[nvidia-container-cli]\nldconfig = \"@/sbin/ldconfig.real\"\n", false).ldconfig_found.value == true);
+  CHECK(toolkit("[nvidia-container-cli]\nldconfig = \"@/usr/local/sbin/ldconfig\"\n", false).ldconfig_found.value == false);
+  CHECK_FALSE(toolkit("[nvidia-container-cli]\nldconfig = \"/sbin/ldconfig\"\n", true).ldconfig_found.value);  // the container's own
+  CHECK(toolkit("[nvidia-container-runtime]\nmode = \"jit-cdi\"\n", true).mode == gd::ToolkitMode::jit_cdi);
+  const auto typo = toolkit("[nvidia-container-runtime]\nmode = \"CDI\"\n", true);
+  CHECK(typo.mode == gd::ToolkitMode::invalid);
+  CHECK(typo.mode_written == "CDI");
+  CHECK(toolkit("[nvidia-container-runtime]\nmode = \"invalid\"\n", true).mode == gd::ToolkitMode::invalid);
+  CHECK(toolkit("[nvidia-container-cli]\nno-cgroups = true\n", true).no_cgroups);
+  CHECK(toolkit("[nvidia-container-cli\n", true).problem == "line 1: expected ] after the table name");
+}

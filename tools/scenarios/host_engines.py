@@ -1,0 +1,246 @@
+"""A host's container engines as they are configured to start GPU
+containers: Docker's daemon.json, containerd's config.toml with its imports
+(containerd 1.x and 2.x, k3s), the NVIDIA Container Toolkit's config.toml.
+Each file is written the way its tool writes it (nvidia-ctk runtime
+configure, the toolkit's packages, `containerd config default`); each
+failure has the healthy host it was broken from."""
+
+from scenarios.engines import nvidia_ctk_spec
+from scenarios.snapshot import *  # noqa: F401,F403
+
+# nvidia-ctk runtime configure --runtime=docker --set-as-default (4-space json.MarshalIndent; "args", not runtimeArgs).
+DAEMON_JSON = """{
+    "default-runtime": "nvidia",
+    "runtimes": {
+        "nvidia": {
+            "args": [],
+            "path": "nvidia-container-runtime"
+        }
+    }
+}
+"""
+
+# What the toolkit's packages leave after `nvidia-ctk config --in-place` (defaults commented out).
+TOOLKIT_CONFIG = """#accept-nvidia-visible-devices-as-volume-mounts = false
+#accept-nvidia-visible-devices-envvar-when-unprivileged = true
+disable-require = false
+supported-driver-capabilities = "compat32,compute,display,graphics,ngx,utility,video"
+#swarm-resource = "DOCKER_RESOURCE_GPU"
+
+[nvidia-container-cli]
+#debug = "/var/log/nvidia-container-toolkit.log"
+environment = []
+#ldcache = "/etc/ld.so.cache"
+ldconfig = "@/sbin/ldconfig.real"
+load-kmods = true
+{no_cgroups}#path = "/usr/bin/nvidia-container-cli"
+#root = "/run/nvidia/driver"
+#user = "root:video"
+
+[nvidia-container-runtime]
+#debug = "/var/log/nvidia-container-runtime.log"
+log-level = "info"
+{mode}runtimes = ["runc", "crun"]
+
+[nvidia-container-runtime.modes]
+
+[nvidia-container-runtime.modes.cdi]
+annotation-prefixes = ["cdi.k8s.io/"]
+default-kind = "nvidia.com/gpu"
+spec-dirs = ["/etc/cdi", "/var/run/cdi"]
+
+[nvidia-container-runtime.modes.csv]
+mount-spec-path = "/etc/nvidia-container-runtime/host-files-for-container.d"
+
+[nvidia-container-runtime-hook]
+path = "nvidia-container-runtime-hook"
+skip-mode-detection = false
+
+[nvidia-ctk]
+path = "nvidia-ctk"
+"""
+
+# containerd 2.x: `containerd config default` (version 3, single-quoted keys), cut to what matters, with
+# the imports line nvidia-ctk 1.18.1 and later add.
+CONTAINERD2_CONFIG = """version = 3
+imports = ['/etc/containerd/conf.d/*.toml']
+root = '/var/lib/containerd'
+state = '/run/containerd'
+
+[plugins]
+  [plugins.'io.containerd.cri.v1.runtime']
+    enable_selinux = false
+    [plugins.'io.containerd.cri.v1.runtime'.containerd]
+      default_runtime_name = 'runc'
+      [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes]
+        [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
+          runtime_type = 'io.containerd.runc.v2'
+          [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]
+            BinaryName = ''
+            SystemdCgroup = true
+"""
+
+# /etc/containerd/conf.d/99-nvidia.toml from nvidia-ctk runtime configure --runtime=containerd (1.18.1+):
+# a copy of the CRI section with the nvidia runtime added, runc left the default (pods ask through a RuntimeClass).
+CONTAINERD2_NVIDIA_DROP_IN = """version = 3
+
+[plugins]
+
+  [plugins."io.containerd.cri.v1.runtime"]
+
+    [plugins."io.containerd.cri.v1.runtime".containerd]
+      default_runtime_name = "runc"
+
+      [plugins."io.containerd.cri.v1.runtime".containerd.runtimes]
+
+        [plugins."io.containerd.cri.v1.runtime".containerd.runtimes.nvidia]
+          runtime_type = "io.containerd.runc.v2"
+
+          [plugins."io.containerd.cri.v1.runtime".containerd.runtimes.nvidia.options]
+            BinaryName = "{binary}"
+            SystemdCgroup = true
+"""
+
+TOOLKIT_BINARIES = ("/usr/bin/nvidia-container-runtime", "/usr/bin/nvidia-container-runtime-hook", "/usr/bin/nvidia-ctk",
+                    "/usr/bin/nvidia-cdi-hook", "/usr/bin/nvidia-container-cli")
+
+
+def toolkit_host(name, description, toolkit=True, no_cgroups=None, mode=None):
+    """An H100 host with Docker and, unless said otherwise, the NVIDIA Container Toolkit as its packages install it."""
+    s = h100_host(name, description)
+    s.file("/usr/bin/dockerd", "").file("/usr/bin/containerd", "").file("/sbin/ldconfig.real", "").file("/sbin/ldconfig", "")
+    if toolkit:
+        for program in TOOLKIT_BINARIES:
+            s.file(program, "")
+        s.link("/usr/bin/nvidia-container-toolkit", "nvidia-container-runtime-hook")
+        s.file("/etc/nvidia-container-runtime/config.toml", TOOLKIT_CONFIG.format(
+            no_cgroups="no-cgroups = %s\n" % str(no_cgroups).lower() if no_cgroups is not None else "#no-cgroups = false\n",
+            mode='mode = "%s"\n' % mode if mode else '#mode = "auto"\n'))
+    return s
+
+
+def scenarios():
+    s = toolkit_host("host-docker-nvidia-default-healthy", "Docker with the nvidia runtime as its default, written by "
+                     "`nvidia-ctk runtime configure --set-as-default`; the toolkit's config as its packages leave it.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    yield s.expect("ok", None, [])
+
+    s = toolkit_host("host-docker-daemon-json-broken", "A hand edit left a trailing comma in daemon.json: dockerd does "
+                     "not start at all.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON.replace('"nvidia-container-runtime"', '"nvidia-container-runtime",'))
+    yield s.expect("fail", "container", ["docker-config-refused"], headline="docker-config-refused", action="fix-configuration")
+
+    s = toolkit_host("host-docker-default-runtime-undefined", "daemon.json names nvidia the default runtime, but its "
+                     "runtimes section was removed: dockerd does not start.")
+    s.file("/etc/docker/daemon.json", '{\n    "default-runtime": "nvidia"\n}\n')
+    yield s.expect("fail", "container", ["docker-default-runtime-undefined"], headline="docker-default-runtime-undefined")
+
+    s = toolkit_host("host-docker-toolkit-removed", "The toolkit was removed (apt purge), daemon.json still makes its "
+                     "runtime the default: every container fails, and --gpus has no hook.", toolkit=False)
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    yield s.expect("fail", "container", ["docker-default-runtime-program-missing", "docker-gpus-unavailable"],
+                   headline="docker-default-runtime-program-missing")
+
+    s = toolkit_host("host-docker-runtime-path-wrong", "daemon.json's nvidia runtime (not the default) points at "
+                     "/usr/local/bin, where the program is not: only --runtime nvidia fails.")
+    s.file("/etc/docker/daemon.json", '{"runtimes": {"nvidia": {"path": "/usr/local/bin/nvidia-container-runtime"}}}\n')
+    yield s.expect("warn", None, ["docker-runtime-program-missing"], headline="docker-runtime-program-missing")
+
+    s = toolkit_host("host-docker-without-toolkit", "Docker on an H100 host without the NVIDIA Container Toolkit: "
+                     "`docker run --gpus all` cannot select a device driver.", toolkit=False)
+    yield s.expect("warn", None, ["docker-gpus-unavailable"], headline="docker-gpus-unavailable")
+
+    s = toolkit_host("host-docker-toolkit-no-cgroups", "no-cgroups = true, set for rootless podman, on a host whose "
+                     "rootful dockerd reads the same file.", no_cgroups=True)
+    yield s.expect("warn", None, ["toolkit-no-cgroups-with-rootful-docker"], headline="toolkit-no-cgroups-with-rootful-docker")
+
+    s = toolkit_host("host-podman-rootless-cdi-healthy", "Rootless podman through CDI: mode = \"cdi\" and no-cgroups = "
+                     "true, as rootless use wants them, a current spec, and no Docker.", no_cgroups=True, mode="cdi")
+    del s.files["/usr/bin/dockerd"]
+    s.file("/usr/bin/podman", "").file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
+    yield s.expect("ok", None, [])
+
+    s = toolkit_host("host-toolkit-cdi-mode-without-spec", "mode = \"cdi\", but no spec was ever generated: every "
+                     "container the nvidia runtime starts fails.", mode="cdi")
+    yield s.expect("fail", "container", ["toolkit-cdi-mode-without-spec", "toolkit-mode-refuses-docker-gpus"],
+                   headline="toolkit-cdi-mode-without-spec")
+
+    s = toolkit_host("host-toolkit-mode-refuses-docker-gpus", "mode = \"cdi\" with a current spec: --runtime nvidia "
+                     "works, `docker run --gpus` does not.", mode="cdi")
+    s.file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
+    yield s.expect("warn", None, ["toolkit-mode-refuses-docker-gpus"], headline="toolkit-mode-refuses-docker-gpus")
+
+    s = toolkit_host("host-toolkit-mode-invalid", "mode = \"CDI\": the runtime knows its modes in lower case only.", mode="CDI")
+    yield s.expect("fail", "container", ["toolkit-mode-invalid"], headline="toolkit-mode-invalid")
+
+    s = toolkit_host("host-toolkit-ldconfig-missing", "A toolkit config copied from an Ubuntu host onto one whose "
+                     "ldconfig is not in /sbin (with or without .real).")
+    del s.files["/sbin/ldconfig.real"]
+    del s.files["/sbin/ldconfig"]
+    yield s.expect("fail", "container", ["toolkit-ldconfig-not-on-host"], headline="toolkit-ldconfig-not-on-host")
+
+    s = toolkit_host("host-toolkit-config-broken", "The toolkit's config.toml lost a closing bracket in a hand edit.")
+    s.files["/etc/nvidia-container-runtime/config.toml"] = s.files["/etc/nvidia-container-runtime/config.toml"].replace(
+        "[nvidia-ctk]", "[nvidia-ctk")
+    yield s.expect("warn", None, ["toolkit-config-unreadable"], headline="toolkit-config-unreadable")
+    yield from containerd_scenarios()
+
+
+def containerd_scenarios():
+    s = toolkit_host("host-containerd2-drop-in-healthy", "containerd 2.x as nvidia-ctk 1.18 configures it: the nvidia "
+                     "runtime in conf.d/99-nvidia.toml, imported by config.toml, runc the default (GPU pods ask through "
+                     "a RuntimeClass). gpud reported this as broken (leptonai/gpud#1290).")
+    del s.files["/usr/bin/dockerd"]
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG)
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD2_NVIDIA_DROP_IN.format(binary="/usr/bin/nvidia-container-runtime"))
+    yield s.expect("ok", None, [])
+
+    s = toolkit_host("host-containerd-import-missing", "config.toml imports a file by name that was deleted: "
+                     "containerd does not start.")
+    del s.files["/usr/bin/dockerd"]
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("'/etc/containerd/conf.d/*.toml'", "'nvidia.toml'"))
+    yield s.expect("fail", "container", ["containerd-import-missing"], headline="containerd-import-missing")
+
+    s = toolkit_host("host-containerd-default-runtime-undefined", "A version 2 config (containerd 1.7) that makes "
+                     "nvidia the default, its runtime pasted from containerd 2.x documentation under the version 3 "
+                     "plugin name, which a version 2 file does not read: the CRI plugin does not load.")
+    del s.files["/usr/bin/dockerd"]
+    s.file("/etc/containerd/config.toml", """version = 2
+[plugins."io.containerd.grpc.v1.cri".containerd]
+  default_runtime_name = "nvidia"
+[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.nvidia]
+  runtime_type = "io.containerd.runc.v2"
+[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.nvidia.options]
+  BinaryName = "/usr/bin/nvidia-container-runtime"
+""")
+    yield s.expect("fail", "container", ["containerd-default-runtime-undefined"], headline="containerd-default-runtime-undefined")
+
+    s = toolkit_host("host-k3s-nvidia-default-program-missing", "k3s with nvidia its default runtime, pointing at the "
+                     "GPU Operator's /usr/local/nvidia/toolkit, which the operator was removed with: no pod starts.",
+                     toolkit=False)
+    del s.files["/usr/bin/dockerd"]
+    s.file("/var/lib/rancher/k3s/agent/etc/containerd/config.toml", """version = 3
+[plugins.'io.containerd.cri.v1.runtime'.containerd]
+  default_runtime_name = "nvidia"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
+  runtime_type = "io.containerd.runc.v2"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia]
+  runtime_type = "io.containerd.runc.v2"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia.options]
+  BinaryName = "/usr/local/nvidia/toolkit/nvidia-container-runtime"
+  SystemdCgroup = true
+""")
+    yield s.expect("fail", "container", ["containerd-default-runtime-program-missing"],
+                   headline="containerd-default-runtime-program-missing")
+
+    s = toolkit_host("host-containerd-nvidia-runtime-program-missing", "containerd 2.x with the nvidia runtime for a "
+                     "RuntimeClass, its BinaryName a path where no program is: only GPU pods fail.")
+    del s.files["/usr/bin/dockerd"]
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG)
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD2_NVIDIA_DROP_IN.format(binary="/opt/nvidia/nvidia-container-runtime"))
+    yield s.expect("warn", None, ["containerd-runtime-program-missing"], headline="containerd-runtime-program-missing")
+
+    s = toolkit_host("host-containerd-config-broken", "containerd's config.toml with an unclosed string.")
+    del s.files["/usr/bin/dockerd"]
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("root = '/var/lib/containerd'", "root = '/var/lib/containerd"))
+    yield s.expect("warn", None, ["containerd-config-unreadable"], headline="containerd-config-unreadable")
