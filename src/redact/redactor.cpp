@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view k_uuid = "GPU or MIG UUID", k_user = "user name", k_host = "host name", k_serial = "serial number",
                            k_part = "board part number", k_mac = "MAC address", k_ipv4 = "IPv4 address",
-                           k_ipv6 = "IPv6 address";
+                           k_ipv6 = "IPv6 address", k_credential = "credential";
 
 // ASCII, as the C locale gpudoctor runs in has it, without a call per byte:
 // a snapshot redacts every byte it reads, modules of tens of MB included.
@@ -139,6 +139,51 @@ void Redactor::replace_keyed(std::string& text) {
       const std::string value = text.substr(i, end - i);
       if (value.empty() || value.find("N/A") != std::string::npos || value.find_first_not_of("0") == std::string::npos) continue;
       text.replace(i, value.size(), masked(kind, value));
+    }
+  }
+}
+
+// A credential keeps its length, every byte of it replaced: punctuation
+// would tell too much of a short password.
+std::string Redactor::masked_credential(std::string_view value) {
+  std::string out = masked(k_credential, value);
+  for (char& c : out)
+    if (!is_alnum(c)) c = '0';
+  return out;
+}
+
+// Engines' configuration and proxies hold credentials: the user and password
+// of a URL (https://user:secret@registry), and a quoted value after a key
+// such as password = "..." (containerd's registry auth) or "auth": "..."
+// (a Docker config). Unquoted words are left alone: a log that says
+// "token" names no secret.
+void Redactor::replace_credentials(std::string& text) {
+  for (std::size_t at = text.find("://"); at != std::string::npos; at = text.find("://", at + 3)) {
+    const std::size_t start = at + 3;
+    std::size_t end = start;
+    while (end < text.size() && text[end] != '@' && text[end] != '/' && text[end] != '"' && text[end] != '\'' &&
+           static_cast<unsigned char>(text[end]) > ' ')
+      ++end;
+    if (end == text.size() || text[end] != '@' || end == start) continue;
+    text.replace(start, end - start, masked_credential(text.substr(start, end - start)));
+  }
+  static constexpr std::array<std::string_view, 9> keys{"password", "passwd", "auth", "identitytoken", "identity_token",
+                                                         "token", "secret", "client_secret", "registrytoken"};
+  for (const auto key : keys) {
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + key.size())) {
+      if (at > 0 && (is_alnum(text[at - 1]) || text[at - 1] == '_' || text[at - 1] == '-')) continue;
+      std::size_t i = at + key.size();
+      if (i < text.size() && (text[i] == '"' || text[i] == '\'')) ++i;  // the key's closing quote
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+      if (i == text.size() || (text[i] != '=' && text[i] != ':')) continue;
+      ++i;
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+      if (i == text.size() || (text[i] != '"' && text[i] != '\'')) continue;
+      const char quote = text[i++];
+      std::size_t end = i;
+      while (end < text.size() && text[end] != quote && text[end] != '\n') ++end;
+      if (end == text.size() || text[end] != quote || end == i) continue;
+      text.replace(i, end - i, masked_credential(text.substr(i, end - i)));
     }
   }
 }
@@ -331,6 +376,7 @@ std::string Redactor::redact(std::string_view input, TextOrigin origin, std::str
   std::string text(input);
   if (origin == TextOrigin::file && origin_name.ends_with("/vpd")) replace_vpd_serials(text);
   replace_keyed(text);
+  replace_credentials(text);
   replace_uuids(text);
   replace_macs(text);
   const bool versions = (origin == TextOrigin::variable && origin_name.find("VERSION") != std::string_view::npos) ||
@@ -373,7 +419,7 @@ std::string Redactor::original_path(std::string_view redacted_path) const {
 
 std::vector<std::string> Redactor::summary() const {
   std::vector<std::string> out;
-  for (const auto kind : {k_uuid, k_user, k_host, k_serial, k_part, k_mac, k_ipv4, k_ipv6}) {
+  for (const auto kind : {k_uuid, k_user, k_host, k_serial, k_part, k_mac, k_ipv4, k_ipv6, k_credential}) {
     const auto found = m_seen.find(kind);
     if (found == m_seen.end() || found->second.empty()) continue;
     // A UUID prefix (CUDA_VISIBLE_DEVICES=GPU-8f3a) is the same GPU as its UUID.

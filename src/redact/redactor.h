@@ -2,7 +2,8 @@
 // What a snapshot to attach must not give away, and the placeholders that
 // stand for it: GPU and MIG UUIDs, user names (in home paths and in USER
 // and the like), the host name, serial and board part numbers (a USB
-// device's SerialNumber in the kernel log too, a PCI device's VPD serial), MAC, IPv4 and IPv6 addresses. Every placeholder has the length of what it replaces, so a
+// device's SerialNumber in the kernel log too, a PCI device's VPD serial), MAC, IPv4 and IPv6 addresses,
+// and credentials (a URL's user and password, a quoted password, auth or token value). Every placeholder has the length of what it replaces, so a
 // library's string table (a RUNPATH of /home/alice/...) stays a valid ELF
 // file; and the same value always becomes the same placeholder, so a
 // CUDA_VISIBLE_DEVICES=GPU-8f3a still names the GPU whose UUID starts so,
@@ -50,6 +51,8 @@ class Redactor {
   void replace_ipv4(std::string& text);
   void replace_ipv6(std::string& text);
   void replace_keyed(std::string& text);
+  void replace_credentials(std::string& text);
+  std::string masked_credential(std::string_view value);
   void replace_vpd_serials(std::string& text);
 
   std::vector<Mapping> m_users;

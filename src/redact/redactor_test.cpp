@@ -144,3 +144,26 @@ TEST_CASE("a compressed file (a .ko.xz, .ko.zst or .ko.gz) is kept byte for byte
   CHECK_FALSE(has(redactor.redact("x" + body, gd::TextOrigin::file, "/etc/x"), "fd00:10:20::23"));
   CHECK_FALSE(has(redactor.redact("\x1f\x8b" + body, gd::TextOrigin::file, "/etc/x"), "fd00:10:20::23"));
 }
+
+TEST_CASE("credentials in engines' configuration and proxies keep their length and nothing else") {
+  gd::Redactor redactor;
+  const std::string containerd = "[plugins.\"io.containerd.grpc.v1.cri\".registry.configs.\"reg.example\".auth]\n"
+                                 "  username = \"robot\"\n  password = \"s3cr3t!pw\"\n  auth = 'cm9ib3Q6czNjcjN0'\n";
+  const auto redacted = redactor.redact(containerd, gd::TextOrigin::file, "/etc/containerd/config.toml");
+  CHECK(has(redacted, "password = \"000000001\"\n"));
+  CHECK(has(redacted, "auth = '0000000000000002'\n"));
+  CHECK(has(redacted, "username = \"robot\""));  // a user name is not a secret
+  CHECK(has(redacted, ".auth]"));               // the table's name is no value
+  CHECK(redacted.size() == containerd.size());
+  CHECK(redactor.redact("{\"auths\": {\"r\": {\"auth\": \"cm9ib3Q6czNjcjN0\"}}, \"identitytoken\":\"abc\"}", gd::TextOrigin::file,
+                        "/root/.docker/config.json") == "{\"auths\": {\"r\": {\"auth\": \"0000000000000002\"}}, \"identitytoken\":\"003\"}");
+  // A proxy's user and password, in a variable as in a file.
+  CHECK(redactor.redact_variable("HTTPS_PROXY", "http://robot:s3cr3t!pw@proxy.example:3128") ==
+        "http://000000000000004@proxy.example:3128");
+  CHECK(redactor.redact("https://registry.example/v2/ mirror://x user@host", gd::TextOrigin::command_output) ==
+        "https://registry.example/v2/ mirror://x user@host");
+  // Words that are no assignment of a quoted value stay.
+  CHECK(redactor.redact("NVRM: auth token expired; password: none\n", gd::TextOrigin::command_output) ==
+        "NVRM: auth token expired; password: none\n");
+  CHECK(redactor.summary() == std::vector<std::string>{"4 credentials"});
+}
