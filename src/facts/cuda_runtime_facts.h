@@ -85,13 +85,43 @@ struct ShadowedLibrary {
   }
 };
 
+// A variable that changes how the driver runs every CUDA program started
+// with this environment (the ones DCGM's diagnostic and gpud flag, and
+// CUDA_LAUNCH_BLOCKING), where it is set.
+enum class CudaDebugVariable {
+  launch_blocking, device_waits_on_exception, enable_coredump_on_exception, coredump_file, injection64_path,
+  injection32_path, nsight_cuda_debugger, auto_boost, cuda_profile, compute_profile, opencl_profile
+};
+template <>
+struct EnumTable<CudaDebugVariable> {
+  static constexpr std::array names{"CUDA_LAUNCH_BLOCKING", "CUDA_DEVICE_WAITS_ON_EXCEPTION", "CUDA_ENABLE_COREDUMP_ON_EXCEPTION",
+                                    "CUDA_COREDUMP_FILE", "CUDA_INJECTION64_PATH", "CUDA_INJECTION32_PATH", "NSIGHT_CUDA_DEBUGGER",
+                                    "CUDA_AUTO_BOOST", "CUDA_PROFILE", "COMPUTE_PROFILE", "OPENCL_PROFILE"};
+};
+
+struct DebugVariable {
+  CudaDebugVariable name = CudaDebugVariable::launch_blocking;
+  std::string value;
+  bool enabled = false;
+
+  template <class F>
+  void fields(F& f) const {
+    f("name", name, "the variable");
+    f("value", value, "its value (escaped, at most 120 characters)");
+    f("enabled", enabled, "it turns its behaviour on: a path that is not empty, or a value other than 0, false, no or off");
+  }
+};
+
 struct CudaRuntimeFacts {
   std::int64_t runtime_count = 0;
   std::vector<ShadowedLibrary> shadowed;
   std::vector<RuntimeFacts> runtimes;
+  std::vector<DebugVariable> debug_variables;
 
   template <class F>
   void fields(F& f) const {
+    f("debug_variables", debug_variables,
+      "CUDA's debugging and profiling variables set here (CUDA_LAUNCH_BLOCKING, CUDA_DEVICE_WAITS_ON_EXCEPTION, CUDA_INJECTION64_PATH, ...)");
     f("runtime_count", runtime_count, "runtimes found");
     f("shadowed", shadowed, "libraries the loader takes from elsewhere than beside a runtime it reaches");
     f("runtimes", runtimes, "every libcudart found: the loader's first, then toolkits, wheels, conda");

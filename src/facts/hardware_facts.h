@@ -137,6 +137,7 @@ struct HardwareFacts {
   std::int64_t nvswitch_count = 0;
   std::optional<std::string> min_compute_capability;
   std::int64_t consumer_gpu_count = 0;
+  std::int64_t datacenter_gpu_count = 0;
   std::vector<PciFunction> gpus;
   std::vector<PciFunction> nvswitches;
   std::vector<std::string> nvswitch_management_ports;
@@ -157,6 +158,7 @@ struct HardwareFacts {
     f("nvswitch_count", nvswitch_count, "NVIDIA bridges (NVSwitch)");
     f("min_compute_capability", min_compute_capability, "the lowest compute capability among the GPUs");
     f("consumer_gpu_count", consumer_gpu_count, "GPUs of brand geforce or titan (no forward compatibility)");
+    f("datacenter_gpu_count", datacenter_gpu_count, "GPUs sold for data centres (pci-chips products): headless, run by fleets");
     f("gpus", gpus, "the GPUs");
     f("nvswitches", nvswitches, "the NVSwitches");
     f("nvswitch_management_ports", nvswitch_management_ports,

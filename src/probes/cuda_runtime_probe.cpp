@@ -10,6 +10,7 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include <cctype>
 #include <set>
 
 namespace gd {
@@ -239,6 +240,23 @@ void add_driver_levels(ProbeContext& context, RuntimeFacts& runtime) {
     if (const auto cuda = Version::parse(*runtime.driver_cuda)) runtime.driver_cuda_major = cuda->major();
 }
 
+// Each debugging or profiling variable that is set, and whether its value turns it on.
+std::vector<DebugVariable> read_debug_variables(Host& host) {
+  std::vector<DebugVariable> set;
+  for (std::size_t i = 0; i < EnumTable<CudaDebugVariable>::names.size(); ++i) {
+    const auto name = static_cast<CudaDebugVariable>(i);
+    const auto value = host.env(EnumTable<CudaDebugVariable>::names[i]);
+    if (!value) continue;
+    const bool path = name == CudaDebugVariable::injection64_path || name == CudaDebugVariable::injection32_path ||
+                      name == CudaDebugVariable::coredump_file;
+    std::string lower = *value;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool off = lower.empty() || (!path && (lower == "0" || lower == "false" || lower == "no" || lower == "off"));
+    set.push_back({.name = name, .value = printable(*value, 120), .enabled = !off});
+  }
+  return set;
+}
+
 }  // namespace
 
 Probed<CudaRuntimeFacts> probe_cuda_runtime(ProbeContext& context) {
@@ -251,6 +269,8 @@ Probed<CudaRuntimeFacts> probe_cuda_runtime(ProbeContext& context) {
   for (auto& runtime : facts.runtimes) add_driver_levels(context, runtime);
   facts.runtime_count = static_cast<std::int64_t>(facts.runtimes.size());
   facts.shadowed = survey.shadowed(facts.runtimes);
+  facts.debug_variables = read_debug_variables(context.host);
+  layer.source("debug_variables", "env CUDA_LAUNCH_BLOCKING, CUDA_DEVICE_WAITS_ON_EXCEPTION, CUDA_INJECTION64_PATH, ...");
   layer.source("shadowed", "dlopen search from a plain program");
   layer.source("runtimes", "loader search, /usr/local/cuda*, Python site-packages, CONDA_PREFIX");
   layer.summary = summary_of(facts.runtimes);

@@ -201,6 +201,7 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     if (gpu.compute_capability)
       if (auto version = Version::parse(*gpu.compute_capability); version && (!lowest || *version < *lowest)) lowest = version;
     if (is_consumer_brand(gpu.brand)) ++facts.consumer_gpu_count;
+    if (gpu.product_class == ProductClass::datacenter) ++facts.datacenter_gpu_count;
   }
   if (lowest) {
     facts.min_compute_capability = lowest->text();
@@ -220,7 +221,7 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     facts.expected_ib_ports = context.options.expected_ib_ports;
     layer.source("expected_ib_ports", "--expect");
   }
-  for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "host_gpu_count", "nvswitch_count", "consumer_gpu_count", "gpus", "nvswitches",
+  for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "host_gpu_count", "nvswitch_count", "consumer_gpu_count", "datacenter_gpu_count", "gpus", "nvswitches",
                            "nvswitch_management_ports", "bridge_vpd_unreadable"})
     layer.source(fact, k_pci_devices);
 

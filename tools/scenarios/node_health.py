@@ -1,7 +1,7 @@
 """Node health as fleets judge it: Xids classified by NVIDIA's catalog, with
 the action a fleet takes (model/action.h); each failing state beside a healthy
 twin that stays quiet."""
-from scenarios.snapshot import SMOKE_PASSED, cuda_device, h100_host, nvml_device
+from scenarios.snapshot import SMOKE_PASSED, Snapshot, cuda_device, h100_host, nvml_device
 
 XID_48 = ("[ 9120.000001] NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error "
           "(DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n")
@@ -155,3 +155,35 @@ def scenarios():
     s = h100_host("host-ib-port-init", "An InfiniBand port physically up but INIT: no subnet manager activated it.")
     s.ib_port("mlx5_0", 1, state="2: INIT")
     yield s.expect("warn", None, ["ib-port-not-active"], headline="ib-port-not-active", action="fix-configuration")
+
+    # CUDA's debugging variables, as DCGM's diagnostic and gpud flag them (DCGM_FR_BAD_CUDA_ENV): only where the value turns them on.
+    s = h100_host("host-cuda-debug-variables-left-on", "A node's profile exports CUDA_LAUNCH_BLOCKING=1 and "
+                  "CUDA_DEVICE_WAITS_ON_EXCEPTION=1 from a debugging session, Nsight Systems' injection library and GPU "
+                  "core dumps: every job here runs serialised, and one with a bad kernel hangs.")
+    s.env.update({"CUDA_LAUNCH_BLOCKING": "1", "CUDA_DEVICE_WAITS_ON_EXCEPTION": "1",
+                  "CUDA_INJECTION64_PATH": "/opt/nvidia/nsight-systems/2025.1.1/target-linux-x64/libToolsInjection64.so",
+                  "CUDA_ENABLE_COREDUMP_ON_EXCEPTION": "1"})
+    yield s.expect("warn", None, ["cuda-launch-blocking-on", "cuda-waits-on-exception-on", "cuda-injection-library-set"],
+                   info=["cuda-debug-variable-set"], headline="cuda-launch-blocking-on", action="check-application")
+
+    s = h100_host("host-cuda-debug-variables-off", "The same variables set to their defaults (0, an empty path): nothing "
+                  "is turned on, nothing is said.")
+    s.env.update({"CUDA_LAUNCH_BLOCKING": "0", "CUDA_DEVICE_WAITS_ON_EXCEPTION": "false", "CUDA_INJECTION64_PATH": "",
+                  "CUDA_AUTO_BOOST": "0"})
+    yield s.expect("ok", None, [], absent=["cuda-launch-blocking-on", "cuda-waits-on-exception-on", "cuda-injection-library-set",
+                                           "cuda-debug-variable-set"], action="none")
+
+    # Persistence mode: fleets (gpud, aznhc, awsome) want it on data-centre GPUs; a desktop's GPU is kept up by its display.
+    s = h100_host("host-persistence-mode-off", "An H100 node where nvidia-persistenced is not running: NVML reports "
+                  "persistence mode Disabled.")
+    s.nvml_probe(devices=[nvml_device(0, persistence_mode="Disabled")])
+    yield s.expect("warn", None, ["gpu-persistence-mode-off"], headline="gpu-persistence-mode-off", action="fix-configuration")
+
+    s = Snapshot("host-geforce-persistence-off-healthy", "A desktop's RTX 4090 without persistence mode, as desktops "
+                 "run: the display keeps the driver up, nothing is said.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+    s.nvidia_driver("560.35.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
+    s.driver_nodes([0], version="560.35.03")
+    s.nvml_probe(driver="560.35.03", cuda=12060, devices=[nvml_device(0, bus="01", name="NVIDIA GeForce RTX 4090", persistence_mode="Disabled",
+                                      compute_capability="8.9", memory_total_mib=24564, vbios="95.02.18.80.5F")])
+    yield s.expect("ok", None, [], absent=["gpu-persistence-mode-off"], action="none")
