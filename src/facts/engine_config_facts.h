@@ -32,6 +32,8 @@ struct EngineRuntime {
 // /etc/docker/daemon.json of the rootful daemon (moby daemon/config).
 struct DockerEngineFacts {
   bool installed = false;  // dockerd on the service PATH
+  bool rootful_service = false;
+  bool runtime_flags = false;
   std::optional<std::string> config{}, problem{};
   std::vector<EngineRuntime> runtimes{};
   std::string default_runtime = "runc";
@@ -43,6 +45,8 @@ struct DockerEngineFacts {
   template <class F>
   void fields(F& f) const {
     f("installed", installed, "dockerd is on the PATH systemd gives services");
+    f("rootful_service", rootful_service, "docker.service or docker.socket is enabled at boot: the rootful daemon, which reads /etc/docker/daemon.json");
+    f("runtime_flags", runtime_flags, "docker.service passes --add-runtime or --default-runtime: daemon.json does not hold every runtime");
     f("config", config, "/etc/docker/daemon.json, where it exists");
     f("problem", problem, "why dockerd would refuse the file (not JSON, not an object, a key of the wrong type)");
     f("runtimes", runtimes, "the runtimes it defines (at most 32)");
@@ -104,10 +108,13 @@ struct ToolkitConfigFacts {
   std::optional<std::string> ldconfig{};
   Nullable<bool> ldconfig_found{};
   bool skip_mode_detection = false;
+  std::optional<std::string> cdi_kind{};
+  std::vector<std::string> cdi_spec_dirs{};
+  std::optional<bool> cdi_spec_found{};
 
   template <class F>
   void fields(F& f) const {
-    f("config", config, "/etc/nvidia-container-runtime/config.toml");
+    f("config", config, "/etc/nvidia-container-runtime/config.toml, else the GPU Operator's under /usr/local/nvidia/toolkit/.config");
     f("problem", problem, "the line gpudoctor could not read as TOML");
     f("mode", mode, "[nvidia-container-runtime] mode, auto where unset; invalid: a value the runtime refuses ('invalid runtime mode')");
     f("mode_written", mode_written, "the mode as written, where it is written (escaped, at most 40 characters)");
@@ -116,6 +123,9 @@ struct ToolkitConfigFacts {
     f("ldconfig_found", ldconfig_found,
       "a host ldconfig the toolkit would run exists (it tries the path with and without .real); null: not a host path");
     f("skip_mode_detection", skip_mode_detection, "[nvidia-container-runtime-hook] skip-mode-detection");
+    f("cdi_kind", cdi_kind, "in cdi mode: the kind it asks CDI for (modes.cdi.default-kind; nvidia.com/gpu, the GPU Operator's management.nvidia.com/gpu)");
+    f("cdi_spec_dirs", cdi_spec_dirs, "in cdi mode: where it reads specs (modes.cdi.spec-dirs; /etc/cdi, /var/run/cdi)");
+    f("cdi_spec_found", cdi_spec_found, "in cdi mode: a spec of that kind is in those directories");
   }
 };
 

@@ -66,6 +66,7 @@ class Reader {
   Reader(std::string_view text, TomlBounds bounds) : m_text(text), m_bounds(bounds) {}
 
   TomlDocument read() {
+    take("\xEF\xBB\xBF");  // a byte order mark, which the engines' TOML libraries skip
     TomlPath table;
     std::map<TomlPath, std::size_t> array_tables;
     while (true) {
@@ -135,9 +136,13 @@ class Reader {
 
   static bool bare_key_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
 
+  // A key path is bounded in parts and bytes: each value stores its whole
+  // path, so one long header over thousands of keys would cost their product.
   TomlPath key_path() {
     TomlPath path;
+    std::size_t bytes = 0;
     while (true) {
+      if (path.size() == m_bounds.max_key_parts) fail("a key of more than " + std::to_string(m_bounds.max_key_parts) + " parts");
       skip_spaces();
       if (peek() == '"') {
         path.push_back(basic_string());
@@ -149,6 +154,8 @@ class Reader {
         if (m_at == start) fail("expected a key");
         path.emplace_back(m_text.substr(start, m_at - start));
       }
+      bytes += path.back().size();
+      if (bytes > m_bounds.max_key_bytes) fail("a key longer than " + std::to_string(m_bounds.max_key_bytes) + " bytes");
       skip_spaces();
       if (!take(".")) return path;
     }
@@ -248,12 +255,18 @@ class Reader {
     } else if (auto number = integer_of(token)) {
       value.kind = TomlValue::Kind::integer;
       value.integer = *number;
-    } else if (token.find_first_not_of("+-_0123456789") == std::string_view::npos) {
+    } else if (looks_like_integer(token)) {
       fail("an integer out of range: " + printable(token, 40));
     } else if (!std::isdigit(static_cast<unsigned char>(token.front())) && token.front() != '+' && token.front() != '-' &&
                token != "inf" && token != "nan") {
       fail("not a value: " + printable(token, 40));
     }
+  }
+
+  // A sign, then digits and underscores only: what does not parse as an integer is then out of range.
+  static bool looks_like_integer(std::string_view token) {
+    if (token.front() == '+' || token.front() == '-') token.remove_prefix(1);
+    return !token.empty() && token.find_first_not_of("_0123456789") == std::string_view::npos;
   }
 
   // Decimal with optional sign and underscores between digits, or 0x/0o/0b.
@@ -275,11 +288,13 @@ class Reader {
                   : std::isxdigit(static_cast<unsigned char>(c)) ? std::tolower(static_cast<unsigned char>(c)) - 'a' + 10
                                                                  : 99;
       if (digit >= base) return std::nullopt;
-      if (number > (static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(digit)) / static_cast<std::uint64_t>(base))
-        return std::nullopt;
+      // INT64_MIN's magnitude is one more than INT64_MAX's.
+      const std::uint64_t most = static_cast<std::uint64_t>(INT64_MAX) + (negative ? 1 : 0);
+      if (number > (most - static_cast<std::uint64_t>(digit)) / static_cast<std::uint64_t>(base)) return std::nullopt;
       number = number * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(digit);
     }
-    return negative ? -static_cast<std::int64_t>(number) : static_cast<std::int64_t>(number);
+    if (negative) return number == static_cast<std::uint64_t>(INT64_MAX) + 1 ? INT64_MIN : -static_cast<std::int64_t>(number);
+    return static_cast<std::int64_t>(number);
   }
 
   static void append_utf8(std::string& out, std::uint32_t code) {

@@ -60,7 +60,9 @@ class TomlDocument {
 
 struct TomlBounds {
   std::size_t max_keys = 4096;
-  std::size_t max_nesting = 8;  // arrays and inline tables inside each other
+  std::size_t max_nesting = 8;      // arrays and inline tables inside each other
+  std::size_t max_key_parts = 32;   // in one header or key, and below a header
+  std::size_t max_key_bytes = 1024;
 };
 
 // The document, or "line N: what is wrong".

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 
 using gd::read_toml;
@@ -73,6 +74,16 @@ TEST_CASE("TOML: the toolkit's config, with dotted keys, escapes, literal and mu
   CHECK(document->find({"nvidia-container-runtime", "runtimes"})->strings.size() == 3);
 }
 
+TEST_CASE("TOML: a byte order mark, dates and the whole range of integers are TOML") {
+  const auto document = read_toml("\xEF\xBB\xBFversion = 2\nday = 1979-05-27\nlow = -9223372036854775808\nhigh = 9223372036854775807\n");
+  REQUIRE(document);
+  CHECK(document->integer({"version"}) == 2);
+  CHECK(document->find({"day"})->kind == gd::TomlValue::Kind::other);
+  CHECK(document->integer({"low"}) == INT64_MIN);
+  CHECK(document->integer({"high"}) == INT64_MAX);
+  CHECK(read_toml("x = 9223372036854775808\n").error() == "line 1: an integer out of range: 9223372036854775808");
+}
+
 TEST_CASE("TOML: an imported file's values go over the main file's") {
   auto main = read_toml("[a]\nx = 1\ny = \"kept\"\n");
   const auto drop_in = read_toml("[a]\nx = 2\n[a.b]\n");
@@ -97,6 +108,11 @@ TEST_CASE("TOML: what is not TOML is refused with its line, and the bounds hold"
   CHECK(read_toml("a = 1\nb = 2\nc = 3\n", {.max_keys = 2, .max_nesting = 3}).error() == "line 3: more than 2 keys");
   CHECK(read_toml("a = [1, 2, 3]\n", {.max_keys = 2, .max_nesting = 3}).error() == "line 1: an array of more than 2 items");
   CHECK(read_toml("a = 99999999999999999999\n").error() == "line 1: an integer out of range: 99999999999999999999");
+  const std::string long_header = "[" + std::string(1100, 'k') + "]\n";
+  CHECK(read_toml(long_header).error() == "line 1: a key longer than 1024 bytes");
+  std::string deep = "a";
+  for (int i = 0; i < 40; ++i) deep += ".a";
+  CHECK(read_toml(deep + " = 1\n").error() == "line 1: a key of more than 32 parts");
   // Empty and comment-only files are documents without keys.
   CHECK(read_toml("")->size() == 0);
   CHECK(read_toml("# only\n\n")->size() == 0);

@@ -12,6 +12,7 @@ namespace gd {
 namespace {
 
 constexpr const char* k_daemon_json = "/etc/docker/daemon.json";
+constexpr std::string_view k_byte_order_mark = "\xEF\xBB\xBF";  // dockerd (moby 23 and later) skips it
 constexpr std::size_t k_max_daemon_json = 1 << 20;
 constexpr std::size_t k_max_runtimes = 32;
 
@@ -31,11 +32,13 @@ void read_settings(Host& host, const boost::json::object& config, DockerEngineFa
     if (!facts.problem) facts.problem = std::move(why);
   };
   // The default first: each runtime is marked as it is read.
+  std::string default_runtime = "runc";  // as written: names are compared before they are escaped for the report
   if (const auto* name = config.if_contains("default-runtime")) {
     if (!name->is_string()) return refuse("\"default-runtime\" is not a string");
-    if (!name->as_string().empty()) facts.default_runtime = printable(name->as_string(), 60);
+    if (!name->as_string().empty()) default_runtime = name->as_string();
   }
-  facts.default_runtime_defined = stock_or_shim_name(facts.default_runtime);
+  facts.default_runtime = printable(default_runtime, 60);
+  facts.default_runtime_defined = stock_or_shim_name(default_runtime);
   if (const auto* runtimes = config.if_contains("runtimes")) {
     if (!runtimes->is_object()) return refuse("\"runtimes\" is not an object");
     for (const auto& [key, runtime] : runtimes->as_object()) {
@@ -49,7 +52,7 @@ void read_settings(Host& host, const boost::json::object& config, DockerEngineFa
       const bool has_path = path && !path->as_string().empty(), has_type = type && !type->as_string().empty();
       if (!has_path && !has_type) return refuse("runtime " + name + ": either a runtimeType or a path must be configured");
       if (has_path && has_type) return refuse("runtime " + name + ": cannot configure both path and runtimeType for the same runtime");
-      const bool is_default = key == facts.default_runtime;
+      const bool is_default = key == default_runtime;
       facts.default_runtime_defined = facts.default_runtime_defined || is_default;
       if (facts.runtimes.size() == k_max_runtimes) continue;
       EngineRuntime entry{.name = name, .is_default = is_default};
@@ -77,6 +80,32 @@ void read_settings(Host& host, const boost::json::object& config, DockerEngineFa
   }
 }
 
+// The rootful daemon starts at boot through docker.service or docker.socket;
+// a rootless one is a user's unit, with its own daemon.json.
+bool rootful_service_enabled(Host& host) {
+  for (const char* link : {"/etc/systemd/system/multi-user.target.wants/docker.service", "/etc/systemd/system/sockets.target.wants/docker.socket",
+                           "/usr/lib/systemd/system/multi-user.target.wants/docker.service", "/lib/systemd/system/sockets.target.wants/docker.socket"})
+    if (host.exists(link)) return true;
+  return false;
+}
+
+// dockerd's own flags can define runtimes (--add-runtime) and the default
+// (--default-runtime) beside daemon.json: where its unit passes either,
+// daemon.json alone does not say which runtimes there are.
+bool unit_passes_runtime_flags(Host& host) {
+  std::vector<std::string> units;
+  for (const char* unit : {"/etc/systemd/system/docker.service", "/usr/lib/systemd/system/docker.service", "/lib/systemd/system/docker.service"})
+    units.emplace_back(unit);
+  if (auto drop_ins = host.list_dir("/etc/systemd/system/docker.service.d"))
+    for (const auto& name : *drop_ins)
+      if (name.ends_with(".conf")) units.push_back("/etc/systemd/system/docker.service.d/" + name);
+  for (const auto& unit : units) {
+    auto text = host.read_file(unit, 64 << 10);
+    if (text && (text->find("--add-runtime") != std::string::npos || text->find("--default-runtime") != std::string::npos)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes) {
@@ -84,15 +113,20 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   facts.installed = find_on_path(host, "dockerd", k_service_path).has_value();
   auto text = host.read_file(k_daemon_json, k_max_daemon_json + 1);
   if (!facts.installed && !text) return std::nullopt;
+  facts.rootful_service = rootful_service_enabled(host);
+  facts.runtime_flags = unit_passes_runtime_flags(host);
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", k_service_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", k_service_path).has_value();
   if (text) {
     facts.config = k_daemon_json;
     if (text->size() > k_max_daemon_json) {
       notes.note_unreadable(k_daemon_json, "larger than 1 MiB: not read");
-    } else if (!only_blanks(*text)) {  // dockerd starts with an empty file
+    } else if (std::string_view json = std::string_view(*text).starts_with(k_byte_order_mark)
+                                            ? std::string_view(*text).substr(k_byte_order_mark.size())
+                                            : std::string_view(*text);
+               !only_blanks(json)) {  // dockerd starts with an empty file
       boost::system::error_code error;
-      const auto document = boost::json::parse(*text, error);
+      const auto document = boost::json::parse(json, error);
       if (error)
         facts.problem = "not JSON: " + printable(error.message(), 120);
       else if (!document.is_object())

@@ -55,7 +55,7 @@ TEST_CASE("containerd: imports breadth first, globs sorted and relative to the i
                                                        "BinaryName = '/usr/bin/missing-runtime'\n");
   f.host.file("/etc/containerd/conf.d/20-second.toml", "version = 3\n[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia.options]\n"
                                                         "BinaryName = 'nvidia-container-runtime'\n[plugins.'io.containerd.cri.v1.runtime']\nenable_cdi = true\n");
-  f.host.file("/etc/containerd/conf.d/.hidden.toml", "not toml at all [\n");  // a glob's * does not match a leading dot
+  f.host.file("/etc/containerd/conf.d/.hidden.toml", "version = 2\n");  // Go's glob matches a leading dot too
   f.host.file("/etc/containerd/extra.toml", "version = 3\n");
   f.host.file("/usr/sbin/nvidia-container-runtime", "");
   gd::ProbeNotes notes;
@@ -63,7 +63,8 @@ TEST_CASE("containerd: imports breadth first, globs sorted and relative to the i
   REQUIRE(engines.size() == 1);
   const auto& containerd = engines[0];
   CHECK_FALSE(containerd.problem);
-  CHECK(containerd.files == std::vector<std::string>{"/etc/containerd/config.toml", "/etc/containerd/conf.d/10-first.toml",
+  CHECK(containerd.files == std::vector<std::string>{"/etc/containerd/config.toml", "/etc/containerd/conf.d/.hidden.toml",
+                                                       "/etc/containerd/conf.d/10-first.toml",
                                                        "/etc/containerd/conf.d/20-second.toml", "/etc/containerd/extra.toml"});
   CHECK(containerd.version == 1);
   CHECK(containerd.default_runtime == "nvidia");
@@ -84,6 +85,34 @@ TEST_CASE("containerd: imports breadth first, globs sorted and relative to the i
   REQUIRE(k3s.size() == 1);
   CHECK(k3s[0].missing_imports == std::vector<std::string>{"/var/lib/rancher/k3s/agent/etc/containerd/gone.toml"});
   CHECK(k3s[0].problem == "/var/lib/rancher/k3s/agent/etc/containerd/bad.toml: line 1: expected ] after the table name");
+}
+
+TEST_CASE("containerd: a version 3 file's version 2 tables are not read; BinaryName counts for runc shims, and bare names only on containerd's own PATH") {
+  gd::ProbeFixture f;
+  // microk8s's template: runtimes by bare name on the snap's PATH, and kata, whose shim runs its own program.
+  f.host.file("/var/snap/microk8s/current/args/containerd.toml",
+              "version = 2\n[plugins.\"io.containerd.grpc.v1.cri\".containerd]\ndefault_runtime_name = \"runc\"\n"
+              "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia-container-runtime]\nruntime_type = \"io.containerd.runc.v2\"\n"
+              "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia-container-runtime.options]\nBinaryName = \"nvidia-container-runtime\"\n"
+              "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.kata]\nruntime_type = \"io.containerd.kata.v2\"\n"
+              "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.kata.options]\nBinaryName = \"/opt/kata/missing\"\n");
+  // containerd migrates nothing in a version 3 file: its version 2 tables are dead text.
+  f.host.file("/etc/containerd/config.toml",
+              "version = 3\n[plugins.\"io.containerd.grpc.v1.cri\".containerd]\ndefault_runtime_name = \"nvidia\"\n"
+              "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia.options]\nBinaryName = \"/gone/nvidia-container-runtime\"\n");
+  gd::ProbeNotes notes;
+  const auto engines = gd::read_containerd_engines(f.host, notes);
+  REQUIRE(engines.size() == 2);
+  CHECK(engines[0].config == "/etc/containerd/config.toml");
+  CHECK(engines[0].default_runtime == "runc");
+  CHECK(engines[0].runtimes.empty());
+  const auto& microk8s = engines[1];
+  REQUIRE(microk8s.runtimes.size() == 2);
+  for (const auto& runtime : microk8s.runtimes) {
+    CAPTURE(runtime.name);
+    CHECK_FALSE(runtime.found.value);  // kata: not the runc shim's; nvidia-container-runtime: the snap's PATH is not known
+  }
+  CHECK(microk8s.runtimes_without_program.empty());
 }
 
 TEST_CASE("the toolkit's config: its mode, no-cgroups, and the host ldconfig found as the toolkit normalises it") {
@@ -110,4 +139,24 @@ TEST_CASE("the toolkit's config: its mode, no-cgroups, and the host ldconfig fou
   CHECK(toolkit("[nvidia-container-runtime]\nmode = \"invalid\"\n", true).mode == gd::ToolkitMode::invalid);
   CHECK(toolkit("[nvidia-container-cli]\nno-cgroups = true\n", true).no_cgroups);
   CHECK(toolkit("[nvidia-container-cli\n", true).problem == "line 1: expected ] after the table name");
+  CHECK(toolkit("[nvidia-container-runtime]\nmode = \"\"\n", true).mode == gd::ToolkitMode::invalid);
+}
+
+TEST_CASE("the toolkit in cdi mode: a spec of its default kind, in its spec directories") {
+  auto found = [](const std::string& config, const std::string& spec_path, const std::string& kind) {
+    gd::ProbeFixture f;
+    f.host.file("/etc/nvidia-container-runtime/config.toml", "[nvidia-container-runtime]\nmode = \"cdi\"\n" + config);
+    f.host.file(spec_path, "cdiVersion: 0.5.0\nkind: " + kind + "\ndevices:\n- name: all\n  containerEdits:\n    deviceNodes:\n    - path: /dev/nvidia0\n");
+    gd::ProbeNotes notes;
+    return gd::read_toolkit_config(f.host, notes).value();
+  };
+  CHECK(found("", "/var/run/cdi/nvidia.yaml", "nvidia.com/gpu").cdi_spec_found == true);
+  CHECK(found("", "/var/run/cdi/other.yaml", "example.com/fpga").cdi_spec_found == false);
+  // The GPU Operator's kind and directory.
+  const auto operator_node = found("[nvidia-container-runtime.modes.cdi]\ndefault-kind = \"management.nvidia.com/gpu\"\n"
+                                   "spec-dirs = [\"/var/run/cdi\"]\n",
+                                   "/var/run/cdi/management.nvidia.com-gpu.yaml", "management.nvidia.com/gpu");
+  CHECK(operator_node.cdi_spec_found == true);
+  CHECK(operator_node.cdi_kind == "management.nvidia.com/gpu");
+  CHECK(operator_node.cdi_spec_dirs == std::vector<std::string>{"/var/run/cdi"});
 }

@@ -4,9 +4,13 @@
 // container starts (the mode, no-cgroups, the host ldconfig).
 #include "probes/engine_configs.h"
 
+#include "formats/cdi_spec.h"
 #include "formats/toml_config.h"
 #include "util/enum_names.h"
+#include "util/path.h"
 #include "util/text.h"
+
+#include <algorithm>
 
 namespace gd {
 namespace {
@@ -18,9 +22,10 @@ constexpr const char* k_toolkit_configs[] = {
     "/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml",
 };
 constexpr std::size_t k_max_config = 1 << 20;
+constexpr std::size_t k_max_specs = 64;
 
+// An empty mode is no mode to the runtime either ("invalid runtime mode").
 ToolkitMode mode_named(std::string_view written) {
-  if (written.empty()) return ToolkitMode::auto_;
   if (auto mode = enum_from_name<ToolkitMode>(written); mode && *mode != ToolkitMode::invalid) return *mode;
   return ToolkitMode::invalid;
 }
@@ -32,6 +37,40 @@ Nullable<bool> host_ldconfig_found(Host& host, std::string_view written) {
   std::string_view path = written.substr(1);
   if (path.ends_with(".real")) path.remove_suffix(5);
   return host.exists(std::string(path) + ".real") || host.exists(path);
+}
+
+// In cdi mode the runtime asks the CDI cache for devices of its default
+// kind, read from its spec directories: is there a spec of that kind?
+// (The GPU Operator's kind is management.nvidia.com/gpu, not nvidia.com/gpu.)
+bool spec_of_kind_exists(Host& host, const std::vector<std::string>& dirs, const std::string& kind, ProbeNotes& notes) {
+  std::size_t read = 0;
+  for (const auto& dir : dirs) {
+    auto names = host.list_dir(dir);
+    if (!names) continue;
+    std::sort(names->begin(), names->end());
+    for (const auto& name : *names) {
+      if (!name.ends_with(".yaml") && !name.ends_with(".yml") && !name.ends_with(".json")) continue;
+      const std::string path = join_path(dir, name);
+      if (read++ == k_max_specs) {
+        notes.note_unreadable(path, "more than " + std::to_string(k_max_specs) + " CDI specs: this and the rest were not read");
+        return false;
+      }
+      auto text = host.read_file(path, k_max_cdi_spec + 1);
+      if (!text || text->find(kind) == std::string::npos) continue;  // a spec of the kind names it
+      if (auto spec = parse_cdi_spec(*text); spec && spec->kind == kind) return true;
+    }
+  }
+  return false;
+}
+
+void read_cdi_mode(Host& host, const TomlDocument& document, ToolkitConfigFacts& facts, ProbeNotes& notes) {
+  const std::string kind = document.string({"nvidia-container-runtime", "modes", "cdi", "default-kind"}).value_or("nvidia.com/gpu");
+  std::vector<std::string> dirs = {"/etc/cdi", "/var/run/cdi"};
+  if (const auto* written = document.find({"nvidia-container-runtime", "modes", "cdi", "spec-dirs"}); written && written->kind == TomlValue::Kind::array)
+    dirs.assign(written->strings.begin(), written->strings.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(written->strings.size(), 8)));
+  facts.cdi_kind = printable(kind, 80);
+  for (const auto& dir : dirs) facts.cdi_spec_dirs.push_back(printable(dir, 200));
+  facts.cdi_spec_found = spec_of_kind_exists(host, dirs, kind, notes);
 }
 
 }  // namespace
@@ -60,6 +99,7 @@ std::optional<ToolkitConfigFacts> read_toolkit_config(Host& host, ProbeNotes& no
       facts.ldconfig_found = host_ldconfig_found(host, *ldconfig);
     }
     facts.skip_mode_detection = document->boolean({"nvidia-container-runtime-hook", "skip-mode-detection"}).value_or(false);
+    if (facts.mode == ToolkitMode::cdi) read_cdi_mode(host, *document, facts, notes);
     return facts;
   }
   return std::nullopt;

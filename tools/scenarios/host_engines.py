@@ -109,6 +109,9 @@ def toolkit_host(name, description, toolkit=True, no_cgroups=None, mode=None):
     """An H100 host with Docker and, unless said otherwise, the NVIDIA Container Toolkit as its packages install it."""
     s = h100_host(name, description)
     s.file("/usr/bin/dockerd", "").file("/usr/bin/containerd", "").file("/sbin/ldconfig.real", "").file("/sbin/ldconfig", "")
+    # The rootful daemon, enabled at boot as docker-ce's package enables it.
+    s.file("/lib/systemd/system/docker.service", "[Service]\nExecStart=/usr/bin/dockerd -H fd:// --containerd=/run/containerd/containerd.sock\n")
+    s.link("/etc/systemd/system/multi-user.target.wants/docker.service", "/lib/systemd/system/docker.service")
     if toolkit:
         for program in TOOLKIT_BINARIES:
             s.file(program, "")
@@ -124,6 +127,16 @@ def scenarios():
                      "`nvidia-ctk runtime configure --set-as-default`; the toolkit's config as its packages leave it.")
     s.file("/etc/docker/daemon.json", DAEMON_JSON)
     yield s.expect("ok", None, [])
+
+    s = toolkit_host("host-docker-daemon-json-bom-healthy", "daemon.json saved by a Windows editor with a byte order mark, "
+                     "which dockerd (moby 23 and later) skips.")
+    s.file("/etc/docker/daemon.json", "\ufeff".encode("utf-8").decode("latin-1") + DAEMON_JSON)
+    yield s.expect("ok", None, [])
+
+    s = toolkit_host("host-docker-rootless-no-cgroups-healthy", "Rootless Docker as NVIDIA documents it: no-cgroups = true, "
+                     "dockerd a user's unit, no rootful daemon enabled.", no_cgroups=True)
+    del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
+    yield s.expect("ok", None, [], absent=["toolkit-no-cgroups-with-rootful-docker"])
 
     s = toolkit_host("host-docker-daemon-json-broken", "A hand edit left a trailing comma in daemon.json: dockerd does "
                      "not start at all.")
@@ -201,16 +214,16 @@ def containerd_scenarios():
     s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("'/etc/containerd/conf.d/*.toml'", "'nvidia.toml'"))
     yield s.expect("fail", "container", ["containerd-import-missing"], headline="containerd-import-missing")
 
-    s = toolkit_host("host-containerd-default-runtime-undefined", "A version 2 config (containerd 1.7) that makes "
-                     "nvidia the default, its runtime pasted from containerd 2.x documentation under the version 3 "
-                     "plugin name, which a version 2 file does not read: the CRI plugin does not load.")
+    s = toolkit_host("host-containerd-default-runtime-undefined", "A version 2 config that makes nvidia the default, "
+                     "while the runtime it defines is called nvidia-container-runtime (the name microk8s's template "
+                     "uses): the CRI plugin does not load.")
     del s.files["/usr/bin/dockerd"]
     s.file("/etc/containerd/config.toml", """version = 2
 [plugins."io.containerd.grpc.v1.cri".containerd]
   default_runtime_name = "nvidia"
-[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.nvidia]
+[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia-container-runtime]
   runtime_type = "io.containerd.runc.v2"
-[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.nvidia.options]
+[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia-container-runtime.options]
   BinaryName = "/usr/bin/nvidia-container-runtime"
 """)
     yield s.expect("fail", "container", ["containerd-default-runtime-undefined"], headline="containerd-default-runtime-undefined")
@@ -239,6 +252,46 @@ def containerd_scenarios():
     s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG)
     s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD2_NVIDIA_DROP_IN.format(binary="/opt/nvidia/nvidia-container-runtime"))
     yield s.expect("warn", None, ["containerd-runtime-program-missing"], headline="containerd-runtime-program-missing")
+
+    s = toolkit_host("host-microk8s-stock-healthy", "microk8s's own containerd template: runtimes kata and "
+                     "nvidia-container-runtime named by bare programs on the snap's PATH, runc the default.", toolkit=False)
+    del s.files["/usr/bin/dockerd"]
+    del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
+    s.file("/var/snap/microk8s/current/args/containerd.toml", """version = 2
+oom_score = 0
+[plugins."io.containerd.grpc.v1.cri"]
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia-container-runtime]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia-container-runtime.options]
+        BinaryName = "nvidia-container-runtime"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata]
+      runtime_type = "io.containerd.kata.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata.options]
+        BinaryName = "kata-runtime"
+""")
+    yield s.expect("ok", None, [])
+
+    s = toolkit_host("host-gpu-operator-cdi-healthy", "A GPU Operator node: its toolkit's config under "
+                     "/usr/local/nvidia/toolkit in cdi mode with the operator's kind management.nvidia.com/gpu, the "
+                     "spec of that kind in /var/run/cdi, containerd's nvidia runtime pointing at the operator's program.",
+                     toolkit=False)
+    del s.files["/usr/bin/dockerd"]
+    del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
+    s.file("/usr/local/nvidia/toolkit/nvidia-container-runtime", "")
+    s.file("/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml", TOOLKIT_CONFIG.format(
+        no_cgroups="#no-cgroups = false\n", mode='mode = "cdi"\n').replace(
+        'default-kind = "nvidia.com/gpu"', 'default-kind = "management.nvidia.com/gpu"').replace(
+        'spec-dirs = ["/etc/cdi", "/var/run/cdi"]', 'spec-dirs = ["/var/run/cdi"]'))
+    s.file("/var/run/cdi/management.nvidia.com-gpu.yaml", nvidia_ctk_spec("550.54.15").replace(
+        "kind: nvidia.com/gpu", "kind: management.nvidia.com/gpu"))
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG)
+    s.file("/etc/containerd/conf.d/99-nvidia.toml",
+           CONTAINERD2_NVIDIA_DROP_IN.format(binary="/usr/local/nvidia/toolkit/nvidia-container-runtime"))
+    yield s.expect("ok", None, [])
 
     s = toolkit_host("host-containerd-config-broken", "containerd's config.toml with an unclosed string.")
     del s.files["/usr/bin/dockerd"]
