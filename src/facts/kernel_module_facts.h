@@ -180,6 +180,30 @@ struct XidEvent {
   }
 };
 
+// One SXid code on one NVSwitch: its error reports in the log, counted (a
+// report's Severity and Data lines are part of it), with the Fabric Manager
+// guide's row (rules/tables/sxid-codes.json).
+struct SxidEvent {
+  std::int64_t code = 0;
+  std::string nvswitch, line;
+  std::int64_t count = 0;
+  bool fatal_in_log = false;
+  std::optional<std::string> name{}, klass{};
+  std::optional<Action> action{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("code", code, "the SXid number");
+    f("nvswitch", nvswitch, "the NVSwitch, by its PCI address as the log names it");
+    f("line", line, "the newest report's first line");
+    f("count", count, "how many reports of this code on this NVSwitch the log holds");
+    f("fatal_in_log", fatal_in_log, "a report said Fatal (the driver's word for that occurrence)");
+    f("name", name, "the Fabric Manager guide's name for it (absent: a code its tables lack)");
+    f("class", klass, "the guide's class", std::vector<std::string>{"non-fatal", "fatal", "always-fatal", "other", "not-in-guide"});
+    f("action", action, "what a fleet should do (gpudoctor's, from the guide's handling)");
+  }
+};
+
 // The kernel log's NVIDIA lines (dmesg, else journalctl -k).
 struct KernelLogFacts {
   Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
@@ -189,6 +213,8 @@ struct KernelLogFacts {
   std::vector<XidEvent> xids;
   std::int64_t xid_lines = 0;
   std::optional<std::string> xids_cut;
+  std::vector<SxidEvent> sxids;
+  std::optional<std::string> sxids_cut;
   std::optional<std::string> cut;
 
   template <class F>
@@ -208,6 +234,8 @@ struct KernelLogFacts {
     f("xids", xids, "Xid errors, one entry per code and GPU, in the order each first appears");
     f("xid_lines", xid_lines, "how many Xid lines the log holds");
     f("xids_cut", xids_cut, "set when more codes and GPUs appeared than gpudoctor keeps apart: the rest are counted in xid_lines only");
+    f("sxids", sxids, "NVSwitch SXid errors, one entry per code and NVSwitch (at most 64)");
+    f("sxids_cut", sxids_cut, "set when more SXid codes and NVSwitches appeared than gpudoctor keeps apart");
   }
 };
 

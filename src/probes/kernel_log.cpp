@@ -135,6 +135,53 @@ void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tabl
     }
   }
 }
+// "nvidia-nvswitch3: SXid (PCI:0000:c1:00.0): 20034, Fatal, Link 48 LTSSM Fault Up";
+// the same report goes on with "20034, Severity 1 Engine instance ..." and
+// "20034, Data {...}" lines, which are not reports of their own.
+struct SxidLine {
+  std::int64_t code = 0;
+  std::string_view nvswitch, text;
+  bool report = true;
+};
+
+std::optional<SxidLine> parse_sxid(std::string_view line) {
+  auto at = line.find("SXid (");
+  if (at == std::string_view::npos) return std::nullopt;
+  at += 6;
+  if (line.substr(at).starts_with("PCI:")) at += 4;
+  const auto close = line.find("): ", at);
+  if (close == std::string_view::npos) return std::nullopt;
+  const auto nvswitch = line.substr(at, close - at);
+  const auto rest = line.substr(close + 3);
+  const auto comma = rest.find(',');
+  const auto code = parse_int(trim(rest.substr(0, comma)));
+  if (!code || *code < 0 || *code > 100000 || nvswitch.empty()) return std::nullopt;
+  const auto text = comma == std::string_view::npos ? std::string_view() : trim(rest.substr(comma + 1));
+  return SxidLine{*code, nvswitch, text, !text.starts_with("Severity") && !text.starts_with("Data")};
+}
+
+void count_sxid(const SxidLine& sxid, std::string_view line, const CudaTables& tables, KernelLogFacts& facts) {
+  auto same = std::find_if(facts.sxids.begin(), facts.sxids.end(),
+                           [&](const SxidEvent& event) { return event.code == sxid.code && event.nvswitch == sxid.nvswitch; });
+  if (same == facts.sxids.end()) {
+    if (facts.sxids.size() >= k_max_xids) {
+      facts.sxids_cut = "more than " + std::to_string(k_max_xids) + " SXid codes and NVSwitches: the later ones are left out";
+      return;
+    }
+    SxidEvent event{.code = sxid.code, .nvswitch = printable(sxid.nvswitch, 40), .line = printable(trim(line), 200)};
+    if (const auto* known = tables.sxid(sxid.code)) {
+      event.name = known->name;
+      event.klass = known->klass;
+      event.action = known->action;
+    }
+    facts.sxids.push_back(std::move(event));
+    same = facts.sxids.end() - 1;
+  }
+  if (!sxid.report) return;
+  ++same->count;
+  same->line = printable(trim(line), 200);
+  same->fatal_in_log = same->fatal_in_log || sxid.text.starts_with("Fatal");
+}
 
 }  // namespace
 
@@ -171,6 +218,7 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
         has(line, "not signed with a trusted key"))
       facts.key_rejected = printable(trim(line), 200);
     if (const auto xid = parse_xid(line)) count_xid(*xid, line, tables, facts, newest_xid_line);
+    if (const auto sxid = parse_sxid(line)) count_sxid(*sxid, line, tables, facts);
   }
   apply_recovery_actions(facts.xids, newest_xid_line);
   return facts;

@@ -108,6 +108,29 @@ TEST_CASE("kernel log: an NVSwitch's SXid is no GPU Xid; NVLink5's non-fatal eve
   CHECK(facts.xids[3].recovery_action == "Recover IMEX Domain");
 }
 
+TEST_CASE("kernel log: SXids are counted per code and NVSwitch by their reports, with the Fabric Manager guide's row") {
+  const auto& tables = gd::builtin_tables();
+  std::string log;
+  for (int i = 0; i < 3; ++i)
+    log += "[6781753.4] nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 20034, Fatal, Link 48 LTSSM Fault Up\n"
+           "[6781753.4] nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 20034, Severity 1 Engine instance 48 Sub-engine instance 00\n"
+           "[6781753.4] nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 20034, Data {0x00000004, 0x00000004}\n";
+  log += "nvidia-nvswitch2: SXid (PCI:0000:07:00.0): 20034, Non-fatal, Link 02 LTSSM Fault Up\n"
+         "nvidia-nvswitch2: SXid (PCI:0000:07:00.0): 29006, Non-fatal, Link 46 MC TS crumbstore MCTO (First)\n"
+         "nvidia-nvswitch2: SXid (PCI:0000:07:00.0): garbage\n";
+  const auto facts = gd::parse_kernel_log(log, tables.cuda);
+  REQUIRE(facts.sxids.size() == 3);
+  CHECK(facts.sxids[0].nvswitch == "0000:06:00.0");
+  CHECK(facts.sxids[0].count == 3);  // three reports, nine lines
+  CHECK(facts.sxids[0].fatal_in_log);
+  CHECK(facts.sxids[0].klass == "fatal");
+  CHECK(facts.sxids[0].action == gd::Action::drain_and_reset);
+  CHECK(facts.sxids[0].line.find("Fatal, Link 48") != std::string::npos);
+  CHECK_FALSE(facts.sxids[1].fatal_in_log);  // the same code on another NVSwitch, reported non-fatal there
+  CHECK_FALSE(facts.sxids[2].name);          // renumbered in driver 550: not in the guide's tables
+  CHECK(facts.xids.empty());
+}
+
 TEST_CASE("kernel log: dmesg first, journalctl when dmesg is refused, nothing when neither answers") {
   const auto& tables = gd::builtin_tables();
   gd::FakeHost host;

@@ -31,9 +31,10 @@ Checked<> CudaTables::load(const json::object& table) {
   if (name == "forward-compat") return load_forward_compat(table);
   if (name == "error-codes") return load_error_codes(table);
   if (name == "xid-codes") return load_xids(table);
+  if (name == "sxid-codes") return load_sxids(table);
   if (name == "torch-wheels") return load_torch_wheels(table);
   if (name == "framework-installs") return load_framework_installs(table);
-  return problem("unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, torch-wheels, "
+  return problem("unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, sxid-codes, torch-wheels, "
                  "framework-installs)");
 }
 
@@ -297,6 +298,35 @@ Checked<> CudaTables::load_xids(const json::object& table) {
   if (!read) return read;
   m_xids = std::move(rows);
   return {};
+}
+
+Checked<> CudaTables::load_sxids(const json::object& table) {
+  std::vector<SxidRow> rows;
+  Checked<> read = RowReader(table, "codes").each([&](const json::object& row) -> Checked<> {
+    SxidRow parsed;
+    const auto code = int_field(row, "code");
+    if (!code || *code < 0) return problem(std::string("\"code\" must be a number"));
+    parsed.code = *code;
+    if (auto read = text_field(row, "name", parsed.name); !read) return read;
+    parsed.klass = string_field(row, "class");
+    static constexpr std::array<std::string_view, 5> classes{"non-fatal", "fatal", "always-fatal", "other", "not-in-guide"};
+    if (std::find(classes.begin(), classes.end(), parsed.klass) == classes.end())
+      return problem("\"class\" must be one of non-fatal, fatal, always-fatal, other, not-in-guide");
+    const auto action = parse_action(string_field(row, "action"));
+    if (!action) return problem("\"action\" must be one of " + joined_names<Action>());
+    parsed.action = *action;
+    rows.push_back(std::move(parsed));
+    return {};
+  });
+  if (!read) return read;
+  m_sxids = std::move(rows);
+  return {};
+}
+
+const SxidRow* CudaTables::sxid(std::int64_t code) const {
+  for (const auto& row : m_sxids)
+    if (row.code == code) return &row;
+  return nullptr;
 }
 
 const XidRow* CudaTables::xid(std::int64_t code) const {

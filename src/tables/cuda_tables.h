@@ -48,6 +48,15 @@ struct XidRow {
   Action action = Action::none;
 };
 
+// An NVSwitch SXid code as NVIDIA's Fabric Manager guide lists it: its
+// name, its class (non-fatal, fatal, always-fatal, other, not-in-guide) and
+// what a fleet should do (gpudoctor's).
+struct SxidRow {
+  std::int64_t code = 0;
+  std::string name, klass;
+  Action action = Action::none;
+};
+
 // A PyTorch wheel index (download.pytorch.org/whl/cu128) and the SASS its builds carry.
 struct TorchIndexRow {
   std::string index;  // cu128
@@ -92,6 +101,7 @@ class CudaTables {
   const std::vector<ErrorCodeRow>& error_codes() const { return m_error_codes; }
   const std::string& error_codes_source() const { return m_error_codes_source; }
   const XidRow* xid(std::int64_t code) const;
+  const SxidRow* sxid(std::int64_t code) const;
   // Newest first, as the table lists them; empty without torch-wheels.json.
   const std::vector<TorchIndexRow>& torch_indexes() const { return m_torch_indexes; }
   // Every index PyTorch published from cu118 on, as numbers (118 ... 130).
@@ -111,6 +121,7 @@ class CudaTables {
   Checked<> load_forward_compat(const boost::json::object& table);
   Checked<> load_error_codes(const boost::json::object& table);
   Checked<> load_xids(const boost::json::object& table);
+  Checked<> load_sxids(const boost::json::object& table);
   Checked<> load_torch_wheels(const boost::json::object& table);
   Checked<> load_framework_installs(const boost::json::object& table);
 
@@ -124,6 +135,7 @@ class CudaTables {
   std::vector<std::string> m_unsupported_brands;
   std::vector<ErrorCodeRow> m_error_codes;
   std::vector<XidRow> m_xids;
+  std::vector<SxidRow> m_sxids;
   std::vector<TorchIndexRow> m_torch_indexes;
   std::vector<int> m_torch_published;
   std::vector<std::pair<Version, std::vector<int>>> m_torch_releases;

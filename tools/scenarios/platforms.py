@@ -36,6 +36,46 @@ def scenarios():
     s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
     yield s.expect("ok", None, [])
 
+    # NVSwitch SXids, as the driver prints them (NVSWITCH_PRINT_SXID): a report's first line, then Severity and Data lines.
+    def healthy_hgx(name, description):
+        s = hgx_host(name, description)
+        s.cuda_probe(devices=[cuda_device(i, bus.upper()) for i, bus in enumerate(buses)],
+                     mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+        s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
+        return s
+
+    def sxid_report(stamp, switch, bus, code, first):
+        prefix = f"[{stamp}] nvidia-nvswitch{switch}: SXid (PCI:0000:{bus}:00.0): {code:05d}, "
+        return (prefix + first + "\n" + prefix + "Severity 1 Engine instance 48 Sub-engine instance 00\n" +
+                prefix + "Data {0x00000004, 0x00000004, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000}\n")
+
+    s = healthy_hgx("host-hgx-sxid-non-fatal", "An HGX node whose NVSwitches logged non-fatal SXids (single-bit ECC, 200 "
+                    "reports): the guide asks for nothing; one finding per code and NVSwitch.")
+    s.kernel_log("".join(sxid_report(f"{1000 + i}.000001", 1, "06", 24001, "Non-fatal, Link 12 single bit ECC error") for i in range(200)))
+    yield s.expect("ok", None, [], info=["nvswitch-sxid-no-action"], action="none")
+
+    s = healthy_hgx("host-hgx-sxid-fatal-link", "An HGX node's NVSwitch reported a fatal link error (SXid 20034, LTSSM "
+                    "Fault Up): the jobs on that port were aborted, the GPUs and NVSwitches want a reset.")
+    s.kernel_log(sxid_report("6781753.400584", 1, "06", 20034, "Fatal, Link 48 LTSSM Fault Up"))
+    yield s.expect("warn", None, ["nvswitch-sxid-needs-reset"], headline="nvswitch-sxid-needs-reset", action="drain-and-reset")
+
+    s = healthy_hgx("host-hgx-sxid-always-fatal", "An HGX node's NVSwitch reported an always-fatal SXid: the fabric stays "
+                    "down until the host restarts.")
+    s.kernel_log(sxid_report("512.000001", 2, "07", 12020, "Fatal, Link 04 egress sequence ID error"))
+    yield s.expect("fail", "hardware", ["nvswitch-sxid-needs-reboot"], headline="nvswitch-sxid-needs-reboot", action="reboot-node")
+
+    s = healthy_hgx("host-hgx-sxid-thermal", "An NVSwitch slowed down for heat and recovered (SXid 10004, then 10005): "
+                    "the cooling wants a look.")
+    s.kernel_log(f"[901.000001] nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 10004, Thermal slowdown Engaged\n"
+                 f"[960.000001] nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 10005, Thermal slowdown Disengaged\n")
+    yield s.expect("warn", None, ["nvswitch-sxid-thermal"], info=["nvswitch-sxid-no-action"], headline="nvswitch-sxid-thermal",
+                   action="inspect-hardware")
+
+    s = healthy_hgx("host-hgx-sxid-renumbered", "An SXid from the codes driver 550 renumbered (29006), which the guide's "
+                    "tables gpudoctor carries do not list: said, not judged.")
+    s.kernel_log(sxid_report("77.000001", 3, "08", 29006, "Non-fatal, Link 46 MC TS crumbstore MCTO (First)"))
+    yield s.expect("ok", None, [], info=["nvswitch-sxid-not-in-catalog"], action="none")
+
     s = hgx_host("host-hgx-fabric-manager-down", "The HGX server after a driver update: Fabric Manager is not running, so cuInit returns 802.",
                  fm_running=False)
     s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
