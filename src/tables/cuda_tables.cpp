@@ -276,22 +276,32 @@ std::vector<int> CudaTables::torch_release_indexes(const Version& torch) const {
   return {};
 }
 
+namespace {
+
+// The code and action fields the Xid and SXid tables share.
+Checked<> read_code_and_action(const json::object& row, std::int64_t& code, Action& action) {
+  const auto number = int_field(row, "code");
+  if (!number || *number < 0) return problem(std::string("\"code\" must be a number"));
+  code = *number;
+  const auto named = parse_action(string_field(row, "action"));
+  if (!named) return problem("\"action\" must be one of " + joined_names<Action>());
+  action = *named;
+  return {};
+}
+
+}  // namespace
+
 Checked<> CudaTables::load_xids(const json::object& table) {
   std::vector<XidRow> rows;
   Checked<> read = RowReader(table, "codes").each([&](const json::object& row) -> Checked<> {
     XidRow parsed;
-    const auto code = int_field(row, "code");
-    if (!code || *code < 0) return problem(std::string("\"code\" must be a number"));
-    parsed.code = *code;
+    if (auto read = read_code_and_action(row, parsed.code, parsed.action); !read) return read;
     for (auto [key, out] : {std::pair{"mnemonic", &parsed.mnemonic}, {"meaning", &parsed.meaning}, {"origin", &parsed.origin},
                             {"advice", &parsed.advice}})
       if (auto read = text_field(row, key, *out); !read) return read;
     // NVIDIA leaves the buckets of its newest codes empty.
     parsed.immediate = string_field(row, "immediate");
     parsed.investigatory = string_field(row, "investigatory");
-    const auto action = parse_action(string_field(row, "action"));
-    if (!action) return problem("\"action\" must be one of " + joined_names<Action>());
-    parsed.action = *action;
     rows.push_back(std::move(parsed));
     return {};
   });
@@ -304,17 +314,12 @@ Checked<> CudaTables::load_sxids(const json::object& table) {
   std::vector<SxidRow> rows;
   Checked<> read = RowReader(table, "codes").each([&](const json::object& row) -> Checked<> {
     SxidRow parsed;
-    const auto code = int_field(row, "code");
-    if (!code || *code < 0) return problem(std::string("\"code\" must be a number"));
-    parsed.code = *code;
+    if (auto read = read_code_and_action(row, parsed.code, parsed.action); !read) return read;
     if (auto read = text_field(row, "name", parsed.name); !read) return read;
     parsed.klass = string_field(row, "class");
     static constexpr std::array<std::string_view, 5> classes{"non-fatal", "fatal", "always-fatal", "other", "not-in-guide"};
     if (std::find(classes.begin(), classes.end(), parsed.klass) == classes.end())
       return problem("\"class\" must be one of non-fatal, fatal, always-fatal, other, not-in-guide");
-    const auto action = parse_action(string_field(row, "action"));
-    if (!action) return problem("\"action\" must be one of " + joined_names<Action>());
-    parsed.action = *action;
     rows.push_back(std::move(parsed));
     return {};
   });
