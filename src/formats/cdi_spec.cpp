@@ -84,4 +84,15 @@ Checked<CdiSpec> parse_cdi_spec(std::string_view text) {
   return spec;
 }
 
+std::string cdi_spec_yaml_kind(std::string_view text) {
+  for (auto line : lines(text)) {
+    if (!line.starts_with("kind:")) continue;
+    auto value = trim(line.substr(5));
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    return std::string(value);
+  }
+  return {};
+}
+
 }  // namespace gd

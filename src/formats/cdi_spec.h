@@ -25,4 +25,9 @@ inline constexpr std::size_t k_max_cdi_spec = 4 << 20;
 // The spec, or the reason it is not one.
 Checked<CdiSpec> parse_cdi_spec(std::string_view text);
 
+// A YAML spec's top-level kind ("kind: nvidia.com/gpu" at the start of a
+// line, as nvidia-ctk writes it), read without loading the document; empty
+// where there is no such line (a JSON spec), so the caller parses it.
+std::string cdi_spec_yaml_kind(std::string_view text);
+
 }  // namespace gd

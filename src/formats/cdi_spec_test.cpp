@@ -77,3 +77,11 @@ TEST_CASE("CDI spec: what yaml-cpp would keep is bounded, and aliases are walked
   CHECK(walked->host_paths.empty());
   CHECK(walked->devices.size() == 3);  // 90,001 entries a device: the third went past 200,000
 }
+
+TEST_CASE("a CDI spec's top-level YAML kind is read without loading the document") {
+  CHECK(gd::cdi_spec_yaml_kind("---\ncdiVersion: 0.5.0\nkind: nvidia.com/gpu\ndevices: []\n") == "nvidia.com/gpu");
+  CHECK(gd::cdi_spec_yaml_kind("cdiVersion: 0.6.0\nkind: 'management.nvidia.com/gpu'\n") == "management.nvidia.com/gpu");
+  // Nested kinds are not the spec's, and JSON has no kind line: the caller parses those.
+  CHECK(gd::cdi_spec_yaml_kind("devices:\n  - kind: other\n").empty());
+  CHECK(gd::cdi_spec_yaml_kind("{\"kind\": \"nvidia.com/gpu\"}").empty());
+}

@@ -86,6 +86,8 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& note
       // Another vendor's spec names nothing of NVIDIA's: not parsed at all
       // (a damaged one of NVIDIA's may have lost its kind, not its name).
       if (name.find("nvidia") == std::string::npos && text->find("nvidia") == std::string::npos) continue;
+      // Nor is a YAML spec whose kind line names another vendor's, or the GPU Operator's management kind.
+      if (const auto kind = cdi_spec_yaml_kind(*text); !kind.empty() && !kind.starts_with("nvidia.com/")) continue;
       auto parsed = parse_cdi_spec(*text);
       if (!parsed) {
         specs.push_back({.path = printable(path, 200), .problem = parsed.error()});

@@ -57,6 +57,7 @@ bool spec_of_kind_exists(Host& host, const std::vector<std::string>& dirs, const
       }
       auto text = host.read_file(path, k_max_cdi_spec + 1);
       if (!text || text->find(kind) == std::string::npos) continue;  // a spec of the kind names it
+      if (cdi_spec_yaml_kind(*text) == kind) return true;                // as nvidia-ctk writes it, without loading the YAML
       if (auto spec = parse_cdi_spec(*text); spec && spec->kind == kind) return true;
     }
   }
