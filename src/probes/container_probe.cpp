@@ -247,7 +247,7 @@ std::string engines_summary(const EngineFacts& engines) {
   auto add = [&summary](const std::string& part) { summary += (summary.empty() ? "" : ", ") + part; };
   if (engines.docker) add("Docker (default runtime " + engines.docker->default_runtime + ")");
   for (const auto& containerd : engines.containerd) add("containerd (default runtime " + containerd.default_runtime + ")");
-  if (engines.toolkit) add(std::string("NVIDIA Container Toolkit (mode ") + enum_name(engines.toolkit->mode) + ")");
+  if (engines.toolkit) add(concat({"NVIDIA Container Toolkit (mode ", enum_name(engines.toolkit->mode), ")"}));
   return summary;
 }
 

@@ -1,6 +1,7 @@
 #include "probes/engine_configs.h"
 
 #include "host/host_paths.h"
+#include "util/text.h"
 
 namespace gd {
 
@@ -23,7 +24,7 @@ EngineFacts read_engine_configs(Host& host, ProbeNotes& notes) {
   for (const auto& containerd : facts.containerd)
     for (const auto& file : containerd.files) add(file);
   if (facts.toolkit) add(facts.toolkit->config);
-  add(std::string("programs on ") + std::string(k_service_path));
+  add(concat({"programs on ", k_service_path}));
   notes.source("engines", from);
   return facts;
 }
