@@ -4,6 +4,7 @@
 #include "probes/engine_configs.h"
 
 #include "host/host_paths.h"
+#include "probes/systemd_units.h"
 #include "util/text.h"
 
 #include <boost/json.hpp>
@@ -83,19 +84,16 @@ void read_settings(Host& host, const boost::json::object& config, DockerEngineFa
 // The rootful daemon starts at boot through docker.service or docker.socket;
 // a rootless one is a user's unit, with its own daemon.json.
 bool rootful_service_enabled(Host& host) {
-  for (const char* link : {"/etc/systemd/system/multi-user.target.wants/docker.service", "/etc/systemd/system/sockets.target.wants/docker.socket",
-                           "/usr/lib/systemd/system/multi-user.target.wants/docker.service", "/lib/systemd/system/sockets.target.wants/docker.socket"})
-    if (host.exists(link)) return true;
-  return false;
+  return find_systemd_unit(host, "docker.service").enabled || find_systemd_unit(host, "docker.socket").enabled;
 }
 
 // dockerd's own flags can define runtimes (--add-runtime) and the default
-// (--default-runtime) beside daemon.json: where its unit passes either,
-// daemon.json alone does not say which runtimes there are.
+// (--default-runtime) beside daemon.json: where its unit (the file systemd
+// uses) or a drop-in passes either, daemon.json alone does not say which
+// runtimes there are.
 bool unit_passes_runtime_flags(Host& host) {
   std::vector<std::string> units;
-  for (const char* unit : {"/etc/systemd/system/docker.service", "/usr/lib/systemd/system/docker.service", "/lib/systemd/system/docker.service"})
-    units.emplace_back(unit);
+  if (auto unit = find_systemd_unit(host, "docker.service").path) units.push_back(std::move(*unit));
   if (auto drop_ins = host.list_dir("/etc/systemd/system/docker.service.d"))
     for (const auto& name : *drop_ins)
       if (name.ends_with(".conf")) units.push_back("/etc/systemd/system/docker.service.d/" + name);

@@ -10,8 +10,10 @@ SystemdUnit find_systemd_unit(Host& host, std::string_view name) {
       break;
     }
   // `systemctl enable` links it into /etc; a distribution's preset may ship the link below /usr/lib.
-  for (const char* wants : {"/etc/systemd/system/multi-user.target.wants", "/usr/lib/systemd/system/multi-user.target.wants"})
-    unit.enabled = unit.enabled || host.exists(std::string(wants) + "/" + std::string(name));
+  // A socket is wanted by sockets.target, the rest of what gpudoctor asks for by multi-user.target.
+  const std::string wants = name.ends_with(".socket") ? "sockets.target.wants/" : "multi-user.target.wants/";
+  for (const char* dir : {"/etc/systemd/system/", "/usr/lib/systemd/system/"})
+    unit.enabled = unit.enabled || host.exists(std::string(dir) + wants + std::string(name));
   return unit;
 }
 

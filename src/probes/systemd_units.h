@@ -1,6 +1,7 @@
 #pragma once
 // A systemd unit as packages install it, read from files: where its unit
-// file is, and whether multi-user.target wants it (it starts at boot).
+// file is, and whether multi-user.target (sockets.target for a socket) wants
+// it: it starts at boot.
 // nvidia-fabricmanager.service and nvidia-cdi-refresh.path are read this way.
 
 #include "host/host.h"
