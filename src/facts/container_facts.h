@@ -20,11 +20,12 @@ struct EnumTable<DriverCapability> {
   static constexpr std::array names{"compute", "compat32", "graphics", "utility", "video", "display", "ngx"};
 };
 
-// The engines gpudoctor recognises, by the name container= and their markers use.
-enum class ContainerRuntime { kubernetes, podman, docker, containerd, enroot, apptainer, singularity, lxd, incus, lxc };
+// The engines gpudoctor recognises (src/platforms/, one file each), by the
+// name container= and their markers use; other: a container= name none of them.
+enum class ContainerRuntime { kubernetes, podman, docker, containerd, enroot, apptainer, singularity, lxd, incus, lxc, other };
 template <>
 struct EnumTable<ContainerRuntime> {
-  static constexpr std::array names{"kubernetes", "podman", "docker", "containerd", "enroot", "apptainer", "singularity", "lxd", "incus", "lxc"};
+  static constexpr std::array names{"kubernetes", "podman", "docker", "containerd", "enroot", "apptainer", "singularity", "lxd", "incus", "lxc", "other"};
 };
 
 enum class VisibleMode { unset, empty, void_, none, all, list, volume_mounts };
@@ -178,7 +179,8 @@ struct CdiSpecFacts {
 
 struct ContainerFacts {
   bool in_container = false;
-  Nullable<std::string> runtime;
+  Nullable<ContainerRuntime> runtime;
+  std::optional<std::string> runtime_named;  // runtime other: the name container= gave
   std::vector<std::string> markers;
   std::vector<std::string> discounted_markers;
   std::optional<std::string> own_root;
@@ -201,7 +203,8 @@ struct ContainerFacts {
   template <class F>
   void fields(F& f) const {
     f("in_container", in_container, "any container marker found");
-    f("runtime", runtime, "the engine, or what PID 1's or this process's container= names when it is none of these", name_list<ContainerRuntime>());
+    f("runtime", runtime, "the engine whose marker says most (src/platforms/ has one file per engine); other: PID 1's or this process's container= names none of them");
+    f("runtime_named", runtime_named, "runtime other: the manager container= names (systemd-nspawn, ...; escaped, at most 40 characters)");
     f("markers", markers, "what gave the container away (/.dockerenv, /proc/self/cgroup, env)");
     f("discounted_markers", discounted_markers,
       "container markers the rest of the evidence outweighs: /.dockerenv alone where / is a disk's own file system (a VM or host built from a container image)");

@@ -58,6 +58,10 @@ struct EnumTable<HostMode> {
   static constexpr std::array names{"live", "root", "replay"};
 };
 
+// Bounded reads: /proc and /sys files are small, and hostile ones must not
+// make us read gigabytes.
+inline constexpr std::size_t k_small_file = 64 * 1024;
+
 // The seam, split by job. Components that need only one job take only that
 // interface (the ELF reader takes Files&), so what they can touch is plain.
 

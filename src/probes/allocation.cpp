@@ -66,7 +66,7 @@ void read_slurm(Host& host, AllocationFacts& facts) {
 // A pod the device plugin gave GPUs: NVIDIA_VISIBLE_DEVICES names them (by
 // UUID or index), or names the directory of its volume mounts.
 void read_device_plugin(const ContainerFacts& container, AllocationFacts& facts) {
-  if (!container.runtime.value || *container.runtime.value != enum_name(ContainerRuntime::kubernetes)) return;
+  if (container.runtime.value != ContainerRuntime::kubernetes) return;
   const auto& visible = container.visible_devices;
   if (visible.mode != VisibleMode::list && visible.mode != VisibleMode::volume_mounts) return;
   facts.by = Allocator::kubernetes;

@@ -99,7 +99,7 @@ TEST_CASE("allocation: the cgroup alone says Slurm (pam_slurm_adopt, cgroup v1);
 TEST_CASE("allocation: a pod the device plugin gave GPUs by UUID") {
   gd::FakeHost host;
   gd::ContainerFacts container;
-  container.runtime = std::string("kubernetes");
+  container.runtime = gd::ContainerRuntime::kubernetes;
   container.visible_devices.mode = gd::VisibleMode::list;
   container.visible_devices.value = "GPU-aaaa,GPU-bbbb";
   container.visible_devices.entries = std::vector<gd::DeviceSelector>{{"GPU-aaaa", gd::SelectorKind::gpu_uuid}, {"GPU-bbbb", gd::SelectorKind::gpu_uuid}};

@@ -1,5 +1,6 @@
 #include "probes/container_probe.h"
 
+#include "platforms/container_engine.h"
 #include "probes/cdi_specs.h"
 #include "probes/engine_configs.h"
 #include "probes/mountinfo.h"
@@ -17,73 +18,13 @@ namespace json = boost::json;
 namespace {
 
 constexpr const char* k_mountinfo = "/proc/self/mountinfo";
-constexpr const char* k_cgroup = "/proc/self/cgroup";
 
 struct Detection {
-  std::string runtime;
-  json::array markers;
+  EngineDetection engines;
   // A marker that the rest of the evidence outweighs, and that evidence.
   std::vector<std::string> discounted;
   std::optional<std::string> own_root;
 };
-
-void mark(Detection& found, const std::string& runtime, const std::string& marker) {
-  if (found.runtime.empty()) found.runtime = runtime;
-  found.markers.push_back(json::string(marker));
-}
-
-void mark(Detection& found, ContainerRuntime runtime, const std::string& marker) { mark(found, enum_name(runtime), marker); }
-
-// PID 1's environment ("container=lxc" from LXC, "container=podman"), NUL-separated.
-std::optional<std::string> pid1_container(Host& host) {
-  auto environ = host.read_file("/proc/1/environ", k_small_file);
-  if (!environ) return std::nullopt;
-  for (auto entry : split(*environ, '\0'))
-    if (entry.starts_with("container=") && entry.size() > 10) return printable(entry.substr(10), 40);
-  return std::nullopt;
-}
-
-// enroot (and pyxis, which runs it under Slurm) clears the environment, so
-// ENROOT_* variables are no marker inside; the root file system it made from
-// an image is: /etc/rc (the entrypoint, "# enroot-provenance: URI" since
-// 4.1.2) and /etc/rc.local "sourced by /etc/rc when the container starts".
-bool looks_like_enroot(Host& host) {
-  auto rc = host.read_file("/etc/rc", k_small_file);
-  if (!rc) return false;
-  if (rc->starts_with("# enroot-provenance:")) return true;
-  auto local = host.read_file("/etc/rc.local", k_small_file);
-  return local && contains(*local, "sourced by /etc/rc when the container starts");
-}
-
-// Strongest marker first: Kubernetes and podman also look like plain OCI.
-// Apptainer and LXD/Incus/LXC come first of all: they share much of the
-// host (its /dev, its cgroup names) and would look like something else.
-Detection detect_runtime(Host& host) {
-  Detection found;
-  // apptainer's launcher sets APPTAINER_CONTAINER and APPTAINER_NAME; Singularity the SINGULARITY_ ones.
-  if (host.env("APPTAINER_CONTAINER")) mark(found, ContainerRuntime::apptainer, "env APPTAINER_CONTAINER");
-  if (host.env("SINGULARITY_CONTAINER")) mark(found, ContainerRuntime::singularity, "env SINGULARITY_CONTAINER");
-  if (host.exists("/.singularity.d")) mark(found, ContainerRuntime::apptainer, "/.singularity.d");
-  if (host.exists("/dev/.lxd-mounts")) mark(found, ContainerRuntime::lxd, "/dev/.lxd-mounts");
-  if (host.exists("/dev/.incus-mounts")) mark(found, ContainerRuntime::incus, "/dev/.incus-mounts");
-  if (host.exists("/dev/.lxc")) mark(found, ContainerRuntime::lxc, "/dev/.lxc");
-  if (auto value = pid1_container(host)) mark(found, *value, "PID 1's environment: container=" + *value);
-  if (host.env("KUBERNETES_SERVICE_HOST")) mark(found, ContainerRuntime::kubernetes, "env KUBERNETES_SERVICE_HOST");
-  if (host.exists("/run/.containerenv")) mark(found, ContainerRuntime::podman, "/run/.containerenv");
-  if (looks_like_enroot(host)) mark(found, ContainerRuntime::enroot, "/etc/rc and /etc/rc.local as enroot writes them (its entrypoint)");
-  if (host.exists("/.dockerenv")) mark(found, ContainerRuntime::docker, "/.dockerenv");
-  if (auto cgroup = host.read_file(k_cgroup, k_small_file)) {
-    for (const char* needle : {"kubepods", "libpod", "docker", "containerd", "lxc"}) {
-      if (!contains(*cgroup, needle)) continue;
-      const std::string name = needle;
-      mark(found, name == "kubepods" ? enum_name(ContainerRuntime::kubernetes) : name == "libpod" ? enum_name(ContainerRuntime::podman) : name,
-           std::string(k_cgroup) + " mentions " + name);
-    }
-  }
-  if (auto container = host.env("container"); container && !container->empty())
-    mark(found, printable(*container, 40), "env container=" + printable(*container, 40));
-  return found;
-}
 
 // "/" mounted as the whole of a disk's file system (root "/" of /dev/vda,
 // /dev/nvme0n1p2, /dev/mapper/...): the machine's own root. No engine gives a
@@ -102,17 +43,17 @@ std::optional<std::string> own_root_file_system(Host& host) {
   return "/ is " + printable(root->fstype, 20) + " from " + printable(root->source, 80) + ", the whole file system of a disk";
 }
 
-// /.dockerenv is only a file: an image built FROM a Docker image keeps it,
-// so a VM or host booted from one has it too. Alone, against the machine's
-// own root file system, it is outweighed.
+// A file an image keeps (/.dockerenv) is the only marker: a VM or host
+// booted from an image built FROM a Docker image has it too. Against the
+// machine's own root file system it is outweighed.
 void weigh_markers(Host& host, Detection& found) {
-  const bool only_dockerenv = found.markers.size() == 1 && found.markers[0].as_string() == "/.dockerenv";
-  if (!only_dockerenv) return;
+  auto& markers = found.engines.markers;
+  if (markers.size() != 1 || markers[0].strength != MarkerStrength::image_file) return;
   found.own_root = own_root_file_system(host);
   if (!found.own_root) return;
-  found.discounted.emplace_back("/.dockerenv");
-  found.markers.clear();
-  found.runtime.clear();
+  found.discounted.push_back(markers[0].evidence);
+  markers.clear();
+  found.engines.found.clear();
 }
 
 void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
@@ -187,28 +128,6 @@ void read_user_namespace(Host& host, Probed<ContainerFacts>& layer) {
   layer.facts.user_namespace = !(fields[0] == "0" && fields[1] == "0" && fields[2] == "4294967295");
   layer.source("user_namespace", "/proc/self/uid_map");
   layer.source("uid_map", "/proc/self/uid_map");
-  if (auto env = host.read_file("/run/.containerenv", k_small_file)) {
-    for (auto line : lines(*env))
-      if (trim(line) == "rootless=1") layer.facts.rootless = true;
-    if (!layer.facts.rootless) layer.facts.rootless = false;
-    layer.source("rootless", "/run/.containerenv");
-  }
-}
-
-void read_apptainer_libs(Host& host, Probed<ContainerFacts>& layer) {
-  constexpr const char* k_libs = "/.singularity.d/libs";
-  std::vector<std::string> names;
-  if (auto entries = host.list_dir(k_libs))
-    for (const auto& name : *entries)
-      if (names.size() < 64) names.push_back(printable(name, 80));
-  std::sort(names.begin(), names.end());
-  layer.facts.apptainer_libs = std::move(names);
-  bool on_path = false;
-  if (auto path = host.env("LD_LIBRARY_PATH"))
-    for (auto entry : split(*path, ':')) on_path = on_path || trim(entry) == k_libs || trim(entry) == "/.singularity.d/libs/";
-  layer.facts.apptainer_libs_on_path = on_path;
-  layer.source("apptainer_libs", k_libs);
-  layer.source("apptainer_libs_on_path", "env LD_LIBRARY_PATH");
 }
 
 // The device plugin's volume-mounts strategy (accept-nvidia-visible-devices-
@@ -259,16 +178,21 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   auto& facts = layer.facts;
   // An image (--image) is judged before it runs: in a RUN step the build
   // sandbox's markers (/.dockerenv) describe `docker build`, not the image.
-  Detection detection = context.options.image ? Detection{} : detect_runtime(context.host);
+  Detection detection;
+  if (!context.options.image) detection.engines = detect_container_engines(context.host);
   weigh_markers(context.host, detection);
-  facts.in_container = !detection.runtime.empty();
+  const auto& markers = detection.engines.markers;
+  facts.in_container = !markers.empty();
   if (!detection.discounted.empty()) {
     facts.discounted_markers = detection.discounted;
     facts.own_root = detection.own_root;
     layer.source("own_root", k_mountinfo);
   }
-  if (facts.in_container) facts.runtime = detection.runtime;
-  for (const auto& marker : detection.markers) facts.markers.emplace_back(marker.as_string());
+  if (facts.in_container) {
+    facts.runtime = markers.front().engine;
+    facts.runtime_named = markers.front().named;
+  }
+  for (const auto& marker : markers) facts.markers.push_back(marker.evidence);
   // The variables are read on a host too: a Dockerfile check (--root) or a
   // mistaken export are worth showing, but only a container acts on them.
   facts.visible_devices = parse_visible_devices(context.host.env("NVIDIA_VISIBLE_DEVICES"));
@@ -299,10 +223,12 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
     return layer;
   }
   read_user_namespace(context.host, layer);
-  if (facts.runtime && (*facts.runtime == enum_name(ContainerRuntime::apptainer) || *facts.runtime == enum_name(ContainerRuntime::singularity))) read_apptainer_libs(context.host, layer);
+  for (const EngineMethod* engine : detection.engines.found)
+    if (engine->contribute) engine->contribute(context.host, layer);
   detect_injection(context, layer);
   layer.status = Status::ok;
-  layer.summary = detection.runtime + " container, GPU injection: " + enum_name(*facts.injection) + ", NVIDIA_VISIBLE_DEVICES " +
+  const auto& engine = markers.front();
+  layer.summary = engine.named.value_or(enum_name(engine.engine)) + " container, GPU injection: " + enum_name(*facts.injection) + ", NVIDIA_VISIBLE_DEVICES " +
                   enum_name(facts.visible_devices.mode);
   return layer;
 }

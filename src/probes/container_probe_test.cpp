@@ -13,7 +13,7 @@ TEST_CASE("container: runtime, injection and the toolkit's variables") {
   auto context = f.context();
   const auto layer = gd::probe_container(context);
   CHECK(layer.facts.in_container);
-  CHECK(*layer.facts.runtime == "docker");
+  CHECK(*layer.facts.runtime == gd::ContainerRuntime::docker);
   CHECK(layer.facts.injection == gd::Injection::legacy);
   CHECK(layer.facts.gpu_requested);
   CHECK(layer.facts.gpu_nodes_present == true);
@@ -38,7 +38,7 @@ TEST_CASE("container: Apptainer by its variables or /.singularity.d; --nv's bind
   f.host.env_var("APPTAINER_CONTAINER", "/home/u/torch.sif").env_var("LD_LIBRARY_PATH", "/opt/lib:/.singularity.d/libs");
   auto context = f.context();
   const auto layer = gd::probe_container(context);
-  CHECK(*layer.facts.runtime == "apptainer");
+  CHECK(*layer.facts.runtime == gd::ContainerRuntime::apptainer);
   CHECK(layer.facts.injection == gd::Injection::apptainer_nv);
   CHECK(*layer.facts.apptainer_libs == std::vector<std::string>{"libcuda.so.1", "libnvidia-ml.so.1"});
   CHECK(*layer.facts.apptainer_libs_on_path);
@@ -50,14 +50,14 @@ TEST_CASE("container: LXD by /dev/.lxd-mounts, LXC by PID 1's container=lxc") {
     f.host.dir("/dev/.lxd-mounts");
     auto context = f.context();
     const auto layer = gd::probe_container(context);
-    CHECK(*layer.facts.runtime == "lxd");
+    CHECK(*layer.facts.runtime == gd::ContainerRuntime::lxd);
   }
   SUBCASE("lxc") {
     gd::ProbeFixture f;
     f.host.file("/proc/1/environ", std::string("PATH=/bin\0container=lxc\0", 25));
     auto context = f.context();
     const auto layer = gd::probe_container(context);
-    CHECK(*layer.facts.runtime == "lxc");
+    CHECK(*layer.facts.runtime == gd::ContainerRuntime::lxc);
     CHECK(layer.facts.markers.back() == "PID 1's environment: container=lxc");
   }
 }
@@ -68,7 +68,7 @@ TEST_CASE("container: a user namespace from /proc/self/uid_map, rootless podman 
   f.host.file("/proc/self/uid_map", "         0       1000          1\n         1     100000      65536\n");
   auto context = f.context();
   const auto layer = gd::probe_container(context);
-  CHECK(*layer.facts.runtime == "podman");
+  CHECK(*layer.facts.runtime == gd::ContainerRuntime::podman);
   CHECK(*layer.facts.user_namespace);
   CHECK(*layer.facts.uid_map == "0 1000 1");
   CHECK(*layer.facts.rootless);
@@ -108,7 +108,7 @@ TEST_CASE("container: /.dockerenv alone is outweighed where / is a disk's own fi
   SUBCASE("a second marker (the cgroup) keeps the container, whatever / is") {
     const auto layer = with_root("27 1 254:0 / / rw - ext4 /dev/vda rw\n", true);
     CHECK(layer.facts.in_container);
-    CHECK(*layer.facts.runtime == "docker");
+    CHECK(*layer.facts.runtime == gd::ContainerRuntime::docker);
   }
   SUBCASE("mountinfo unreadable: the marker stands") {
     gd::ProbeFixture f;

@@ -62,8 +62,4 @@ inline const LoaderConfig& host_loader_config(ProbeContext& context) {
   return *context.loader_config;
 }
 
-// Bounded reads: /proc and /sys files are small, and hostile ones must not
-// make us read gigabytes.
-inline constexpr std::size_t k_small_file = 64 * 1024;
-
 }  // namespace gd

@@ -1,0 +1,17 @@
+// containerd started alone (ctr, nerdctl) leaves no file; its cgroups name it.
+#include "platforms/engines.h"
+
+namespace gd {
+
+namespace {
+
+void detect(const EngineClues& clues, std::vector<EngineMarker>& markers) {
+  if (clues.cgroup_mentions("containerd"))
+    markers.push_back({ContainerRuntime::containerd, "/proc/self/cgroup mentions containerd", MarkerStrength::cgroup});
+}
+
+}  // namespace
+
+extern const EngineMethod containerd_engine{"containerd", detect, nullptr};
+
+}  // namespace gd
