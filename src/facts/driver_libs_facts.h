@@ -229,6 +229,66 @@ struct DamagedLibraryFacts {
   }
 };
 
+// A process in uninterruptible sleep (D) in the NVIDIA driver: blocked in
+// one of its functions, or holding one of its device nodes.
+struct StuckProcess {
+  std::int64_t pid = 0;
+  std::string command;
+  std::optional<std::string> wchan{};
+  std::vector<std::string> nodes{};
+  std::optional<std::int64_t> hung_seconds{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("pid", pid, "its process id");
+    f("command", command, "its name, /proc/PID/stat's comm (escaped)", FreeText{});
+    f("wchan", wchan, "the kernel function it sleeps in (/proc/PID/wchan; root sees it)", FreeText{});
+    f("nodes", nodes, "the NVIDIA device nodes it has open (the first 8)");
+    f("hung_seconds", hung_seconds, "the kernel's hung-task detector reported it blocked this long in the driver");
+  }
+};
+
+// A process NVML lists on a GPU that is a zombie: it exited, and its parent
+// has not reaped it, so what it held stays held.
+struct ZombieGpuProcess {
+  std::int64_t pid = 0;
+  std::int64_t gpu = 0;
+  std::optional<std::string> name{};
+  std::optional<std::int64_t> used_mib{};
+  std::optional<std::int64_t> parent{};
+  std::optional<std::string> parent_command{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("pid", pid, "its process id");
+    f("gpu", gpu, "NVML's index of the GPU it holds");
+    f("name", name, "NVML's name for it");
+    f("used_mib", used_mib, "GPU memory it holds, MiB");
+    f("parent", parent, "its parent's process id, which has not reaped it");
+    f("parent_command", parent_command, "the parent's name", FreeText{});
+  }
+};
+
+// Processes read from /proc (this PID namespace's), for those stuck in the driver.
+struct ProcessScanFacts {
+  std::string scan;
+  std::int64_t processes = 0;
+  std::int64_t uninterruptible = 0;
+  std::vector<StuckProcess> stuck_in_driver{};
+  std::vector<ZombieGpuProcess> gpu_zombies{};
+  std::optional<std::string> cut{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("scan", scan, "ok, or why /proc could not be listed");
+    f("processes", processes, "processes read");
+    f("uninterruptible", uninterruptible, "of them, in uninterruptible sleep (D) when read");
+    f("stuck_in_driver", stuck_in_driver, "those in D state in the NVIDIA driver, still there when read again (at most 16)");
+    f("gpu_zombies", gpu_zombies, "on a host: processes NVML lists on a GPU that are zombies (at most 16)");
+    f("cut", cut, "set when /proc held more processes than gpudoctor reads");
+  }
+};
+
 struct DriverLibsFacts {
   std::vector<DriverLibraryFacts> libraries;  // libcuda.so.1 first
   DriverLibraryFacts unversioned_libcuda;     // dlopen("libcuda.so"), as numba and cuda-python do
@@ -248,6 +308,7 @@ struct DriverLibsFacts {
   std::optional<std::int64_t> cuda_expected_devices;
   std::vector<std::string> recovery_not_needed;
   std::optional<std::string> mps_control;
+  std::optional<ProcessScanFacts> processes;
 
   template <class F>
   void fields(F& f) const {
@@ -281,6 +342,8 @@ struct DriverLibsFacts {
     f("gpu_list_source", gpu_list_source,
       "which evidence lists the GPUs (the GPU table of `gpus`, text and markdown): NVML when it answered with devices, "
       "else nvidia-smi, else CUDA's devices, else the files (sysfs, /proc/driver/nvidia)");
+    f("processes", processes,
+      "processes stuck in the NVIDIA driver (D state) and zombies NVML lists on a GPU, read from /proc after gpudoctor's own children ended; absent with --image");
   }
 };
 

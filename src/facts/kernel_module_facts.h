@@ -205,6 +205,28 @@ struct SxidEvent {
 };
 
 // The kernel log's NVIDIA lines (dmesg, else journalctl -k).
+// "INFO: task python:4242 blocked for more than 120 seconds.": the kernel's
+// hung-task detector saw a task in uninterruptible sleep that long; its call
+// trace says whether it sleeps in the NVIDIA driver.
+struct HungTask {
+  std::string command{};
+  std::int64_t pid = 0;
+  std::int64_t seconds = 0;
+  bool in_driver = false;
+  std::int64_t count = 0;
+  std::string line{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("command", command, "the task's name (escaped)", FreeText{});
+    f("pid", pid, "its process id (the host's: the kernel log is the host's)");
+    f("seconds", seconds, "how long it had been blocked when last reported");
+    f("in_driver", in_driver, "its call trace runs through an NVIDIA module ([nvidia], [nvidia_uvm], ...)");
+    f("count", count, "how many reports of it the log holds");
+    f("line", line, "the newest report");
+  }
+};
+
 struct KernelLogFacts {
   Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
   std::vector<std::string> lines;
@@ -215,6 +237,7 @@ struct KernelLogFacts {
   std::optional<std::string> xids_cut;
   std::vector<SxidEvent> sxids;
   std::optional<std::string> sxids_cut;
+  std::vector<HungTask> hung_tasks;
   std::optional<std::string> cut;
 
   template <class F>
@@ -236,6 +259,7 @@ struct KernelLogFacts {
     f("xids_cut", xids_cut, "set when more codes and GPUs appeared than gpudoctor keeps apart: the rest are counted in xid_lines only");
     f("sxids", sxids, "NVSwitch SXid errors, one entry per code and NVSwitch (at most 64)");
     f("sxids_cut", sxids_cut, "set when more SXid codes and NVSwitches appeared than gpudoctor keeps apart");
+    f("hung_tasks", hung_tasks, "tasks the kernel's hung-task detector reported blocked ('blocked for more than N seconds'), one entry per task (at most 16)");
   }
 };
 

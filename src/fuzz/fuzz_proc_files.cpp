@@ -1,8 +1,9 @@
 // libFuzzer target: the /proc and /sys text the kernel-module and container
-// layers read — modinfo, mountinfo, and the "Key: value" files of
-// /proc/driver/nvidia/gpus/*/information.
+// layers read — modinfo, mountinfo, the "Key: value" files of
+// /proc/driver/nvidia/gpus/*/information, and /proc/PID/stat.
 #include "formats/modinfo.h"
 #include "probes/mountinfo.h"
+#include "probes/process_scan.h"
 #include "util/text.h"
 
 #include <cstddef>
@@ -14,5 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   gd::parse_modinfo(text);
   gd::parse_mountinfo(text);
   gd::parse_colon_fields(text);
+  if (const auto stat = gd::parse_proc_stat(text); stat && stat->command.size() > 200) __builtin_trap();
   return 0;
 }

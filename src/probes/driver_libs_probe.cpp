@@ -1,5 +1,7 @@
 #include "probes/driver_libs_probe.h"
 
+#include "probes/process_scan.h"
+
 #include "probes/driver_container.h"
 
 #include "loader/load_simulation.h"
@@ -443,6 +445,10 @@ void take_answers_for_gpu_table(ProbeContext& context, Probed<DriverLibsFacts>& 
 void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   auto& facts = layer.facts;
   const auto& libcuda = facts.libraries.front();
+  // Every process's state is read while the driver's children still run (it
+  // costs about 20 us a process); their D-state ones are read again after.
+  const bool scan = !context.options.image && !context.options.gpu_table;
+  const ProcessStates states = scan ? read_process_states(context.host) : ProcessStates{};
   if (context.options.gpu_table) {
     take_answers_for_gpu_table(context, layer);
   } else {
@@ -451,6 +457,13 @@ void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
     take_nvml_probe(context, layer);
   }
   if (context.options.smoke) facts.smoke_not_run = why_no_smoke(context, facts);
+  // After every child was taken: gpudoctor's own, in the driver a moment ago, are gone.
+  if (scan) {
+    const auto& log = context.kernel_module.kernel_log;
+    facts.processes = finish_process_scan(context.host, states, log ? &*log : nullptr,
+                                          facts.nvml_probe ? &*facts.nvml_probe : nullptr, !context.container.in_container);
+    layer.source("processes", "/proc/*/stat; for a process in D state its wchan and fd; the kernel log's hung tasks");
+  }
   facts.gpu_list_source = gpu_list_source(facts);
   layer.source("gpu_list_source", "nvml_probe, nvidia_smi_run, cuda_probe, else the hardware layer");
   facts.cuda_expected_devices = expected_cuda_devices(context, facts);

@@ -183,13 +183,62 @@ void count_sxid(const SxidLine& sxid, std::string_view line, const CudaTables& t
   same->fatal_in_log = same->fatal_in_log || sxid.text.starts_with("Fatal");
 }
 
+// kernel/hung_task.c: "INFO: task python:4242 blocked for more than 120 seconds.",
+// then the task's state line and its call trace, whose frames name their module
+// ("uvm_va_space_destroy+0x1a4/0x3c0 [nvidia_uvm]"), up to "</TASK>".
+constexpr std::size_t k_max_hung_tasks = 16;
+constexpr std::size_t k_hung_trace_lines = 64;
+
+struct HungTaskReader {
+  std::optional<std::size_t> open;  // the entry whose trace is being read
+  std::size_t trace_lines = 0;
+
+  void read(std::string_view line, KernelLogFacts& facts) {
+    const auto blocked = line.find(" blocked for more than ");
+    const auto task = line.find("task ");
+    if (blocked != std::string_view::npos && task != std::string_view::npos && task < blocked) {
+      start(line, line.substr(task + 5, blocked - task - 5), line.substr(blocked + 23), facts);
+      return;
+    }
+    if (!open) return;
+    if (++trace_lines > k_hung_trace_lines || has(line, "</TASK>")) {
+      open.reset();
+      return;
+    }
+    if (has(line, "[nvidia")) facts.hung_tasks[*open].in_driver = true;
+  }
+
+  void start(std::string_view line, std::string_view who, std::string_view rest, KernelLogFacts& facts) {
+    open.reset();
+    const auto colon = who.rfind(':');
+    const auto pid = colon == std::string_view::npos ? std::nullopt : parse_int(who.substr(colon + 1));
+    const auto seconds = parse_int(rest.substr(0, rest.find(' ')));
+    if (!pid || *pid <= 0 || !seconds) return;
+    const std::string command = printable(who.substr(0, colon), 40);
+    auto same = std::find_if(facts.hung_tasks.begin(), facts.hung_tasks.end(),
+                             [&](const HungTask& known) { return known.pid == *pid && known.command == command; });
+    if (same == facts.hung_tasks.end()) {
+      if (facts.hung_tasks.size() >= k_max_hung_tasks) return;
+      facts.hung_tasks.push_back({.command = command, .pid = *pid});
+      same = facts.hung_tasks.end() - 1;
+    }
+    ++same->count;
+    same->seconds = std::max(same->seconds, *seconds);
+    same->line = printable(trim(line), 200);
+    open = static_cast<std::size_t>(same - facts.hung_tasks.begin());
+    trace_lines = 0;
+  }
+};
+
 }  // namespace
 
 KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables) {
   KernelLogFacts facts;
   std::vector<std::size_t> newest_xid_line;
+  HungTaskReader hung;
   for (auto raw : lines(text)) {
     const auto line = without_timestamp(raw);
+    hung.read(line, facts);
     const bool nvidia = has(line, "NVRM") || has(line, "nvidia");
     // The kernel's signature refusals name no module ("Loading of unsigned module is rejected",
     // kernel/module/signing.c; "Lockdown: modprobe: unsigned module loading is restricted").

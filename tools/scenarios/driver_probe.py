@@ -98,6 +98,60 @@ def scenarios():
                                       process_list=[{"pid": 4242, "name": "python3", "used_mib": 30012}])])
     yield s.expect("ok", None, [], info=["libcuda-unversioned-missing"], absent=["gpu-memory-held-without-process"])
 
+    hung_log = ("[ 7311.402] INFO: task python3:4242 blocked for more than 120 seconds.\n"
+                "[ 7311.402]       Tainted: P           OE      6.8.0-45-generic #45-Ubuntu\n"
+                "[ 7311.402] task:python3         state:D stack:0     pid:4242  ppid:4100   flags:0x00004006\n"
+                "[ 7311.402] Call Trace:\n"
+                "[ 7311.402]  <TASK>\n"
+                "[ 7311.402]  __schedule+0x27c/0x6b0\n"
+                "[ 7311.402]  schedule+0x33/0x110\n"
+                "[ 7311.402]  uvm_va_space_destroy+0x1a4/0x3c0 [nvidia_uvm]\n"
+                "[ 7311.402]  uvm_release+0x6f/0x90 [nvidia_uvm]\n"
+                "[ 7311.402]  __fput+0xff/0x2c0\n"
+                "[ 7311.402]  </TASK>\n")
+    s = h100_host("host-process-hung-in-driver", "A training process is stuck in D state in nvidia-uvm after an Xid; "
+                  "the kernel's hung-task detector reported it blocked for more than 120 s (it cannot be killed).")
+    s.cuda_probe(devices=[cuda_device()])
+    s.proc_stat(1, "systemd").proc_stat(4100, "bash", parent=1)
+    s.proc_stat(4242, "python3", "D", parent=4100, fds=["/dev/nvidiactl", "/dev/nvidia0", "/dev/nvidia-uvm"],
+                wchan="uvm_va_space_destroy")
+    s.kernel_log(hung_log)
+    yield s.expect("fail", "kernel-module", ["process-hung-in-driver", "kernel-log-task-hung-in-driver"],
+                   headline="process-hung-in-driver", absent=["process-uninterruptible-in-driver"])
+
+    s = h100_host("host-process-uninterruptible-in-driver", "nvidia-smi is in D state in the driver, twice in a row, "
+                  "but the kernel has not reported it hung: a warning to look again, no action.")
+    s.cuda_probe(devices=[cuda_device()])
+    s.proc_stat(1, "systemd").proc_stat(5100, "nvidia-smi", "D", fds=["/dev/nvidiactl"], wchan="os_acquire_mutex")
+    yield s.expect("warn", None, ["process-uninterruptible-in-driver"], headline="process-uninterruptible-in-driver",
+                   absent=["process-hung-in-driver"])
+
+    s = h100_host("host-processes-healthy", "A busy node, healthy: a GPU process sleeping with the nodes open, an rsync in "
+                  "D state on NFS, and a hung-task report of kcompactd (not the driver's) in the log.")
+    s.cuda_probe(devices=[cuda_device()])
+    s.proc_stat(1, "systemd").proc_stat(4242, "python3", "S", fds=["/dev/nvidiactl", "/dev/nvidia0"], wchan="do_select")
+    s.proc_stat(4300, "rsync", "D", fds=["/srv/data/x"], wchan="nfs_wait_on_request")
+    s.kernel_log("[ 900.1] INFO: task kcompactd0:77 blocked for more than 120 seconds.\n"
+                 "[ 900.1]  __schedule+0x27c/0x6b0\n[ 900.1]  </TASK>\n")
+    yield s.expect("ok", None, [], info=["libcuda-unversioned-missing"],
+                   absent=["process-hung-in-driver", "process-uninterruptible-in-driver", "kernel-log-task-hung-in-driver"])
+
+    s = h100_host("host-task-hung-in-driver-earlier", "The kernel reported a task hung in the driver earlier in this boot; "
+                  "it is gone now and CUDA starts: a warning, nothing to do now.")
+    s.cuda_probe(devices=[cuda_device()])
+    s.proc_stat(1, "systemd")
+    s.kernel_log(hung_log)
+    yield s.expect("warn", None, ["kernel-log-task-hung-in-driver"], headline="kernel-log-task-hung-in-driver",
+                   absent=["process-hung-in-driver"])
+
+    s = h100_host("host-gpu-process-zombie", "NVML lists a python3 holding 30 GiB that is a zombie: jupyter, its parent, "
+                  "never reaped it.")
+    s.cuda_probe(devices=[cuda_device()])
+    s.nvml_probe(devices=[nvml_device(memory_used_mib=30600, processes=1,
+                                      process_list=[{"pid": 4242, "name": "python3", "used_mib": 30012}])])
+    s.proc_stat(1, "systemd").proc_stat(4100, "jupyter-lab").proc_stat(4242, "python3", "Z", parent=4100)
+    yield s.expect("warn", None, ["gpu-process-zombie"], headline="gpu-process-zombie")
+
     s = h100_host("host-cuda-probe-crashes", "Loading libcuda and calling cuInit kills the process with SIGSEGV.")
     yield s.cuda_probe(signal=11).expect("fail", "driver-libs", ["cuda-probe-crashed"], headline="cuda-probe-crashed")
 

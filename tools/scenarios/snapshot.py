@@ -93,6 +93,14 @@ class Snapshot:
         self.file(f"/proc/{pid}/comm", comm[:15] + "\n")
         return self
 
+    def proc_stat(self, pid, comm, state="S", parent=1, fds=(), wchan="0"):
+        """A process as /proc/PID/stat gives it (state R, S, D, Z...), its wchan and its open files."""
+        self.file(f"/proc/{pid}/stat", f"{pid} ({comm[:15]}) {state} {parent} {pid} {pid} 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0\n")
+        self.file(f"/proc/{pid}/wchan", wchan)
+        for number, target in enumerate(fds):
+            self.link(f"/proc/{pid}/fd/{number}", target)
+        return self
+
     def kernel_log(self, text):
         """What `dmesg` printed, recorded as child evidence."""
         self.children.append({"kind": "command", "args": ["dmesg"], "exit": 0, "stdout": text, "stderr": "",
