@@ -160,6 +160,29 @@ struct NvidiaSmiFacts {
 
 // NVIDIA Fabric Manager, which an NVSwitch system needs before CUDA can
 // start (error 802 without it), from files: its program and systemd unit.
+// What Fabric Manager's log (and, where it is not running, its journal) says.
+struct FabricManagerLogFacts {
+  std::optional<std::string> source{}, cut{};
+  std::optional<std::string> version_mismatch{}, mismatch_source{}, fabric_manager_version{}, driver_version{};
+  std::int64_t nvswitch_fatal_errors = 0;
+  std::optional<std::string> nvswitch_fatal_line{}, topology_mismatch{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("source", source, "the log file read (/var/log/fabricmanager.log)");
+    f("cut", cut, "set when only its end was read");
+    f("version_mismatch", version_mismatch,
+      "the newest 'fabric manager NVIDIA GPU driver interface version X don't match with driver version Y': it refused to run beside that driver");
+    f("mismatch_source", mismatch_source, "where that line was: the log file, or the unit's journal (asked only where Fabric Manager is not running)");
+    f("fabric_manager_version", fabric_manager_version, "the Fabric Manager version that line names");
+    f("driver_version", driver_version, "the driver version that line names");
+    f("nvswitch_fatal_errors", nvswitch_fatal_errors, "'detected NVSwitch fatal error N' lines in what was read");
+    f("nvswitch_fatal_line", nvswitch_fatal_line, "the newest of them");
+    f("topology_mismatch", topology_mismatch,
+      "the newest 'detected number of NVSwitches don't match with any supported system topology' (it aborted)");
+  }
+};
+
 struct FabricManagerFacts {
   Nullable<std::string> program, unit;
   bool enabled = false;
@@ -168,6 +191,7 @@ struct FabricManagerFacts {
   std::optional<bool> ib_umad;
   Nullable<bool> running;
   std::optional<std::int64_t> pid;
+  std::optional<FabricManagerLogFacts> log;
 
   template <class F>
   void fields(F& f) const {
@@ -182,6 +206,7 @@ struct FabricManagerFacts {
       "a process named nv-fabricmanager runs (/proc/PID/comm); null when not every process can be seen (a --root tree, "
       "/proc with hidepid: pid 1 is not listed), or more processes than gpudoctor reads");
     f("pid", pid, "that process's id");
+    f("log", log, "what its log says about its last runs (where the log exists, or it is not running and its journal names a version mismatch)");
     f("ib_umad", ib_umad,
       "fourth-generation NVSwitch baseboards: /sys/module/ib_umad exists, the InfiniBand MAD module NVLSM talks to the NVSwitches through");
   }

@@ -1,4 +1,6 @@
-// libFuzzer target: the kernel log's NVRM and Xid lines.
+// libFuzzer target: the kernel log's NVRM, Xid, SXid and hung-task lines, and
+// Fabric Manager's log, read the same way.
+#include "probes/fabric_manager_log.h"
 #include "probes/kernel_log.h"
 #include "rules/rule_set.h"
 
@@ -8,6 +10,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const gd::RuleSet rules = gd::load_embedded_rules();
-  gd::parse_kernel_log(std::string_view(reinterpret_cast<const char*>(data), size), rules.tables.cuda);
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  gd::parse_kernel_log(text, rules.tables.cuda);
+  gd::parse_fabric_manager_log(text);
   return 0;
 }

@@ -1,5 +1,6 @@
 #include "probes/driver_libs_probe.h"
 
+#include "probes/fabric_manager_log.h"
 #include "probes/process_scan.h"
 
 #include "probes/driver_container.h"
@@ -294,6 +295,7 @@ FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
   facts.unit.value = unit.path;
   facts.enabled = unit.enabled;
   find_fabric_manager_process(host, facts);
+  if (facts.program) facts.log = read_fabric_manager_log(host, facts.running);
   return facts;
 }
 

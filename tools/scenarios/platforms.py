@@ -91,6 +91,41 @@ def scenarios():
     s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
     yield s.expect("warn", None, ["fabric-manager-not-running"], headline="fabric-manager-not-running", action="fix-configuration")
 
+    # Fabric Manager refuses a driver of another version (gpu-operator#544, gpu-driver-container#735): its log says so.
+    def fm_log(*lines):
+        return "".join(f"[Dec 04 2026 0{i}:12:55] [ERROR] [tid 3228] {line}\n" for i, line in enumerate(lines))
+    mismatch = "fabric manager NVIDIA GPU driver interface version {} don't match with driver version {}. Please update with matching NVIDIA driver package."
+    s = hgx_host("host-hgx-fabric-manager-version-mismatch", "The driver was updated to 550.90.07 without Fabric Manager, "
+                 "still 550.54.15: it refuses to start, and cuInit returns 802.", fm_running=False)
+    s.file("/var/log/fabricmanager.log", fm_log(mismatch.format("550.54.15", "550.90.07")))
+    s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="not-started") for i, bus in enumerate(buses)])
+    yield s.expect("fail", "driver-libs", ["fabric-manager-version-mismatch", "fabric-manager-not-running", "cuda-init-system-not-ready",
+                                           "gpu-fabric-not-ready"], headline="fabric-manager-version-mismatch", action="fix-configuration")
+
+    s = hgx_host("host-hgx-fabric-manager-mismatch-in-journal", "Fabric Manager 560.35.03 beside driver 550.90.07, "
+                 "its refusal only in its unit's journal (no log file).", fm_running=False)
+    s.children.append({"kind": "command", "args": ["journalctl", "-u", "nvidia-fabricmanager.service", "-b", "-o", "cat", "--no-pager", "-q",
+                                                   "-n", "200"], "exit": 0, "timed_out": False, "stderr": "",
+                       "stdout": "Starting NVIDIA fabric manager service...\n" +
+                                 mismatch.replace("don't", "doesn't").format("560.35.03", "550.90.07") + "\n"})
+    yield s.expect("fail", "driver-libs", ["fabric-manager-version-mismatch", "fabric-manager-not-running"],
+                   headline="fabric-manager-version-mismatch")
+
+    s = hgx_host("host-hgx-fabric-manager-old-mismatch-healthy", "A healthy HGX node whose Fabric Manager log still holds "
+                 "its refusal of the driver before the last update: it runs now, with the driver it matches.")
+    s.file("/var/log/fabricmanager.log", fm_log(mismatch.format("550.90.07", "550.54.15")))
+    s.cuda_probe(devices=[cuda_device(i, bus.upper()) for i, bus in enumerate(buses)],
+                 mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
+    yield s.expect("ok", None, [], absent=["fabric-manager-version-mismatch", "fabric-manager-not-running"])
+
+    s = hgx_host("host-hgx-fabric-manager-stale-mismatch", "Fabric Manager is not running, and its log's refusal names "
+                 "a driver that is no longer loaded: that line says nothing of today's stop.", fm_running=False)
+    s.file("/var/log/fabricmanager.log", fm_log(mismatch.format("550.90.07", "550.54.15")))
+    yield s.expect("fail", "driver-libs", ["fabric-manager-not-running"], headline="fabric-manager-not-running",
+                   absent=["fabric-manager-version-mismatch"])
+
     # From files alone (--root, --no-probe, a snapshot without the driver's answers): no Fabric Manager at all.
     s = hgx_host("host-hgx-no-fabric-manager", "An HGX H100 server whose image never got nvidia-fabricmanager: "
                  "every CUDA program will fail with 802, told from files alone.", fabric_manager=None)
