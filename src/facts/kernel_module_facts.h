@@ -238,6 +238,7 @@ struct KernelLogFacts {
   std::vector<SxidEvent> sxids;
   std::optional<std::string> sxids_cut;
   std::vector<HungTask> hung_tasks;
+  std::optional<std::string> nic_insufficient_power, nic_module_hot, peermem_invalid_context;
   std::optional<std::string> cut;
 
   template <class F>
@@ -259,6 +260,11 @@ struct KernelLogFacts {
     f("xids_cut", xids_cut, "set when more codes and GPUs appeared than gpudoctor keeps apart: the rest are counted in xid_lines only");
     f("sxids", sxids, "NVSwitch SXid errors, one entry per code and NVSwitch (at most 64)");
     f("sxids_cut", sxids_cut, "set when more SXid codes and NVSwitches appeared than gpudoctor keeps apart");
+    f("nic_insufficient_power", nic_insufficient_power,
+      "the newest 'Detected insufficient power on the PCIe slot' of a ConnectX adapter (mlx5_core)");
+    f("nic_module_hot", nic_module_hot, "the newest mlx5 'Port module event' that says High Temperature: a cable or transceiver overheats");
+    f("peermem_invalid_context", peermem_invalid_context,
+      "the newest nvidia-peermem 'ERROR detected invalid context' (GPU memory registered for RDMA freed while still registered)");
     f("hung_tasks", hung_tasks, "tasks the kernel's hung-task detector reported blocked ('blocked for more than N seconds'), one entry per task (at most 16)");
   }
 };

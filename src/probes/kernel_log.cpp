@@ -239,6 +239,12 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
   for (auto raw : lines(text)) {
     const auto line = without_timestamp(raw);
     hung.read(line, facts);
+    // ConnectX adapters (mlx5_core), the GPUs' RDMA path, as gpud's InfiniBand matchers read them.
+    if (has(line, "mlx5")) {
+      if (has(line, "insufficient power on the PCIe slot")) facts.nic_insufficient_power = printable(trim(line), 200);
+      if (has(line, "Port module event") && has(line, "High Temperature")) facts.nic_module_hot = printable(trim(line), 200);
+    }
+    if (has(line, "nvidia-peermem") && has(line, "detected invalid context")) facts.peermem_invalid_context = printable(trim(line), 200);
     const bool nvidia = has(line, "NVRM") || has(line, "nvidia");
     // The kernel's signature refusals name no module ("Loading of unsigned module is rejected",
     // kernel/module/signing.c; "Lockdown: modprobe: unsigned module loading is restricted").

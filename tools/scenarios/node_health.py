@@ -156,6 +156,23 @@ def scenarios():
     s.ib_port("mlx5_0", 1, state="2: INIT")
     yield s.expect("warn", None, ["ib-port-not-active"], headline="ib-port-not-active", action="fix-configuration")
 
+    # The ConnectX adapters' own kernel lines (mlx5_core), as gpud's InfiniBand matchers read them.
+    s = h100_host("host-nic-underpowered-and-hot", "A ConnectX-7 says its slot gives it too little power, and one of its "
+                  "transceivers overheats; nvidia-peermem logged an invalid context on a job's teardown.")
+    s.ib_port("mlx5_0", 1)
+    s.kernel_log("[ 14.201] mlx5_core 0000:5c:00.0: mlx5_pcie_event:299:(pid 268269): Detected insufficient power on the PCIe slot (27W).\n"
+                 "[ 900.1] mlx5_core 0000:5c:00.0: mlx5_port_module_event:1131:(pid 0): Port module event[error]: module 0, Cable error, High Temperature\n"
+                 "[ 901.7] nvidia-peermem nv_get_p2p_free_callback:127 ERROR detected invalid context, skipping further processing\n")
+    yield s.expect("warn", None, ["nic-insufficient-slot-power", "nic-module-overheating"], info=["peermem-invalid-context"],
+                   headline="nic-insufficient-slot-power", action="inspect-hardware")
+
+    s = h100_host("host-nic-kernel-lines-healthy", "A ConnectX-7's ordinary kernel lines (link up, a module plugged in): quiet.")
+    s.ib_port("mlx5_0", 1)
+    s.kernel_log("[ 14.201] mlx5_core 0000:5c:00.0: firmware version: 28.39.1002\n"
+                 "[ 15.001] mlx5_core 0000:5c:00.0: Port module event: module 0, Cable plugged\n"
+                 "[ 16.002] mlx5_core 0000:5c:00.0 ibp92s0: Link up\n")
+    yield s.expect("ok", None, [], action="none", absent=["nic-insufficient-slot-power", "nic-module-overheating", "peermem-invalid-context"])
+
     # CUDA's debugging variables, as DCGM's diagnostic and gpud flag them (DCGM_FR_BAD_CUDA_ENV): only where the value turns them on.
     s = h100_host("host-cuda-debug-variables-left-on", "A node's profile exports CUDA_LAUNCH_BLOCKING=1 and "
                   "CUDA_DEVICE_WAITS_ON_EXCEPTION=1 from a debugging session, Nsight Systems' injection library and GPU "
