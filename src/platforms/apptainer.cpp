@@ -3,7 +3,7 @@
 // /.singularity.d; --nv binds the host's driver libraries (nvliblist.conf
 // names them) into /.singularity.d/libs, which the image's 99-base.sh puts on
 // LD_LIBRARY_PATH.
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 #include "util/text.h"
 

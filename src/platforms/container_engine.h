@@ -3,8 +3,9 @@
 // (lib/init.c's pci_methods[]): one file per engine says what a container it
 // started has inside (a variable, a directory, a file, a cgroup name), each
 // marker with how much it says, and reads the facts only that engine leaves.
-// A new engine is its file, one line in engine_table.cpp, its rules and its
-// scenarios.
+// A new engine is its file (defining `extern const EngineMethod NAME_engine`),
+// its place in engine_table.cpp, its name in ContainerRuntime, its rules and
+// its scenarios.
 
 #include "facts/container_facts.h"
 #include "facts/probe_notes.h"

@@ -3,7 +3,7 @@
 // systemd-nspawn "systemd-nspawn"); a process's own container= is weaker,
 // since anyone can export it. The name is any manager's, so this is no one
 // engine: a name gpudoctor knows is that engine, any other is `other`.
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 #include "util/text.h"
 

@@ -1,5 +1,5 @@
 // containerd started alone (ctr, nerdctl) leaves no file; its cgroups name it.
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 namespace gd {
 

@@ -2,7 +2,7 @@
 // image built FROM a Docker image keeps it, so a VM or host booted from one
 // has it too (container_probe weighs it against a disk's own root). Its
 // cgroups are named docker-<id>.scope or /docker/<id>.
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 namespace gd {
 

@@ -1,10 +1,14 @@
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 #include "util/text.h"
 
 #include <algorithm>
 
 namespace gd {
+
+// One file each; an `extern const` definition there is visible here.
+extern const EngineMethod apptainer_engine, lxc_engine, container_variable_engine, kubernetes_engine, podman_engine,
+    enroot_engine, docker_engine, containerd_engine;
 
 namespace {
 

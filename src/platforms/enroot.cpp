@@ -2,7 +2,7 @@
 // ENROOT_* variables are no marker inside; the root file system it made from
 // an image is: /etc/rc (the entrypoint, "# enroot-provenance: URI" since
 // 4.1.2) and /etc/rc.local "sourced by /etc/rc when the container starts".
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 #include "util/text.h"
 

@@ -1,7 +1,7 @@
 // Kubernetes: the kubelet gives every container of a pod KUBERNETES_SERVICE_HOST,
 // and its cgroups sit below kubepods; the engine beneath (containerd, CRI-O)
 // is the kubelet's business.
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 namespace gd {
 

@@ -1,7 +1,7 @@
 // LXD, Incus and LXC: system containers. LXD and Incus mount their device
 // directory at /dev/.lxd-mounts (/dev/.incus-mounts), LXC its own at /dev/.lxc.
 // Their cgroup name is the outer one: Docker or podman may run inside.
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 namespace gd {
 

@@ -1,6 +1,6 @@
 // podman writes /run/.containerenv into every container (rootless=1 when
 // started rootless) and names its cgroups libpod-<id>.
-#include "platforms/engines.h"
+#include "platforms/container_engine.h"
 
 #include "util/text.h"
 
