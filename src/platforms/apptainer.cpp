@@ -17,11 +17,11 @@ constexpr const char* k_libs = "/.singularity.d/libs";
 
 void detect(const EngineClues& clues, std::vector<EngineMarker>& markers) {
   if (clues.host.env("APPTAINER_CONTAINER"))
-    markers.push_back({ContainerRuntime::apptainer, "env APPTAINER_CONTAINER", MarkerStrength::launcher_variable});
+    add_marker(markers, ContainerRuntime::apptainer, "env APPTAINER_CONTAINER", MarkerStrength::launcher_variable);
   if (clues.host.env("SINGULARITY_CONTAINER"))
-    markers.push_back({ContainerRuntime::singularity, "env SINGULARITY_CONTAINER", MarkerStrength::launcher_variable});
+    add_marker(markers, ContainerRuntime::singularity, "env SINGULARITY_CONTAINER", MarkerStrength::launcher_variable);
   if (clues.host.exists("/.singularity.d"))
-    markers.push_back({ContainerRuntime::apptainer, "/.singularity.d", MarkerStrength::runtime_directory});
+    add_marker(markers, ContainerRuntime::apptainer, "/.singularity.d", MarkerStrength::runtime_directory);
 }
 
 void read_bound_libraries(Host& host, Probed<ContainerFacts>& layer) {

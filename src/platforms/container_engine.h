@@ -40,6 +40,10 @@ struct EngineMarker {
   std::optional<std::string> named{};  // container=NAME where NAME is no engine listed (escaped)
 };
 
+// Appends a marker (out of line: GCC 12 misreads an inlined move of a string
+// built from a literal as out of bounds).
+void add_marker(std::vector<EngineMarker>& markers, ContainerRuntime engine, std::string_view evidence, MarkerStrength strength);
+
 // What more than one engine looks at, read once per check.
 struct EngineClues {
   Host& host;

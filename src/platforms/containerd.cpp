@@ -7,7 +7,7 @@ namespace {
 
 void detect(const EngineClues& clues, std::vector<EngineMarker>& markers) {
   if (clues.cgroup_mentions("containerd"))
-    markers.push_back({ContainerRuntime::containerd, "/proc/self/cgroup mentions containerd", MarkerStrength::cgroup});
+    add_marker(markers, ContainerRuntime::containerd, "/proc/self/cgroup mentions containerd", MarkerStrength::cgroup);
 }
 
 }  // namespace

@@ -9,9 +9,9 @@ namespace gd {
 namespace {
 
 void detect(const EngineClues& clues, std::vector<EngineMarker>& markers) {
-  if (clues.host.exists("/.dockerenv")) markers.push_back({ContainerRuntime::docker, "/.dockerenv", MarkerStrength::image_file});
+  if (clues.host.exists("/.dockerenv")) add_marker(markers, ContainerRuntime::docker, "/.dockerenv", MarkerStrength::image_file);
   if (clues.cgroup_mentions("docker"))
-    markers.push_back({ContainerRuntime::docker, "/proc/self/cgroup mentions docker", MarkerStrength::cgroup});
+    add_marker(markers, ContainerRuntime::docker, "/proc/self/cgroup mentions docker", MarkerStrength::cgroup);
 }
 
 }  // namespace

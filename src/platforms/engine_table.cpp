@@ -23,6 +23,10 @@ constexpr const EngineMethod* k_engines[] = {
 
 }  // namespace
 
+void add_marker(std::vector<EngineMarker>& markers, ContainerRuntime engine, std::string_view evidence, MarkerStrength strength) {
+  markers.push_back({engine, std::string(evidence), strength});
+}
+
 bool EngineClues::cgroup_mentions(std::string_view name) const { return cgroup && contains(*cgroup, name); }
 
 std::span<const EngineMethod* const> container_engines() { return k_engines; }

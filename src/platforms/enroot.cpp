@@ -20,7 +20,7 @@ bool has_enroot_rc(Host& host) {
 
 void detect(const EngineClues& clues, std::vector<EngineMarker>& markers) {
   if (has_enroot_rc(clues.host))
-    markers.push_back({ContainerRuntime::enroot, "/etc/rc and /etc/rc.local as enroot writes them (its entrypoint)", MarkerStrength::engine_file});
+    add_marker(markers, ContainerRuntime::enroot, "/etc/rc and /etc/rc.local as enroot writes them (its entrypoint)", MarkerStrength::engine_file);
 }
 
 }  // namespace

@@ -9,9 +9,9 @@ namespace {
 
 void detect(const EngineClues& clues, std::vector<EngineMarker>& markers) {
   if (clues.host.env("KUBERNETES_SERVICE_HOST"))
-    markers.push_back({ContainerRuntime::kubernetes, "env KUBERNETES_SERVICE_HOST", MarkerStrength::orchestrator_variable});
+    add_marker(markers, ContainerRuntime::kubernetes, "env KUBERNETES_SERVICE_HOST", MarkerStrength::orchestrator_variable);
   if (clues.cgroup_mentions("kubepods"))
-    markers.push_back({ContainerRuntime::kubernetes, "/proc/self/cgroup mentions kubepods", MarkerStrength::cgroup});
+    add_marker(markers, ContainerRuntime::kubernetes, "/proc/self/cgroup mentions kubepods", MarkerStrength::cgroup);
 }
 
 }  // namespace

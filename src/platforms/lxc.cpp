@@ -8,12 +8,12 @@ namespace gd {
 namespace {
 
 void detect(const EngineClues& clues, std::vector<EngineMarker>& markers) {
-  if (clues.host.exists("/dev/.lxd-mounts")) markers.push_back({ContainerRuntime::lxd, "/dev/.lxd-mounts", MarkerStrength::runtime_directory});
+  if (clues.host.exists("/dev/.lxd-mounts")) add_marker(markers, ContainerRuntime::lxd, "/dev/.lxd-mounts", MarkerStrength::runtime_directory);
   if (clues.host.exists("/dev/.incus-mounts"))
-    markers.push_back({ContainerRuntime::incus, "/dev/.incus-mounts", MarkerStrength::runtime_directory});
-  if (clues.host.exists("/dev/.lxc")) markers.push_back({ContainerRuntime::lxc, "/dev/.lxc", MarkerStrength::runtime_directory});
+    add_marker(markers, ContainerRuntime::incus, "/dev/.incus-mounts", MarkerStrength::runtime_directory);
+  if (clues.host.exists("/dev/.lxc")) add_marker(markers, ContainerRuntime::lxc, "/dev/.lxc", MarkerStrength::runtime_directory);
   if (clues.cgroup_mentions("lxc"))
-    markers.push_back({ContainerRuntime::lxc, "/proc/self/cgroup mentions lxc", MarkerStrength::outer_cgroup});
+    add_marker(markers, ContainerRuntime::lxc, "/proc/self/cgroup mentions lxc", MarkerStrength::outer_cgroup);
 }
 
 }  // namespace

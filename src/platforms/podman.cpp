@@ -11,9 +11,9 @@ namespace {
 constexpr const char* k_containerenv = "/run/.containerenv";
 
 void detect(const EngineClues& clues, std::vector<EngineMarker>& markers) {
-  if (clues.host.exists(k_containerenv)) markers.push_back({ContainerRuntime::podman, k_containerenv, MarkerStrength::engine_file});
+  if (clues.host.exists(k_containerenv)) add_marker(markers, ContainerRuntime::podman, k_containerenv, MarkerStrength::engine_file);
   if (clues.cgroup_mentions("libpod"))
-    markers.push_back({ContainerRuntime::podman, "/proc/self/cgroup mentions libpod", MarkerStrength::cgroup});
+    add_marker(markers, ContainerRuntime::podman, "/proc/self/cgroup mentions libpod", MarkerStrength::cgroup);
 }
 
 void read_rootless(Host& host, Probed<ContainerFacts>& layer) {
