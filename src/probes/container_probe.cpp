@@ -13,7 +13,6 @@
 #include <algorithm>
 
 namespace gd {
-namespace json = boost::json;
 
 namespace {
 

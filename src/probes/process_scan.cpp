@@ -1,5 +1,6 @@
 #include "probes/process_scan.h"
 
+#include "util/path.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ std::vector<std::string> open_driver_nodes(Host& host, std::string_view pid) {
   std::size_t seen = 0;
   for (const auto& fd : *fds) {
     if (++seen > k_max_fds || nodes.size() >= k_max_nodes) break;
-    auto target = host.read_link(fd_dir + "/" + fd);
+    auto target = host.read_link(join_path(fd_dir, fd));
     if (!target || !target->starts_with("/dev/nvidia")) continue;
     std::string node = printable(*target, 60);
     if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(std::move(node));
