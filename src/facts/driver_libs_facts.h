@@ -203,8 +203,8 @@ struct FabricManagerFacts {
     f("nvlsm_program", nvlsm_program,
       "fourth-generation NVSwitch baseboards (hardware.nvswitch_management_ports): nvlsm, where the nvlsm package puts it (/opt/nvidia/nvlsm/sbin)");
     f("running", running,
-      "a process named nv-fabricmanager runs (/proc/PID/comm); null when not every process can be seen (a --root tree, "
-      "/proc with hidepid: pid 1 is not listed), or more processes than gpudoctor reads");
+      "a process named nv-fabricmanager runs (the command in /proc/PID/stat, read once with every process's state); null when not "
+      "every process can be seen (a --root tree, /proc with hidepid: pid 1 is not listed), or more processes than gpudoctor reads");
     f("pid", pid, "that process's id");
     f("log", log, "what its log says about its last runs (where the log exists, or it is not running and its journal names a version mismatch)");
     f("ib_umad", ib_umad,

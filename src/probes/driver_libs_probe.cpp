@@ -249,31 +249,19 @@ std::vector<std::string> stub_files(Host& host) {
 
 // Installed and enabled is not running (NVSentinel #889: a fleet ran twenty days
 // with it dead). The kernel keeps 15 bytes of a process's name: "nv-fabricmanage".
-// Unknown where the processes cannot all be seen: a --root tree has none, and
-// /proc mounted with hidepid shows a user only its own (pid 1 is the witness).
-void find_fabric_manager_process(Host& host, FabricManagerFacts& facts) {
-  constexpr std::size_t k_max_processes = 65536;
-  if (host.mode() == HostMode::root) return;
-  const auto entries = host.list_dir("/proc");
-  if (!entries || std::find(entries->begin(), entries->end(), "1") == entries->end() || !host.read_file("/proc/1/comm", 64)) return;
-  std::size_t processes = 0;
-  for (const auto& entry : *entries) {
-    const auto pid = entry.find_first_not_of("0123456789") == std::string::npos ? parse_int(entry) : std::nullopt;
-    if (!pid) continue;
-    if (++processes > k_max_processes) return;  // running stays unknown
-    const auto comm = host.read_file("/proc/" + entry + "/comm", 64);
-    if (comm && trim(*comm) == "nv-fabricmanage") {
-      facts.running = true;
-      facts.pid = *pid;
-      return;
-    }
-  }
-  facts.running = false;
+// Unknown where the processes could not all be seen (ProcessStates::complete).
+constexpr std::string_view k_fabric_manager_command = "nv-fabricmanage";
+
+void find_fabric_manager_process(const ProcessStates* states, FabricManagerFacts& facts) {
+  if (!states || !states->complete) return;
+  const auto* process = states->find_named(k_fabric_manager_command);
+  facts.running = process != nullptr;
+  if (process) facts.pid = process->pid;
 }
 
 // Where the nvidia-fabricmanager packages put the daemon and its unit; on a
 // GPU Operator node the driver container carries and starts it.
-FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
+FabricManagerFacts find_fabric_manager(Host& host, const ProcessStates* states, bool nvlsm_needed) {
   FabricManagerFacts facts;
   // Fourth-generation NVSwitches: nvidia-fabricmanager-start.sh starts NVLSM
   // first, which reaches the switches through ib_umad's devices.
@@ -294,7 +282,7 @@ FabricManagerFacts find_fabric_manager(Host& host, bool nvlsm_needed) {
   const auto unit = find_systemd_unit(host, "nvidia-fabricmanager.service");
   facts.unit.value = unit.path;
   facts.enabled = unit.enabled;
-  find_fabric_manager_process(host, facts);
+  find_fabric_manager_process(states, facts);
   if (facts.program) facts.log = read_fabric_manager_log(host, facts.running);
   return facts;
 }
@@ -363,6 +351,13 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   }
   plan.nvml_first = context.options.gpu_table;
   context.driver_answers.begin(context.host, plan);
+  // Every process's state, read while the driver's children run (about 20 us
+  // a process); finish_driver_libs reads its D-state ones again after them.
+  // A --root tree's processes are not this machine's.
+  if (!context.options.image && !context.options.gpu_table && context.host.mode() != HostMode::root) {
+    const std::string_view named[] = {k_fabric_manager_command};
+    context.process_states = read_process_states(context.host, named);
+  }
   facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda);
   facts.stubs = stub_files(context.host);
   // MPS: its clients share a GPU that is Exclusive_Process through the control
@@ -377,7 +372,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   const bool gen4_nvswitches = !context.hardware.nvswitch_management_ports.empty();
   const bool nvswitches = context.hardware.nvswitch_count > 0 || context.host.exists("/dev/nvidia-nvswitchctl") || gen4_nvswitches;
   if (nvswitches && !context.container.in_container && !context.options.image) {
-    facts.fabric_manager = find_fabric_manager(context.host, gen4_nvswitches);
+    facts.fabric_manager = find_fabric_manager(context.host, context.process_states ? &*context.process_states : nullptr, gen4_nvswitches);
     layer.source("fabric_manager", gen4_nvswitches ? "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service, /opt/nvidia/nvlsm/sbin/nvlsm, /sys/module/ib_umad"
                                                    : "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service");
   }
@@ -447,10 +442,6 @@ void take_answers_for_gpu_table(ProbeContext& context, Probed<DriverLibsFacts>& 
 void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   auto& facts = layer.facts;
   const auto& libcuda = facts.libraries.front();
-  // Every process's state is read while the driver's children still run (it
-  // costs about 20 us a process); their D-state ones are read again after.
-  const bool scan = !context.options.image && !context.options.gpu_table;
-  const ProcessStates states = scan ? read_process_states(context.host) : ProcessStates{};
   if (context.options.gpu_table) {
     take_answers_for_gpu_table(context, layer);
   } else {
@@ -460,9 +451,9 @@ void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   }
   if (context.options.smoke) facts.smoke_not_run = why_no_smoke(context, facts);
   // After every child was taken: gpudoctor's own, in the driver a moment ago, are gone.
-  if (scan) {
+  if (context.process_states) {
     const auto& log = context.kernel_module.kernel_log;
-    facts.processes = finish_process_scan(context.host, states, log ? &*log : nullptr,
+    facts.processes = finish_process_scan(context.host, *context.process_states, log ? &*log : nullptr,
                                           facts.nvml_probe ? &*facts.nvml_probe : nullptr, !context.container.in_container);
     layer.source("processes", "/proc/*/stat; for a process in D state its wchan and fd; the kernel log's hung tasks");
   }

@@ -14,6 +14,7 @@
 #include "host/host.h"
 #include "probes/conda_meta.h"
 #include "probes/driver_answers.h"
+#include "probes/process_scan.h"
 #include "loader/loader_config.h"
 #include "tables/reference_tables.h"
 
@@ -53,6 +54,10 @@ struct ProbeContext {
   // The loader of a typical program here (ld.so.conf, the cache, LD_LIBRARY_PATH),
   // read once per check by host_loader_config() and shared by every probe that simulates loading.
   std::optional<LoaderConfig> loader_config{};
+  // Every process's state, read once while the driver's children run (not in
+  // image mode, nor for `gpudoctor gpus`): the scan for processes stuck in the
+  // driver and the search for Fabric Manager's daemon share it.
+  std::optional<ProcessStates> process_states{};
   // conda-meta records, read once per check for every probe that asks.
   CondaRecords conda_records{};
 };

@@ -33,6 +33,13 @@ std::optional<char> proc_state(std::string_view text) {
   return text[close + 2];
 }
 
+// The command as the kernel wrote it, unescaped: "4242 (nv-fabricmanage) S ..." -> "nv-fabricmanage".
+std::string_view proc_command(std::string_view text) {
+  const auto open = text.find('('), close = text.rfind(')');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return {};
+  return text.substr(open + 1, close - open - 1);
+}
+
 // The NVIDIA nodes among the process's open files (/proc/PID/fd's links).
 std::vector<std::string> open_driver_nodes(Host& host, std::string_view pid) {
   std::vector<std::string> nodes;
@@ -121,8 +128,9 @@ bool is_driver_function(std::string_view wchan) {
   return false;
 }
 
-ProcessStates read_process_states(Host& host) {
+ProcessStates read_process_states(Host& host, std::span<const std::string_view> named) {
   ProcessStates states;
+  bool pid_one = false;
   auto entries = host.list_dir("/proc");
   if (!entries) {
     states.scan = errno_name(entries.error());
@@ -141,10 +149,23 @@ ProcessStates read_process_states(Host& host) {
     const auto state = text ? proc_state(*text) : std::nullopt;
     if (!state) continue;  // gone since the listing
     ++states.processes;
+    pid_one = pid_one || *pid == 1;
+    if (!named.empty()) {
+      const auto command = proc_command(*text);
+      if (std::find(named.begin(), named.end(), command) != named.end() &&
+          std::none_of(states.named.begin(), states.named.end(), [&](const auto& seen) { return seen.command == command; }))
+        states.named.push_back({*pid, std::string(command)});
+    }
     if (*state != 'D' || states.candidates.size() >= k_max_candidates) continue;
     if (const auto stat = parse_proc_stat(*text)) states.candidates.push_back({*pid, stat->command});
   }
+  states.complete = pid_one && !states.cut && host.mode() != HostMode::root;
   return states;
+}
+
+const ProcessStates::Candidate* ProcessStates::find_named(std::string_view command) const {
+  const auto found = std::find_if(named.begin(), named.end(), [&](const Candidate& process) { return process.command == command; });
+  return found == named.end() ? nullptr : &*found;
 }
 
 ProcessScanFacts finish_process_scan(Host& host, const ProcessStates& states, const KernelLogFacts* kernel_log,

@@ -11,6 +11,7 @@
 #include "host/host.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,8 +42,18 @@ struct ProcessStates {
   std::int64_t processes = 0;
   std::vector<Candidate> candidates;
   std::optional<std::string> cut;
+  // Whether every process was read: pid 1 is the witness (/proc mounted with
+  // hidepid shows a user only its own), nothing was cut, and this is not a
+  // --root tree (whose processes are not this machine's).
+  bool complete = false;
+  // The first process of each name asked for (the kernel keeps 15 bytes of it).
+  std::vector<Candidate> named{};
+
+  // The process named `command`, if it was among them (say so only where complete).
+  const Candidate* find_named(std::string_view command) const;
 };
-ProcessStates read_process_states(Host& host);
+// named: the commands to find (one walk of /proc serves every question).
+ProcessStates read_process_states(Host& host, std::span<const std::string_view> named = {});
 
 // The second, once the children ended: each candidate read again, its wchan
 // and open files. nvml: NVML's devices where it answered; on_host: NVML's

@@ -126,3 +126,22 @@ TEST_CASE("process scan: a D-state process gone or awake when read again (gpudoc
   CHECK(facts.uninterruptible == 0);
   CHECK(facts.stuck_in_driver.empty());
 }
+
+TEST_CASE("process scan: one walk also finds a named daemon, and says so only where every process was seen") {
+  const std::string_view named[] = {"nv-fabricmanage"};
+  gd::FakeHost host;
+  process(host, 1, "1 (systemd) S 0");
+  process(host, 2817, "2817 (nv-fabricmanage) S 1");
+  process(host, 2900, "2900 (nv-fabricmanage) S 1");  // a second one: the first found is named
+  auto states = gd::read_process_states(host, named);
+  CHECK(states.complete);
+  REQUIRE(states.find_named("nv-fabricmanage"));
+  CHECK(states.find_named("nv-fabricmanage")->pid == 2817);
+  CHECK_FALSE(states.find_named("nvidia-persiste"));
+
+  gd::FakeHost hidden;  // hidepid: pid 1 is not listed, so a daemon not seen may still run
+  process(hidden, 4000, "4000 (python) S 1");
+  states = gd::read_process_states(hidden, named);
+  CHECK_FALSE(states.complete);
+  CHECK_FALSE(states.find_named("nv-fabricmanage"));
+}

@@ -89,9 +89,8 @@ class Snapshot:
         return self
 
     def process(self, pid, comm):
-        """A running process, as /proc/PID/comm names it (15 bytes at most)."""
-        self.file(f"/proc/{pid}/comm", comm[:15] + "\n")
-        return self
+        """A running process, asleep (the kernel keeps 15 bytes of its name)."""
+        return self.proc_stat(pid, comm)
 
     def proc_stat(self, pid, comm, state="S", parent=1, fds=(), wchan="0"):
         """A process as /proc/PID/stat gives it (state R, S, D, Z...), its wchan and its open files."""
