@@ -23,16 +23,6 @@ std::optional<std::string> version_after(std::string_view line, std::string_view
   return printable(version, 20);
 }
 
-// "[Nov 05 2025 13:55:26] [ERROR] [tid 104230] fabric manager ..." -> "fabric manager ...".
-std::string_view without_prefixes(std::string_view line) {
-  for (int i = 0; i < 3 && line.starts_with('['); ++i) {
-    const auto close = line.find("] ");
-    if (close == std::string_view::npos) break;
-    line = trim(line.substr(close + 2));
-  }
-  return line;
-}
-
 }  // namespace
 
 FabricManagerLogFacts parse_fabric_manager_log(std::string_view text) {
@@ -49,7 +39,8 @@ FabricManagerLogFacts parse_fabric_manager_log(std::string_view text) {
     if (contains(line, "driver interface version") && contains(line, "match with driver version")) {
       const auto fm = version_after(line, "driver interface version "), driver = version_after(line, "match with driver version ");
       if (!fm || !driver) continue;
-      facts.version_mismatch = printable(without_prefixes(line), 200);
+      // "[Nov 05 2025 13:55:26] [ERROR] [tid 104230] fabric manager ..." -> "fabric manager ...".
+      facts.version_mismatch = printable(trim(without_bracketed_prefix(line, 3)), 200);
       facts.fabric_manager_version = fm;
       facts.driver_version = driver;
     }

@@ -13,15 +13,6 @@ namespace {
 constexpr std::size_t k_max_lines_kept = 40;
 constexpr std::size_t k_max_xids = 64;
 
-// "[   12.345678] NVRM: ..." -> "NVRM: ..."
-std::string_view without_timestamp(std::string_view line) {
-  if (line.starts_with("[")) {
-    const auto close = line.find("] ");
-    if (close != std::string_view::npos) return line.substr(close + 2);
-  }
-  return line;
-}
-
 bool has(std::string_view line, std::string_view needle) { return line.find(needle) != std::string_view::npos; }
 
 struct XidLine {
@@ -237,7 +228,7 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
   std::vector<std::size_t> newest_xid_line;
   HungTaskReader hung;
   for (auto raw : lines(text)) {
-    const auto line = without_timestamp(raw);
+    const auto line = without_bracketed_prefix(raw);  // "[   12.345678] NVRM: ..." -> "NVRM: ..."
     hung.read(line, facts);
     // ConnectX adapters (mlx5_core), the GPUs' RDMA path, as gpud's InfiniBand matchers read them.
     if (has(line, "mlx5")) {

@@ -36,6 +36,15 @@ bool contains(std::string_view text, std::string_view needle) {
   return text.find(needle) != std::string_view::npos;
 }
 
+std::string_view without_bracketed_prefix(std::string_view line, int fields) {
+  for (int i = 0; i < fields && line.starts_with('['); ++i) {
+    const auto close = line.find("] ");
+    if (close == std::string_view::npos) break;
+    line.remove_prefix(close + 2);
+  }
+  return line;
+}
+
 std::string concat(std::initializer_list<std::string_view> parts) {
   std::size_t size = 0;
   for (const auto part : parts) size += part.size();

@@ -22,6 +22,9 @@ std::vector<std::string_view> lines(std::string_view text);
 // ASCII lower case (the identifiers we compare are ASCII).
 std::string to_lower(std::string_view text);
 bool contains(std::string_view text, std::string_view needle);
+// A log line without its leading "[...] " fields, at most `fields` of them:
+// the kernel's "[   12.345678] " time, Fabric Manager's "[date] [ERROR] [tid 1] ".
+std::string_view without_bracketed_prefix(std::string_view line, int fields = 1);
 // Every occurrence of from replaced by to, left to right; what to brings in is not searched again.
 std::string replace_all(std::string text, std::string_view from, std::string_view to);
 

@@ -88,3 +88,13 @@ TEST_CASE("concat puts the parts one after the other") {
   const std::string long_part(100, 'x');
   CHECK(gd::concat({long_part, ": ", "row 3"}) == long_part + ": row 3");
 }
+
+TEST_CASE("without_bracketed_prefix drops a log's leading fields, no more than asked") {
+  CHECK(gd::without_bracketed_prefix("[   12.345678] NVRM: Xid 79") == "NVRM: Xid 79");
+  CHECK(gd::without_bracketed_prefix("[   12.3] [drm] nvidia") == "[drm] nvidia");
+  CHECK(gd::without_bracketed_prefix("[   12.3]  <TASK>") == " <TASK>");  // a trace line keeps its indent
+  CHECK(gd::without_bracketed_prefix("[Nov 05 2025 13:55:26] [ERROR] [tid 104230] fabric manager", 3) == "fabric manager");
+  CHECK(gd::without_bracketed_prefix("[unclosed NVRM", 3) == "[unclosed NVRM");
+  CHECK(gd::without_bracketed_prefix("NVRM: [x] y", 3) == "NVRM: [x] y");
+  CHECK(gd::without_bracketed_prefix("", 3).empty());
+}
