@@ -6,6 +6,7 @@
 #include "model/fact_fields.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct EnumTable<Platform> {
 
 struct SystemFacts {
   Platform platform = Platform::native_linux;
+  std::optional<std::string> platform_evidence;
   std::string kernel_release;
   std::string machine;
   std::int64_t uid = 0;
@@ -28,7 +30,8 @@ struct SystemFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("platform", platform, "from uname, /dev/dxg and gVisor's synthetic /proc");
+    f("platform", platform, "from uname, /dev/dxg and gVisor's synthetic /proc (src/platforms: one file each)");
+    f("platform_evidence", platform_evidence, "what says this machine is that platform; null on plain Linux, which is what no platform claims");
     f("kernel_release", kernel_release, "uname -r");
     f("machine", machine, "uname -m");
     f("uid", uid, "effective user id");

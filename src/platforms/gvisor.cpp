@@ -1,0 +1,25 @@
+// gVisor's sentry answers uname with "...-gvisor" where it is configured to;
+// otherwise its synthetic /proc gives it away: /proc/driver/nvidia keeps only
+// params (nvproxy's), and /sys/module is empty.
+#include "platforms/machine_platform.h"
+
+#include "util/text.h"
+
+namespace gd {
+
+namespace {
+
+std::optional<std::string> detect(const PlatformClues& clues) {
+  if (contains(clues.release, "gvisor")) return "uname -r names gVisor";
+  const auto modules = clues.host.list_dir("/sys/module");
+  if (modules && modules->empty() && clues.host.exists("/proc/driver/nvidia/params") &&
+      !clues.host.exists("/proc/driver/nvidia/version"))
+    return "/sys/module is empty and /proc/driver/nvidia has params but no version (gVisor's synthetic /proc)";
+  return std::nullopt;
+}
+
+}  // namespace
+
+extern const PlatformMethod gvisor_platform{Platform::gvisor, detect};
+
+}  // namespace gd

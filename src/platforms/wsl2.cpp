@@ -1,0 +1,23 @@
+// WSL2 runs a real Linux kernel built by Microsoft ("5.15.153.1-microsoft-
+// standard-WSL2"); its GPU is reached through /dev/dxg, the paravirtual
+// device of Windows' driver, not through /dev/nvidia*.
+#include "platforms/machine_platform.h"
+
+#include "util/text.h"
+
+namespace gd {
+
+namespace {
+
+std::optional<std::string> detect(const PlatformClues& clues) {
+  if (!contains(clues.release, "microsoft")) return std::nullopt;
+  if (contains(clues.release, "wsl2")) return "uname -r names WSL2";
+  if (clues.host.device("/dev/dxg")) return "uname -r names Microsoft, and /dev/dxg is present";
+  return std::nullopt;
+}
+
+}  // namespace
+
+extern const PlatformMethod wsl2_platform{Platform::wsl2, detect};
+
+}  // namespace gd
