@@ -114,6 +114,7 @@ struct IbPort {
   std::string device;
   std::int64_t port = 0;
   std::optional<std::string> state, phys_state, rate, link_layer;
+  std::optional<std::int64_t> link_downed, link_error_recovery;
 
   template <class F>
   void fields(F& f) const {
@@ -126,6 +127,10 @@ struct IbPort {
                                "Phy Test"});
     f("rate", rate, "the rate, '400 Gb/sec (4X NDR)'");
     f("link_layer", link_layer, "InfiniBand or Ethernet (RoCE)", std::vector<std::string>{"InfiniBand", "Ethernet"});
+    f("link_downed", link_downed,
+      "counters/link_downed: how often the link failed to recover from an error and went down, since the counters were "
+      "last cleared (the adapter's reset or driver load, or perfquery -R); 255 at most on adapters that keep 8 bits");
+    f("link_error_recovery", link_error_recovery, "counters/link_error_recovery: how often it recovered from an error without going down");
   }
 };
 

@@ -18,6 +18,15 @@ std::optional<std::string> state_name(Host& host, const std::string& path) {
   return printable(value, 40);
 }
 
+// A port counter: a decimal number, which some adapters cannot give (an error on read).
+std::optional<std::int64_t> counter(Host& host, const std::string& path) {
+  const auto text = host.read_file(path, 64);
+  if (!text) return std::nullopt;
+  const auto value = parse_int(trim(*text));
+  if (!value || *value < 0) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
 IbPortsRead read_ib_ports(Host& host) {
@@ -44,6 +53,8 @@ IbPortsRead read_ib_ports(Host& host) {
       entry.phys_state = state_name(host, base + "phys_state");
       if (const auto rate = host.read_file(base + "rate", 256)) entry.rate = printable(trim(*rate), 60);
       if (const auto layer = host.read_file(base + "link_layer", 256)) entry.link_layer = printable(trim(*layer), 20);
+      entry.link_downed = counter(host, base + "counters/link_downed");
+      entry.link_error_recovery = counter(host, base + "counters/link_error_recovery");
       ports.push_back(std::move(entry));
     }
   }

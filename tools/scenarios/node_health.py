@@ -166,12 +166,22 @@ def scenarios():
     yield s.expect("warn", None, ["nic-insufficient-slot-power", "nic-module-overheating"], info=["peermem-invalid-context"],
                    headline="nic-insufficient-slot-power", action="inspect-hardware")
 
-    s = h100_host("host-nic-kernel-lines-healthy", "A ConnectX-7's ordinary kernel lines (link up, a module plugged in): quiet.")
-    s.ib_port("mlx5_0", 1)
+    s = h100_host("host-nic-kernel-lines-healthy", "A ConnectX-7's ordinary kernel lines (link up, a module plugged in) and "
+                  "its port's counters at zero, as after a clean boot: quiet.")
+    s.ib_port("mlx5_0", 1, link_downed=0, link_error_recovery=0)
     s.kernel_log("[ 14.201] mlx5_core 0000:5c:00.0: firmware version: 28.39.1002\n"
                  "[ 15.001] mlx5_core 0000:5c:00.0: Port module event: module 0, Cable plugged\n"
                  "[ 16.002] mlx5_core 0000:5c:00.0 ibp92s0: Link up\n")
-    yield s.expect("ok", None, [], action="none", absent=["nic-insufficient-slot-power", "nic-module-overheating", "peermem-invalid-context"])
+    yield s.expect("ok", None, [], action="none", absent=["nic-insufficient-slot-power", "nic-module-overheating", "peermem-invalid-context",
+                                                          "ib-port-link-went-down"])
+
+    # A link's own count of going down (counters/link_downed), as NVSentinel's NIC monitor and gpud read it: a
+    # one-shot check cannot see it grow, so it says how often and leaves the verdict alone.
+    s = h100_host("host-ib-link-went-down", "One of two InfiniBand ports went down 7 times since the driver loaded "
+                  "(and recovered from link errors twice); it is ACTIVE again: a link that flaps, or a switch's maintenance.")
+    s.ib_port("mlx5_0", 1, link_downed=0, link_error_recovery=0)
+    s.ib_port("mlx5_1", 1, link_downed=7, link_error_recovery=2)
+    yield s.expect("ok", None, [], info=["ib-port-link-went-down"], action="none")
 
     # CUDA's debugging variables, as DCGM's diagnostic and gpud flag them (DCGM_FR_BAD_CUDA_ENV): only where the value turns them on.
     s = h100_host("host-cuda-debug-variables-left-on", "A node's profile exports CUDA_LAUNCH_BLOCKING=1 and "

@@ -81,11 +81,15 @@ class Snapshot:
         self.pci("0000:00:02.0", "1af4", "1001", "010000", driver="virtio-pci", subsystem=("1af4", "0002"))
         return self
 
-    def ib_port(self, device, port, state="4: ACTIVE", phys_state="5: LinkUp", rate="400 Gb/sec (4X NDR)", link_layer="InfiniBand"):
-        """A port of an RDMA device, as /sys/class/infiniband shows it."""
+    def ib_port(self, device, port, state="4: ACTIVE", phys_state="5: LinkUp", rate="400 Gb/sec (4X NDR)", link_layer="InfiniBand",
+                link_downed=None, link_error_recovery=None):
+        """A port of an RDMA device, as /sys/class/infiniband shows it (its counters where given)."""
         base = f"/sys/class/infiniband/{device}/ports/{port}/"
         for name, value in (("state", state), ("phys_state", phys_state), ("rate", rate), ("link_layer", link_layer)):
             self.file(base + name, value + "\n")
+        for name, value in (("link_downed", link_downed), ("link_error_recovery", link_error_recovery)):
+            if value is not None:
+                self.file(base + "counters/" + name, f"{value}\n")
         return self
 
     def process(self, pid, comm):
