@@ -308,7 +308,7 @@ int run_lint_command(const Options& options) {
   if (options.format == Format::json) {
     boost::json::array list;
     for (const auto& finding : findings) {
-      boost::json::object entry{{"rule", finding.rule}, {"severity", finding.severity}, {"file", options.file},
+      boost::json::object entry{{"rule", finding.rule}, {"severity", severity_name(finding.severity)}, {"file", options.file},
                                 {"line", finding.line},  {"message", finding.message},   {"fix", finding.fix},
                                 {"source", finding.source}};
       entry["corrected"] = finding.corrected ? boost::json::value(*finding.corrected) : boost::json::value(nullptr);
@@ -323,7 +323,7 @@ int run_lint_command(const Options& options) {
     const std::string& shown = options.file;
     for (const auto& problem : problems) out += shown + ": " + problem + "\n";
     for (const auto& finding : findings) {
-      out += shown + ":" + std::to_string(finding.line) + ": " + finding.severity + " " + finding.rule + ": " +
+      out += shown + ":" + std::to_string(finding.line) + ": " + severity_name(finding.severity) + " " + finding.rule + ": " +
              finding.message + "\n  fix: " + finding.fix + "\n";
       if (finding.corrected) out += "  corrected: " + *finding.corrected + "\n";
     }
@@ -335,7 +335,7 @@ int run_lint_command(const Options& options) {
     return 2;
   }
   for (const auto& finding : findings)
-    failed = failed || finding.severity == "fail" || (options.strict && finding.severity == "warn");
+    failed = failed || finding.severity == Severity::fail || (options.strict && finding.severity == Severity::warn);
   return failed ? 1 : 0;
 }
 
@@ -455,7 +455,7 @@ std::string rules_markdown(const RuleSet& rules) {
     out += std::string("\n## ") + title + "\n";
     for (const auto& rule : rules.lint)
       if (rule.id.starts_with(prefix))
-        out += "\n### `" + rule.id + "` (" + rule.severity + ")\n\n" + rule.message + "\n\n- fix: " + rule.fix +
+        out += "\n### `" + rule.id + "` (" + severity_name(rule.severity) + ")\n\n" + rule.message + "\n\n- fix: " + rule.fix +
                "\n- source: " + rule.source + "\n";
   }
   return out;
@@ -481,7 +481,7 @@ int run_rules_command(const Options& options) {
   }
   for (const auto& rule : rules.rules)
     std::cout << rule.id << "  (" << rule.layer << ", " << severity_name(rule.severity) << ")\n";
-  for (const auto& rule : rules.lint) std::cout << rule.id << "  (lint, " << rule.severity << ")\n";
+  for (const auto& rule : rules.lint) std::cout << rule.id << "  (lint, " << severity_name(rule.severity) << ")\n";
   return 0;
 }
 

@@ -22,7 +22,7 @@ std::string fixture(const std::string& name) {
 
 std::set<std::string> where(const std::vector<gd::LintFinding>& findings) {
   std::set<std::string> out;
-  for (const auto& finding : findings) out.insert(std::to_string(finding.line) + " " + finding.severity + " " + finding.rule);
+  for (const auto& finding : findings) out.insert(std::to_string(finding.line) + " " + gd::severity_name(finding.severity) + " " + finding.rule);
   return out;
 }
 

@@ -16,7 +16,7 @@ namespace gd {
 
 struct LintFinding {
   std::string rule;
-  std::string severity;
+  Severity severity = Severity::warn;
   std::size_t line = 0;
   std::string message, fix, source;
   std::optional<std::string> corrected;  // the line as it should read, where one line fixes it

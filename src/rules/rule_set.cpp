@@ -281,16 +281,18 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
       if (!lint->is_array()) fail(file, 1, "\"lint\" is a list of checks");
       for (const auto& value : lint->get_array()) {
         LintRule rule;
+        std::string severity;
         const auto* object = value.if_object();
-        for (auto [key, target] : {std::pair{"id", &rule.id}, {"severity", &rule.severity}, {"message", &rule.message},
+        for (auto [key, target] : {std::pair{"id", &rule.id}, {"severity", &severity}, {"message", &rule.message},
                                    {"fix", &rule.fix}, {"source", &rule.source}}) {
           const auto* field = object ? object->if_contains(key) : nullptr;
           if (!field || !field->is_string() || field->get_string().empty())
             fail(file, 1, std::string("a lint check needs \"") + key + "\" (text)");
           *target = std::string(field->get_string());
         }
-        if (!parse_severity(rule.severity))
-          fail(file, line_of_rule(file, rule.id), "lint check \"" + rule.id + "\": severity is fail, warn or info");
+        const auto parsed = parse_severity(severity);
+        if (!parsed) fail(file, line_of_rule(file, rule.id), "lint check \"" + rule.id + "\": severity is fail, warn or info");
+        rule.severity = *parsed;
         set.lint.push_back(std::move(rule));
       }
       continue;

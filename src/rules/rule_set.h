@@ -79,7 +79,9 @@ struct Rule {
 
 // The text of a lint check (rules/lint/*.json); its detection is in src/lint/.
 struct LintRule {
-  std::string id, severity, message, fix, source;
+  std::string id;
+  Severity severity = Severity::warn;
+  std::string message, fix, source;
 };
 
 struct RuleSet {
