@@ -80,6 +80,23 @@ XidEvent new_xid_event(const XidLine& xid, const std::string& bdf, const CudaTab
   return event;
 }
 
+// An NVLink5 Xid's severity word: "RLW_SRC_TRACK Nonfatal XC1 i0 Link 12 (...)"
+// ("NETIR_LINK_EVT  Fatal   XC0", the driver pads it), after an optional "pid=N,
+// name=X,". Unknown (a form not seen) counts as fatal: the catalog's action stays.
+std::optional<bool> nvlink5_fatal(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto start = text.find_first_not_of(" \t,", at);
+    if (start == std::string_view::npos) break;
+    const auto end = std::min(text.find_first_of(" \t,", start), text.size());
+    const auto word = text.substr(start, end - start);
+    if (word == "Fatal") return true;
+    if (word == "Nonfatal" || word == "Non-fatal") return false;
+    if (word == "Link" || word.starts_with("(")) break;  // past where the word stands
+    at = end;
+  }
+  return std::nullopt;
+}
+
 // Xid 154 is the driver's word on what a GPU needs after its other Xids: each
 // earlier Xid of that GPU shows it, and where it went back to None the driver
 // says the recovery is done.
@@ -118,7 +135,7 @@ void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tabl
   // NVLink5 (144-150) says its severity in the line: NVIDIA's decode ignores the
   // non-fatal events, so such a line asks for nothing. One fatal line keeps the action.
   if (xid.code >= 144 && xid.code <= 150) {
-    const bool non_fatal = xid.text.find("Non-fatal") != std::string_view::npos;
+    const bool non_fatal = nvlink5_fatal(xid.text) == false;
     if (non_fatal && same->count == 1) {
       same->action = Action::none;
     } else if (!non_fatal && same->action == Action::none) {  // the first fatal line after non-fatal ones

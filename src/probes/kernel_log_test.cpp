@@ -93,7 +93,8 @@ TEST_CASE("kernel log: an NVSwitch's SXid is no GPU Xid; NVLink5's non-fatal eve
   const auto& tables = gd::builtin_tables();
   const auto facts = gd::parse_kernel_log(
       "nvidia-nvswitch0: SXid (PCI:0000:c3:00.0): 20009, Non-fatal, Link 32 RX Short Error Rate\n"
-      "NVRM: Xid (PCI:0000:1b:00): 145, RLW_REMAP  Non-fatal   XC0 i0 Link 03 (0x00000004 0x00000000)\n"
+      // The driver writes "Nonfatal" (its printf: "Fatal" padded, or "Nonfatal"), and may name the process first.
+      "NVRM: Xid (PCI:0000:1b:00): 145, pid=876767, name=ray::WorkerDict, RLW_RXPIPE Nonfatal XC0 i0 Link 13 (0x0409a0c2 0x00000008 0x00000001 0x00000000 0x00100000 0x00000004)\n"
       "NVRM: Xid (PCI:0000:2a:00): 145, RLW_REMAP  Non-fatal   XC0 i0 Link 03 (0x00000004 0x00000000)\n"
       "NVRM: Xid (PCI:0000:2a:00): 145, RLW_SRC_TRACK  Fatal   XC0 i0 Link 07 (0x00000400 0x00000000)\n"
       "NVRM: Xid (PCI:0000:3c:00): 154, GPU recovery action changed from 0x0 (None) to 0x3 (Drain P2P)\n"
@@ -188,4 +189,19 @@ TEST_CASE("kernel log: signature refusals that name no module, and missing GSP f
   CHECK(firmware.firmware_missing == "NVRM: RmFetchGspRmImages: No firmware image found");
   CHECK(firmware.lines.size() == 2);  // another device's firmware is not ours
   CHECK_FALSE(firmware.gsp_error);    // 'Gsp' in a function name is not a GSP failure
+}
+
+TEST_CASE("kernel log: an NVLink5 Xid's severity word, as the driver pads it, after the process it may name") {
+  const auto& tables = gd::builtin_tables();
+  const auto facts = gd::parse_kernel_log(
+      "[171167.620236] NVRM: Xid (PCI:0009:01:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 Link 01 (0x021425c6 0x00000000 0x00000000 0x00000000 0x00000000 0x00000000)\n"
+      "NVRM: Xid (PCI:0018:01:00): 149, NETIR_BER_EVENT Nonfatal XC0 i0 Link 03 (0x00086226 0x00000001 0x00000000 0x00000000 0x00000000 0x00000000)\n"
+      "NVRM: Xid (PCI:0019:01:00): 145, RLW_SRC_TRACK Nonfatal XC1 i0 Link 12 (0x040988e2 0x00000008 0x00000000 0x00000000 0x00000000 0x00000000)\n"
+      "NVRM: Xid (PCI:0020:01:00): 146, TLW_RX/TLW_RX_PIPE0 Fatalistic XC0 i0 Link 02 (0x0000000a 0x00000004)\n",
+      tables.cuda);
+  REQUIRE(facts.xids.size() == 4);
+  CHECK(facts.xids[0].action == gd::Action::drain_and_reset);  // a link down: the catalog's action for 149
+  CHECK(facts.xids[1].action == gd::Action::none);             // a bit-error-rate event: NVIDIA ignores it
+  CHECK(facts.xids[2].action == gd::Action::none);
+  CHECK(facts.xids[3].action == gd::Action::reset_gpu);        // no word it knows: the catalog's action stays
 }

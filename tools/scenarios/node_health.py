@@ -38,6 +38,16 @@ def scenarios():
                  "(Drain and Reset)\n")
     yield s.expect("fail", "hardware", ["gpu-xid-needs-recovery"], headline="gpu-xid-needs-recovery", action="drain-and-reset")
 
+    # NVLink5's non-fatal events (the driver writes "Nonfatal"): NVIDIA's decode ignores them, so a busy healthy
+    # fabric's bit-error-rate and RLW events ask for nothing (the false fatals NVSentinel's users reported).
+    s = h100_host("host-nvlink5-nonfatal-healthy", "NVLink5 events the driver marks Nonfatal (Xid 145 RLW_SRC_TRACK and "
+                  "Xid 149 NETIR_BER_EVENT, one naming the job's process), and nothing else: a healthy GPU.")
+    s.kernel_log("[ 5120.100001] NVRM: Xid (PCI:0000:1b:00): 145, pid=876767, name=ray::WorkerDict, RLW_SRC_TRACK Nonfatal "
+                 "XC1 i0 Link 12 (0x040988e2 0x00000008 0x00000000 0x00000000 0x00000000 0x00000000)\n"
+                 "[ 5300.200001] NVRM: Xid (PCI:0000:1b:00): 149, NETIR_BER_EVENT Nonfatal XC0 i0 Link 03 "
+                 "(0x00086226 0x00000001 0x00000000 0x00000000 0x00000000 0x00000000)\n")
+    yield s.expect("ok", None, [], info=["gpu-xid-no-action"], action="none", absent=["gpu-xid-needs-recovery"])
+
     # The driver says the recovery is done: its newest Xid 154 changed the action back to None.
     s = h100_host("host-xid-154-recovered", "Xid 48, then Xid 154 asked for a GPU reset, and a later Xid 154 changed the "
                   "action back to None: the GPU was reset.")
