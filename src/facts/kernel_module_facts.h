@@ -158,6 +158,7 @@ struct XidEvent {
   std::optional<Action> action;
   std::optional<std::string> recovery_action;  // Xid 154: the driver's words, "Drain and Reset"
   bool recovered = false;
+  std::optional<std::string> nvlink5_decode;
 
   template <class F>
   void fields(F& f) const {
@@ -177,6 +178,10 @@ struct XidEvent {
     f("recovery_action", recovery_action,
       "the recovery action the driver's newest Xid 154 for this GPU names, where one came after this code's newest line");
     f("recovered", recovered, "true when that Xid 154 changed the GPU's recovery action back to None: the driver says the recovery is done");
+    f("nvlink5_decode", nvlink5_decode,
+      "NVLink5 (Xid 144-150): how the line that decides the action decodes in NVIDIA's Xid 144-150 decode table "
+      "(rules/tables/nvlink5-decode.json): its unit and errorStatus, or NETIR_LINK_EVT's link-down reason, and NVIDIA's immediate "
+      "and investigatory buckets; a line the table lacks goes by its Fatal or Nonfatal word");
   }
 };
 

@@ -1,5 +1,7 @@
 #include "probes/kernel_log.h"
 
+#include "probes/nvlink5_xid.h"
+
 #include "util/text.h"
 
 #include <algorithm>
@@ -80,23 +82,6 @@ XidEvent new_xid_event(const XidLine& xid, const std::string& bdf, const CudaTab
   return event;
 }
 
-// An NVLink5 Xid's severity word: "RLW_SRC_TRACK Nonfatal XC1 i0 Link 12 (...)"
-// ("NETIR_LINK_EVT  Fatal   XC0", the driver pads it), after an optional "pid=N,
-// name=X,". Unknown (a form not seen) counts as fatal: the catalog's action stays.
-std::optional<bool> nvlink5_fatal(std::string_view text) {
-  for (std::size_t at = 0; at < text.size();) {
-    const auto start = text.find_first_not_of(" \t,", at);
-    if (start == std::string_view::npos) break;
-    const auto end = std::min(text.find_first_of(" \t,", start), text.size());
-    const auto word = text.substr(start, end - start);
-    if (word == "Fatal") return true;
-    if (word == "Nonfatal" || word == "Non-fatal") return false;
-    if (word == "Link" || word.starts_with("(")) break;  // past where the word stands
-    at = end;
-  }
-  return std::nullopt;
-}
-
 // Xid 154 is the driver's word on what a GPU needs after its other Xids: each
 // earlier Xid of that GPU shows it, and where it went back to None the driver
 // says the recovery is done.
@@ -132,14 +117,13 @@ void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tabl
   ++same->count;
   same->line = printable(trim(line), 200);
   if (xid.code == 154) read_recovery_action(xid.text, *same);
-  // NVLink5 (144-150) says its severity in the line: NVIDIA's decode ignores the
-  // non-fatal events, so such a line asks for nothing. One fatal line keeps the action.
+  // NVLink5 (144-150): each line decodes to its own action; the entry asks for
+  // the most disruptive of its lines' (the newest line of those that ask it).
   if (xid.code >= 144 && xid.code <= 150) {
-    const bool non_fatal = nvlink5_fatal(xid.text) == false;
-    if (non_fatal && same->count == 1) {
-      same->action = Action::none;
-    } else if (!non_fatal && same->action == Action::none) {  // the first fatal line after non-fatal ones
-      if (const auto* known = tables.xid(xid.code)) same->action = known->action;
+    auto decision = decide_nvlink5(xid.code, xid.text, tables);
+    if (same->count == 1 || !same->action || decision.action >= *same->action) {
+      same->action = decision.action;
+      same->nvlink5_decode = std::move(decision.how);
     }
   }
 }

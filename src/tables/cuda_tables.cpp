@@ -32,9 +32,10 @@ Checked<> CudaTables::load(const json::object& table) {
   if (name == "error-codes") return load_error_codes(table);
   if (name == "xid-codes") return load_xids(table);
   if (name == "sxid-codes") return load_sxids(table);
+  if (name == "nvlink5-decode") return load_nvlink5(table);
   if (name == "torch-wheels") return load_torch_wheels(table);
   if (name == "framework-installs") return load_framework_installs(table);
-  return problem("unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, sxid-codes, torch-wheels, "
+  return problem("unknown table \"" + name + "\" (known: pci-chips, cuda-drivers, forward-compat, error-codes, xid-codes, sxid-codes, nvlink5-decode, torch-wheels, "
                  "framework-installs)");
 }
 
@@ -326,6 +327,75 @@ Checked<> CudaTables::load_sxids(const json::object& table) {
   if (!read) return read;
   m_sxids = std::move(rows);
   return {};
+}
+
+namespace {
+
+// NVIDIA's two buckets and gpudoctor's action, as both decode lists give them.
+Checked<> read_buckets(const json::object& row, std::string& immediate, std::string& investigatory, Action& action) {
+  if (auto read = text_field(row, "immediate", immediate); !read) return read;
+  if (auto read = text_field(row, "investigatory", investigatory); !read) return read;
+  const auto named = parse_action(string_field(row, "action"));
+  if (!named) return problem("\"action\" must be one of " + joined_names<Action>());
+  action = *named;
+  return {};
+}
+
+}  // namespace
+
+Checked<> CudaTables::load_nvlink5(const json::object& table) {
+  std::vector<Nvlink5Row> rows;
+  Checked<> read = RowReader(table, "rows").each([&](const json::object& row) -> Checked<> {
+    Nvlink5Row parsed;
+    const auto xid = int_field(row, "xid");
+    if (!xid || *xid < 144 || *xid > 150) return problem(std::string("\"xid\" must be a number from 144 to 150"));
+    parsed.xid = *xid;
+    if (auto read = text_list_field(row, "units", parsed.units); !read) return read;
+    for (const auto& text : strings_field(row, "status")) {
+      const auto status = parse_hex(text);
+      if (!status || !text.starts_with("0x")) return problem("\"status\" holds hex numbers (\"0x80000000\"), not \"" + text + "\"");
+      parsed.status.push_back(*status);
+    }
+    if (parsed.status.empty()) return problem(std::string("needs a \"status\" list"));
+    if (auto read = read_buckets(row, parsed.immediate, parsed.investigatory, parsed.action); !read) return read;
+    rows.push_back(std::move(parsed));
+    return {};
+  });
+  std::vector<LinkDownReasonRow> reasons;
+  if (read)
+    read = RowReader(table, "link_down_reasons").each([&](const json::object& row) -> Checked<> {
+      LinkDownReasonRow parsed;
+      if (const auto* list = array_field(row, "reasons"))
+        for (const auto& item : *list)
+          if (const auto reason = as_int(&item); reason && *reason >= 0 && *reason < 64) parsed.reasons.push_back(*reason);
+      if (parsed.reasons.empty()) return problem(std::string("needs \"reasons\", numbers from 0 to 63 (intrInfo bits 25:20)"));
+      if (auto read = read_buckets(row, parsed.immediate, parsed.investigatory, parsed.action); !read) return read;
+      reasons.push_back(std::move(parsed));
+      return {};
+    });
+  if (!read) return read;
+  m_nvlink5 = std::move(rows);
+  m_link_down_units = strings_field(table, "link_down_units");
+  m_link_down_reasons = std::move(reasons);
+  return {};
+}
+
+const Nvlink5Row* CudaTables::nvlink5_row(std::int64_t xid, std::string_view unit, std::uint32_t status) const {
+  for (const auto& row : m_nvlink5)
+    if (row.xid == xid && std::find(row.units.begin(), row.units.end(), unit) != row.units.end() &&
+        std::find(row.status.begin(), row.status.end(), status) != row.status.end())
+      return &row;
+  return nullptr;
+}
+
+bool CudaTables::is_link_down_unit(std::string_view unit) const {
+  return std::find(m_link_down_units.begin(), m_link_down_units.end(), unit) != m_link_down_units.end();
+}
+
+const LinkDownReasonRow* CudaTables::link_down_reason(std::int64_t reason) const {
+  for (const auto& row : m_link_down_reasons)
+    if (std::find(row.reasons.begin(), row.reasons.end(), reason) != row.reasons.end()) return &row;
+  return nullptr;
 }
 
 const SxidRow* CudaTables::sxid(std::int64_t code) const {

@@ -48,6 +48,23 @@ struct XidRow {
   Action action = Action::none;
 };
 
+// A row of the Xid catalog's NVLink5 decode (Xid 144-150): the units and
+// exact errorStatus values it covers, NVIDIA's buckets, and gpudoctor's action.
+struct Nvlink5Row {
+  std::int64_t xid = 0;
+  std::vector<std::string> units;
+  std::vector<std::uint32_t> status;
+  std::string immediate, investigatory;
+  Action action = Action::none;
+};
+
+// NETIR_LINK_EVT's link-down reasons (intrInfo bits 25:20), the same way.
+struct LinkDownReasonRow {
+  std::vector<std::int64_t> reasons;
+  std::string immediate, investigatory;
+  Action action = Action::none;
+};
+
 // An NVSwitch SXid code as NVIDIA's Fabric Manager guide lists it: its
 // name, its class (non-fatal, fatal, always-fatal, other, not-in-guide) and
 // what a fleet should do (gpudoctor's).
@@ -102,6 +119,10 @@ class CudaTables {
   const std::string& error_codes_source() const { return m_error_codes_source; }
   const XidRow* xid(std::int64_t code) const;
   const SxidRow* sxid(std::int64_t code) const;
+  // nvlink5-decode.json: the row of an Xid 144-150 unit and errorStatus; a link-down unit's reason row.
+  const Nvlink5Row* nvlink5_row(std::int64_t xid, std::string_view unit, std::uint32_t status) const;
+  bool is_link_down_unit(std::string_view unit) const;
+  const LinkDownReasonRow* link_down_reason(std::int64_t reason) const;
   // Newest first, as the table lists them; empty without torch-wheels.json.
   const std::vector<TorchIndexRow>& torch_indexes() const { return m_torch_indexes; }
   // Every index PyTorch published from cu118 on, as numbers (118 ... 130).
@@ -122,6 +143,7 @@ class CudaTables {
   Checked<> load_error_codes(const boost::json::object& table);
   Checked<> load_xids(const boost::json::object& table);
   Checked<> load_sxids(const boost::json::object& table);
+  Checked<> load_nvlink5(const boost::json::object& table);
   Checked<> load_torch_wheels(const boost::json::object& table);
   Checked<> load_framework_installs(const boost::json::object& table);
 
@@ -136,6 +158,9 @@ class CudaTables {
   std::vector<ErrorCodeRow> m_error_codes;
   std::vector<XidRow> m_xids;
   std::vector<SxidRow> m_sxids;
+  std::vector<Nvlink5Row> m_nvlink5;
+  std::vector<std::string> m_link_down_units;
+  std::vector<LinkDownReasonRow> m_link_down_reasons;
   std::vector<TorchIndexRow> m_torch_indexes;
   std::vector<int> m_torch_published;
   std::vector<std::pair<Version, std::vector<int>>> m_torch_releases;
