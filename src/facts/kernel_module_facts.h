@@ -168,8 +168,10 @@ struct XidEvent {
     f("count", count, "how many lines of this code on this GPU the log holds");
     f("mnemonic", mnemonic, "NVIDIA's name for the code (absent: a code NVIDIA's catalog that gpudoctor carries lacks)");
     f("meaning", meaning, "what NVIDIA's Xid catalog says it means");
-    f("immediate", immediate, "NVIDIA's immediate resolution bucket (RESTART_APP, RESET_GPU, CONTACT_SUPPORT...)");
-    f("investigatory", investigatory, "NVIDIA's investigatory resolution bucket, when it has one");
+    f("immediate", immediate,
+      "NVIDIA's immediate resolution bucket (RESTART_APP, RESET_GPU, CONTACT_SUPPORT...); for NVLink5 (144-150) the decoded row's, "
+      "where the decode table has the line");
+    f("investigatory", investigatory, "NVIDIA's investigatory resolution bucket, when it has one (for NVLink5, the decoded row's)");
     f("origin", origin, "whose fault gpudoctor's table says it is", std::vector<std::string>{"application", "hardware", "driver", "system"});
     f("advice", advice, "what to do, in words");
     f("action", action,

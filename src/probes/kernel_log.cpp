@@ -123,6 +123,9 @@ void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tabl
     auto decision = decide_nvlink5(xid.code, xid.text, tables);
     if (same->count == 1 || !same->action || decision.action >= *same->action) {
       same->action = decision.action;
+      if (const auto* advice = tables.nvlink5_advice(decision.action)) same->advice = replace_all(*advice, "BUS_ID", bdf);
+      if (decision.immediate) same->immediate = std::move(decision.immediate);
+      if (decision.investigatory) same->investigatory = std::move(decision.investigatory);
       same->nvlink5_decode = std::move(decision.how);
     }
   }

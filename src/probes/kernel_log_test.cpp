@@ -202,4 +202,15 @@ TEST_CASE("kernel log: an NVLink5 entry asks for its most disruptive line's acti
   CHECK(facts.xids[0].count == 3);
   CHECK(facts.xids[0].action == gd::Action::reset_gpu);  // the fatal line's, not the newest line's
   CHECK(facts.xids[0].nvlink5_decode == "RLW_SRC_TRACK errorStatus 0x10: RESET_GPU, CONTACT_SUPPORT");
+  CHECK(facts.xids[0].advice == "Reset the GPU once nothing uses it (`sudo nvidia-smi -r -i 0019:01:00.0`), or reboot");
+  CHECK(facts.xids[0].immediate == "RESET_GPU");  // the decoded row's buckets, not WORKFLOW_NVLINK5_ERR
+  CHECK(facts.xids[0].investigatory == "CONTACT_SUPPORT");
+
+  // A line the decode ignores says so in its advice, not the code's reset.
+  const auto ignored = gd::parse_kernel_log(
+      "NVRM: Xid (PCI:0018:01:00): 149, NETIR_BER_EVENT Nonfatal XC0 i0 Link 03 (0x00086226 0x00000001 0x00000000)\n", tables.cuda);
+  REQUIRE(ignored.xids.size() == 1);
+  CHECK(ignored.xids[0].action == gd::Action::none);
+  CHECK(ignored.xids[0].advice->starts_with("Nothing for this line, unless the driver's own Xid 154 asks"));
+  CHECK(ignored.xids[0].immediate == "IGNORE");
 }

@@ -72,16 +72,18 @@ Nvlink5Decision decide_nvlink5(std::int64_t code, std::string_view text, const C
   if (line.intr_info && tables.is_link_down_unit(line.unit)) {
     const auto reason = static_cast<std::int64_t>((*line.intr_info >> 20) & 0x3f);  // intrInfo bits 25:20
     if (const auto* row = tables.link_down_reason(reason))
-      return {row->action, concat({unit, ", link-down reason ", std::to_string(reason), ": ", row->immediate, ", ", row->investigatory})};
+      return {row->action, concat({unit, ", link-down reason ", std::to_string(reason), ": ", row->immediate, ", ", row->investigatory}),
+              row->immediate, row->investigatory};
   } else if (line.error_status) {
     if (const auto* row = row_for_unit(tables, code, line.unit, *line.error_status))
-      return {row->action, concat({unit, " errorStatus ", hex(*line.error_status), ": ", row->immediate, ", ", row->investigatory})};
+      return {row->action, concat({unit, " errorStatus ", hex(*line.error_status), ": ", row->immediate, ", ", row->investigatory}),
+              row->immediate, row->investigatory};
   }
   const std::string unread = unit.empty() ? std::string("a line the decode cannot read") : unit + ", not in the decode table";
-  if (line.fatal == false) return {Action::none, unread + "; the line says Nonfatal: nothing to do"};
+  if (line.fatal == false) return {Action::none, unread + "; the line says Nonfatal: nothing to do", {}, {}};
   const auto* known = tables.xid(code);
   return {known ? known->action : Action::none,
-          unread + (line.fatal ? "; the line says Fatal: the catalog's action for the code" : "; the catalog's action for the code")};
+          unread + (line.fatal ? "; the line says Fatal: the catalog's action for the code" : "; the catalog's action for the code"), {}, {}};
 }
 
 }  // namespace gd

@@ -29,6 +29,8 @@ Nvlink5Line parse_nvlink5_line(std::string_view text);
 struct Nvlink5Decision {
   Action action = Action::none;
   std::string how;
+  // NVIDIA's buckets for the row that decided (they replace the code's WORKFLOW_NVLINK5_ERR); none without a row.
+  std::optional<std::string> immediate{}, investigatory{};
 };
 
 // The decode table's row where one matches; else the severity word: Nonfatal

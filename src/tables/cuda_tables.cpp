@@ -373,7 +373,18 @@ Checked<> CudaTables::load_nvlink5(const json::object& table) {
       reasons.push_back(std::move(parsed));
       return {};
     });
+  std::map<Action, std::string> advice;
+  if (read)
+    if (const auto* sentences = object_field(table, "advice"))
+      for (const auto& [name, sentence] : *sentences) {
+        const auto action = parse_action(name);
+        if (!action || !sentence.is_string() || sentence.get_string().empty())
+          read = problem("\"advice\" maps an action (" + joined_names<Action>() + ") to a sentence");
+        else
+          advice[*action] = std::string(sentence.get_string());
+      }
   if (!read) return read;
+  m_nvlink5_advice = std::move(advice);
   m_nvlink5 = std::move(rows);
   m_link_down_units = strings_field(table, "link_down_units");
   m_link_down_reasons = std::move(reasons);
@@ -396,6 +407,11 @@ const LinkDownReasonRow* CudaTables::link_down_reason(std::int64_t reason) const
   for (const auto& row : m_link_down_reasons)
     if (std::find(row.reasons.begin(), row.reasons.end(), reason) != row.reasons.end()) return &row;
   return nullptr;
+}
+
+const std::string* CudaTables::nvlink5_advice(Action action) const {
+  const auto found = m_nvlink5_advice.find(action);
+  return found == m_nvlink5_advice.end() ? nullptr : &found->second;
 }
 
 const SxidRow* CudaTables::sxid(std::int64_t code) const {

@@ -123,6 +123,8 @@ class CudaTables {
   const Nvlink5Row* nvlink5_row(std::int64_t xid, std::string_view unit, std::uint32_t status) const;
   bool is_link_down_unit(std::string_view unit) const;
   const LinkDownReasonRow* link_down_reason(std::int64_t reason) const;
+  // The advice for an action the decode gives ("BUS_ID" names the GPU); null where the table has none.
+  const std::string* nvlink5_advice(Action action) const;
   // Newest first, as the table lists them; empty without torch-wheels.json.
   const std::vector<TorchIndexRow>& torch_indexes() const { return m_torch_indexes; }
   // Every index PyTorch published from cu118 on, as numbers (118 ... 130).
@@ -161,6 +163,7 @@ class CudaTables {
   std::vector<Nvlink5Row> m_nvlink5;
   std::vector<std::string> m_link_down_units;
   std::vector<LinkDownReasonRow> m_link_down_reasons;
+  std::map<Action, std::string> m_nvlink5_advice;
   std::vector<TorchIndexRow> m_torch_indexes;
   std::vector<int> m_torch_published;
   std::vector<std::pair<Version, std::vector<int>>> m_torch_releases;
