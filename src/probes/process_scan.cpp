@@ -34,9 +34,10 @@ std::optional<char> proc_state(std::string_view text) {
 }
 
 // The command as the kernel wrote it, unescaped: "4242 (nv-fabricmanage) S ..." -> "nv-fabricmanage".
-std::string_view proc_command(std::string_view text) {
+// It may hold spaces and parentheses: it ends at the last ')'.
+std::optional<std::string_view> proc_command(std::string_view text) {
   const auto open = text.find('('), close = text.rfind(')');
-  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return {};
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
   return text.substr(open + 1, close - open - 1);
 }
 
@@ -107,11 +108,11 @@ void find_gpu_zombies(Host& host, const NvmlProbeFacts& nvml, ProcessScanFacts& 
 }  // namespace
 
 std::optional<ProcStat> parse_proc_stat(std::string_view text) {
-  const auto open = text.find('('), close = text.rfind(')');
-  if (open == std::string_view::npos || close == std::string_view::npos || close < open || close + 2 >= text.size()) return std::nullopt;
-  const auto rest = text.substr(close + 2);  // "D 1 ..."
-  if (rest.empty() || !std::isalpha(static_cast<unsigned char>(rest[0]))) return std::nullopt;
-  ProcStat stat{.command = printable(text.substr(open + 1, close - open - 1), 40), .state = rest[0]};
+  const auto command = proc_command(text);
+  const auto state = proc_state(text);
+  if (!command || !state || !std::isalpha(static_cast<unsigned char>(*state))) return std::nullopt;
+  ProcStat stat{.command = printable(*command, 40), .state = *state};
+  const auto rest = text.substr(text.rfind(')') + 2);  // "D 1 ..."
   if (rest.size() > 2) {
     const auto fields = rest.substr(2);
     if (const auto parent = parse_int(fields.substr(0, fields.find(' ')))) stat.parent = *parent;
@@ -152,9 +153,8 @@ ProcessStates read_process_states(Host& host, std::span<const std::string_view> 
     pid_one = pid_one || *pid == 1;
     if (!named.empty()) {
       const auto command = proc_command(*text);
-      if (std::find(named.begin(), named.end(), command) != named.end() &&
-          std::none_of(states.named.begin(), states.named.end(), [&](const auto& seen) { return seen.command == command; }))
-        states.named.push_back({*pid, std::string(command)});
+      if (command && std::find(named.begin(), named.end(), *command) != named.end() && !states.find_named(*command))
+        states.named.push_back({*pid, std::string(*command)});
     }
     if (*state != 'D' || states.candidates.size() >= k_max_candidates) continue;
     if (const auto stat = parse_proc_stat(*text)) states.candidates.push_back({*pid, stat->command});
