@@ -3,6 +3,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace gd {
 
@@ -10,14 +11,11 @@ namespace {
 
 constexpr std::string_view k_blanks = " \t";
 
+// "0x8", as the catalog writes errorStatus (parse_hex reads it back).
 std::string hex(std::uint32_t value) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  do {
-    out.insert(out.begin(), digits[value & 0xf]);
-    value >>= 4;
-  } while (value != 0);
-  return "0x" + out;
+  char digits[8];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value, 16).ptr;
+  return concat({"0x", std::string_view(digits, static_cast<std::size_t>(end - digits))});
 }
 
 // The next blank-separated word of text from at, or "" at the end.
