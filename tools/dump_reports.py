@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Writes every scenario's JSON, text and markdown reports, one file each,
-so that two builds or two commits can be compared with `diff -r`: a
-structural change must leave every report identical, byte for byte.
+"""Writes every scenario's JSON, text, markdown and prometheus reports and
+its `gpus` table (JSON and text), one file each, so that two builds or two
+commits can be compared with `diff -r`: a structural change must leave every
+report identical, byte for byte. The prometheus check's duration, the one
+value that differs from run to run, is left out.
 
 usage: dump_reports.py GPUDOCTOR OUT_DIR SCENARIOS...
 SCENARIOS: directories of scenarios (build/testdata/snapshots) or snapshot
@@ -48,11 +50,17 @@ def main():
     os.makedirs(out, exist_ok=True)
     for source in sources:
         for name, scenario in scenarios_in(source):
-            for fmt in ("json", "text", "markdown"):
-                run = subprocess.run([binary, "check", "--replay", scenario, "--format", fmt, *options_of(scenario)],
-                                     capture_output=True, text=True)
-                with open(os.path.join(out, f"{name}.{fmt}"), "w") as f:
-                    f.write(f"exit {run.returncode}\n{run.stdout}{run.stderr}")
+            runs = {fmt: [binary, "check", "--replay", scenario, "--format", fmt, *options_of(scenario)]
+                    for fmt in ("json", "text", "markdown", "prometheus")}
+            runs.update({f"gpus.{fmt}": [binary, "gpus", "--replay", scenario, "--format", fmt] for fmt in ("json", "text")})
+            for label, argv in runs.items():
+                run = subprocess.run(argv, capture_output=True, text=True)
+                stdout = run.stdout
+                if label == "prometheus":
+                    stdout = "".join(line for line in stdout.splitlines(keepends=True)
+                                     if not line.startswith("gpudoctor_check_duration_seconds "))
+                with open(os.path.join(out, f"{name}.{label}"), "w") as f:
+                    f.write(f"exit {run.returncode}\n{stdout}{run.stderr}")
 
 
 if __name__ == "__main__":

@@ -214,7 +214,7 @@ int run_gpus_command(const Options& options) {
   auto host = make_host(options);
   ProbeOptions table_only = probe_options(options);
   table_only.gpu_table = true;
-  const auto read_gpus = [&] { return gpu_rows(run_check(*host, rules, table_only)); };
+  const auto read_gpus = [&] { return run_check(*host, rules, table_only).gpus; };
   if (!options.watch_seconds) {
     std::cout << rendered_gpus(read_gpus(), options.format, {});
     return 0;

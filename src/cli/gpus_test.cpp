@@ -15,7 +15,7 @@ namespace {
 
 std::vector<GpuRow> rows_of(const std::string& scenario) {
   ReplayHost host(std::string(GPUDOCTOR_SCENARIOS) + "/" + scenario);
-  return gpu_rows(run_check(host, load_embedded_rules()));
+  return run_check(host, load_embedded_rules()).gpus;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "model/action.h"
 #include "model/facts.h"
+#include "model/gpu_row.h"
 #include "model/status.h"
 
 #include <boost/json.hpp>
@@ -91,6 +92,9 @@ struct Report {
   boost::json::object system;
   std::vector<LayerReport> layers;  // in k_layer_ids order
   std::vector<ReportOutcome> outcomes;  // the live evidence the verdict was weighed against
+  // The GPU table (`gpudoctor gpus`, prometheus' gpudoctor_gpu_info), made
+  // from the typed facts by check/gpu_list; empty for an image.
+  std::vector<GpuRow> gpus;
   Status verdict = Status::ok;
   std::optional<std::string> failing_layer;
   // Wall time of the probes and rules (Prometheus only: a replayed report's

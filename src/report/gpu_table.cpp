@@ -1,8 +1,5 @@
 #include "report/gpu_table.h"
 
-#include "model/gpu_list_source.h"
-#include "model/layers.h"
-#include "util/json_fields.h"
 #include "util/json_pretty.h"
 #include "util/text.h"
 
@@ -13,110 +10,6 @@ namespace gd {
 namespace json = boost::json;
 
 namespace {
-
-const json::object* layer_facts(const Report& report, std::string_view id) {
-  for (const auto& layer : report.layers)
-    if (layer.facts.id == id) return &layer.facts.facts;
-  return nullptr;
-}
-
-// Every value came from the diagnosed system: escaped, and cut to a width.
-std::string text_at(const json::object& object, std::string_view key, std::size_t max = 60) {
-  return printable(string_field(object, key), max);
-}
-
-
-std::vector<GpuRow> from_nvml(const json::array& devices, const std::string& driver) {
-  std::vector<GpuRow> rows;
-  for (const auto& entry : devices) {
-    if (!entry.is_object()) continue;
-    const auto& device = entry.get_object();
-    GpuRow row{.index = int_field(device, "index"),
-               .memory_used_mib = int_field(device, "memory_used_mib"),
-               .memory_total_mib = int_field(device, "memory_total_mib"),
-               .utilization_percent = int_field(device, "utilization_percent"),
-               .temperature_c = int_field(device, "temperature_c"),
-               .power_draw_w = number_field(device, "power_draw_w"),
-               .power_limit_w = number_field(device, "power_limit_w"),
-               .name = text_at(device, "name"),
-               .bus_id = text_at(device, "bus_id"),
-               .uuid = text_at(device, "uuid"),
-               .compute_capability = text_at(device, "compute_capability"),
-               .driver = driver,
-               .mig = text_at(device, "mig_mode"),
-               .source = "nvml"};
-    if (const auto instances = int_field(device, "mig_devices"); instances && row.mig == "Enabled")
-      row.mig += " (" + std::to_string(*instances) + " devices)";
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-std::vector<GpuRow> from_smi(const json::array& gpus) {
-  std::vector<GpuRow> rows;
-  for (const auto& entry : gpus) {
-    if (!entry.is_object()) continue;
-    const auto& gpu = entry.get_object();
-    GpuRow row;
-    row.index = int_field(gpu, "index");
-    row.name = text_at(gpu, "name");
-    row.bus_id = text_at(gpu, "bus_id");
-    row.uuid = text_at(gpu, "uuid");
-    row.compute_capability = text_at(gpu, "compute_capability");
-    row.driver = text_at(gpu, "driver_version");
-    row.memory_used_mib = int_field(gpu, "memory_used_mib");
-    row.memory_total_mib = int_field(gpu, "memory_total_mib");
-    row.mig = text_at(gpu, "mig_mode");
-    row.source = "nvidia-smi";
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-std::vector<GpuRow> from_cuda(const json::array& devices, const std::string& driver) {
-  std::vector<GpuRow> rows;
-  for (const auto& entry : devices) {
-    if (!entry.is_object()) continue;
-    const auto& device = entry.get_object();
-    GpuRow row;
-    row.index = int_field(device, "index");
-    row.name = text_at(device, "name");
-    row.bus_id = text_at(device, "bus_id");
-    row.uuid = text_at(device, "uuid");
-    row.compute_capability = text_at(device, "compute_capability");
-    row.memory_total_mib = int_field(device, "memory_total_mib");
-    row.driver = driver;
-    row.source = "cuda";
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-// The files: every NVIDIA GPU on the PCI bus, with what the driver's
-// /proc/driver/nvidia/gpus says about the ones it claimed.
-std::vector<GpuRow> from_files(const json::object* hardware, const json::object* module, const std::string& driver) {
-  std::vector<GpuRow> rows;
-  const auto* gpus = as_array(field(hardware, "gpus"));
-  const auto* claimed = as_array(field(module, "claimed_gpus"));
-  if (!gpus) return rows;
-  for (const auto& entry : *gpus) {
-    if (!entry.is_object()) continue;
-    const auto& gpu = entry.get_object();
-    GpuRow row;
-    row.name = text_at(gpu, "name");
-    row.bus_id = text_at(gpu, "bdf");
-    row.compute_capability = text_at(gpu, "compute_capability");
-    row.source = "files";
-    for (const auto& other : claimed ? *claimed : json::array{}) {
-      if (!other.is_object() || text_at(other.get_object(), "bdf") != row.bus_id) continue;
-      row.uuid = text_at(other.get_object(), "uuid");
-      row.index = int_field(other.get_object(), "minor");
-      row.driver = driver;
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
 std::string or_dash(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : "-"; }
@@ -134,9 +27,9 @@ std::string memory(const GpuRow& row) {
          std::to_string(*row.memory_total_mib) + " MiB";
 }
 
-// CSV and JSON carry values only as they were escaped above; CSV quotes
-// fields that hold its separators. A cell a spreadsheet would run as a
-// formula (=, +, -, @, tab, CR first: OWASP's CSV injection) gets a leading
+// CSV and JSON carry values only as they were escaped when the rows were
+// made (check/gpu_list); CSV quotes fields that hold its separators. A cell
+// a spreadsheet would run as a formula (=, +, -, @, tab, CR first: OWASP's CSV injection) gets a leading
 // ' and is quoted, so it is read as text.
 std::string csv_field(const std::string& text) {
   const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
@@ -147,32 +40,6 @@ std::string csv_field(const std::string& text) {
 }
 
 }  // namespace
-
-std::vector<GpuRow> gpu_rows(const Report& report) {
-  const auto* libs = layer_facts(report, layer_id(LayerId::driver_libs));
-  const auto* module = layer_facts(report, layer_id(LayerId::kernel_module));
-  const auto* nvml = as_object(field(libs, "nvml_probe"));
-  const auto* smi = as_object(field(libs, "nvidia_smi_run"));
-  const auto* cuda = as_object(field(libs, "cuda_probe"));
-  std::string driver;
-  if (const auto version = as_string(field(module, "version"))) driver = printable(*version, 40);
-  if (const auto version = as_string(field(nvml, "driver_version"))) driver = printable(*version, 40);
-  // Which source to trust is the driver-libs probe's decision (gpu_list_source), not the table's.
-  const auto source = enum_from_name<GpuListSource>(as_string(field(libs, "gpu_list_source")).value_or(""))
-                          .value_or(GpuListSource::files);
-  static const json::array none;
-  const auto list = [&](const json::object* facts, std::string_view key) -> const json::array& {
-    const auto* items = as_array(field(facts, key));
-    return items ? *items : none;
-  };
-  switch (source) {
-    case GpuListSource::nvml: return from_nvml(list(nvml, "devices"), driver);
-    case GpuListSource::nvidia_smi: return from_smi(list(smi, "gpus"));
-    case GpuListSource::cuda: return from_cuda(list(cuda, "devices"), driver);
-    case GpuListSource::files: break;
-  }
-  return from_files(layer_facts(report, layer_id(LayerId::hardware)), module, driver);
-}
 
 std::string render_gpus_text(const std::vector<GpuRow>& rows) {
   if (rows.empty()) return "No NVIDIA GPU found (gpudoctor check says why).\n";

@@ -6,7 +6,6 @@
 #include "report/renderers.h"
 
 #include "gpudoctor_config.h"
-#include "report/gpu_table.h"
 #include "util/text.h"
 
 #include <cctype>
@@ -104,7 +103,7 @@ std::string render_prometheus(const Report& report) {
   out += "# HELP gpudoctor_gpu_info A GPU the check saw, from the best source that answered (nvml, nvidia-smi, cuda, files).\n"
          "# TYPE gpudoctor_gpu_info gauge\n";
   Series gpus;
-  for (const auto& row : gpu_rows(report)) {
+  for (const auto& row : report.gpus) {
     const auto bus_id = dcgm_pci_bus_id(row.bus_id);
     gpus.add("pci_bus_id=\"" + (bus_id ? *bus_id : label(row.bus_id)) + "\",uuid=\"" + label(row.uuid) + "\",name=\"" +
              label(row.name) + "\",source=\"" + label(row.source) + "\"");

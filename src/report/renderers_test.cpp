@@ -189,7 +189,11 @@ TEST_CASE("prometheus: PCI addresses as dcgm-exporter writes them") {
 TEST_CASE("prometheus: the root cause, build, duration and GPUs as series; a GPU finding joins dcgm-exporter") {
   gd::Report report = sample_report();
   report.duration_seconds = 0.0125;
-  report.layers[0].facts.set("gpus", boost::json::array{boost::json::object{{"bdf", "0000:3b:00.0"}, {"name", "NVIDIA H100"}}});
+  gd::GpuRow gpu;
+  gpu.bus_id = "0000:3b:00.0";
+  gpu.name = "NVIDIA H100";
+  gpu.source = "files";
+  report.gpus.push_back(gpu);
   report.layers[1].findings.push_back({.rule = "nvidia-smi-gpu-lost", .layer = "kernel-module", .severity = gd::Severity::fail,
                                        .message = "lost", .action = gd::Action::reboot_node, .about = "0000:3b:00.0"});
   report.layers[1].findings[0].action = gd::Action::fix_configuration;
