@@ -1,7 +1,6 @@
 #include "check/image_view.h"
 
 #include "model/layers.h"
-#include "util/json_fields.h"
 
 #include <algorithm>
 #include <map>
@@ -19,34 +18,23 @@ namespace {
 
 // What the image asks of the container toolkit, in one line: its GPU
 // selection, its capabilities and its CUDA requirement against the host named.
-std::string image_config_summary(const boost::json::object& container, bool host_named) {
-  std::string out;
-  const auto text_at = [&](std::initializer_list<std::string_view> path) {
-    return as_string(value_at(container, path)).value_or(std::string());
-  };
-  const auto visible = text_at({"visible_devices", "value"}), capabilities = text_at({"driver_capabilities", "value"});
-  out += "NVIDIA_VISIBLE_DEVICES=" + (visible.empty() ? std::string("(unset: no GPU unless the run asks)") : visible);
+std::string image_config_summary(const ContainerFacts& container, bool host_named) {
+  const auto visible = container.visible_devices.value.value_or(""), capabilities = container.driver_capabilities.value.value_or("");
+  std::string out = "NVIDIA_VISIBLE_DEVICES=" + (visible.empty() ? std::string("(unset: no GPU unless the run asks)") : visible);
   out += ", NVIDIA_DRIVER_CAPABILITIES=" + (capabilities.empty() ? std::string("(unset: utility,compute)") : capabilities);
-  const auto requested = text_at({"require", "requested_cuda"});
-  if (!requested.empty()) {
-    const auto* satisfied = value_at(container, {"require", "satisfied"});
-    out += "; requires CUDA " + requested +
-           (host_named && satisfied && satisfied->is_bool() ? (satisfied->get_bool() ? " (the host named meets it)" : " (the host named does not)")
-                                                            : "");
+  const auto& require = container.require;
+  if (require.requested_cuda && !require.requested_cuda->empty()) {
+    out += "; requires CUDA " + *require.requested_cuda +
+           (host_named && require.satisfied ? (*require.satisfied ? " (the host named meets it)" : " (the host named does not)") : "");
   }
   return out;
 }
 
 }  // namespace
 
-void regroup_for_image(Report& report) {
+void regroup_for_image(Report& report, const ImageFacts& image) {
   std::map<std::string, std::vector<LayerReport*>> parts;  // image layer -> its host layers, bottom up
-  bool host_named = false;  // --host-driver: the kernel-module layer holds the driver named
-  for (auto& layer : report.layers) {
-    parts[image_layer_of(layer.facts.id)].push_back(&layer);
-    if (layer.facts.id == layer_id(LayerId::kernel_module))
-      if (const auto* version = layer.facts.facts.if_contains("version"); version && version->is_string()) host_named = true;
-  }
+  for (auto& layer : report.layers) parts[image_layer_of(layer.facts.id)].push_back(&layer);
   std::vector<LayerReport> layers;
   for (const auto id_view : k_image_layer_ids) {
     const std::string id(id_view);
@@ -68,11 +56,13 @@ void regroup_for_image(Report& report) {
         for (auto& [key, source] : part->facts.sources) merged.facts.sources[part->facts.id + "." + key] = std::move(source);
       }
     }
-    if (id == layer_id(LayerId::image_config))
-      if (const auto* container = merged.facts.facts.if_contains(layer_id(LayerId::container)); container && container->is_object()) {
-        merged.facts.summary = image_config_summary(container->get_object(), host_named);
-        merged.facts.status = Status::ok;  // an image is never "in a container": its variables were read
-      }
+    const auto has_part = [&shown](LayerId part) {
+      return std::any_of(shown.begin(), shown.end(), [part](const LayerReport* layer) { return layer->facts.id == layer_id(part); });
+    };
+    if (id == layer_id(LayerId::image_config) && has_part(LayerId::container)) {
+      merged.facts.summary = image_config_summary(image.container, image.host_driver_named);
+      merged.facts.status = Status::ok;  // an image is never "in a container": its variables were read
+    }
     if (id == layer_id(LayerId::target_host) && merged.facts.status == Status::skip)
       merged.facts.summary = "no host named: --gpu DEVICE-ID|CC and --host-driver VERSION judge the image against one";
     // No driver in an image is the healthy case: the toolkit brings the host's at start.

@@ -8,6 +8,7 @@
 // layer is not there at all. Findings keep their rule and evidence; their
 // layer, and the layer of their cause, become the image's.
 
+#include "facts/container_facts.h"
 #include "model/report.h"
 
 #include <string>
@@ -17,7 +18,14 @@ namespace gd {
 // The image layer a host layer's facts and findings belong to ("kernel-module" -> "target-host").
 std::string image_layer_of(const std::string& host_layer);
 
+// What the image's own layer summaries are made of, from the typed facts:
+// the image's variables, and whether --host-driver named a host to meet.
+struct ImageFacts {
+  const ContainerFacts& container;
+  bool host_driver_named = false;
+};
+
 // Regroups report (subject host, rules applied) into the image subject and settles its verdict again.
-void regroup_for_image(Report& report);
+void regroup_for_image(Report& report, const ImageFacts& image);
 
 }  // namespace gd

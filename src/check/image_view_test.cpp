@@ -34,7 +34,8 @@ TEST_CASE("an image's layers: target-host from hardware and kernel-module, image
   gd::settle_verdict(report);
   CHECK(report.failing_layer == std::optional<std::string>("container"));
 
-  gd::regroup_for_image(report);
+  const gd::ContainerFacts container;
+  gd::regroup_for_image(report, {container, false});
   CHECK(report.subject == "image");
   REQUIRE(report.layers.size() == gd::k_image_layer_ids.size());
   for (std::size_t i = 0; i < report.layers.size(); ++i) CHECK(report.layers[i].facts.id == gd::k_image_layer_ids[i]);
@@ -63,4 +64,26 @@ TEST_CASE("host layers map to the image's; the ones an image shares keep their n
     const auto mapped = gd::image_layer_of(std::string(id));
     CHECK(gd::is_layer_of(*gd::find_subject("image"), mapped));
   }
+}
+
+TEST_CASE("image-config's summary: the image's variables, and its CUDA requirement against the host named") {
+  const auto regrouped = [](const gd::ContainerFacts& container, bool host_named) {
+    gd::Report report;
+    for (const auto id : gd::k_layer_ids) report.layers.push_back(layer(std::string(id), gd::Status::ok, ""));
+    gd::settle_verdict(report);
+    gd::regroup_for_image(report, {container, host_named});
+    return report.layers[1].facts.summary;
+  };
+  gd::ContainerFacts container;
+  CHECK(regrouped(container, false) ==
+        "NVIDIA_VISIBLE_DEVICES=(unset: no GPU unless the run asks), NVIDIA_DRIVER_CAPABILITIES=(unset: utility,compute)");
+  container.visible_devices.value = "all";
+  container.driver_capabilities.value = "compute,utility";
+  container.require.requested_cuda = "12.4";
+  container.require.satisfied = false;
+  CHECK(regrouped(container, false) == "NVIDIA_VISIBLE_DEVICES=all, NVIDIA_DRIVER_CAPABILITIES=compute,utility; requires CUDA 12.4");
+  CHECK(regrouped(container, true) ==
+        "NVIDIA_VISIBLE_DEVICES=all, NVIDIA_DRIVER_CAPABILITIES=compute,utility; requires CUDA 12.4 (the host named does not)");
+  container.require.satisfied = true;
+  CHECK(regrouped(container, true).ends_with("requires CUDA 12.4 (the host named meets it)"));
 }

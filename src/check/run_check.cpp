@@ -142,7 +142,7 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   if (options.gpu_table) return report;  // the facts that list the GPUs, not a diagnosis
   apply_rules(rules, report);
-  if (options.image) regroup_for_image(report);
+  if (options.image) regroup_for_image(report, {context.container, context.kernel_module.version.has_value()});
   report.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
 }
