@@ -138,6 +138,7 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   }
   finish_contained(LayerId::driver_libs, driver_libs.layer, finish_driver_libs, driver_libs.index, context.driver_libs, context, report);
   report.system = to_fact_object(context.system);
+  report.machine = {std::string(enum_name(context.system.platform)), context.system.kernel_release};
   if (!options.image) report.gpus = gpu_list(context.hardware, context.kernel_module, context.driver_libs);
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   if (options.gpu_table) return report;  // the facts that list the GPUs, not a diagnosis

@@ -82,6 +82,13 @@ struct ReportOutcome {
   std::string says;  // the live evidence, in words; empty when unknown
 };
 
+// The machine as every report's first line names it, from the typed system
+// facts (all of them are in Report::system, for the rules and JSON).
+struct ReportMachine {
+  std::string platform;        // system.platform's name: linux, wsl2, ...
+  std::string kernel_release;  // uname -r
+};
+
 struct Report {
   std::string gpudoctor_version;
   std::string subject = "host";  // what was diagnosed (model/layers.h)
@@ -90,6 +97,7 @@ struct Report {
   // answers were redacted (a redacted snapshot): said in every format.
   std::optional<std::vector<std::string>> redacted;
   boost::json::object system;
+  ReportMachine machine;  // empty in a report made by hand: the first line then names no machine
   std::vector<LayerReport> layers;  // in k_layer_ids order
   std::vector<ReportOutcome> outcomes;  // the live evidence the verdict was weighed against
   // The GPU table (`gpudoctor gpus`, prometheus' gpudoctor_gpu_info), made

@@ -2,6 +2,7 @@
 
 #include "model/fact_text.h"
 #include "util/json_pretty.h"
+#include "util/text.h"
 
 namespace gd {
 
@@ -59,8 +60,8 @@ std::string value_text(std::string_view text) {
 std::string render_markdown(const Report& report) {
   std::string out = "## gpudoctor report: " + std::string(badge(report.verdict)) + " " + cell(verdict_line(report)) + "\n\n";
   out += "gpudoctor " + report.gpudoctor_version + ", mode `" + report.mode + "`";
-  if (const auto* platform = report.system.if_contains("platform")) out += ", platform " + value_text(format_fact(*platform));
-  if (const auto* kernel = report.system.if_contains("kernel_release")) out += ", kernel " + value_text(format_fact(*kernel));
+  if (!report.machine.platform.empty()) out += ", platform " + value_text(printable(report.machine.platform, 160));
+  if (!report.machine.kernel_release.empty()) out += ", kernel " + value_text(printable(report.machine.kernel_release, 160));
   if (report.redacted)
     out += "; redacted: " + (report.redacted->empty() ? std::string("nothing identifying was found") : cell(joined_list(*report.redacted)));
   out += "\n\n| | Layer | Status | Summary |\n|---|---|---|---|\n";

@@ -15,6 +15,7 @@ gd::Report sample_report() {
   report.gpudoctor_version = "0.0.0";
   report.mode = "replay";
   report.system = {{"platform", "linux"}, {"kernel_release", "6.1.0"}};
+  report.machine = {"linux", "6.1.0"};
   for (const char* id : {"hardware", "kernel-module"}) {
     gd::LayerReport layer;
     layer.facts.id = id;
@@ -60,6 +61,12 @@ TEST_CASE("text report: marks, summary line, and colour only when asked") {
   CHECK(plain.find("[ ok ] hardware") != std::string::npos);
   CHECK(plain.find("FAIL at kernel-module: It is not loaded.") != std::string::npos);
   CHECK(plain.find("\033[") == std::string::npos);
+  CHECK(plain.starts_with("gpudoctor 0.0.0 - replay, linux, kernel 6.1.0\n"));
+  CHECK(gd::render_markdown(report).find(", platform linux, kernel 6.1.0") != std::string::npos);
+  auto hostile = report;
+  hostile.machine.kernel_release = "6.1\x1b]0;pwned\x07";
+  CHECK(gd::render_text(gd::terminal_safe_report(hostile), {false, false}, gd::Verbosity::normal).find("kernel 6.1\\x1b]0;pwned\\x07\n") !=
+        std::string::npos);
   const auto fancy = gd::render_text(report, {true, true}, gd::Verbosity::verbose);
   CHECK(fancy.find("\033[31m✗\033[0m") != std::string::npos);
   CHECK(fancy.find("count: 1") != std::string::npos);

@@ -42,6 +42,8 @@ Report terminal_safe_report(Report report) {
     for (auto& finding : layer.findings) escape(finding);
   }
   for (auto& entry : report.system) escape(entry.value());
+  escape(report.machine.platform);
+  escape(report.machine.kernel_release);
   for (auto& seen : report.outcomes) escape(seen.says);
   return report;
 }

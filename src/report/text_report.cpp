@@ -111,8 +111,8 @@ std::string render_text(const Report& report, TerminalStyle style, Verbosity ver
   const Painter painter{style};
   std::string out = painter.bold("gpudoctor " + report.gpudoctor_version) + " · " + report.mode;
   if (!style.unicode) out = "gpudoctor " + report.gpudoctor_version + " - " + report.mode;
-  if (const auto* platform = report.system.if_contains("platform")) out += ", " + format_fact(*platform);
-  if (const auto* kernel = report.system.if_contains("kernel_release")) out += ", kernel " + format_fact(*kernel);
+  if (!report.machine.platform.empty()) out += ", " + printable(report.machine.platform, 160);
+  if (!report.machine.kernel_release.empty()) out += ", kernel " + printable(report.machine.kernel_release, 160);
   if (report.redacted) out += "\nredacted: " + (report.redacted->empty() ? std::string("nothing identifying was found") : joined_list(*report.redacted));
   out += "\n\n";
   std::size_t width = 0;
