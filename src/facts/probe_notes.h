@@ -32,7 +32,6 @@ struct ProbeNotes {
   std::map<std::string, std::string> sources;  // top-level fact -> file, variable or command
   std::vector<Unreadable> unreadable;
 
-  void source(const std::string& fact, std::string from) { sources[fact] = std::move(from); }
   void note_unreadable(const std::string& path, const std::string& problem, const std::string& value = {});
 };
 
@@ -40,6 +39,18 @@ struct ProbeNotes {
 template <class Facts>
 struct Probed : ProbeNotes {
   Facts facts;
+
+  // Where a top-level fact came from, the fact named by its member
+  // (&KernelModuleFacts::version): the report keys it by the fact's name.
+  template <class Member>
+  void source(Member Facts::*member, std::string from) {
+    sources[fact_name(facts, member)] = std::move(from);
+  }
+  // The same source for several facts.
+  template <class... Members>
+  void source_of_each(const std::string& from, Members Facts::*... members) {
+    (source(members, from), ...);
+  }
 };
 
 // The report's form of a layer: its facts as JSON, which rules address by path.

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -131,6 +132,31 @@ boost::json::value to_fact_json(const T& value) {
 template <class T>
 boost::json::object to_fact_object(const T& value) {
   return to_fact_json(value).as_object();
+}
+
+namespace fact_detail {
+
+// Finds the key fields() gives the field at one address.
+struct NameFinder {
+  const void* wanted;
+  const char* found = nullptr;
+  template <class T, class... Values>
+  void operator()(const char* key, const T& value, const char*, const Values&...) {
+    if (static_cast<const void*>(&value) == wanted) found = key;
+  }
+};
+
+}  // namespace fact_detail
+
+// The name fields() gives one of a struct's own members: how a probe names
+// a fact it says the source of, so that a fact renamed or misspelt there does
+// not compile. A member fields() does not list is a bug, and throws.
+template <class Facts, class Member>
+const char* fact_name(const Facts& facts, Member Facts::*member) {
+  fact_detail::NameFinder finder{static_cast<const void*>(&(facts.*member))};
+  facts.fields(finder);
+  if (!finder.found) throw std::logic_error("a member its fields() does not list was named as a fact");
+  return finder.found;
 }
 
 // Walks a facts struct's fields (and those of the structs it holds) into

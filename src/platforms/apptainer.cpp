@@ -35,8 +35,8 @@ void read_bound_libraries(Host& host, Probed<ContainerFacts>& layer) {
   if (auto path = host.env("LD_LIBRARY_PATH"))
     for (auto entry : split(*path, ':')) on_path = on_path || trim(entry) == k_libs || trim(entry) == "/.singularity.d/libs/";
   layer.facts.apptainer_libs_on_path = on_path;
-  layer.source("apptainer_libs", k_libs);
-  layer.source("apptainer_libs_on_path", "env LD_LIBRARY_PATH");
+  layer.source(&ContainerFacts::apptainer_libs, k_libs);
+  layer.source(&ContainerFacts::apptainer_libs_on_path, "env LD_LIBRARY_PATH");
 }
 
 }  // namespace

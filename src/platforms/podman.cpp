@@ -22,7 +22,7 @@ void read_rootless(Host& host, Probed<ContainerFacts>& layer) {
   bool rootless = false;
   for (auto line : lines(*env)) rootless = rootless || trim(line) == "rootless=1";
   layer.facts.rootless = rootless;
-  layer.source("rootless", k_containerenv);
+  layer.source(&ContainerFacts::rootless, k_containerenv);
 }
 
 }  // namespace

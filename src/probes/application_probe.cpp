@@ -132,13 +132,13 @@ Probed<ApplicationFacts> probe_application(ProbeContext& context) {
   check_package_runtimes(context.host, host_loader_config(context), facts);
   find_toolchains(context.host, facts);
   compare_extension_builds(facts);
-  layer.source("toolchains", "PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/bin; version.json or dist-info");
-  layer.source("frameworks", "torch/version.py, tensorflow/python/platform/build_info.py, onnxruntime/capi/build_and_package_info.py, "
+  layer.source(&ApplicationFacts::toolchains, "PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/bin; version.json or dist-info");
+  layer.source(&ApplicationFacts::frameworks, "torch/version.py, tensorflow/python/platform/build_info.py, onnxruntime/capi/build_and_package_info.py, "
                              "dist-info versions; the .nv_fatbin of each framework's GPU library and of --target files");
-  layer.source("jax_plugins", "dist-info versions of jaxlib and jax_cudaNN_plugin; jax/version.py (_minimum_jaxlib_version)");
-  layer.source("torch_pins", "METADATA of torchvision, torchaudio, torchtext, xformers, vllm, torch_tensorrt");
-  layer.source("gpu_packages", "*.dist-info in Python site directories");
-  layer.source("libraries", "the loader simulation from each framework's library: its RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache");
+  layer.source(&ApplicationFacts::jax_plugins, "dist-info versions of jaxlib and jax_cudaNN_plugin; jax/version.py (_minimum_jaxlib_version)");
+  layer.source(&ApplicationFacts::torch_pins, "METADATA of torchvision, torchaudio, torchtext, xformers, vllm, torch_tensorrt");
+  layer.source(&ApplicationFacts::gpu_packages, "*.dist-info in Python site directories");
+  layer.source(&ApplicationFacts::libraries, "the loader simulation from each framework's library: its RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache");
   if (facts.frameworks.empty() && !facts.package_runtimes.empty()) {
     layer.status = Status::ok;
     const auto& first = facts.package_runtimes.front();

@@ -51,7 +51,7 @@ Probed<HardwareFacts> probe_assumed_hardware(ProbeContext& context) {
   facts.pci_function_count = 1;
   if (gpu.compute_capability) facts.min_compute_capability = *gpu.compute_capability;
   if (is_consumer_brand(gpu.brand)) facts.consumer_gpu_count = 1;
-  layer.source("gpus", "--gpu");
+  layer.source(&HardwareFacts::gpus, "--gpu");
   layer.status = Status::ok;
   layer.summary = "assumed: " + gpu.name + (gpu.compute_capability ? " (compute capability " + *gpu.compute_capability + ")" : "");
   return layer;
@@ -77,7 +77,7 @@ Probed<KernelModuleFacts> probe_assumed_kernel_module(ProbeContext& context) {
     facts.driver_cuda = cuda->text();
     facts.driver_cuda_major = cuda->major();
   }
-  layer.source("version", "--host-driver");
+  layer.source(&KernelModuleFacts::version, "--host-driver");
   layer.status = Status::ok;
   layer.summary = "assumed: host driver " + version->text() + (facts.driver_cuda ? " (CUDA " + *facts.driver_cuda + ")" : "");
   return layer;

@@ -63,7 +63,7 @@ CdiRefresh cdi_refresh_state(Host& host) {
   return unit.enabled ? CdiRefresh::enabled : unit.path ? CdiRefresh::installed : CdiRefresh::absent;
 }
 
-std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& notes, bool in_container) {
+std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<ContainerFacts>& notes, bool in_container) {
   Host& host = context.host;
   std::vector<CdiSpecFacts> specs;
   bool any_dir = false;
@@ -97,7 +97,7 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& note
       specs.push_back(check_spec(host, path, *parsed, in_container));
     }
   }
-  if (any_dir) notes.source("cdi_specs", concat({k_spec_dirs[0], ", ", k_spec_dirs[1]}));
+  if (any_dir) notes.source(&ContainerFacts::cdi_specs, concat({k_spec_dirs[0], ", ", k_spec_dirs[1]}));
   return specs;
 }
 

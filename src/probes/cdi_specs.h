@@ -14,7 +14,7 @@ namespace gd {
 // The NVIDIA specs in /etc/cdi and /var/run/cdi. On a host each is checked
 // against the host's files; in_container (a spec mounted into a pod), its
 // common mounts against the container's, since the host's are out of sight.
-std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, ProbeNotes& notes, bool in_container);
+std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<ContainerFacts>& notes, bool in_container);
 
 // Whether nvidia-cdi-refresh.path is enabled, installed only, or absent.
 CdiRefresh cdi_refresh_state(Host& host);

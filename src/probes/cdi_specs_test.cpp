@@ -12,7 +12,7 @@ TEST_CASE("CDI specs: every spec read counts against the cap, whatever its vendo
     f.host.file("/etc/cdi/vendor-" + std::to_string(10000 + i) + ".yaml", "cdiVersion: 0.6.0\nkind: example.com/fpga\ndevices: []\n");
   f.host.file("/var/run/cdi/nvidia.yaml", "cdiVersion: 0.6.0\nkind: nvidia.com/gpu\ndevices: [{name: all}]\n");
   auto context = f.context();
-  gd::ProbeNotes notes;
+  gd::Probed<gd::ContainerFacts> notes;
   const auto specs = gd::read_cdi_specs(context, notes, false);
   int reads = 0;
   for (const auto& [path, count] : f.host.reads) reads += path.starts_with("/etc/cdi/") ? count : 0;
@@ -25,7 +25,7 @@ TEST_CASE("CDI specs: every spec read counts against the cap, whatever its vendo
   few.host.file("/etc/cdi/fpga.yaml", "cdiVersion: 0.6.0\nkind: example.com/fpga\ndevices: []\n");
   few.host.file("/var/run/cdi/nvidia.yaml", "cdiVersion: 0.6.0\nkind: nvidia.com/gpu\ndevices: [{name: all}]\n");
   auto few_context = few.context();
-  gd::ProbeNotes quiet;
+  gd::Probed<gd::ContainerFacts> quiet;
   const auto found = gd::read_cdi_specs(few_context, quiet, false);
   REQUIRE(found.size() == 1);
   CHECK(found[0].kind == "nvidia.com/gpu");

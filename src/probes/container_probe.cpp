@@ -106,8 +106,8 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   layer.facts.injection = injection;
   layer.facts.injection_evidence = std::move(evidence);
   layer.facts.gpu_nodes_present = has_nodes;
-  layer.source("injection", k_mountinfo);
-  layer.source("gpu_nodes_present", "/dev");
+  layer.source(&ContainerFacts::injection, k_mountinfo);
+  layer.source(&ContainerFacts::gpu_nodes_present, "/dev");
 }
 
 // "0 0 4294967295" is the initial namespace; anything else maps a part of
@@ -125,8 +125,8 @@ void read_user_namespace(Host& host, Probed<ContainerFacts>& layer) {
   }
   layer.facts.uid_map = printable(std::string(fields[0]) + " " + std::string(fields[1]) + " " + std::string(fields[2]), 80);
   layer.facts.user_namespace = !(fields[0] == "0" && fields[1] == "0" && fields[2] == "4294967295");
-  layer.source("user_namespace", "/proc/self/uid_map");
-  layer.source("uid_map", "/proc/self/uid_map");
+  layer.source(&ContainerFacts::user_namespace, "/proc/self/uid_map");
+  layer.source(&ContainerFacts::uid_map, "/proc/self/uid_map");
 }
 
 // The device plugin's volume-mounts strategy (accept-nvidia-visible-devices-
@@ -185,7 +185,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   if (!detection.discounted.empty()) {
     facts.discounted_markers = detection.discounted;
     facts.own_root = detection.own_root;
-    layer.source("own_root", k_mountinfo);
+    layer.source(&ContainerFacts::own_root, k_mountinfo);
   }
   if (facts.in_container) {
     facts.runtime = markers.front().engine;
@@ -200,16 +200,16 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   facts.expected_injection = expected_injection(facts.driver_capabilities);
   facts.gpu_requested = facts.visible_devices.requests_gpu();
   facts.require = check_requirements(context);
-  layer.source("gpu_requested", "env NVIDIA_VISIBLE_DEVICES");
-  layer.source("visible_devices", "env NVIDIA_VISIBLE_DEVICES");
-  layer.source("driver_capabilities", "env NVIDIA_DRIVER_CAPABILITIES");
-  layer.source("require", "env NVIDIA_REQUIRE_*, CUDA_VERSION, NVIDIA_DISABLE_REQUIRE");
+  layer.source(&ContainerFacts::gpu_requested, "env NVIDIA_VISIBLE_DEVICES");
+  layer.source(&ContainerFacts::visible_devices, "env NVIDIA_VISIBLE_DEVICES");
+  layer.source(&ContainerFacts::driver_capabilities, "env NVIDIA_DRIVER_CAPABILITIES");
+  layer.source(&ContainerFacts::require, "env NVIDIA_REQUIRE_*, CUDA_VERSION, NVIDIA_DISABLE_REQUIRE");
   // What every CDI container started here would get (read on hosts and in containers alike).
   if (!context.options.image)
     if (auto specs = read_cdi_specs(context, layer, facts.in_container); !specs.empty()) {
       facts.cdi_specs = std::move(specs);
       facts.cdi_refresh = cdi_refresh_state(context.host);
-      layer.source("cdi_refresh", "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
+      layer.source(&ContainerFacts::cdi_refresh, "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
     }
   if (!facts.in_container && !context.options.image)
     if (auto engines = read_engine_configs(context.host, layer); engines.docker || !engines.containerd.empty() || engines.toolkit)

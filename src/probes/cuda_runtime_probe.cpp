@@ -270,9 +270,9 @@ Probed<CudaRuntimeFacts> probe_cuda_runtime(ProbeContext& context) {
   facts.runtime_count = static_cast<std::int64_t>(facts.runtimes.size());
   facts.shadowed = survey.shadowed(facts.runtimes);
   facts.debug_variables = read_debug_variables(context.host);
-  layer.source("debug_variables", "env CUDA_LAUNCH_BLOCKING, CUDA_DEVICE_WAITS_ON_EXCEPTION, CUDA_INJECTION64_PATH, ...");
-  layer.source("shadowed", "dlopen search from a plain program");
-  layer.source("runtimes", "loader search, /usr/local/cuda*, Python site-packages, CONDA_PREFIX");
+  layer.source(&CudaRuntimeFacts::debug_variables, "env CUDA_LAUNCH_BLOCKING, CUDA_DEVICE_WAITS_ON_EXCEPTION, CUDA_INJECTION64_PATH, ...");
+  layer.source(&CudaRuntimeFacts::shadowed, "dlopen search from a plain program");
+  layer.source(&CudaRuntimeFacts::runtimes, "loader search, /usr/local/cuda*, Python site-packages, CONDA_PREFIX");
   layer.summary = summary_of(facts.runtimes);
   if (!facts.runtimes.empty()) layer.status = Status::ok;
   return layer;

@@ -178,7 +178,7 @@ std::optional<std::string> record_opens(Probed<DeviceNodesFacts>& layer, const s
       if (item.path == opened.path && opened.open) item.open = *opened.open;
     if (opened.path == "/dev/nvidiactl" && opened.ioctl_error) {
       layer.facts.ioctl_error = *opened.ioctl_error;
-      layer.source("ioctl_error", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+      layer.source(&DeviceNodesFacts::ioctl_error, "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
     }
     if (opened.path != "/dev/nvidiactl" || !opened.driver_version) continue;
     // An empty answer is how drivers before 530.30.02 reply; anything else must be a version.
@@ -254,14 +254,15 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   if (integrated_gpu) {
     facts.integrated_gpu_nodes = integrated_nodes;
     facts.nvmap_present = facts.nvmap_present.value_or(false);
-    layer.source("integrated_gpu_nodes", "/dev");
-    layer.source("nvmap_present", "/dev/nvmap");
+    layer.source(&DeviceNodesFacts::integrated_gpu_nodes, "/dev");
+    layer.source(&DeviceNodesFacts::nvmap_present, "/dev/nvmap");
   }
   facts.gpu_node_count = static_cast<std::int64_t>(facts.gpu_minors.size());
-  layer.source("nvidiactl_present", "/dev/nvidiactl");
-  layer.source("uvm_present", "/dev/nvidia-uvm");
-  layer.source("dxg_present", "/dev/dxg");
-  for (const char* fact : {"gpu_node_count", "gpu_minors", "missing_gpu_nodes", "nodes"}) layer.source(fact, "/dev");
+  layer.source(&DeviceNodesFacts::nvidiactl_present, "/dev/nvidiactl");
+  layer.source(&DeviceNodesFacts::uvm_present, "/dev/nvidia-uvm");
+  layer.source(&DeviceNodesFacts::dxg_present, "/dev/dxg");
+  layer.source_of_each("/dev", &DeviceNodesFacts::gpu_node_count, &DeviceNodesFacts::gpu_minors, &DeviceNodesFacts::missing_gpu_nodes,
+                       &DeviceNodesFacts::nodes);
   const bool in_container = context.container.in_container;
   if (!in_container) facts.missing_gpu_nodes = find_missing_gpu_nodes(context, facts.gpu_minors);
   // Nodes are expected wherever a driver should be reachable: a host with the
@@ -274,8 +275,8 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   facts.nodes_expected = platform == Platform::gvisor || (platform == Platform::native_linux && (loaded || in_container) && !nvgpu_jetson);
   facts.caller_may_mknod = may_mknod(host);
   facts.node_repair = node_repair(context, facts.caller_may_mknod);
-  layer.source("caller_may_mknod", "/proc/self/status CapEff");
-  layer.source("node_repair", "/proc/self/status CapEff, /proc/driver/nvidia/params ModifyDeviceFiles, /usr/bin/nvidia-modprobe");
+  layer.source(&DeviceNodesFacts::caller_may_mknod, "/proc/self/status CapEff");
+  layer.source(&DeviceNodesFacts::node_repair, "/proc/self/status CapEff, /proc/driver/nvidia/params ModifyDeviceFiles, /usr/bin/nvidia-modprobe");
   if (auto value = host.env("CUDA_VISIBLE_DEVICES")) {
     std::vector<std::string> uuids;
     for (const auto& gpu : context.kernel_module.claimed_gpus)
@@ -284,7 +285,7 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
     // In a container CUDA sees the GPUs whose nodes were injected.
     const std::int64_t count = in_container ? facts.gpu_node_count : std::max(claimed_count, facts.gpu_node_count);
     facts.cuda_visible_devices = visible_to_cuda(*value, count, uuids);
-    layer.source("cuda_visible_devices", "env CUDA_VISIBLE_DEVICES");
+    layer.source(&DeviceNodesFacts::cuda_visible_devices, "env CUDA_VISIBLE_DEVICES");
   }
   return layer;
 }
@@ -293,12 +294,12 @@ void finish_device_nodes(ProbeContext& context, Probed<DeviceNodesFacts>& layer)
   auto& facts = layer.facts;
   const auto ioctl_version = record_opens(layer, context.driver_answers.device_opens());
   facts.allocation = read_allocation(context.host, context.container, facts.nodes);
-  layer.source("allocation", "the scheduler's variables, /proc/self/cgroup, the nodes' opens");
+  layer.source(&DeviceNodesFacts::allocation, "the scheduler's variables, /proc/self/cgroup, the nodes' opens");
   if (ioctl_version) {
     facts.ioctl_driver_version = ioctl_version->empty() ? Nullable<std::string>() : Nullable<std::string>(*ioctl_version);
     facts.ioctl_answered = !ioctl_version->empty();
-    layer.source("ioctl_driver_version", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
-    layer.source("ioctl_answered", "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    layer.source(&DeviceNodesFacts::ioctl_driver_version, "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
+    layer.source(&DeviceNodesFacts::ioctl_answered, "ioctl NV_ESC_CHECK_VERSION_STR on /dev/nvidiactl");
   }
   const auto count = facts.nodes.size();
   if (count == 0) {

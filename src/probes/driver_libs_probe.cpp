@@ -327,12 +327,12 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   // Some programs ask for the unversioned name, which only the driver's
   // development link or the toolkit's stub carries.
   facts.unversioned_libcuda = describe(context, {"libcuda.so", "libcuda.so"}, simulation.dlopen("libcuda.so", k_plain_program), mounts);
-  layer.source("unversioned_libcuda", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
+  layer.source(&DriverLibsFacts::unversioned_libcuda, "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   const auto& libcuda = facts.libraries.front();
-  layer.source("libraries", "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
+  layer.source(&DriverLibsFacts::libraries, "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   const auto smi = find_on_path(context.host, "nvidia-smi");
   if (smi) facts.nvidia_smi = *smi;
-  layer.source("nvidia_smi", "PATH");
+  layer.source(&DriverLibsFacts::nvidia_smi, "PATH");
   // Every layer below is read: the driver may now be asked (it may create
   // nodes or load nvidia_uvm, as any CUDA program's first start does), ahead,
   // beside the reading of the rest. nvidia-smi where a driver should answer
@@ -366,35 +366,35 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   const std::string control = (pipe_directory && !pipe_directory->empty() ? *pipe_directory : std::string("/tmp/nvidia-mps")) + "/control";
   if (context.host.exists(control)) {
     facts.mps_control = printable(control, 300);
-    layer.source("mps_control", facts.mps_control.value());
+    layer.source(&DriverLibsFacts::mps_control, facts.mps_control.value());
   }
   // An NVSwitch system's host (a container cannot see the host's daemons).
   const bool gen4_nvswitches = !context.hardware.nvswitch_management_ports.empty();
   const bool nvswitches = context.hardware.nvswitch_count > 0 || context.host.exists("/dev/nvidia-nvswitchctl") || gen4_nvswitches;
   if (nvswitches && !context.container.in_container && !context.options.image) {
     facts.fabric_manager = find_fabric_manager(context.host, context.process_states ? &*context.process_states : nullptr, gen4_nvswitches);
-    layer.source("fabric_manager", gen4_nvswitches ? "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service, /opt/nvidia/nvlsm/sbin/nvlsm, /sys/module/ib_umad"
+    layer.source(&DriverLibsFacts::fabric_manager, gen4_nvswitches ? "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service, /opt/nvidia/nvlsm/sbin/nvlsm, /sys/module/ib_umad"
                                                    : "/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service");
   }
   // A vGPU guest: the GRID guest driver brings nvidia-gridd, which licenses it.
   for (const char* program : {"/usr/bin/nvidia-gridd", "/usr/sbin/nvidia-gridd"})
     if (!facts.vgpu_gridd && context.host.exists(program)) facts.vgpu_gridd = program;
   if (facts.vgpu_gridd && context.host.exists("/etc/nvidia/gridd.conf")) facts.vgpu_gridd_conf = "/etc/nvidia/gridd.conf";
-  if (facts.vgpu_gridd) layer.source("vgpu_gridd", "/usr/bin/nvidia-gridd, /etc/nvidia/gridd.conf");
+  if (facts.vgpu_gridd) layer.source(&DriverLibsFacts::vgpu_gridd, "/usr/bin/nvidia-gridd, /etc/nvidia/gridd.conf");
   if (context.options.image) {
     facts.damaged_libraries = damaged_driver_files(context.host);
-    layer.source("damaged_libraries", "the driver directories");
+    layer.source(&DriverLibsFacts::damaged_libraries, "the driver directories");
   }
   // A GPU Operator node: the driver lives in its container's root, not on the host.
   if (!context.container.in_container && !context.options.image) {
     facts.driver_container = find_driver_container(context.host);
-    if (facts.driver_container) layer.source("driver_container", "/run/nvidia/driver, /run/nvidia/validations");
+    if (facts.driver_container) layer.source(&DriverLibsFacts::driver_container, "/run/nvidia/driver, /run/nvidia/validations");
   }
   const auto& config = simulation.config();
   if (config.ld_library_path) facts.ld_library_path = printable(*config.ld_library_path, 400);
-  layer.source("ld_library_path", "env LD_LIBRARY_PATH");
+  layer.source(&DriverLibsFacts::ld_library_path, "env LD_LIBRARY_PATH");
   facts.ld_so_cache = config.cache ? config.cache->layout : printable(config.cache_problem, 200);
-  layer.source("ld_so_cache", "/etc/ld.so.cache");
+  layer.source(&DriverLibsFacts::ld_so_cache, "/etc/ld.so.cache");
 
   return layer;
 }
@@ -406,7 +406,7 @@ void take_nvidia_smi(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   const auto& smi = context.driver_answers.nvidia_smi();
   if (!smi) return;
   facts.nvidia_smi_run = *smi;
-  layer.source("nvidia_smi_run", *facts.nvidia_smi + " --query-gpu");
+  layer.source(&DriverLibsFacts::nvidia_smi_run, *facts.nvidia_smi + " --query-gpu");
   count_mig_instances(context, *facts.nvidia_smi_run);
   // A lost GPU is named by its model from the PCI bus, which still lists it.
   for (auto& lost : facts.nvidia_smi_run->lost_gpus)
@@ -417,14 +417,14 @@ void take_nvidia_smi(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
 void take_cuda_probe(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   if (const auto& probe = context.driver_answers.cuda_probe()) {
     layer.facts.cuda_probe = *probe;
-    layer.source("cuda_probe", "a child process: dlopen(libcuda.so.1), cuInit");
+    layer.source(&DriverLibsFacts::cuda_probe, "a child process: dlopen(libcuda.so.1), cuInit");
   }
 }
 
 void take_nvml_probe(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   if (const auto& probe = context.driver_answers.nvml_probe()) {
     layer.facts.nvml_probe = *probe;
-    layer.source("nvml_probe", "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
+    layer.source(&DriverLibsFacts::nvml_probe, "a child process: dlopen(libnvidia-ml.so.1), nvmlInit");
   }
 }
 
@@ -455,16 +455,16 @@ void finish_driver_libs(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
     const auto& log = context.kernel_module.kernel_log;
     facts.processes = finish_process_scan(context.host, *context.process_states, log ? &*log : nullptr,
                                           facts.nvml_probe ? &*facts.nvml_probe : nullptr, !context.container.in_container);
-    layer.source("processes", "/proc/*/stat; for a process in D state its wchan and fd; the kernel log's hung tasks");
+    layer.source(&DriverLibsFacts::processes, "/proc/*/stat; for a process in D state its wchan and fd; the kernel log's hung tasks");
   }
   facts.gpu_list_source = gpu_list_source(facts);
-  layer.source("gpu_list_source", "nvml_probe, nvidia_smi_run, cuda_probe, else the hardware layer");
+  layer.source(&DriverLibsFacts::gpu_list_source, "nvml_probe, nvidia_smi_run, cuda_probe, else the hardware layer");
   facts.cuda_expected_devices = expected_cuda_devices(context, facts);
   if (facts.nvml_probe)
     for (const auto& device : facts.nvml_probe->devices)
       if (device.recovery_action == Action::none && device.bus_id) facts.recovery_not_needed.push_back(sysfs_pci_address(*device.bus_id));
   if (facts.cuda_expected_devices)
-    layer.source("cuda_expected_devices", "CUDA_VISIBLE_DEVICES, the device nodes given to this workload, the GPUs on the PCI bus");
+    layer.source(&DriverLibsFacts::cuda_expected_devices, "CUDA_VISIBLE_DEVICES, the device nodes given to this workload, the GPUs on the PCI bus");
 
   if (libcuda.found) {
     layer.status = Status::ok;

@@ -12,7 +12,7 @@ bool engine_program_found(Host& host, const std::string& program) {
   return find_on_path(host, program, k_service_path).has_value();
 }
 
-EngineFacts read_engine_configs(Host& host, ProbeNotes& notes) {
+EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
   EngineFacts facts;
   facts.docker = read_docker_engine(host, notes);
   facts.containerd = read_containerd_engines(host, notes);
@@ -25,7 +25,7 @@ EngineFacts read_engine_configs(Host& host, ProbeNotes& notes) {
     for (const auto& file : containerd.files) add(file);
   if (facts.toolkit) add(facts.toolkit->config);
   add(concat({"programs on ", k_service_path}));
-  notes.source("engines", from);
+  notes.source(&ContainerFacts::engines, from);
   return facts;
 }
 

@@ -6,6 +6,7 @@
 // plugin's tables), the NVIDIA Container Toolkit's config.toml. Facts only;
 // rules/layers/engines.json judges them.
 
+#include "facts/container_facts.h"
 #include "facts/engine_config_facts.h"
 #include "facts/probe_notes.h"
 #include "host/host.h"
@@ -16,7 +17,7 @@
 namespace gd {
 
 // Every engine found; nothing where none is (most machines without GPUs in containers).
-EngineFacts read_engine_configs(Host& host, ProbeNotes& notes);
+EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes);
 
 // Docker where dockerd or /etc/docker/daemon.json is here.
 std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes);

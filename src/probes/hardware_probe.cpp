@@ -205,25 +205,26 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
   }
   if (lowest) {
     facts.min_compute_capability = lowest->text();
-    layer.source("min_compute_capability", k_pci_devices);
+    layer.source(&HardwareFacts::min_compute_capability, k_pci_devices);
   }
   facts.integrated_gpu = probe_integrated_gpu(context, layer);
   if (context.options.expected_gpus) {
     facts.expected_gpus = context.options.expected_gpus;
-    layer.source("expected_gpus", "--expect");
+    layer.source(&HardwareFacts::expected_gpus, "--expect");
   }
   auto ib = read_ib_ports(context.host);
   facts.ib_ports = std::move(ib.ports);
   if (ib.cut) facts.ib_ports_cut = "more than " + std::to_string(facts.ib_ports.size()) + " ports: the rest were not read";
   for (const auto& port : facts.ib_ports) facts.ib_ports_active += port.state == "ACTIVE" || port.state == "ACTIVE_DEFER" ? 1 : 0;
-  if (!facts.ib_ports.empty()) layer.source("ib_ports", "/sys/class/infiniband/*/ports/*");
+  if (!facts.ib_ports.empty()) layer.source(&HardwareFacts::ib_ports, "/sys/class/infiniband/*/ports/*");
   if (context.options.expected_ib_ports) {
     facts.expected_ib_ports = context.options.expected_ib_ports;
-    layer.source("expected_ib_ports", "--expect");
+    layer.source(&HardwareFacts::expected_ib_ports, "--expect");
   }
-  for (const char* fact : {"pci_scan", "pci_function_count", "gpu_count", "host_gpu_count", "nvswitch_count", "consumer_gpu_count", "datacenter_gpu_count", "gpus", "nvswitches",
-                           "nvswitch_management_ports", "bridge_vpd_unreadable"})
-    layer.source(fact, k_pci_devices);
+  layer.source_of_each(k_pci_devices, &HardwareFacts::pci_scan, &HardwareFacts::pci_function_count, &HardwareFacts::gpu_count,
+                       &HardwareFacts::host_gpu_count, &HardwareFacts::nvswitch_count, &HardwareFacts::consumer_gpu_count,
+                       &HardwareFacts::datacenter_gpu_count, &HardwareFacts::gpus, &HardwareFacts::nvswitches,
+                       &HardwareFacts::nvswitch_management_ports, &HardwareFacts::bridge_vpd_unreadable);
 
   const auto platform = context.system.platform;
   if (facts.gpu_count > 0) {

@@ -61,7 +61,7 @@ std::optional<std::string> parse_tegra_release(std::string_view text) {
   return std::to_string(*major) + "." + std::string(rev_text);
 }
 
-std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, ProbeNotes& notes) {
+std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, Probed<HardwareFacts>& notes) {
   Host& host = context.host;
   IntegratedGpu gpu;
   const auto compatible = device_tree(host, "compatible");
@@ -94,7 +94,7 @@ std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, ProbeNo
     }
   }
   find_gpu_device(host, gpu);
-  notes.source("integrated_gpu", "/proc/device-tree, " + std::string(k_tegra_release) + ", " + k_platform_devices);
+  notes.source(&HardwareFacts::integrated_gpu, "/proc/device-tree, " + std::string(k_tegra_release) + ", " + k_platform_devices);
   return gpu;
 }
 

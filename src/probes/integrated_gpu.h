@@ -11,7 +11,7 @@
 
 namespace gd {
 
-std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, ProbeNotes& notes);
+std::optional<IntegratedGpu> probe_integrated_gpu(ProbeContext& context, Probed<HardwareFacts>& notes);
 
 // "# R36 (release), REVISION: 4.0, ..." -> "36.4.0"; nullopt when the line is not that.
 std::optional<std::string> parse_tegra_release(std::string_view text);

@@ -24,7 +24,7 @@ TEST_CASE("integrated GPU: the SoC from the device tree, the GPU from the table,
   f.host.dir("/sys/bus/platform/devices/3610000.usb");
   f.host.link("/sys/bus/platform/devices/17000000.gpu/driver", "../../../../bus/platform/drivers/gk20a");
   auto context = f.context();
-  gd::ProbeNotes notes;
+  gd::Probed<gd::HardwareFacts> notes;
   const auto gpu = gd::probe_integrated_gpu(context, notes);
   REQUIRE(gpu);
   CHECK(gpu->soc == "nvidia,tegra234");
@@ -43,7 +43,7 @@ TEST_CASE("integrated GPU: soc0/family alone says Tegra; an unknown SoC or relea
   f.host.file("/sys/devices/soc0/family", "Tegra\n");
   f.host.file("/etc/nv_tegra_release", "garbage\n");
   auto context = f.context();
-  gd::ProbeNotes notes;
+  gd::Probed<gd::HardwareFacts> notes;
   const auto gpu = gd::probe_integrated_gpu(context, notes);
   REQUIRE(gpu);
   CHECK(gpu->soc == "tegra");
@@ -58,7 +58,7 @@ TEST_CASE("integrated GPU: none on a PC, whatever its PCI bus holds") {
   gd::ProbeFixture f;
   f.host.file("/sys/devices/soc0/family", "AMD\n");
   auto context = f.context();
-  gd::ProbeNotes notes;
+  gd::Probed<gd::HardwareFacts> notes;
   CHECK_FALSE(gd::probe_integrated_gpu(context, notes));
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("integrated GPU: Thor (JetPack 7) is driven by the open nvidia module,
     f.host.file("/proc/device-tree/compatible", compatible);
     f.host.file("/etc/nv_tegra_release", release);
     auto context = f.context();
-    gd::ProbeNotes notes;
+    gd::Probed<gd::HardwareFacts> notes;
     const auto gpu = gd::probe_integrated_gpu(context, notes);
     REQUIRE(gpu);
     return std::pair{gpu->kernel_module.value, gpu->jetpack.value};

@@ -62,7 +62,7 @@ void read_version(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   if (text) {
     const auto first_line = lines(*text).empty() ? std::string_view() : lines(*text)[0];
     facts.version_line = printable(trim(first_line), 200);
-    layer.source("version_line", k_proc_version);
+    layer.source(&KernelModuleFacts::version_line, k_proc_version);
     // The kernel always ends the line; without a newline the file was cut
     // short, and "550.5" may be the start of 550.54.14.
     const bool complete = text->find('\n') != std::string::npos;
@@ -71,13 +71,13 @@ void read_version(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
     else if (!version) layer.note_unreadable(k_proc_version, "no driver version in the first line", std::string(first_line));
     if (contains(first_line, "Open Kernel Module")) facts.flavour = ModuleFlavour::open;
     else if (version && contains(first_line, "Kernel Module")) facts.flavour = ModuleFlavour::proprietary;
-    if (facts.flavour) layer.source("flavour", k_proc_version);
+    if (facts.flavour) layer.source(&KernelModuleFacts::flavour, k_proc_version);
   }
   if (sysfs) {
     const auto sysfs_version = Version::parse(trim(*sysfs));
     if (sysfs_version) {
       facts.sysfs_version = sysfs_version->text();
-      layer.source("sysfs_version", "/sys/module/nvidia/version");
+      layer.source(&KernelModuleFacts::sysfs_version, "/sys/module/nvidia/version");
     } else {
       layer.note_unreadable("/sys/module/nvidia/version", "not a version", *sysfs);
     }
@@ -87,13 +87,13 @@ void read_version(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   const std::string source = text ? k_proc_version : "/sys/module/nvidia/version";
   facts.version = version->text();
   facts.branch = version->major();
-  layer.source("version", source);
-  layer.source("branch", source);
+  layer.source(&KernelModuleFacts::version, source);
+  layer.source(&KernelModuleFacts::branch, source);
   // What the driver reports to CUDA (cuDriverGetVersion), from its branch.
   if (auto cuda = context.tables.cuda.cuda_for_branch(static_cast<int>(version->major()))) {
     facts.driver_cuda = cuda->text();
     facts.driver_cuda_major = cuda->major();
-    layer.source("driver_cuda", "rules/tables/cuda-drivers.json (branch " + std::to_string(version->major()) + ")");
+    layer.source(&KernelModuleFacts::driver_cuda, "rules/tables/cuda-drivers.json (branch " + std::to_string(version->major()) + ")");
   }
 }
 
@@ -143,10 +143,10 @@ void check_built_for_kernel(ProbeContext& context, Probed<KernelModuleFacts>& la
     if (base.starts_with("nvidia.ko")) module_file = std::string(key);
   }
   layer.facts.built_for_running_kernel = !module_file.empty();
-  layer.source("built_for_running_kernel", path);
+  layer.source(&KernelModuleFacts::built_for_running_kernel, path);
   if (!module_file.empty()) {
     layer.facts.module_file = printable(module_file, 200);
-    layer.source("module_file", path);
+    layer.source(&KernelModuleFacts::module_file, path);
   }
 }
 
@@ -160,7 +160,7 @@ void check_running_kernel_modules(ProbeContext& context, Probed<KernelModuleFact
   for (const char* base : {"/lib/modules/", "/usr/lib/modules/"})
     if (context.host.exists(base + release)) {
       layer.facts.running_kernel_modules_missing = false;
-      layer.source("running_kernel_modules_missing", base + printable(release, 100));
+      layer.source(&KernelModuleFacts::running_kernel_modules_missing, base + printable(release, 100));
       return;
     }
   auto entries = context.host.list_dir("/lib/modules");
@@ -168,20 +168,20 @@ void check_running_kernel_modules(ProbeContext& context, Probed<KernelModuleFact
   layer.facts.running_kernel_modules_missing = true;
   for (const auto& entry : *entries)
     if (layer.facts.other_kernel_releases.size() < 8) layer.facts.other_kernel_releases.push_back(printable(entry, 100));
-  layer.source("running_kernel_modules_missing", "/lib/modules");
+  layer.source(&KernelModuleFacts::running_kernel_modules_missing, "/lib/modules");
 }
 
 void check_secure_boot(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   if (!context.host.exists("/sys/firmware/efi")) {
     layer.facts.secure_boot = false;
-    layer.source("secure_boot", "/sys/firmware/efi");
+    layer.source(&KernelModuleFacts::secure_boot, "/sys/firmware/efi");
     return;
   }
   auto value = context.host.read_file(k_secure_boot_var, 64);
   // efivarfs: 4 bytes of attributes, then the value byte.
   if (value && value->size() == 5) {
     layer.facts.secure_boot = (*value)[4] == 1;
-    layer.source("secure_boot", k_secure_boot_var);
+    layer.source(&KernelModuleFacts::secure_boot, k_secure_boot_var);
   }
 }
 
@@ -234,28 +234,28 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
   if (wants_kernel_log(context, facts)) ask_kernel_log_ahead(context.host);
   read_modules(context, layer);
   facts.loaded = facts.modules.nvidia;
-  for (const char* fact : {"proc_modules", "loaded", "modules"}) layer.source(fact, k_proc_modules);
+  layer.source_of_each(k_proc_modules, &KernelModuleFacts::proc_modules, &KernelModuleFacts::loaded, &KernelModuleFacts::modules);
   read_version(context, layer);
   facts.claimed_gpus = read_claimed_gpus(context, layer);
   facts.unclaimed_gpus = find_unclaimed(context.hardware, facts.claimed_gpus);
-  layer.source("claimed_gpus", k_proc_gpus);
-  layer.source("unclaimed_gpus", k_proc_gpus);
+  layer.source(&KernelModuleFacts::claimed_gpus, k_proc_gpus);
+  layer.source(&KernelModuleFacts::unclaimed_gpus, k_proc_gpus);
   // A Jetson's libcuda is L4T's: the CUDA it supports follows the L4T release.
   if (const auto& soc = context.hardware.integrated_gpu; soc && soc->driver_cuda && !facts.driver_cuda)
     if (const auto cuda = Version::parse(*soc->driver_cuda)) {
       facts.driver_cuda = cuda->text();
       facts.driver_cuda_major = cuda->major();
-      layer.source("driver_cuda", "/etc/nv_tegra_release: L4T " + soc->l4t_release.value.value_or("?") + " (rules/tables/tegra-socs.json)");
+      layer.source(&KernelModuleFacts::driver_cuda, "/etc/nv_tegra_release: L4T " + soc->l4t_release.value.value_or("?") + " (rules/tables/tegra-socs.json)");
     }
   facts.nvidia_modprobe = context.host.exists("/usr/bin/nvidia-modprobe");
-  layer.source("nvidia_modprobe", "/usr/bin/nvidia-modprobe");
+  layer.source(&KernelModuleFacts::nvidia_modprobe, "/usr/bin/nvidia-modprobe");
   if (auto text = context.host.read_file("/proc/driver/nvidia/params", k_small_file)) {
     for (const auto& [key, value] : parse_colon_fields(*text))
       if (facts.params.size() < 128) facts.params[printable(key, 64)] = printable(value, 200);
-    layer.source("params", "/proc/driver/nvidia/params");
+    layer.source(&KernelModuleFacts::params, "/proc/driver/nvidia/params");
   }
   facts.modprobe = read_modprobe_config(context.host);
-  layer.source("modprobe", "/etc/modprobe.d");
+  layer.source(&KernelModuleFacts::modprobe, "/etc/modprobe.d");
   if (context.system.platform == Platform::native_linux) check_running_kernel_modules(context, layer);
   if (!(facts.loaded && *facts.loaded) && context.system.platform == Platform::native_linux) {
     check_built_for_kernel(context, layer);
@@ -270,7 +270,7 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
     if (facts.secure_boot && *facts.secure_boot) {
       facts.signing_keys = find_signing_keys(context.host);
       facts.signing_key_enrolled = some_key_enrolled(*facts.signing_keys);
-      layer.source("signing_keys", "/var/lib/dkms/mok.pub and friends; MokListRT, db (efivarfs)");
+      layer.source(&KernelModuleFacts::signing_keys, "/var/lib/dkms/mok.pub and friends; MokListRT, db (efivarfs)");
     }
     for (const auto& module : *facts.installed_modules) {
       const auto version = module.version ? Version::parse(*module.version) : std::nullopt;
@@ -279,7 +279,7 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
       facts.installed_flavour = module.flavour;
       break;
     }
-    layer.source("installed_modules", "/lib/modules/" + printable(context.host.uname().release, 100));
+    layer.source(&KernelModuleFacts::installed_modules, "/lib/modules/" + printable(context.host.uname().release, 100));
   }
   // The firmware the loaded driver (or else the module modprobe would load) needs at GPU init.
   if (context.system.platform == Platform::native_linux) {
@@ -292,7 +292,7 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
         }
     if (version) {
       facts.gsp_firmware = find_gsp_firmware(context.host, *version);
-      layer.source("gsp_firmware", "/lib/firmware/nvidia/" + printable(*version, 40) + " (and the kernel's other firmware directories)");
+      layer.source(&KernelModuleFacts::gsp_firmware, "/lib/firmware/nvidia/" + printable(*version, 40) + " (and the kernel's other firmware directories)");
     }
   }
   // The kernel log is taken by finish_kernel_module: dmesg, started ahead
@@ -305,7 +305,7 @@ void finish_kernel_module(ProbeContext& context, Probed<KernelModuleFacts>& laye
   auto& facts = layer.facts;
   if (!wants_kernel_log(context, facts)) return;
   facts.kernel_log = read_kernel_log(context.host, context.tables.cuda);
-  layer.source("kernel_log", facts.kernel_log->source ? *facts.kernel_log->source : "dmesg, journalctl -k");
+  layer.source(&KernelModuleFacts::kernel_log, facts.kernel_log->source ? *facts.kernel_log->source : "dmesg, journalctl -k");
 }
 
 }  // namespace gd
