@@ -51,7 +51,7 @@ auto run_contained(LayerId id, Probe probe, ProbeContext& context, Report& repor
 template <class Facts>
 void finish_contained(LayerId id, Probed<Facts>& layer, void (*finish)(ProbeContext&, Probed<Facts>&), std::size_t index,
                       Facts& facts, ProbeContext& context, Report& report) {
-  if (index >= report.layers.size() || report.layers[index].facts.id != layer_id(id) || report.layers[index].facts.facts.contains("probe_error"))
+  if (index >= report.layers.size() || report.layers[index].facts.id != layer_id(id) || report.layers[index].facts.facts.contains(k_probe_error_fact))
     return;
   std::string error;
   try {
@@ -84,14 +84,14 @@ Facts run_unfinished(LayerId id, Probed<Facts> (*probe)(ProbeContext&), Unfinish
 
 LayerReport probe_error_layer(const char* id, const std::string& error) {
   LayerFacts facts{id, Status::unknown, "the probe stopped: " + printable(error, 200), {}, {}};
-  facts.set("probe_error", printable(error, 400));
+  facts.set(std::string(k_probe_error_fact), printable(error, 400));
   // info: the layer stays unknown, as it would with no evidence at all.
   Finding finding{.rule = "probe-error",
                   .layer = id,
                   .severity = Severity::info,
                   .message = "gpudoctor's " + std::string(id) +
                              " probe stopped with an error, so this layer was not examined: " + printable(error, 200),
-                  .evidence = {{std::string(id) + ".probe_error", facts.facts["probe_error"], ""}},
+                  .evidence = {{std::string(id) + "." + std::string(k_probe_error_fact), facts.facts[k_probe_error_fact], ""}},
                   .fix = "This is a bug in gpudoctor: please report it with `gpudoctor snapshot --output DIR` attached.",
                   .reference = "gpudoctor"};
   return {std::move(facts), Status::unknown, {std::move(finding)}, {}};

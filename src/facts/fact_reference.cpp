@@ -48,12 +48,12 @@ void table(std::string& out, const std::string& title, const std::string& prefix
 template <class Facts>
 std::vector<FactDoc> layer_docs() {
   auto docs = describe_facts<Facts>();
-  docs.push_back({.path = "unreadable", .type = "list of object, optional", .doc = "input the probe could not trust", .values = {}});
+  docs.push_back({.path = std::string(k_unreadable_fact), .type = "list of object, optional", .doc = "input the probe could not trust", .values = {}});
   for (auto doc : describe_facts<Unreadable>()) {
-    doc.path = "unreadable[]." + doc.path;
+    doc.path = std::string(k_unreadable_fact) + "[]." + doc.path;
     docs.push_back(std::move(doc));
   }
-  docs.push_back({.path = "probe_error", .type = "string, optional", .doc = "the probe stopped with this error", .values = {}});
+  docs.push_back({.path = std::string(k_probe_error_fact), .type = "string, optional", .doc = "the probe stopped with this error", .values = {}});
   return docs;
 }
 
@@ -75,8 +75,8 @@ std::string fact_reference_markdown() {
   });
   out += "### every layer\n\n| fact | type | meaning |\n|---|---|---|\n";
   for (const auto& doc : describe_facts<Unreadable>())
-    out += "| `LAYER.unreadable[]." + doc.path + "` | " + doc.type + " | " + doc.doc + " |\n";
-  out += "| `LAYER.probe_error` | string, optional | the probe stopped with this error; the layer is unknown |\n";
+    out += "| `LAYER." + std::string(k_unreadable_fact) + "[]." + doc.path + "` | " + doc.type + " | " + doc.doc + " |\n";
+  out += "| `LAYER." + std::string(k_probe_error_fact) + "` | string, optional | the probe stopped with this error; the layer is unknown |\n";
   return out;
 }
 

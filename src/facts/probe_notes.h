@@ -26,6 +26,11 @@ struct Unreadable {
   }
 };
 
+// The facts every layer may hold beside its own: what its probe could not
+// trust, and the error that stopped it (check/run_check).
+inline constexpr std::string_view k_unreadable_fact = "unreadable";
+inline constexpr std::string_view k_probe_error_fact = "probe_error";
+
 struct ProbeNotes {
   Status status = Status::unknown;  // ok, skip or unknown; findings can only make it worse
   std::string summary;
@@ -57,7 +62,7 @@ struct Probed : ProbeNotes {
 template <class Facts>
 LayerFacts to_layer_facts(std::string id, const Probed<Facts>& probed) {
   LayerFacts layer{std::move(id), probed.status, probed.summary, to_fact_object(probed.facts), probed.sources};
-  if (!probed.unreadable.empty()) layer.facts["unreadable"] = to_fact_json(probed.unreadable);
+  if (!probed.unreadable.empty()) layer.facts[k_unreadable_fact] = to_fact_json(probed.unreadable);
   return layer;
 }
 

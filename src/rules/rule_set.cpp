@@ -130,7 +130,7 @@ void parse_rule_action(const RuleFile& file, const json::object& object, Rule& r
   const auto* given = object.if_contains("action");
   if (!given) {
     rule.action = rule.severity == Severity::info ? Action::none
-                  : rule.layer == "hardware"      ? Action::inspect_hardware
+                  : rule.layer == layer_id(LayerId::hardware) ? Action::inspect_hardware
                                                   : Action::fix_configuration;
     return;
   }
