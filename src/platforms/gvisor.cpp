@@ -20,6 +20,14 @@ std::optional<std::string> detect(const PlatformClues& clues) {
 
 }  // namespace
 
-extern const PlatformMethod gvisor_platform{Platform::gvisor, detect};
+// nvproxy forwards the sandbox's /dev/nvidia* to the host's driver: the
+// nodes are expected; the bus and the module are the host's, out of sight.
+extern const PlatformMethod gvisor_platform{
+    .platform = Platform::gvisor,
+    .detect = detect,
+    .pci_hidden = "gVisor hides the PCI bus; the GPU is reached through nvproxy",
+    .module_elsewhere = "gVisor: nvproxy forwards to the host driver, whose module is not visible in the sandbox",
+    .nodes = NodesExpected::always,
+};
 
 }  // namespace gd

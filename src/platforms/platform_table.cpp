@@ -5,7 +5,7 @@
 namespace gd {
 
 // One file each; an `extern const` definition there is visible here.
-extern const PlatformMethod wsl2_platform, wsl1_platform, gvisor_platform;
+extern const PlatformMethod wsl2_platform, wsl1_platform, gvisor_platform, linux_platform;
 
 namespace {
 
@@ -15,6 +15,12 @@ constexpr const PlatformMethod* k_platforms[] = {&wsl2_platform, &wsl1_platform,
 }  // namespace
 
 std::span<const PlatformMethod* const> machine_platforms() { return k_platforms; }
+
+const PlatformMethod& platform_method(Platform platform) {
+  for (const PlatformMethod* method : k_platforms)
+    if (method->platform == platform) return *method;
+  return linux_platform;
+}
 
 PlatformDetection detect_machine_platform(Host& host, std::string_view release) {
   const PlatformClues clues{host, to_lower(release)};

@@ -24,6 +24,30 @@ TEST_CASE("platform table: every platform once, each with a detector, plain Linu
   CHECK(platforms.size() + 1 == gd::EnumTable<gd::Platform>::names.size());
 }
 
+TEST_CASE("platform table: each platform's method says how its GPU is reached; plain Linux is the machine's own") {
+  for (const gd::PlatformMethod* method : gd::machine_platforms()) CHECK(&gd::platform_method(method->platform) == method);
+  const auto& linux = gd::platform_method(gd::Platform::native_linux);
+  CHECK(linux.platform == gd::Platform::native_linux);
+  CHECK(linux.own_kernel);
+  CHECK(linux.pci_hidden == nullptr);
+  CHECK(linux.module_elsewhere == nullptr);
+  CHECK(linux.nodes == gd::NodesExpected::where_loaded);
+  gd::FakeHost anything;
+  CHECK_FALSE(linux.detect({anything, "6.1.0"}));
+  // Only plain Linux has a kernel of its own to read the nvidia module, its log and its firmware in.
+  for (const gd::PlatformMethod* method : gd::machine_platforms()) CHECK_FALSE(method->own_kernel);
+  const auto& wsl2 = gd::platform_method(gd::Platform::wsl2);
+  CHECK(wsl2.through_dxg);
+  CHECK(wsl2.nodes == gd::NodesExpected::never);
+  CHECK(gd::contains(wsl2.pci_hidden, "/dev/dxg"));
+  const auto& gvisor = gd::platform_method(gd::Platform::gvisor);
+  CHECK(gvisor.nodes == gd::NodesExpected::always);  // nvproxy forwards them
+  CHECK(gd::contains(gvisor.module_elsewhere, "nvproxy"));
+  const auto& wsl1 = gd::platform_method(gd::Platform::wsl1);
+  CHECK_FALSE(wsl1.through_dxg);
+  CHECK(wsl1.pci_hidden == nullptr);
+}
+
 TEST_CASE("platform table: what no platform claims is plain Linux, with no evidence") {
   gd::FakeHost host;
   host.dir("/sys/module/nvidia").file("/proc/driver/nvidia/version", "NVRM version: ...").file("/proc/driver/nvidia/params", "");

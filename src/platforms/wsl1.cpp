@@ -16,6 +16,12 @@ std::optional<std::string> detect(const PlatformClues& clues) {
 
 }  // namespace
 
-extern const PlatformMethod wsl1_platform{Platform::wsl1, detect};
+// No GPU at all: the bus is listed (and empty), and there is no module or node to expect.
+extern const PlatformMethod wsl1_platform{
+    .platform = Platform::wsl1,
+    .detect = detect,
+    .module_elsewhere = "WSL: the Windows driver serves the GPU through /dev/dxg; there is no Linux nvidia module",
+    .nodes = NodesExpected::never,
+};
 
 }  // namespace gd

@@ -18,6 +18,13 @@ std::optional<std::string> detect(const PlatformClues& clues) {
 
 }  // namespace
 
-extern const PlatformMethod wsl2_platform{Platform::wsl2, detect};
+extern const PlatformMethod wsl2_platform{
+    .platform = Platform::wsl2,
+    .detect = detect,
+    .pci_hidden = "PCI is not visible under WSL2; the GPU is reached through /dev/dxg",
+    .module_elsewhere = "WSL: the Windows driver serves the GPU through /dev/dxg; there is no Linux nvidia module",
+    .nodes = NodesExpected::never,
+    .through_dxg = true,
+};
 
 }  // namespace gd

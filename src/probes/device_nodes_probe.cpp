@@ -1,6 +1,7 @@
 #include "probes/device_nodes_probe.h"
 
 #include "host/file_mode.h"
+#include "platforms/machine_platform.h"
 #include "probes/allocation.h"
 #include "probes/device_open.h"
 #include "util/text.h"
@@ -272,7 +273,11 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
   // A Jetson whose GPU nvgpu drives has no /dev/nvidia* at all (Thor's nvidia module does).
   const auto& soc = context.hardware.integrated_gpu;
   const bool nvgpu_jetson = soc && !loaded && soc->driver.value.value_or("") != "nvidia";
-  facts.nodes_expected = platform == Platform::gvisor || (platform == Platform::native_linux && (loaded || in_container) && !nvgpu_jetson);
+  switch (platform_method(platform).nodes) {
+    case NodesExpected::always: facts.nodes_expected = true; break;
+    case NodesExpected::never: facts.nodes_expected = false; break;
+    case NodesExpected::where_loaded: facts.nodes_expected = (loaded || in_container) && !nvgpu_jetson; break;
+  }
   facts.caller_may_mknod = may_mknod(host);
   facts.node_repair = node_repair(context, facts.caller_may_mknod);
   layer.source(&DeviceNodesFacts::caller_may_mknod, "/proc/self/status CapEff");

@@ -1,5 +1,6 @@
 #include "probes/driver_libs_probe.h"
 
+#include "platforms/machine_platform.h"
 #include "probes/fabric_manager_log.h"
 #include "probes/process_scan.h"
 
@@ -114,13 +115,13 @@ MountSources mount_sources(Host& host) {
 // source, so that is judged like the paths: a cuda-compat libcuda there is
 // forward compatibility (errors 803/804), not a driver upgrade awaiting a reboot.
 LibraryKind kind_of(const std::string& path, const std::string& real, const std::string& mount_source,
-                    bool wsl2, bool has_driver_version) {
+                    bool through_dxg, bool has_driver_version) {
   for (const auto* p : {&path, &real, &mount_source}) {
     if (contains(*p, "/stubs/")) return LibraryKind::stub;
     if (contains(*p, "/compat/") || contains(*p, "cuda-compat")) return LibraryKind::compat;
     if (p->starts_with("/usr/lib/wsl/") || contains(*p, "/lxss/lib/")) return LibraryKind::wsl;
   }
-  if (wsl2 && !has_driver_version) return LibraryKind::wsl;
+  if (through_dxg && !has_driver_version) return LibraryKind::wsl;
   return LibraryKind::driver;
 }
 
@@ -182,7 +183,7 @@ DriverLibraryFacts describe(ProbeContext& context, const DriverLibrary& library,
     if (found != mounts->end()) item.mount_source = printable(found->second, 300);
   }
   item.kind = kind_of(*resolution.path, real, item.mount_source.value_or(""),
-                      context.system.platform == Platform::wsl2, item.version.has_value());
+                      platform_method(context.system.platform).through_dxg, item.version.has_value());
   if (item.version) describe_driver_level(context, item, real);
   return item;
 }
@@ -341,7 +342,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   // under WSL2, gVisor and some VMs the PCI and module view is missing while CUDA works.
   const bool may_ask = context.host.mode() != HostMode::root && !context.options.image;
   const bool driver_expected = (context.kernel_module.loaded && *context.kernel_module.loaded) ||
-                               (context.system.platform == Platform::wsl2 && context.device_nodes.dxg_present);
+                               (platform_method(context.system.platform).through_dxg && context.device_nodes.dxg_present);
   DriverAnswers::Plan plan;
   if (smi && driver_expected && may_ask) plan.nvidia_smi = *smi;
   if (context.options.driver_probe && may_ask) {

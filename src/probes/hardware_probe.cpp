@@ -1,5 +1,6 @@
 #include "probes/hardware_probe.h"
 
+#include "platforms/machine_platform.h"
 #include "probes/infiniband.h"
 
 #include "probes/integrated_gpu.h"
@@ -240,10 +241,9 @@ Probed<HardwareFacts> probe_hardware(ProbeContext& context) {
     if (soc->model) layer.summary += ", " + *soc->model;
     if (soc->l4t_release)
       layer.summary += ", L4T " + *soc->l4t_release + (soc->jetpack ? " (JetPack " + *soc->jetpack + ")" : std::string());
-  } else if (platform == Platform::wsl2 || platform == Platform::gvisor) {
+  } else if (const char* hidden = platform_method(platform).pci_hidden) {
     layer.status = Status::skip;
-    layer.summary = platform == Platform::wsl2 ? "PCI is not visible under WSL2; the GPU is reached through /dev/dxg"
-                                               : "gVisor hides the PCI bus; the GPU is reached through nvproxy";
+    layer.summary = hidden;
   } else if (!entries) {
     layer.summary = "cannot list " + std::string(k_pci_devices) + " (" + errno_name(entries.error()) + ")";
   } else {

@@ -1,5 +1,6 @@
 #include "probes/kernel_module_probe.h"
 
+#include "platforms/machine_platform.h"
 #include "util/text.h"
 #include "util/version.h"
 
@@ -189,12 +190,9 @@ void summarise(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   const auto platform = context.system.platform;
   const auto& facts = layer.facts;
   const bool loaded = facts.loaded && *facts.loaded;
-  if (platform == Platform::wsl2 || platform == Platform::wsl1) {
+  if (const char* elsewhere = platform_method(platform).module_elsewhere; elsewhere && !loaded) {
     layer.status = Status::skip;
-    layer.summary = "WSL: the Windows driver serves the GPU through /dev/dxg; there is no Linux nvidia module";
-  } else if (platform == Platform::gvisor && !loaded) {
-    layer.status = Status::skip;
-    layer.summary = "gVisor: nvproxy forwards to the host driver, whose module is not visible in the sandbox";
+    layer.summary = elsewhere;
   } else if (const auto& soc = context.hardware.integrated_gpu; soc && !loaded) {
     // A Jetson before Thor: nvgpu (the platform driver "gk20a"), not nvidia, drives the GPU.
     const bool nvgpu = facts.modules.nvgpu && *facts.modules.nvgpu;
@@ -222,7 +220,7 @@ void summarise(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
 // read_kernel_log's condition, as far as it is known before the module's
 // files are read: a machine with a GPU on its PCI bus asks dmesg ahead.
 bool wants_kernel_log(const ProbeContext& context, const KernelModuleFacts& facts) {
-  return context.system.platform == Platform::native_linux && !context.options.gpu_table &&
+  return platform_method(context.system.platform).own_kernel && !context.options.gpu_table &&
          (context.hardware.gpu_count > 0 || (facts.loaded && *facts.loaded));
 }
 
@@ -256,8 +254,9 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
   }
   facts.modprobe = read_modprobe_config(context.host);
   layer.source(&KernelModuleFacts::modprobe, "/etc/modprobe.d");
-  if (context.system.platform == Platform::native_linux) check_running_kernel_modules(context, layer);
-  if (!(facts.loaded && *facts.loaded) && context.system.platform == Platform::native_linux) {
+  const bool own_kernel = platform_method(context.system.platform).own_kernel;
+  if (own_kernel) check_running_kernel_modules(context, layer);
+  if (!(facts.loaded && *facts.loaded) && own_kernel) {
     check_built_for_kernel(context, layer);
     check_secure_boot(context, layer);
     facts.installed_modules = find_installed_modules(context.host, context.host.uname().release);
@@ -282,7 +281,7 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
     layer.source(&KernelModuleFacts::installed_modules, "/lib/modules/" + printable(context.host.uname().release, 100));
   }
   // The firmware the loaded driver (or else the module modprobe would load) needs at GPU init.
-  if (context.system.platform == Platform::native_linux) {
+  if (own_kernel) {
     std::optional<std::string> version = facts.version;
     if (!version && facts.installed_modules)
       for (const auto& module : *facts.installed_modules)
