@@ -58,6 +58,34 @@ struct ProcessInfo {
 };
 constexpr std::size_t k_max_processes = 16;
 
+// nvmlGpuFabricInfo_v3_t (nvmlDeviceGetGpuFabricInfoV): the fabric's state,
+// and, where the driver has them (R550 and newer on NVSwitch and NVL
+// systems), its health mask and NVIDIA's summary of it.
+struct FabricInfoV3 {
+  unsigned version = 0;
+  unsigned char cluster_uuid[16] = {};
+  nvmlReturn status = 0;
+  unsigned clique_id = 0;
+  unsigned char state = 0;
+  unsigned health_mask = 0;
+  unsigned char health_summary = 0;
+};
+static_assert(sizeof(FabricInfoV3) == 40);
+constexpr unsigned k_fabric_info_v3 = sizeof(FabricInfoV3) | (3u << 24);  // NVML_STRUCT_VERSION(GpuFabricInfo, 3)
+
+void read_fabric(const Nvml& nvml, nvmlDevice device, json::object& line) {
+  FabricInfoV3 fabric{.version = k_fabric_info_v3};
+  if (nvml.ask("nvmlDeviceGetGpuFabricInfoV", device, static_cast<void*>(&fabric))) {
+    line["fabric_state"] = fabric.state;
+    line["fabric_health_summary"] = fabric.health_summary;
+    line["fabric_health_mask"] = fabric.health_mask;
+    return;
+  }
+  // Older drivers: nvmlGpuFabricInfo_t, clusterUuid[16], status, cliqueId, state (one byte).
+  alignas(8) unsigned char old[64] = {};
+  if (nvml.ask("nvmlDeviceGetGpuFabricInfo", device, static_cast<void*>(old))) line["fabric_state"] = old[24];
+}
+
 // The compute processes holding a context on the device, each with its name
 // (nvmlSystemGetProcessName) and memory: who keeps an exclusive GPU busy.
 void list_processes(const Nvml& nvml, nvmlDevice device, json::object& line) {
@@ -192,9 +220,7 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
   }
   list_processes(nvml, device, line);
   list_nvlinks(nvml, device, line);
-  // nvmlGpuFabricInfo_t: clusterUuid[16], status, cliqueId, state (one byte).
-  alignas(8) unsigned char fabric[64] = {};
-  if (nvml.ask("nvmlDeviceGetGpuFabricInfo", device, static_cast<void*>(fabric))) line["fabric_state"] = fabric[24];
+  read_fabric(nvml, device, line);
   return line;
 }
 

@@ -38,6 +38,31 @@ struct EnumTable<FabricState> {
   static constexpr std::array names{"not-supported", "not-started", "in-progress", "completed"};
 };
 
+// NVIDIA's summary of a GPU's NVLink fabric health, nvmlGpuFabricInfo_v3_t
+// healthSummary in order (R550 and newer, NVSwitch and NVL systems).
+enum class FabricHealth { not_supported, healthy, unhealthy, limited_capacity };
+template <>
+struct EnumTable<FabricHealth> {
+  static constexpr std::array names{"not-supported", "healthy", "unhealthy", "limited-capacity"};
+};
+
+// What the fabric's health mask says is wrong (NVML_GPU_FABRIC_HEALTH_MASK_*).
+enum class FabricIssue {
+  degraded_bandwidth,
+  route_recovery,
+  route_unhealthy,
+  access_timeout_recovery,
+  incorrect_sysguid,
+  incorrect_chassis_serial,
+  no_partition,
+  insufficient_nvlinks,
+};
+template <>
+struct EnumTable<FabricIssue> {
+  static constexpr std::array names{"degraded-bandwidth", "route-recovery",           "route-unhealthy", "access-timeout-recovery",
+                                    "incorrect-sysguid",  "incorrect-chassis-serial", "no-partition",    "insufficient-nvlinks"};
+};
+
 struct CudaDeviceFacts {
   std::int64_t index = 0;
   std::optional<std::string> name, uuid, bus_id, compute_capability;
@@ -108,6 +133,8 @@ struct NvmlDeviceFacts {
   std::optional<std::vector<std::int64_t>> nvlinks_inactive;
   std::optional<NvlinkErrorFacts> nvlink_errors;
   std::optional<FabricState> fabric_state;
+  std::optional<FabricHealth> fabric_health;
+  std::optional<std::vector<FabricIssue>> fabric_issues;
   std::optional<std::int64_t> memory_total_mib, memory_used_mib, memory_used_percent, utilization_percent, temperature_c, processes, mig_devices;
   std::optional<std::int64_t> ecc_uncorrected_volatile, ecc_uncorrected_aggregate;
   std::optional<double> power_draw_w, power_limit_w;
@@ -159,6 +186,8 @@ struct NvmlDeviceFacts {
     f("processes", processes, "compute processes using the GPU");
     f("process_list", process_list, "those processes (at most 16): pid, name and memory, from nvmlDeviceGetComputeRunningProcesses");
     f("fabric_state", fabric_state, "NVLink fabric registration (NVSwitch systems)");
+    f("fabric_health", fabric_health, "NVIDIA's summary of the fabric's health (nvmlDeviceGetGpuFabricInfoV, R550 and newer)");
+    f("fabric_issues", fabric_issues, "what the fabric's health mask says is wrong; empty where nothing is");
   }
 };
 

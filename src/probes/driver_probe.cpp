@@ -30,6 +30,21 @@ std::optional<E> enum_field(const json::object& line, std::string_view key) {
   return static_cast<E>(number);
 }
 
+// NVML_GPU_FABRIC_HEALTH_MASK_*: four two-bit fields, each 1 where it is
+// so (degraded bandwidth, route recovery, route unhealthy, access timeout
+// recovery), then four bits of configuration (1: nothing wrong; 2-5: what is).
+std::vector<FabricIssue> fabric_issues(std::int64_t mask) {
+  std::vector<FabricIssue> issues;
+  constexpr FabricIssue k_flags[] = {FabricIssue::degraded_bandwidth, FabricIssue::route_recovery, FabricIssue::route_unhealthy,
+                                     FabricIssue::access_timeout_recovery};
+  for (unsigned field = 0; field < 4; ++field)
+    if (((mask >> (2 * field)) & 0x3) == 1) issues.push_back(k_flags[field]);
+  constexpr FabricIssue k_configuration[] = {FabricIssue::incorrect_sysguid, FabricIssue::incorrect_chassis_serial,
+                                             FabricIssue::no_partition, FabricIssue::insufficient_nvlinks};
+  if (const auto configuration = (mask >> 8) & 0xF; configuration >= 2 && configuration <= 5) issues.push_back(k_configuration[configuration - 2]);
+  return issues;
+}
+
 std::optional<std::string> text_of(const json::object& line, std::string_view key, std::size_t max = 200) {
   const auto text = optional_string(line, key);
   if (!text) return std::nullopt;
@@ -256,6 +271,9 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
         }
       }
       device.fabric_state = enum_field<FabricState>(line, "fabric_state");
+      device.fabric_health = enum_field<FabricHealth>(line, "fabric_health_summary");
+      if (const auto mask = int_field(line, "fabric_health_mask"); mask && *mask >= 0 && *mask <= 0xFFFFFFFF)
+        device.fabric_issues = fabric_issues(*mask);
       if (const auto* reasons = line.if_contains("throttle_reasons"); reasons && reasons->is_array()) {
         device.throttle_reasons.emplace();
         for (const auto& reason : reasons->get_array())

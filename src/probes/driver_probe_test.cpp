@@ -153,6 +153,12 @@ TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the
   CHECK(facts.devices[0].mig_devices == 3);  // handles 0-2 of at most 7 exist
   CHECK(facts.devices[1].mig_mode == gd::Setting::Disabled);
   CHECK(!facts.devices[1].mig_devices);
+  // The fabric through nvmlDeviceGetGpuFabricInfoV's version 3, which the fake refuses under any other version.
+  CHECK(facts.devices[0].fabric_state == gd::FabricState::completed);
+  CHECK(facts.devices[0].fabric_health == gd::FabricHealth::healthy);
+  CHECK(facts.devices[0].fabric_issues == std::vector<gd::FabricIssue>{});
+  CHECK(facts.devices[1].fabric_health == gd::FabricHealth::unhealthy);
+  CHECK(facts.devices[1].fabric_issues == std::vector<gd::FabricIssue>{gd::FabricIssue::route_unhealthy});
   // The fake has no power or ECC functions: those facts are absent, not zero.
   CHECK(!facts.devices[1].power_draw_w);
   CHECK(!facts.devices[1].ecc_uncorrected_volatile);
@@ -242,6 +248,25 @@ TEST_CASE("the NVML child's settings are NVML's numbers; a snapshot recorded bef
   CHECK_FALSE(facts.devices[2].mig_mode);
   CHECK_FALSE(facts.devices[2].persistence_mode);
   CHECK_FALSE(facts.devices[2].fabric_state);
+}
+
+TEST_CASE("the fabric's health mask: four flags, then what is wrong with its configuration; junk is no fact") {
+  const auto issues_of = [](const std::string& mask) {
+    ChildAnswer answer;
+    answer.exit = 0;
+    answer.output = "{\"nvml_device\":0,\"fabric_health_summary\":3,\"fabric_health_mask\":" + mask + "}\n{\"done\":true}\n";
+    return parse_nvml_probe(answer).devices.at(0);
+  };
+  using gd::FabricIssue;
+  // Every flag false (2) and the configuration fine (1): nothing.
+  CHECK(issues_of("426").fabric_issues == std::vector<FabricIssue>{});  // 0b1_10_10_10_10
+  CHECK(issues_of("426").fabric_health == gd::FabricHealth::limited_capacity);
+  // Degraded bandwidth and access-timeout recovery true, the partition missing.
+  CHECK(issues_of("1129").fabric_issues ==  // 4 << 8 | 1 << 6 | 2 << 4 | 2 << 2 | 1
+        std::vector<FabricIssue>{FabricIssue::degraded_bandwidth, FabricIssue::access_timeout_recovery, FabricIssue::no_partition});
+  CHECK(issues_of("1280").fabric_issues == std::vector<FabricIssue>{FabricIssue::insufficient_nvlinks});  // 5 << 8
+  CHECK_FALSE(issues_of("-1").fabric_issues);
+  CHECK_FALSE(issues_of("\"bad\"").fabric_issues);
 }
 
 TEST_CASE("NVML's recovery action by its number; a VBIOS or link count unlike the peers' is marked, a tie or a lone GPU is not") {

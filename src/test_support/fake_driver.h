@@ -8,8 +8,8 @@
 //              chatty (prints to stdout in cuInit, as some shims do)
 //   FAKE_CUDA_INIT_MS, FAKE_NVML_INIT_MS: how long cuInit and nvmlInit_v2
 //              take (tools/bench_live.py gives them a real driver's times)
-//   FAKE_NVML: ok (two GPUs, the second with pending row remapping and a
-//              corrupt InfoROM), mismatch (nvmlInit_v2: 18), busy (the
+//   FAKE_NVML: ok (two GPUs, the second with pending row remapping, a
+//              corrupt InfoROM and an unhealthy NVLink fabric), mismatch (nvmlInit_v2: 18), busy (the
 //              first in Exclusive_Process, held by pid 878 "python3", 612 MiB)
 
 #include "test_support/elf_builder.h"
@@ -118,6 +118,24 @@ int nvmlDeviceValidateInforom(void* d) { return index_of(d) == 1 ? 14 : 0; }
 int nvmlDeviceGetMigMode(void* d, unsigned* current, unsigned* pending) { *current = index_of(d) == 0; *pending = *current; return 0; }
 int nvmlDeviceGetMaxMigDeviceCount(void* d, unsigned* n) { (void)d; *n = 7; return 0; }
 int nvmlDeviceGetMigDeviceHandleByIndex(void* d, unsigned i, void** h) { (void)d; *h = (void*)(size_t)(100 + i); return i < 3 ? 0 : 6; }
+typedef struct {
+  unsigned int version;
+  unsigned char clusterUuid[16];
+  int status;
+  unsigned int cliqueId;
+  unsigned char state;
+  unsigned int healthMask;
+  unsigned char healthSummary;
+} fabric_v3;
+/* Version 3 only, as NVML checks it (else NVML_ERROR_ARGUMENT_VERSION_MISMATCH); the
+   fabric completed on both GPUs, the second's routes unhealthy. */
+int nvmlDeviceGetGpuFabricInfoV(void* d, fabric_v3* info) {
+  if (info->version != (sizeof(fabric_v3) | (3u << 24))) return 25;
+  info->state = 3;
+  info->healthMask = index_of(d) == 1 ? (1u << 4) | (2u << 0) | (2u << 2) | (2u << 6) | (1u << 8) : (2u << 0) | (2u << 2) | (2u << 4) | (2u << 6) | (1u << 8);
+  info->healthSummary = index_of(d) == 1 ? 2 : 1;
+  return 0;
+}
 )";
 
 // Builds both into dir/lib: libcuda.so.1 and libnvidia-ml.so.1.

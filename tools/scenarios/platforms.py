@@ -472,6 +472,30 @@ def hgx_b200_scenarios():
     s = hgx_b200_host("host-hgx-b200-healthy", "An HGX B200 server: Fabric Manager, the NVLink Subnet Manager and ib_umad in place.")
     yield s.expect("ok", None, [], absent=["fabric-manager-missing", "nvlink-subnet-manager-missing", "nvlink-fabric-ib-umad-not-loaded"])
 
+    # NVML's own verdict on the fabric (R550+: nvmlGpuFabricInfo_v3_t): a healthy twin, then two GPUs it calls
+    # unhealthy (a route) and limited (bandwidth); CUDA works on every GPU either way.
+    healthy_mask = 2 | 2 << 2 | 2 << 4 | 2 << 6 | 1 << 8  # every flag false, the configuration fine
+
+    def with_fabric(s, sick):
+        buses = ["18", "2A", "3A", "5D", "9A", "AB", "BA", "DB"]
+        s.cuda_probe(devices=[cuda_device(i, b, name="NVIDIA B200") for i, b in enumerate(buses)],
+                     mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.570.133.20")
+        s.nvml_probe(driver="570.133.20", devices=[
+            nvml_device(i, b, name="NVIDIA B200", compute_capability="10.0", fabric_state="completed",
+                        **(sick.get(i) or {"fabric_health_summary": "healthy", "fabric_health_mask": healthy_mask}))
+            for i, b in enumerate(buses)])
+        return s
+
+    s = with_fabric(hgx_b200_host("host-hgx-b200-fabric-healthy", "An HGX B200 whose NVML calls every GPU's NVLink fabric healthy."), {})
+    yield s.expect("ok", None, [], absent=["gpu-fabric-unhealthy", "gpu-fabric-not-ready"])
+
+    s = with_fabric(hgx_b200_host("host-hgx-b200-fabric-unhealthy", "An HGX B200 whose NVML calls GPU 3's fabric unhealthy (a route) "
+                                  "and GPU 5's limited (degraded bandwidth); CUDA works on all eight."),
+                    {3: {"fabric_health_summary": "unhealthy", "fabric_health_mask": healthy_mask & ~(3 << 4) | 1 << 4},
+                     5: {"fabric_health_summary": "limited-capacity", "fabric_health_mask": healthy_mask & ~3 | 1}})
+    yield s.expect("warn", None, ["gpu-fabric-unhealthy"], absent=["gpu-fabric-not-ready"], headline="gpu-fabric-unhealthy",
+                   action="inspect-hardware")
+
     s = hgx_b200_host("host-hgx-b200-no-nvlsm", "An HGX B200 set up as an HGX H100 was: Fabric Manager without nvlsm, so it "
                       "cannot start and cuInit answers 802.", nvlsm=False)
     s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.570.133.20")
