@@ -73,6 +73,14 @@ struct FabricInfoV3 {
 static_assert(sizeof(FabricInfoV3) == 40);
 constexpr unsigned k_fabric_info_v3 = sizeof(FabricInfoV3) | (3u << 24);  // NVML_STRUCT_VERSION(GpuFabricInfo, 3)
 
+// nvmlMarginTemperature_v1_t (nvmlDeviceGetMarginTemperature, R555 and
+// newer): degrees C left before the GPU slows itself down (T.Limit).
+struct MarginTemperature {
+  unsigned version = sizeof(MarginTemperature) | (1u << 24);  // NVML_STRUCT_VERSION(MarginTemperature, 1)
+  int margin = 0;
+};
+static_assert(sizeof(MarginTemperature) == 8);
+
 void read_fabric(const Nvml& nvml, nvmlDevice device, json::object& line) {
   FabricInfoV3 fabric{.version = k_fabric_info_v3};
   if (nvml.ask("nvmlDeviceGetGpuFabricInfoV", device, static_cast<void*>(&fabric))) {
@@ -165,6 +173,8 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
   if (nvml.ask("nvmlDeviceGetUtilizationRates", device, static_cast<void*>(utilisation))) line["utilization_percent"] = utilisation[0];
   unsigned value = 0;
   if (nvml.ask("nvmlDeviceGetTemperature", device, 0, &value)) line["temperature_c"] = value;
+  if (MarginTemperature margin; nvml.ask("nvmlDeviceGetMarginTemperature", device, static_cast<void*>(&margin)))
+    line["thermal_margin_c"] = margin.margin;
   if (nvml.ask("nvmlDeviceGetPowerUsage", device, &value)) line["power_draw_w"] = value / 1000.0;
   if (nvml.ask("nvmlDeviceGetEnforcedPowerLimit", device, &value)) line["power_limit_w"] = value / 1000.0;
   int state = 0;

@@ -136,6 +136,7 @@ struct NvmlDeviceFacts {
   std::optional<FabricHealth> fabric_health;
   std::optional<std::vector<FabricIssue>> fabric_issues;
   std::optional<std::int64_t> memory_total_mib, memory_used_mib, memory_used_percent, utilization_percent, temperature_c, processes, mig_devices;
+  std::optional<std::int64_t> thermal_margin_c;
   std::optional<std::int64_t> ecc_uncorrected_volatile, ecc_uncorrected_aggregate;
   std::optional<double> power_draw_w, power_limit_w;
   std::optional<bool> retired_pages_pending, remapped_rows_pending, remapped_rows_failed, inforom_valid;
@@ -154,6 +155,9 @@ struct NvmlDeviceFacts {
     f("memory_used_percent", memory_used_percent, "memory used, percent of the total (the driver's own reservation is well under 1%)");
     f("utilization_percent", utilization_percent, "GPU utilisation over the last sample period");
     f("temperature_c", temperature_c, "GPU temperature, degrees C");
+    f("thermal_margin_c", thermal_margin_c,
+      "degrees C left before the GPU slows itself down (nvmlDeviceGetMarginTemperature, T.Limit; R555 and newer; "
+      "absent where the driver does not say; some drivers answer 0 where they cannot tell, which gpud reads as not said)");
     f("power_draw_w", power_draw_w, "power draw, W");
     f("power_limit_w", power_limit_w, "enforced power limit, W");
     f("persistence_mode", persistence_mode, "nvmlDeviceGetPersistenceMode");

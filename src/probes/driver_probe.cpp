@@ -242,6 +242,7 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
         device.memory_used_percent = *device.memory_used_mib * 100 / *device.memory_total_mib;
       device.utilization_percent = int_field(line, "utilization_percent");
       device.temperature_c = int_field(line, "temperature_c");
+      device.thermal_margin_c = int_field(line, "thermal_margin_c");
       device.power_draw_w = number_field(line, "power_draw_w");
       device.power_limit_w = number_field(line, "power_limit_w");
       device.persistence_mode = enum_field<Setting>(line, "persistence_mode");

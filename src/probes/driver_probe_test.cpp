@@ -153,6 +153,8 @@ TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the
   CHECK(facts.devices[0].mig_devices == 3);  // handles 0-2 of at most 7 exist
   CHECK(facts.devices[1].mig_mode == gd::Setting::Disabled);
   CHECK(!facts.devices[1].mig_devices);
+  CHECK(facts.devices[0].thermal_margin_c == 31);
+  CHECK(facts.devices[1].thermal_margin_c == 3);
   // The fabric through nvmlDeviceGetGpuFabricInfoV's version 3, which the fake refuses under any other version.
   CHECK(facts.devices[0].fabric_state == gd::FabricState::completed);
   CHECK(facts.devices[0].fabric_health == gd::FabricHealth::healthy);

@@ -118,6 +118,13 @@ int nvmlDeviceValidateInforom(void* d) { return index_of(d) == 1 ? 14 : 0; }
 int nvmlDeviceGetMigMode(void* d, unsigned* current, unsigned* pending) { *current = index_of(d) == 0; *pending = *current; return 0; }
 int nvmlDeviceGetMaxMigDeviceCount(void* d, unsigned* n) { (void)d; *n = 7; return 0; }
 int nvmlDeviceGetMigDeviceHandleByIndex(void* d, unsigned i, void** h) { (void)d; *h = (void*)(size_t)(100 + i); return i < 3 ? 0 : 6; }
+typedef struct { unsigned int version; int marginTemperature; } margin_v1;
+/* The first GPU 31 degrees from its slowdown, the second 3. */
+int nvmlDeviceGetMarginTemperature(void* d, margin_v1* m) {
+  if (m->version != (sizeof(margin_v1) | (1u << 24))) return 25;
+  m->marginTemperature = index_of(d) == 1 ? 3 : 31;
+  return 0;
+}
 typedef struct {
   unsigned int version;
   unsigned char clusterUuid[16];

@@ -124,6 +124,21 @@ def scenarios():
     s.nvml_probe(devices=[nvml_device(throttle_reasons=["sw-power-cap"], utilization_percent=100, power_draw_w=699.0)])
     yield s.expect("ok", None, [], action="none")
 
+    # The margin to T.Limit (nvmlDeviceGetMarginTemperature): close to it before any slowdown; its healthy twins, a busy
+    # GPU with room to spare and a driver that answers 0 where it cannot tell.
+    s = h100_host("host-gpu-thermal-margin-low", "A busy H100 3 degrees C from the temperature at which it slows itself down.")
+    s.nvml_probe(devices=[nvml_device(thermal_margin_c=3, temperature_c=84, utilization_percent=100, power_draw_w=650.0)])
+    yield s.expect("warn", None, ["gpu-thermal-margin-low"], absent=["gpu-throttled-by-hardware"], headline="gpu-thermal-margin-low",
+                   action="inspect-hardware")
+
+    s = h100_host("host-gpu-thermal-margin-healthy", "A busy H100 with 24 degrees C to spare before it would slow itself down.")
+    s.nvml_probe(devices=[nvml_device(thermal_margin_c=24, temperature_c=63, utilization_percent=100, power_draw_w=650.0)])
+    yield s.expect("ok", None, [], absent=["gpu-thermal-margin-low"], action="none")
+
+    s = h100_host("host-gpu-thermal-margin-not-said", "An H100 whose driver answers a margin of 0: it cannot tell, as gpud reads it.")
+    s.nvml_probe(devices=[nvml_device(thermal_margin_c=0)])
+    yield s.expect("ok", None, [], absent=["gpu-thermal-margin-low"], action="none")
+
     three = [("1b", "96.00.99.00.01"), ("2a", "96.00.99.00.01"), ("3c", "96.00.74.00.0c")]
     s = h100_host("host-gpu-vbios-differs", "Three H100s, one of them a replacement with an older VBIOS.")
     for index, (bus, _) in enumerate(three[1:], start=1):
