@@ -191,6 +191,7 @@ struct FabricManagerFacts {
   std::optional<bool> ib_umad;
   Nullable<bool> running;
   std::optional<std::int64_t> pid;
+  std::optional<std::string> package, package_version;
   std::optional<FabricManagerLogFacts> log;
 
   template <class F>
@@ -206,6 +207,8 @@ struct FabricManagerFacts {
       "a process named nv-fabricmanager runs (the command in /proc/PID/stat, read once with every process's state); null when not "
       "every process can be seen (a --root tree, /proc with hidepid: pid 1 is not listed), or more processes than gpudoctor reads");
     f("pid", pid, "that process's id");
+    f("package", package, "the dpkg package that installed it (nvidia-fabricmanager-550, or nvidia-fabricmanager from R580), from /var/lib/dpkg/status");
+    f("package_version", package_version, "that package's version without its Debian revision: the Fabric Manager release, which must be the driver's");
     f("log", log, "what its log says about its last runs (where the log exists, or it is not running and its journal names a version mismatch)");
     f("ib_umad", ib_umad,
       "fourth-generation NVSwitch baseboards: /sys/module/ib_umad exists, the InfiniBand MAD module NVLSM talks to the NVSwitches through");

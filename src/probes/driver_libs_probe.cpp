@@ -1,6 +1,7 @@
 #include "probes/driver_libs_probe.h"
 
 #include "platforms/machine_platform.h"
+#include "probes/dpkg_status.h"
 #include "probes/fabric_manager_log.h"
 #include "probes/process_scan.h"
 
@@ -260,6 +261,15 @@ void find_fabric_manager_process(const ProcessStates* states, FabricManagerFacts
   if (process) facts.pid = process->pid;
 }
 
+// nvidia-fabricmanager-BRANCH up to R575, nvidia-fabricmanager from R580 (not -dev, not the -BRANCH-server transition).
+bool is_fabric_manager_package(std::string_view name) {
+  constexpr std::string_view k_name = "nvidia-fabricmanager";
+  if (name == k_name) return true;
+  if (!name.starts_with(k_name) || name.size() < k_name.size() + 2 || name[k_name.size()] != '-') return false;
+  const auto branch = name.substr(k_name.size() + 1);
+  return branch.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
 // Where the nvidia-fabricmanager packages put the daemon and its unit; on a
 // GPU Operator node the driver container carries and starts it.
 FabricManagerFacts find_fabric_manager(Host& host, const ProcessStates* states, bool nvlsm_needed) {
@@ -284,6 +294,12 @@ FabricManagerFacts find_fabric_manager(Host& host, const ProcessStates* states, 
   facts.unit.value = unit.path;
   facts.enabled = unit.enabled;
   find_fabric_manager_process(states, facts);
+  // Its package's version: what Fabric Manager would refuse the driver with, before it is asked to start.
+  if (facts.program && !facts.in_driver_container)
+    if (auto package = find_installed_deb(host, is_fabric_manager_package)) {
+      facts.package = std::move(package->name);
+      facts.package_version = std::move(package->upstream_version);
+    }
   if (facts.program) facts.log = read_fabric_manager_log(host, facts.running);
   return facts;
 }

@@ -120,6 +120,32 @@ def scenarios():
     s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
     yield s.expect("ok", None, [], absent=["fabric-manager-version-mismatch", "fabric-manager-not-running"])
 
+    # Fabric Manager's package against the driver (dpkg's status), where it left no refusal to read.
+    def fm_package(version):
+        return ("Package: libc6\nStatus: install ok installed\nVersion: 2.36-9+deb12u4\n\n"
+                f"Package: nvidia-fabricmanager-550\nStatus: install ok installed\nArchitecture: amd64\nVersion: {version}-1\n")
+
+    s = hgx_host("host-hgx-fabric-manager-package-mismatch", "The driver was updated to 550.90.07 and Fabric Manager's package "
+                 "is still 550.54.15; it is stopped and left no log: dpkg's status says why.", fm_running=False)
+    s.file("/var/lib/dpkg/status", fm_package("550.54.15"))
+    s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="not-started") for i, bus in enumerate(buses)])
+    yield s.expect("fail", "driver-libs", ["fabric-manager-package-mismatch", "fabric-manager-not-running", "cuda-init-system-not-ready",
+                                           "gpu-fabric-not-ready"], headline="fabric-manager-package-mismatch", action="fix-configuration")
+
+    s = hgx_host("host-hgx-fabric-manager-package-matches", "A healthy HGX node whose Fabric Manager package is the driver's release.")
+    s.file("/var/lib/dpkg/status", fm_package("550.90.07"))
+    s.cuda_probe(devices=[cuda_device(i, bus.upper()) for i, bus in enumerate(buses)],
+                 mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="completed") for i, bus in enumerate(buses)])
+    yield s.expect("ok", None, [], absent=["fabric-manager-package-mismatch", "fabric-manager-not-running"])
+
+    s = hgx_host("host-hgx-fabric-manager-stopped-package-matches", "Fabric Manager is stopped, though its package is the "
+                 "driver's release: the stop is the cause, not the versions.", fm_running=False)
+    s.file("/var/lib/dpkg/status", fm_package("550.90.07"))
+    yield s.expect("fail", "driver-libs", ["fabric-manager-not-running"], headline="fabric-manager-not-running",
+                   absent=["fabric-manager-package-mismatch"])
+
     s = hgx_host("host-hgx-fabric-manager-stale-mismatch", "Fabric Manager is not running, and its log's refusal names "
                  "a driver that is no longer loaded: that line says nothing of today's stop.", fm_running=False)
     s.file("/var/log/fabricmanager.log", fm_log(mismatch.format("550.90.07", "550.54.15")))
