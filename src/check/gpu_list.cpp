@@ -15,63 +15,54 @@ std::string name_of(const std::optional<E>& value) {
   return value ? std::string(enum_name(*value)) : std::string();
 }
 
-std::vector<GpuRow> from_nvml(const std::vector<NvmlDeviceFacts>& devices, const std::string& driver) {
+// One row per GPU a source lists: what each says of which GPU it is
+// (NVML's devices, nvidia-smi's and CUDA's name these fields alike), then
+// what `describe` adds of that source.
+template <class Item, class Describe>
+std::vector<GpuRow> rows_of(const std::vector<Item>& items, GpuListSource source, Describe describe) {
   std::vector<GpuRow> rows;
-  for (const auto& device : devices) {
-    GpuRow row{.index = device.index,
-               .memory_used_mib = device.memory_used_mib,
-               .memory_total_mib = device.memory_total_mib,
-               .utilization_percent = device.utilization_percent,
-               .temperature_c = device.temperature_c,
-               .power_draw_w = device.power_draw_w,
-               .power_limit_w = device.power_limit_w,
-               .name = text(device.name),
-               .bus_id = text(device.bus_id),
-               .uuid = text(device.uuid),
-               .compute_capability = text(device.compute_capability),
-               .driver = driver,
-               .mig = name_of(device.mig_mode),
-               .source = std::string(enum_name(GpuListSource::nvml))};
-    if (device.mig_devices && device.mig_mode == Setting::Enabled) row.mig += " (" + std::to_string(*device.mig_devices) + " devices)";
+  for (const auto& item : items) {
+    GpuRow row;
+    row.index = item.index;
+    row.name = text(item.name);
+    row.bus_id = text(item.bus_id);
+    row.uuid = text(item.uuid);
+    row.compute_capability = text(item.compute_capability);
+    row.source = enum_name(source);
+    describe(item, row);
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
+std::vector<GpuRow> from_nvml(const std::vector<NvmlDeviceFacts>& devices, const std::string& driver) {
+  return rows_of(devices, GpuListSource::nvml, [&driver](const NvmlDeviceFacts& device, GpuRow& row) {
+    row.memory_used_mib = device.memory_used_mib;
+    row.memory_total_mib = device.memory_total_mib;
+    row.utilization_percent = device.utilization_percent;
+    row.temperature_c = device.temperature_c;
+    row.power_draw_w = device.power_draw_w;
+    row.power_limit_w = device.power_limit_w;
+    row.driver = driver;
+    row.mig = name_of(device.mig_mode);
+    if (device.mig_devices && device.mig_mode == Setting::Enabled) row.mig += " (" + std::to_string(*device.mig_devices) + " devices)";
+  });
+}
+
 std::vector<GpuRow> from_smi(const std::vector<SmiGpu>& gpus) {
-  std::vector<GpuRow> rows;
-  for (const auto& gpu : gpus) {
-    GpuRow row;
-    row.index = gpu.index;
-    row.name = text(gpu.name);
-    row.bus_id = text(gpu.bus_id);
-    row.uuid = text(gpu.uuid);
-    row.compute_capability = text(gpu.compute_capability);
+  return rows_of(gpus, GpuListSource::nvidia_smi, [](const SmiGpu& gpu, GpuRow& row) {
     row.driver = text(gpu.driver_version);
     row.memory_used_mib = gpu.memory_used_mib;
     row.memory_total_mib = gpu.memory_total_mib;
     row.mig = name_of(gpu.mig_mode);
-    row.source = enum_name(GpuListSource::nvidia_smi);
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  });
 }
 
 std::vector<GpuRow> from_cuda(const std::vector<CudaDeviceFacts>& devices, const std::string& driver) {
-  std::vector<GpuRow> rows;
-  for (const auto& device : devices) {
-    GpuRow row;
-    row.index = device.index;
-    row.name = text(device.name);
-    row.bus_id = text(device.bus_id);
-    row.uuid = text(device.uuid);
-    row.compute_capability = text(device.compute_capability);
+  return rows_of(devices, GpuListSource::cuda, [&driver](const CudaDeviceFacts& device, GpuRow& row) {
     row.memory_total_mib = device.memory_total_mib;
     row.driver = driver;
-    row.source = enum_name(GpuListSource::cuda);
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  });
 }
 
 // Every NVIDIA GPU on the PCI bus, with what /proc/driver/nvidia/gpus says
