@@ -26,14 +26,14 @@ TEST_CASE("platform table: every platform once, each with a detector, plain Linu
 
 TEST_CASE("platform table: each platform's method says how its GPU is reached; plain Linux is the machine's own") {
   for (const gd::PlatformMethod* method : gd::machine_platforms()) CHECK(&gd::platform_method(method->platform) == method);
-  const auto& linux = gd::platform_method(gd::Platform::native_linux);
-  CHECK(linux.platform == gd::Platform::native_linux);
-  CHECK(linux.own_kernel);
-  CHECK(linux.pci_hidden == nullptr);
-  CHECK(linux.module_elsewhere == nullptr);
-  CHECK(linux.nodes == gd::NodesExpected::where_loaded);
+  const auto& plain = gd::platform_method(gd::Platform::native_linux);
+  CHECK(plain.platform == gd::Platform::native_linux);
+  CHECK(plain.own_kernel);
+  CHECK(plain.pci_hidden == nullptr);
+  CHECK(plain.module_elsewhere == nullptr);
+  CHECK(plain.nodes == gd::NodesExpected::where_loaded);
   gd::FakeHost anything;
-  CHECK_FALSE(linux.detect({anything, "6.1.0"}));
+  CHECK_FALSE(plain.detect({anything, "6.1.0"}));
   // Only plain Linux has a kernel of its own to read the nvidia module, its log and its firmware in.
   for (const gd::PlatformMethod* method : gd::machine_platforms()) CHECK_FALSE(method->own_kernel);
   const auto& wsl2 = gd::platform_method(gd::Platform::wsl2);
