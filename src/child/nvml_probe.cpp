@@ -73,8 +73,9 @@ struct FabricInfoV3 {
 static_assert(sizeof(FabricInfoV3) == 40);
 constexpr unsigned k_fabric_info_v3 = sizeof(FabricInfoV3) | (3u << 24);  // NVML_STRUCT_VERSION(GpuFabricInfo, 3)
 
-// nvmlMarginTemperature_v1_t (nvmlDeviceGetMarginTemperature, R555 and
-// newer): degrees C left before the GPU slows itself down (T.Limit).
+// nvmlMarginTemperature_v1_t (nvmlDeviceGetMarginTemperature, recent
+// drivers; gpud asks it from R570): degrees C left before the nearest
+// slowdown threshold (T.Limit).
 struct MarginTemperature {
   unsigned version = sizeof(MarginTemperature) | (1u << 24);  // NVML_STRUCT_VERSION(MarginTemperature, 1)
   int margin = 0;

@@ -156,7 +156,7 @@ struct NvmlDeviceFacts {
     f("utilization_percent", utilization_percent, "GPU utilisation over the last sample period");
     f("temperature_c", temperature_c, "GPU temperature, degrees C");
     f("thermal_margin_c", thermal_margin_c,
-      "degrees C left before the GPU slows itself down (nvmlDeviceGetMarginTemperature, T.Limit; R555 and newer; "
+      "degrees C left before the GPU slows itself down (nvmlDeviceGetMarginTemperature, T.Limit; recent drivers; "
       "absent where the driver does not say; some drivers answer 0 where they cannot tell, which gpud reads as not said)");
     f("power_draw_w", power_draw_w, "power draw, W");
     f("power_limit_w", power_limit_w, "enforced power limit, W");

@@ -7,7 +7,7 @@ namespace gd {
 namespace {
 
 // dpkg's own status files run to a few MiB on a full server; past this the
-// rest is not read (the packages wanted sort among the n's, well before).
+// rest is not read.
 constexpr std::size_t k_status_max = 32u << 20;
 
 // One stanza's fields that matter, read line by line; continuation lines
