@@ -231,22 +231,22 @@ def scenarios():
     s.nvml_probe(devices=[nvml_device(0, persistence_mode="Disabled")])
     yield s.expect("warn", None, ["gpu-persistence-mode-off"], headline="gpu-persistence-mode-off", action="fix-configuration")
 
-    s = Snapshot("host-geforce-persistence-off-healthy", "A desktop's RTX 4090 without persistence mode, as desktops "
-                 "run: the display keeps the driver up, nothing is said.").plain_vm_pci()
-    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
-    s.nvidia_driver("560.35.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
-    s.driver_nodes([0], version="560.35.03")
-    s.nvml_probe(driver="560.35.03", cuda=12060, devices=[nvml_device(0, bus="01", name="NVIDIA GeForce RTX 4090", persistence_mode="Disabled",
-                                      compute_capability="8.9", memory_total_mib=24564, vbios="95.02.18.80.5F")])
+    def desktop_4090(name, description, **nvml):
+        """A desktop's RTX 4090 on the open driver, without persistence mode, as desktops run."""
+        s = Snapshot(name, description).plain_vm_pci()
+        s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
+        s.nvidia_driver("560.35.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
+        s.driver_nodes([0], version="560.35.03")
+        s.nvml_probe(driver="560.35.03", cuda=12060, devices=[nvml_device(0, bus="01", name="NVIDIA GeForce RTX 4090", persistence_mode="Disabled",
+                                          compute_capability="8.9", memory_total_mib=24564, vbios="95.02.18.80.5F", **nvml)])
+        return s
+
+    s = desktop_4090("host-geforce-persistence-off-healthy", "A desktop's RTX 4090 without persistence mode, as desktops "
+                     "run: the display keeps the driver up, nothing is said.")
     yield s.expect("ok", None, [], absent=["gpu-persistence-mode-off"], action="none")
 
     # A GeForce's boost rides its temperature target, a few degrees under T.Limit, by design: nothing is said.
-    s = Snapshot("host-geforce-thermal-margin-healthy", "A desktop's RTX 4090 under load 4 degrees C from T.Limit, where its "
-                 "boost holds it by design.").plain_vm_pci()
-    s.pci("0000:01:00.0", "10de", "2684", "030000", driver="nvidia", speed="16.0 GT/s PCIe", max_speed="16.0 GT/s PCIe")
-    s.nvidia_driver("560.35.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
-    s.driver_nodes([0], version="560.35.03")
-    s.nvml_probe(driver="560.35.03", cuda=12060, devices=[nvml_device(0, bus="01", name="NVIDIA GeForce RTX 4090", persistence_mode="Disabled",
-                                      compute_capability="8.9", memory_total_mib=24564, vbios="95.02.18.80.5F", thermal_margin_c=4,
-                                      temperature_c=83, utilization_percent=99, power_draw_w=440.0, power_limit_w=450.0)])
+    s = desktop_4090("host-geforce-thermal-margin-healthy", "A desktop's RTX 4090 under load 4 degrees C from T.Limit, where its "
+                     "boost holds it by design.", thermal_margin_c=4, temperature_c=83, utilization_percent=99, power_draw_w=440.0,
+                     power_limit_w=450.0)
     yield s.expect("ok", None, [], absent=["gpu-thermal-margin-low"], action="none")
