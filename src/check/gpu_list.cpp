@@ -76,7 +76,7 @@ std::vector<GpuRow> from_files(const HardwareFacts& hardware, const KernelModule
     row.compute_capability = text(gpu.compute_capability);
     row.source = enum_name(GpuListSource::files);
     for (const auto& claimed : module.claimed_gpus) {
-      if (text(claimed.bdf) != row.bus_id) continue;
+      if (claimed.bdf != gpu.bdf) continue;  // raw addresses: no escaping per pair, which every check would pay
       row.uuid = text(claimed.uuid);
       row.index = claimed.minor;
       row.driver = driver;
