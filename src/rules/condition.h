@@ -41,6 +41,7 @@ struct Literal {
   bool is_text() const { return std::holds_alternative<std::string>(value); }
   bool is_bool() const { return std::holds_alternative<bool>(value); }
   std::string written() const;  // as the rule wrote it, for messages
+  bool operator==(const Literal&) const = default;
 };
 
 struct Comparison {
@@ -51,6 +52,7 @@ struct Comparison {
   // exists and empty hold their true/false here).
   std::optional<FactPath> other;
   std::vector<Literal> literals;
+  bool operator==(const Comparison&) const = default;
 };
 
 struct Condition {
@@ -58,6 +60,7 @@ struct Condition {
   Kind kind = Kind::compare;
   std::vector<Condition> parts;  // all, any: the parts; negate: the one negated
   Comparison compare;
+  bool operator==(const Condition&) const = default;
 };
 
 // The condition, or what is wrong with it.

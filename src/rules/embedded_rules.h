@@ -1,16 +1,12 @@
 #pragma once
-// The files of rules/, compiled in by tools/embed_rules.py.
+// The rules of rules/ as the binary carries them, written at build time by
+// compile_rules (src/rules/compile_rules_main.cpp).
 
 #include <string_view>
-#include <vector>
 
 namespace gd {
 
-struct EmbeddedRuleFile {
-  std::string_view name;  // relative to rules/, e.g. "layers/hardware.json"
-  std::string_view text;
-};
-
-const std::vector<EmbeddedRuleFile>& embedded_rule_files();
+std::string_view compiled_rule_set();      // rules/compiled_rules.h reads it
+std::string_view embedded_pci_products();  // rules/tables/pci-products.tsv, as it is
 
 }  // namespace gd

@@ -20,6 +20,7 @@ struct ErrorSignature {
   std::vector<std::string> match;  // lower case; any one, as a substring of the lower-cased text
   std::string layer, meaning, check, source;
   std::vector<std::string> rules;  // candidate causes
+  bool operator==(const ErrorSignature&) const = default;
 };
 
 // Fills signatures from the table; a problem names the row.

@@ -47,6 +47,7 @@ struct FactPath {
   std::size_t size() const { return steps; }
   std::string_view part(std::size_t index) const { return view().part(index); }
   PathSteps view() const { return PathSteps{text, ends, steps}; }
+  bool operator==(const FactPath&) const = default;
 };
 
 // The layers' facts by id; looked up by a step of a path, without a copy.

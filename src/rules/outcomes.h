@@ -28,6 +28,7 @@ struct OutcomeDef {
   std::string fails_says;  // and that it fails
 
   bool observable() const { return works.has_value(); }
+  bool operator==(const OutcomeDef&) const = default;
 };
 
 // Fills outcomes from the table; a problem names the row.

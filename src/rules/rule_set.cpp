@@ -2,7 +2,6 @@
 
 #include "model/layers.h"
 #include "rules/condition.h"
-#include "rules/embedded_rules.h"
 #include "util/json_fields.h"
 
 #include <algorithm>
@@ -322,18 +321,6 @@ RuleSet load_rule_files(const std::vector<RuleFile>& files) {
     for (const auto& id : signature.rules)
       if (!ids.count(id))
         throw RuleError("tables/error-signatures.json: signature \"" + signature.id + "\" names \"" + id + "\", which is no rule");
-  return set;
-}
-
-RuleSet load_embedded_rules() {
-  std::vector<RuleFile> files;
-  std::string_view products;
-  for (const auto& embedded : embedded_rule_files()) {
-    if (embedded.name.ends_with("pci-products.tsv")) products = embedded.text;  // static: read in place
-    else files.push_back({std::string(embedded.name), std::string(embedded.text)});
-  }
-  RuleSet set = load_rule_files(files);
-  set.tables.chips.load_products_lazily(products);
   return set;
 }
 

@@ -25,6 +25,7 @@ namespace gd {
 struct Disagreement {
   Condition when;
   std::string says;  // a message template: what the other evidence shows
+  bool operator==(const Disagreement&) const = default;
 };
 
 // What a failure predicts a program here will experience (an outcome of
@@ -33,6 +34,7 @@ struct Disagreement {
 struct Prediction {
   std::optional<Condition> when;
   std::string outcome;
+  bool operator==(const Prediction&) const = default;
 };
 
 struct Rule {
@@ -75,6 +77,7 @@ struct Rule {
   bool action_stated = false;  // the rule's file says it, not the default
   std::string source;
   std::string file;  // which rules/ file it came from
+  bool operator==(const Rule&) const = default;
 };
 
 // The text of a lint check (rules/lint/*.json); its detection is in src/lint/.
@@ -82,6 +85,7 @@ struct LintRule {
   std::string id;
   Severity severity = Severity::warn;
   std::string message, fix, source;
+  bool operator==(const LintRule&) const = default;
 };
 
 struct RuleSet {
@@ -94,6 +98,7 @@ struct RuleSet {
   const Rule* find(std::string_view id) const;
   const OutcomeDef* find_outcome(std::string_view id) const;
   const LintRule* find_lint(std::string_view id) const;
+  bool operator==(const RuleSet&) const = default;
 };
 
 // A rules file that cannot be used; what() reads "FILE:LINE: problem".

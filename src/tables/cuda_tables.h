@@ -22,22 +22,27 @@ namespace gd {
 struct ToolkitRow {
   Version cuda;       // 12.4
   Version linux_min;  // the driver the toolkit shipped with
+  bool operator==(const ToolkitRow&) const = default;
 };
 struct MajorMinimumRow {
   int major = 0;
   Version minimum;  // a driver (minor-version compatibility) or a compute capability
+  bool operator==(const MajorMinimumRow&) const = default;
 };
 struct BranchRow {
   int branch = 0;
   Version cuda;  // what the branch reports to cuDriverGetVersion
+  bool operator==(const BranchRow&) const = default;
 };
 struct PtxIsaRow {
   Version isa;   // 8.4
   Version cuda;  // the CUDA release that introduced it, 12.4: a driver must support that CUDA to JIT it
+  bool operator==(const PtxIsaRow&) const = default;
 };
 struct ForwardCompatRow {
   Version cuda;
   std::vector<int> hosts;  // host branches the cuda-compat package supports
+  bool operator==(const ForwardCompatRow&) const = default;
 };
 // A code of NVIDIA's Xid catalog: NVIDIA's words (mnemonic, meaning, the
 // immediate and investigatory resolution buckets) and gpudoctor's (whose
@@ -46,6 +51,7 @@ struct XidRow {
   std::int64_t code = 0;
   std::string mnemonic, meaning, immediate, investigatory, origin, advice;
   Action action = Action::none;
+  bool operator==(const XidRow&) const = default;
 };
 
 // A row of the Xid catalog's NVLink5 decode (Xid 144-150): the units and
@@ -56,6 +62,7 @@ struct Nvlink5Row {
   std::vector<std::uint32_t> status;
   std::string immediate, investigatory;
   Action action = Action::none;
+  bool operator==(const Nvlink5Row&) const = default;
 };
 
 // NETIR_LINK_EVT's link-down reasons (intrInfo bits 25:20), the same way.
@@ -63,6 +70,7 @@ struct LinkDownReasonRow {
   std::vector<std::int64_t> reasons;
   std::string immediate, investigatory;
   Action action = Action::none;
+  bool operator==(const LinkDownReasonRow&) const = default;
 };
 
 // An NVSwitch SXid code as NVIDIA's Fabric Manager guide lists it: its
@@ -72,6 +80,7 @@ struct SxidRow {
   std::int64_t code = 0;
   std::string name, klass;
   Action action = Action::none;
+  bool operator==(const SxidRow&) const = default;
 };
 
 // A PyTorch wheel index (download.pytorch.org/whl/cu128) and the SASS its builds carry.
@@ -79,12 +88,14 @@ struct TorchIndexRow {
   std::string index;  // cu128
   Version cuda;       // 12.8
   std::vector<int> sass;  // 75, 80, ..., 120
+  bool operator==(const TorchIndexRow&) const = default;
 };
 
 struct ErrorCodeRow {
   std::string api;  // cuda, nvml
   std::int64_t code = 0;
   std::string name, layer, meaning;
+  bool operator==(const ErrorCodeRow&) const = default;
 };
 
 class CudaTables {
@@ -137,6 +148,19 @@ class CudaTables {
   // framework, else the "*" row's, with its {placeholders} filled from values; "" when neither has one.
   std::string framework_install(std::string_view framework, std::string_view kind,
                                 const std::map<std::string, std::string>& values) const;
+
+  // What the rule set compiled at build time stores of it (util/binary_form.h);
+  // == compares every member, so the build's check finds one left out here.
+  template <class Self, class F>
+  static void stored_members(Self& self, F&& f) {
+    f(self.m_have_drivers, self.m_have_forward_compat, self.m_have_error_codes,
+      self.m_have_framework_installs, self.m_framework_installs, self.m_toolkits, self.m_mvc,
+      self.m_branches, self.m_architectures, self.m_ptx_isa, self.m_forward_compat,
+      self.m_unsupported_brands, self.m_error_codes, self.m_xids, self.m_sxids, self.m_nvlink5,
+      self.m_link_down_units, self.m_link_down_reasons, self.m_nvlink5_advice, self.m_torch_indexes,
+      self.m_torch_published, self.m_torch_releases, self.m_torch_install, self.m_error_codes_source);
+  }
+  bool operator==(const CudaTables&) const = default;
 
  private:
   Checked<> load_drivers(const boost::json::object& table);

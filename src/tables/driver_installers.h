@@ -22,6 +22,7 @@ struct DriverPackageRow {
   // the cuda meta-package -> cuda-toolkit; none: the package is dropped.
   std::optional<std::pair<std::string, std::string>> instead;
   std::string source;
+  bool operator==(const DriverPackageRow&) const = default;
 };
 
 struct DriverInstallerRow {
@@ -32,6 +33,7 @@ struct DriverInstallerRow {
   std::vector<std::string> unless;  // ... unless one of these is there too
   std::optional<std::string> add;   // the flag that makes it install no driver
   std::string source;
+  bool operator==(const DriverInstallerRow&) const = default;
 };
 
 // A package a command installs, with the row that names it.
@@ -50,6 +52,14 @@ class DriverInstallerTable {
   const DriverPackageRow* package(std::string_view word) const;
   // The installer a command's words run, if one installs the driver.
   const DriverInstallerRow* installer(const std::vector<std::string_view>& words) const;
+
+  // What the rule set compiled at build time stores of it (util/binary_form.h);
+  // == compares every member, so the build's check finds one left out here.
+  template <class Self, class F>
+  static void stored_members(Self& self, F&& f) {
+    f(self.m_packages, self.m_installers);
+  }
+  bool operator==(const DriverInstallerTable&) const = default;
 
  private:
   std::vector<DriverPackageRow> m_packages;

@@ -27,6 +27,7 @@ struct ChipInfo {
   std::optional<int> last_branch;   // last driver branch of a legacy architecture
   std::uint32_t first_id = 0;
   std::uint32_t last_id = 0;
+  bool operator==(const ChipInfo&) const = default;
 };
 
 // One marketed device id: "GH100 [H100 SXM5 80GB]", brand "tesla", class "datacenter".
@@ -53,6 +54,16 @@ class ChipTable {
   void load_products_lazily(std::string_view static_text);
   const ProductInfo* product(std::uint32_t device_id) const;
   std::size_t size() const { return m_rows.size(); }
+
+  // What the rule set compiled at build time stores of it (util/binary_form.h):
+  // the chips; the product table stays the binary's own text, read lazily.
+  template <class Self, class F>
+  static void stored_members(Self& self, F&& f) {
+    f(self.m_rows);
+  }
+  bool operator==(const ChipTable& other) const {
+    return m_rows == other.m_rows && m_products_text == other.m_products_text;
+  }
 
  private:
   std::vector<ChipInfo> m_rows;

@@ -16,6 +16,7 @@ struct ReferenceTables {
   TegraTable tegra;                 // tegra-socs: integrated GPUs (Jetson) and L4T releases
   DriverInstallerTable installers;  // driver-installers: what puts the driver into an image (lint)
   CudaTables cuda;                  // cuda-drivers, forward-compat, error-codes, framework tables
+  bool operator==(const ReferenceTables&) const = default;
 };
 
 }  // namespace gd

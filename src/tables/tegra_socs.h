@@ -20,11 +20,13 @@ struct TegraSocRow {
   std::string soc, chip, compute_capability, modules;
   GpuArchitecture architecture = GpuArchitecture::Kepler;
   std::string kernel_module;  // what drives its GPU: nvgpu (L4T before R38), nvidia (Thor, JetPack 7)
+  bool operator==(const TegraSocRow&) const = default;
 };
 
 struct L4tReleaseRow {
   std::string l4t;  // "36.4": major.minor, as /etc/nv_tegra_release's R36 and REVISION 4.x give it
   std::string jetpack, cuda;
+  bool operator==(const L4tReleaseRow&) const = default;
 };
 
 class TegraTable {
@@ -33,6 +35,14 @@ class TegraTable {
   const TegraSocRow* soc(std::string_view compatible) const;
   // The row of an L4T release "36.4.0" (matched on major.minor).
   const L4tReleaseRow* release(std::string_view l4t) const;
+
+  // What the rule set compiled at build time stores of it (util/binary_form.h);
+  // == compares every member, so the build's check finds one left out here.
+  template <class Self, class F>
+  static void stored_members(Self& self, F&& f) {
+    f(self.m_socs, self.m_releases);
+  }
+  bool operator==(const TegraTable&) const = default;
 
  private:
   std::vector<TegraSocRow> m_socs;
