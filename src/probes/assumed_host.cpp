@@ -27,7 +27,7 @@ Probed<HardwareFacts> probe_assumed_hardware(ProbeContext& context) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "%04x", *id);
     gpu.device_id = hex;
-    if (const auto* product = context.tables.chips.product(*id)) {
+    if (const auto product = context.tables.chips.product(*id)) {
       gpu.name = std::string(product->name);
       gpu.brand = product->brand;
       gpu.product_class = product->product_class;

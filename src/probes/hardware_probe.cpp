@@ -115,7 +115,7 @@ PciFunction describe_function(ProbeContext& context, FunctionReader& reader, con
   function.device_id = hex4(device_id);
   function.pci_class = hex4(pci_class);
   const auto chip = context.tables.chips.lookup(device_id);
-  const auto* product = context.tables.chips.product(device_id);
+  const auto product = context.tables.chips.product(device_id);
   // The table's name first, so that a report reads the same from every
   // build; libpci (pci.ids) only names ids newer than the table.
   const auto libpci_name = product ? std::nullopt : pci_device_name(k_vendor_nvidia, device_id);

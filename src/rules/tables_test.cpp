@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -70,7 +71,7 @@ TEST_CASE("pci-chips products: brand and class by device id, whatever pci.ids th
   CHECK(rules.tables.chips.product(0x2b85)->brand == gd::GpuBrand::geforce);  // RTX 5090
   CHECK(rules.tables.chips.product(0x2230)->brand == gd::GpuBrand::nvidiartx);  // RTX A6000
   CHECK(rules.tables.chips.product(0x1b06)->product_class == gd::ProductClass::consumer);  // GTX 1080 Ti
-  CHECK(rules.tables.chips.product(0xffff) == nullptr);
+  CHECK_FALSE(rules.tables.chips.product(0xffff));
 }
 
 TEST_CASE("the CUDA tables answer the questions the rules ask") {
@@ -147,4 +148,36 @@ TEST_CASE("framework-installs: a framework's sentence, else the \"*\" row's, fil
   const auto bad_placeholder = load(R"({"table": "framework-installs", "frameworks": [{"framework": "*", "gpu_code": "sm_{archh}", "other_build": "o"}]})");
   REQUIRE_FALSE(bad_placeholder);
   CHECK(bad_placeholder.error().find("{archh} is no placeholder") != std::string::npos);
+}
+
+TEST_CASE("a product is found by halving the table's text, past comments and blank lines, and nothing else is") {
+  // Every third id from 0x1000, with comments and blank lines between and at both ends.
+  std::string text = "# head\n\n";
+  std::set<std::uint32_t> listed;
+  for (std::uint32_t id = 0x1000, row = 0; id < 0x1200; id += 3, ++row) {
+    char line[64];
+    std::snprintf(line, sizeof line, "%04x\ttesla\tdatacenter\tchip %04x\n", id, id);
+    text += line;
+    listed.insert(id);
+    if (row % 7 == 0) text += "# a comment\n# and another\n";
+    if (row % 11 == 0) text += "\n";
+  }
+  text += "# tail\n";
+  gd::ChipTable table;
+  REQUIRE(table.load_products(text));
+  for (std::uint32_t id = 0x0ff0; id < 0x1210; ++id) {
+    CAPTURE(id);
+    const auto product = table.product(id);
+    REQUIRE(product.has_value() == (listed.count(id) > 0));
+    if (product) {
+      char name[16];
+      std::snprintf(name, sizeof name, "chip %04x", id);
+      CHECK(product->name == name);
+    }
+  }
+  // A table of comments alone, or nothing, names no product.
+  REQUIRE(table.load_products("# only a comment\n"));
+  CHECK_FALSE(table.product(0x1000));
+  REQUIRE(table.load_products(""));
+  CHECK_FALSE(table.product(0x1000));
 }

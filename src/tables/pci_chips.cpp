@@ -27,57 +27,79 @@ std::string_view next_field(std::string_view line, std::size_t& at) {
   return field;
 }
 
+
+// A product line ("2330<TAB>tesla<TAB>datacenter<TAB>GH100 [H100 SXM5 80GB]"),
+// or nullopt for one that is not.
+std::optional<ProductInfo> parse_product(std::string_view line) {
+  std::size_t at = 0;
+  const auto id_text = next_field(line, at), brand = next_field(line, at);
+  const auto product_class = next_field(line, at), name = next_field(line, at);
+  if (at <= line.size() || name.empty() || id_text.size() != 4) return std::nullopt;
+  const auto id = parse_hex(id_text);
+  const auto known_brand = enum_from_name<GpuBrand>(brand);
+  const auto known_class = enum_from_name<ProductClass>(product_class);
+  if (!id || !known_brand || !known_class) return std::nullopt;
+  return ProductInfo{*id, *known_brand, *known_class, name};
+}
+
+bool is_product_line(std::string_view line) { return !line.empty() && line.front() != '#'; }
+
 }  // namespace
 
 Checked<> ChipTable::load_products(std::string text) {
   m_owned_text = std::make_shared<const std::string>(std::move(text));
   load_products_lazily(*m_owned_text);
-  return parse_products();
-}
-
-void ChipTable::load_products_lazily(std::string_view static_text) {
-  m_products_text = static_text;
-  m_products_parsed = false;
-  m_products.clear();
-}
-
-Checked<> ChipTable::parse_products() const {
-  m_products_parsed = true;
-  m_products.clear();
-  m_products.reserve(2048);
   const std::string_view all(m_products_text);
+  std::optional<std::uint32_t> previous;
   std::size_t number = 0;
   for (std::size_t at = 0; at < all.size();) {
     const auto end = std::min(all.find('\n', at), all.size());
     const auto line = all.substr(at, end - at);
     at = end + 1;
     ++number;
-    if (line.empty() || line.front() == '#') continue;
-    // The message is built only for a bad line: this loop runs 2,000 times a start.
-    const auto where = [number] { return "line " + std::to_string(number); };
+    if (!is_product_line(line)) continue;
+    const auto where = "line " + std::to_string(number);
+    const auto product = parse_product(line);
+    if (product) {
+      if (previous && product->id <= *previous) return problem(where + ": ids must ascend, and each appear once");
+      previous = product->id;
+      continue;
+    }
+    // Only a bad line is taken apart again, to say what is wrong with it.
     std::size_t field_at = 0;
     const auto id_text = next_field(line, field_at), brand = next_field(line, field_at);
     const auto product_class = next_field(line, field_at), name = next_field(line, field_at);
-    if (field_at <= line.size() || name.empty()) return problem(where() + ": needs id, brand, class and name, tab-separated");
-    const auto id = id_text.size() == 4 ? parse_hex(id_text) : std::nullopt;
-    if (!id) return problem(where() + ": \"" + std::string(id_text) + "\" is not a 4-digit hex id");
-    if (!m_products.empty() && *id <= m_products.back().id) return problem(where() + ": ids must ascend, and each appear once");
-    const auto known_brand = enum_from_name<GpuBrand>(brand);
-    if (!known_brand) return problem(where() + ": unknown brand \"" + std::string(brand) + "\"");
-    const auto known_class = enum_from_name<ProductClass>(product_class);
-    if (!known_class) return problem(where() + ": unknown class \"" + std::string(product_class) + "\"");
-    m_products.push_back({*id, *known_brand, *known_class, name});
+    if (field_at <= line.size() || name.empty()) return problem(where + ": needs id, brand, class and name, tab-separated");
+    if (id_text.size() != 4 || !parse_hex(id_text)) return problem(where + ": \"" + std::string(id_text) + "\" is not a 4-digit hex id");
+    if (!enum_from_name<GpuBrand>(brand)) return problem(where + ": unknown brand \"" + std::string(brand) + "\"");
+    return problem(where + ": unknown class \"" + std::string(product_class) + "\"");
   }
   return {};
 }
 
-const ProductInfo* ChipTable::product(std::uint32_t device_id) const {
-  // A built-in table that fails its checks names no product (brands unknown);
-  // the test suite loads it eagerly, so that never ships.
-  if (!m_products_parsed && !parse_products()) m_products.clear();
-  const auto found = std::lower_bound(m_products.begin(), m_products.end(), device_id,
-                                      [](const ProductInfo& row, std::uint32_t id) { return row.id < id; });
-  return found != m_products.end() && found->id == device_id ? &*found : nullptr;
+void ChipTable::load_products_lazily(std::string_view static_text) { m_products_text = static_text; }
+
+std::optional<ProductInfo> ChipTable::product(std::uint32_t device_id) const {
+  const std::string_view all(m_products_text);
+  const auto line_end = [&](std::size_t start) { return std::min(all.find('\n', start), all.size()); };
+  // Halving over bytes: [low, high) holds the start of the line sought, if any.
+  std::size_t low = 0, high = all.size();
+  while (low < high) {
+    const auto middle = low + (high - low) / 2;
+    auto start = middle == 0 ? 0 : std::min(all.find('\n', middle - 1), all.size() - 1) + 1;
+    while (start < high && !is_product_line(all.substr(start, line_end(start) - start))) start = line_end(start) + 1;
+    if (start >= high) {
+      high = middle;  // nothing but comments from the middle on
+      continue;
+    }
+    const auto end = line_end(start);
+    const auto product = parse_product(all.substr(start, end - start));
+    if (!product) return std::nullopt;  // a table that fails its checks (never shipped: they run at build)
+    if (product->id == device_id) return product;
+    if (product->id < device_id) low = end + 1;
+    else high = middle;
+  }
+  return std::nullopt;
 }
 
 Checked<> ChipTable::load(const json::object& table) {

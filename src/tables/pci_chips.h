@@ -48,11 +48,13 @@ class ChipTable {
   // rules/tables/pci-products.tsv: "id<TAB>brand<TAB>class<TAB>name" lines in
   // ascending id order, "#" comments. Returns the first bad line, or nullopt.
   Checked<> load_products(std::string text);
-  // The built-in table, checked by the tests: read at its first lookup, so a
-  // machine without a GPU never pays for it. The text is the binary's own
+  // The built-in table, checked when the build compiles the rules and by the
+  // tests: used as it is, never parsed. The text is the binary's own
   // (static), so it is neither copied nor owned.
   void load_products_lazily(std::string_view static_text);
-  const ProductInfo* product(std::uint32_t device_id) const;
+  // Found by halving the checked text itself: a check names a GPU or eight,
+  // where reading the table's 2,000 lines into rows cost more than that.
+  std::optional<ProductInfo> product(std::uint32_t device_id) const;
   std::size_t size() const { return m_rows.size(); }
 
   // What the rule set compiled at build time stores of it (util/binary_form.h):
@@ -67,13 +69,8 @@ class ChipTable {
 
  private:
   std::vector<ChipInfo> m_rows;
-  // A 2,000-row table is read on every run: kept as its text with sorted
-  // views into it, searched by halving, so loading it costs almost nothing.
-  Checked<> parse_products() const;
   std::shared_ptr<const std::string> m_owned_text;  // a --rules table's text
   std::string_view m_products_text;
-  mutable bool m_products_parsed = false;
-  mutable std::vector<ProductInfo> m_products;
 };
 
 }  // namespace gd
