@@ -53,12 +53,15 @@ std::string unreadable_input(const std::error_code& error) {
 namespace {
 
 // The built-in rules are checked against the facts by the unit suite; a
-// --rules set is checked here, each time it is loaded.
-RuleSet load_rules(const Options& options) {
-  if (!options.rules_dir) return load_embedded_rules();
+// --rules set is checked here, each time it is loaded. The set is kept until
+// the process ends and never freed: freeing its thousands of strings at exit
+// was a twentieth of an 8-GPU replay, work nobody waits for.
+const RuleSet& load_rules(const Options& options) {
+  static const RuleSet* kept = nullptr;  // still reachable at exit: not a leak to a leak checker
+  if (!options.rules_dir) return *(kept = new RuleSet(load_embedded_rules()));
   RuleSet rules = load_rules_dir(*options.rules_dir);
   check_rules_against(rules, host_fact_schema());
-  return rules;
+  return *(kept = new RuleSet(std::move(rules)));
 }
 
 std::unique_ptr<Host> make_host(const Options& options) {
@@ -174,7 +177,7 @@ bool looks_like_image(Host& host) {
 }
 
 int run_check_command(const Options& options) {
-  const RuleSet rules = load_rules(options);
+  const RuleSet& rules = load_rules(options);
   auto host = make_host(options);
   check_targets(*host, options.targets);
   if (options.every_seconds) {
@@ -210,7 +213,7 @@ void check_output_written() {
 // else CUDA, else the files. No kernel log, no node opened, no cuInit where
 // NVML answered.
 int run_gpus_command(const Options& options) {
-  const RuleSet rules = load_rules(options);
+  const RuleSet& rules = load_rules(options);
   auto host = make_host(options);
   ProbeOptions table_only = probe_options(options);
   table_only.gpu_table = true;
@@ -250,7 +253,7 @@ boost::json::object report_for_diff(const std::string& path, const RuleSet& rule
 }
 
 int run_diff_command(const Options& options) {
-  const RuleSet rules = load_rules(options);
+  const RuleSet& rules = load_rules(options);
   const auto& [a, b] = std::pair{options.compared[0], options.compared[1]};
   const auto diff = diff_reports(report_for_diff(a, rules, options), report_for_diff(b, rules, options));
   if (options.format == Format::json) {
@@ -281,7 +284,7 @@ bool is_compose_name(std::string_view path) {
 
 // A Dockerfile, or a compose file (by its .yml/.yaml name): the same output either way.
 int run_lint_command(const Options& options) {
-  const RuleSet rules = load_rules(options);
+  const RuleSet& rules = load_rules(options);
   const bool compose = is_compose_name(options.file);
   auto text = read_local_file(options.file, (compose ? k_max_compose : k_max_dockerfile) + 1);
   if (!text) throw UsageError(options.file + ": " + unreadable_input(text.error()));
@@ -368,7 +371,7 @@ class StagingDir {
 }  // namespace
 
 int run_snapshot_command(const Options& options) {
-  const RuleSet rules = load_rules(options);
+  const RuleSet& rules = load_rules(options);
   auto inner = make_host(options);
   const std::string& output = *options.output;
   const bool archive = is_archive_name(output);
@@ -462,7 +465,7 @@ std::string rules_markdown(const RuleSet& rules) {
 }
 
 int run_rules_command(const Options& options) {
-  const RuleSet rules = load_rules(options);
+  const RuleSet& rules = load_rules(options);
   if (options.format == Format::markdown) {
     std::cout << rules_markdown(rules);
     return 0;
@@ -550,7 +553,7 @@ int explain_pasted_text(const Options& options, const RuleSet& rules) {
 }
 
 int run_explain_command(const Options& options) {
-  const RuleSet rules = load_rules(options);
+  const RuleSet& rules = load_rules(options);
   const Rule* rule = rules.find(options.rule_id);
   if (!rule && explain_error_code(rules, options.rule_id)) return 0;
   if (!rule) return explain_pasted_text(options, rules);
