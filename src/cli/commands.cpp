@@ -33,6 +33,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <unistd.h>
@@ -97,7 +98,9 @@ void print_report(const Report& raw, const Options& options) {
   // What people read is escaped once, here, field by field (the renderer's own colours stay);
   // JSON escapes control bytes itself, and prometheus its labels.
   const bool for_people = options.format == Format::text || options.format == Format::markdown || options.format == Format::line;
-  const Report report = for_people ? terminal_safe_report(raw) : raw;
+  std::optional<Report> escaped;  // JSON and prometheus print the report as it is, not a copy
+  if (for_people) escaped = terminal_safe_report(raw);
+  const Report& report = escaped ? *escaped : raw;
   const std::string text = rendered_report(report, options);
   if (!options.output) {
     std::cout << text;

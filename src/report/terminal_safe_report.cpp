@@ -6,13 +6,25 @@
 
 #include "util/text.h"
 
+#include <algorithm>
+
 namespace gd {
 namespace {
 
-void escape(std::string& text) { text = terminal_safe(valid_utf8(text)); }
+// Printable ASCII, tabs and newlines pass both steps unchanged; most of a
+// report is that, and is checked without being copied twice.
+bool already_safe(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](unsigned char c) { return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t'; });
+}
+
+void escape(std::string& text) {
+  if (!already_safe(text)) text = terminal_safe(valid_utf8(text));
+}
 
 void escape(boost::json::value& value) {
   if (value.is_string()) {
+    if (already_safe(value.get_string())) return;
     const std::string safe = terminal_safe(valid_utf8(value.get_string()));
     if (safe != std::string_view(value.get_string())) value = safe;
   } else if (value.is_array()) {
