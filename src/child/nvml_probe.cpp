@@ -153,6 +153,38 @@ void list_nvlinks(const Nvml& nvml, nvmlDevice device, json::object& line) {
     line["nvlink_errors"] = json::object{{"replay", counters[0]}, {"recovery", counters[1]}, {"crc_flit", counters[2]}, {"crc_data", counters[3]}};
 }
 
+// NVLink peer-to-peer between each pair of GPUs with an active NVLink, as
+// NVML says it (nvmlDeviceGetP2PStatus, NVML_P2P_CAPS_INDEX_NVLINK): what
+// vLLM's custom all-reduce and DeepEP ask before they rely on NVLink, and
+// gpud's check. One line: [index, index, nvmlGpuP2PStatus_t] per pair that
+// answered (0 is OK). 16 GPUs at most, 120 pairs: a node has 8 or fewer.
+struct NvlinkGpu {
+  unsigned index;
+  nvmlDevice device;
+};
+constexpr int k_p2p_caps_index_nvlink = 2;
+constexpr std::size_t k_max_p2p_gpus = 16;
+
+bool has_active_nvlink(const json::object& line) {
+  const auto* links = line.if_contains("nvlinks");
+  const auto* inactive = line.if_contains("nvlinks_inactive");
+  boost::system::error_code error;
+  const auto count = links ? links->to_number<std::int64_t>(error) : 0;
+  return links && !error && inactive && inactive->is_array() && count > static_cast<std::int64_t>(inactive->get_array().size());
+}
+
+void say_nvlink_p2p(const Nvml& nvml, const std::vector<NvlinkGpu>& gpus) {
+  if (gpus.size() < 2) return;
+  json::array pairs;
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    for (std::size_t j = i + 1; j < gpus.size(); ++j) {
+      int status = -1;
+      if (nvml.ask("nvmlDeviceGetP2PStatus", gpus[i].device, gpus[j].device, k_p2p_caps_index_nvlink, &status))
+        pairs.push_back(json::array{gpus[i].index, gpus[j].index, status});
+    }
+  say({{"call", "nvmlDeviceGetP2PStatus"}, {"index", "nvlink"}, {"pairs", std::move(pairs)}});
+}
+
 json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bool table) {
   json::object line{{"nvml_device", index}};
   char text[256] = {};
@@ -265,11 +297,17 @@ int probe_nvml(bool table) {
   auto* handle_of = lib.get<nvmlReturn(unsigned, nvmlDevice*)>("nvmlDeviceGetHandleByIndex_v2");
   if (!get_count || !handle_of || get_count(&count) != 0) return 0;
   say({{"call", "nvmlDeviceGetCount"}, {"result", 0}, {"value", count}});
+  std::vector<NvlinkGpu> nvlinked;
   for (unsigned index = 0; index < count && index < 1024; ++index) {
     nvmlDevice device = nullptr;
     begin(("nvml device " + std::to_string(index)).c_str());
-    if (handle_of(index, &device) == 0) say(nvml_device(nvml, index, device, table));
+    if (handle_of(index, &device) != 0) continue;
+    const auto line = nvml_device(nvml, index, device, table);
+    if (!table && has_active_nvlink(line) && nvlinked.size() < k_max_p2p_gpus) nvlinked.push_back({index, device});
+    say(line);
   }
+  begin("nvmlDeviceGetP2PStatus");
+  say_nvlink_p2p(nvml, nvlinked);
   if (auto* shutdown = lib.get<nvmlReturn()>("nvmlShutdown")) shutdown();
   return 0;
 }

@@ -46,6 +46,14 @@ struct EnumTable<FabricHealth> {
   static constexpr std::array names{"not-supported", "healthy", "unhealthy", "limited-capacity"};
 };
 
+// NVML's answer for peer-to-peer between two GPUs (nvmlGpuP2PStatus_t, in order).
+enum class P2pStatus { ok, chipset_not_supported, gpu_not_supported, ioh_topology_not_supported, disabled_by_regkey, not_supported, unknown };
+template <>
+struct EnumTable<P2pStatus> {
+  static constexpr std::array names{"ok",          "chipset-not-supported", "gpu-not-supported", "ioh-topology-not-supported",
+                                    "disabled-by-regkey", "not-supported",  "unknown"};
+};
+
 // What the fabric's health mask says is wrong (NVML_GPU_FABRIC_HEALTH_MASK_*).
 enum class FabricIssue {
   degraded_bandwidth,
@@ -132,6 +140,8 @@ struct NvmlDeviceFacts {
   std::optional<std::int64_t> nvlinks, nvlinks_active_of_peers;
   std::optional<std::vector<std::int64_t>> nvlinks_inactive;
   std::optional<NvlinkErrorFacts> nvlink_errors;
+  std::optional<std::int64_t> nvlink_p2p_peers, nvlink_p2p_ok_peers;
+  std::optional<P2pStatus> nvlink_p2p_refused;
   std::optional<FabricState> fabric_state;
   std::optional<FabricHealth> fabric_health;
   std::optional<std::vector<FabricIssue>> fabric_issues;
@@ -174,6 +184,11 @@ struct NvmlDeviceFacts {
     f("nvlinks_active_of_peers", nvlinks_active_of_peers,
       "set when this GPU has fewer active NVLinks than another GPU of its name here: the most any of them has");
     f("nvlink_errors", nvlink_errors, "NVLink error counters, summed over the links");
+    f("nvlink_p2p_peers", nvlink_p2p_peers,
+      "the other GPUs with an active NVLink that NVML answered NVLink peer-to-peer for (nvmlDeviceGetP2PStatus, "
+      "NVML_P2P_CAPS_INDEX_NVLINK; 16 GPUs at most); a pair with a GPU in MIG mode is left out, as MIG has no peer-to-peer");
+    f("nvlink_p2p_ok_peers", nvlink_p2p_ok_peers, "of those, the ones NVML says this GPU reaches over NVLink");
+    f("nvlink_p2p_refused", nvlink_p2p_refused, "what NVML said of the first of those it does not reach");
     f("recovery_action", recovery_action,
       "what the driver says the GPU needs now (NVML_FI_DEV_GET_GPU_RECOVERY_ACTION, R570 and newer): none, reset-gpu, "
       "reboot-node or drain-and-reset (NVML's DRAIN_P2P and DRAIN_AND_RESET)");

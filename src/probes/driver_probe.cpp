@@ -168,6 +168,46 @@ void mark_fewer_nvlinks(std::vector<NvmlDeviceFacts>& devices) {
       device.nvlinks_active_of_peers = most[*device.name];
 }
 
+// The NVML child's nvmlDeviceGetP2PStatus line: [index, index, status] per
+// pair of GPUs with an active NVLink, given to both GPUs of each pair.
+struct P2pPair {
+  std::int64_t first, second, status;
+};
+
+std::vector<P2pPair> read_p2p_pairs(const json::object& line) {
+  std::vector<P2pPair> pairs;
+  const auto* list = line.if_contains("pairs");
+  if (!list || !list->is_array()) return pairs;
+  for (const auto& item : list->get_array()) {
+    const auto* fields = item.if_array();
+    if (!fields || fields->size() != 3 || pairs.size() >= 2048) continue;
+    const auto first = as_int(&(*fields)[0]), second = as_int(&(*fields)[1]), status = as_int(&(*fields)[2]);
+    if (first && second && status && *first != *second && *status >= 0) pairs.push_back({*first, *second, *status});
+  }
+  return pairs;
+}
+
+void mark_nvlink_p2p(std::vector<NvmlDeviceFacts>& devices, const std::vector<P2pPair>& pairs) {
+  const auto device_of = [&](std::int64_t index) -> NvmlDeviceFacts* {
+    for (auto& device : devices)
+      if (device.index == index) return &device;
+    return nullptr;
+  };
+  for (const auto& pair : pairs) {
+    auto* first = device_of(pair.first);
+    auto* second = device_of(pair.second);
+    // MIG has no peer-to-peer: an allocation, not a fault.
+    if (!first || !second || first->mig_mode == Setting::Enabled || second->mig_mode == Setting::Enabled) continue;
+    const auto status = pair.status < static_cast<std::int64_t>(enum_names<P2pStatus>().size()) ? static_cast<P2pStatus>(pair.status)
+                                                                                                : P2pStatus::unknown;
+    for (auto* device : {first, second}) {
+      device->nvlink_p2p_peers = device->nvlink_p2p_peers.value_or(0) + 1;
+      device->nvlink_p2p_ok_peers = device->nvlink_p2p_ok_peers.value_or(0) + (status == P2pStatus::ok ? 1 : 0);
+      if (status != P2pStatus::ok && !device->nvlink_p2p_refused) device->nvlink_p2p_refused = status;
+    }
+  }
+}
+
 }  // namespace
 
 CudaProbeFacts parse_cuda_probe(const ChildAnswer& answer) {
@@ -216,6 +256,7 @@ CudaProbeFacts parse_cuda_probe(const ChildAnswer& answer) {
 
 NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
   NvmlProbeFacts facts;
+  std::vector<P2pPair> p2p;
   read_answer(answer, facts, [&](const json::object& line) {
     if (auto call = text_of(line, "call", 80)) {
       const auto result = int_field(line, "result");
@@ -228,6 +269,8 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
         if (auto version = int_field(line, "value"); version && *version > 0) facts.cuda_version = cuda_version_text(*version);
       } else if (*call == "nvmlDeviceGetCount" && result == 0) {
         facts.device_count = int_field(line, "value");
+      } else if (*call == "nvmlDeviceGetP2PStatus") {
+        p2p = read_p2p_pairs(line);
       }
     } else if (auto index = int_field(line, "nvml_device"); index && facts.devices.size() < k_max_items) {
       NvmlDeviceFacts device;
@@ -285,6 +328,7 @@ NvmlProbeFacts parse_nvml_probe(const ChildAnswer& answer) {
   });
   mark_odd_vbios(facts.devices);
   mark_fewer_nvlinks(facts.devices);
+  mark_nvlink_p2p(facts.devices, p2p);
   return facts;
 }
 

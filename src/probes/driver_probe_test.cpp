@@ -164,6 +164,30 @@ TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the
   // The fake has no power or ECC functions: those facts are absent, not zero.
   CHECK(!facts.devices[1].power_draw_w);
   CHECK(!facts.devices[1].ecc_uncorrected_volatile);
+  // Without NVLink, no GPU is asked for NVLink peer-to-peer.
+  CHECK(!facts.devices[0].nvlinks);
+  CHECK(!facts.devices[1].nvlink_p2p_peers);
+}
+
+TEST_CASE("the nvml probe asks NVLink peer-to-peer between the GPUs whose NVLinks are up") {
+  fake().nvml("nvlink");
+  LiveHost host("/");
+  auto facts = run_nvml_probe(host);
+  REQUIRE(facts.devices.size() == 2);
+  CHECK(facts.devices[0].nvlinks == 18);
+  for (const auto& device : facts.devices) {
+    CHECK(device.nvlink_p2p_peers == 1);
+    CHECK(device.nvlink_p2p_ok_peers == 1);
+    CHECK(!device.nvlink_p2p_refused);
+  }
+  fake().nvml("nvlink-no-p2p");
+  facts = run_nvml_probe(host);
+  REQUIRE(facts.devices.size() == 2);
+  for (const auto& device : facts.devices) {
+    CHECK(device.nvlink_p2p_peers == 1);
+    CHECK(device.nvlink_p2p_ok_peers == 0);
+    CHECK(device.nvlink_p2p_refused == gd::P2pStatus::not_supported);
+  }
 }
 
 TEST_CASE("the nvml probe names the processes that hold a GPU, with their memory") {
@@ -250,6 +274,28 @@ TEST_CASE("the NVML child's settings are NVML's numbers; a snapshot recorded bef
   CHECK_FALSE(facts.devices[2].mig_mode);
   CHECK_FALSE(facts.devices[2].persistence_mode);
   CHECK_FALSE(facts.devices[2].fabric_state);
+}
+
+TEST_CASE("NVLink peer-to-peer pairs are counted for both GPUs; MIG, unknown GPUs and junk are left out") {
+  ChildAnswer answer;
+  answer.exit = 0;
+  answer.output =
+      "{\"nvml_device\":0,\"mig_mode\":0}\n{\"nvml_device\":1,\"mig_mode\":0}\n"
+      "{\"nvml_device\":2,\"mig_mode\":0}\n{\"nvml_device\":3,\"mig_mode\":1}\n"
+      "{\"call\":\"nvmlDeviceGetP2PStatus\",\"index\":\"nvlink\",\"pairs\":"
+      "[[0,1,0],[0,2,4],[1,2,0],[0,3,5],[1,9,0],[2,2,0],[0,1],\"x\",[1,2,-1],[2,0,99]]}\n"
+      "{\"done\":true}\n";
+  const auto facts = parse_nvml_probe(answer);
+  REQUIRE(facts.devices.size() == 4);
+  // GPU 0: OK to 1, disabled by a registry key to 2; the pair with GPU 3 (MIG) does not count.
+  CHECK(facts.devices[0].nvlink_p2p_peers == 3);  // [0,1], [0,2] and [2,0,99]
+  CHECK(facts.devices[0].nvlink_p2p_ok_peers == 1);
+  CHECK(facts.devices[0].nvlink_p2p_refused == gd::P2pStatus::disabled_by_regkey);
+  CHECK(facts.devices[1].nvlink_p2p_peers == 2);
+  CHECK(facts.devices[1].nvlink_p2p_ok_peers == 2);
+  CHECK_FALSE(facts.devices[1].nvlink_p2p_refused);
+  CHECK(facts.devices[2].nvlink_p2p_refused == gd::P2pStatus::disabled_by_regkey);
+  CHECK_FALSE(facts.devices[3].nvlink_p2p_peers);  // in MIG mode
 }
 
 TEST_CASE("the fabric's health mask: four flags, then what is wrong with its configuration; junk is no fact") {

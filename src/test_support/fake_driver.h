@@ -10,7 +10,9 @@
 //              take (tools/bench_live.py gives them a real driver's times)
 //   FAKE_NVML: ok (two GPUs, the second with pending row remapping, a
 //              corrupt InfoROM and an unhealthy NVLink fabric), mismatch (nvmlInit_v2: 18), busy (the
-//              first in Exclusive_Process, held by pid 878 "python3", 612 MiB)
+//              first in Exclusive_Process, held by pid 878 "python3", 612 MiB), nvlink (as ok, but
+//              neither in MIG mode, each with 18 active NVLinks and NVLink peer-to-peer between them),
+//              nvlink-no-p2p (the same links, but peer-to-peer NVML_P2P_STATUS_NOT_SUPPORTED)
 
 #include "test_support/elf_builder.h"
 
@@ -115,7 +117,14 @@ int nvmlDeviceGetRemappedRows(void* d, unsigned* c, unsigned* u, unsigned* p, un
   *c = 0; *u = index_of(d); *p = index_of(d) == 1; *f = 0; return 0;
 }
 int nvmlDeviceValidateInforom(void* d) { return index_of(d) == 1 ? 14 : 0; }
-int nvmlDeviceGetMigMode(void* d, unsigned* current, unsigned* pending) { *current = index_of(d) == 0; *pending = *current; return 0; }
+static int nvlinked(void) { return is("nvlink") || is("nvlink-no-p2p"); }
+int nvmlDeviceGetMigMode(void* d, unsigned* current, unsigned* pending) { *current = index_of(d) == 0 && !nvlinked(); *pending = *current; return 0; }
+int nvmlDeviceGetNvLinkState(void* d, unsigned link, int* active) { (void)d; if (!nvlinked() || link >= 18) return 3; *active = 1; return 0; }
+int nvmlDeviceGetP2PStatus(void* a, void* b, int index, int* status) {
+  if (index != 2 || a == b) return 2;
+  *status = is("nvlink") ? 0 : 5;
+  return 0;
+}
 int nvmlDeviceGetMaxMigDeviceCount(void* d, unsigned* n) { (void)d; *n = 7; return 0; }
 int nvmlDeviceGetMigDeviceHandleByIndex(void* d, unsigned i, void** h) { (void)d; *h = (void*)(size_t)(100 + i); return i < 3 ? 0 : 6; }
 typedef struct { unsigned int version; int marginTemperature; } margin_v1;
