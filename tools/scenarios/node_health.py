@@ -159,6 +159,30 @@ def scenarios():
                                       nvlink_errors={"replay": 812, "recovery": 3, "crc_flit": 4411, "crc_data": 0})])
     yield s.expect("warn", None, ["gpu-nvlink-links-down"], headline="gpu-nvlink-links-down", action="reset-gpu")
 
+    # NVLink peer-to-peer as NVML answers it (what vLLM's custom all-reduce and
+    # DeepEP ask): links up, yet no peer reachable over them. Its twins: the
+    # same GPUs reaching each other, and one of them in MIG mode, which has no
+    # peer-to-peer by design (an allocation, not a fault).
+    def nvlinked_pair(name, description, status, mig=False):
+        s = h100_host(name, description)
+        s.pci("0000:2a:00.0", "10de", "2330", "030200", driver="nvidia")
+        s.claimed("0000:2a:00.0", "NVIDIA H100 80GB HBM3", 1).driver_nodes([0, 1], version="550.54.15")
+        s.nvml_probe(devices=[nvml_device(0, nvlinks=18, nvlinks_inactive=[]),
+                              nvml_device(1, "2A", nvlinks=18, nvlinks_inactive=[], **({"mig_mode": 1} if mig else {}))],
+                     p2p=[[0, 1, status]])
+        return s
+
+    s = nvlinked_pair("host-nvlink-p2p-unreachable", "Two NVLink H100s, all 18 links up on each, but NVML says NVLink "
+                      "peer-to-peer between them is disabled by a registry key.", 4)
+    yield s.expect("warn", None, ["gpu-nvlink-p2p-unreachable"], headline="gpu-nvlink-p2p-unreachable", action="inspect-hardware")
+
+    s = nvlinked_pair("host-nvlink-p2p-healthy", "Two NVLink H100s reaching each other over NVLink: quiet.", 0)
+    yield s.expect("ok", None, [], absent=["gpu-nvlink-p2p-unreachable"], action="none")
+
+    s = nvlinked_pair("host-nvlink-p2p-mig", "Two NVLink H100s, the second in MIG mode, where NVML answers no NVLink "
+                      "peer-to-peer: MIG has none by design, so quiet.", 5, mig=True)
+    yield s.expect("ok", None, [], absent=["gpu-nvlink-p2p-unreachable"], action="none")
+
     s = h100_host("host-pcie-gpus-no-nvlink", "Two H100 PCIe cards without NVLink bridges: NVML answers for no link.")
     s.pci("0000:2a:00.0", "10de", "2331", "030200", driver="nvidia")
     s.claimed("0000:2a:00.0", "NVIDIA H100 PCIe", 1).driver_nodes([0, 1], version="550.54.15")

@@ -173,8 +173,9 @@ class Snapshot:
         self.children.append(answer)
         return self
 
-    def nvml_probe(self, init=0, init_name=None, driver="550.54.15", cuda=12040, devices=(), mapped=None):
-        """What `gpudoctor __child driver-probe nvml` printed."""
+    def nvml_probe(self, init=0, init_name=None, driver="550.54.15", cuda=12040, devices=(), mapped=None, p2p=None):
+        """What `gpudoctor __child driver-probe nvml` printed; p2p: its NVLink
+        peer-to-peer line's pairs, [index, index, nvmlGpuP2PStatus_t]."""
         out = [{"begin": "dlopen libnvidia-ml.so.1"}, {"library": "libnvidia-ml.so.1", "loaded": True},
                {"mapped": [mapped or f"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.{driver}"]},
                {"begin": "nvmlInit_v2"}, {"call": "nvmlInit_v2", "result": init, **({"name": init_name} if init else {})}]
@@ -184,6 +185,8 @@ class Snapshot:
                     {"call": "nvmlDeviceGetCount", "result": 0, "value": len(devices)}]
             for device in devices:
                 out += [{"begin": f"nvml device {device['nvml_device']}"}, device]
+            if p2p is not None:
+                out += [{"begin": "nvmlDeviceGetP2PStatus"}, {"call": "nvmlDeviceGetP2PStatus", "index": "nvlink", "pairs": p2p}]
         out.append({"done": True})
         self.children.append({"kind": "driver-probe", "args": ["nvml"], "exit": 0, "timed_out": False, "stderr": "",
                               "stdout": "".join(json.dumps(line) + "\n" for line in out)})
