@@ -36,6 +36,14 @@ FakeDriverEnvironment& fake() {
   return environment;
 }
 
+// The NVML child's answer: these lines, then its closing one.
+ChildAnswer nvml_answer(const std::string& lines) {
+  ChildAnswer answer;
+  answer.exit = 0;
+  answer.output = lines + "{\"done\":true}\n";
+  return answer;
+}
+
 }  // namespace
 
 TEST_CASE("the cuda probe reports the driver's version, cuInit and every device") {
@@ -253,14 +261,10 @@ TEST_CASE("an answer that is not the protocol is garbled, and a replay without o
 }
 
 TEST_CASE("the NVML child's settings are NVML's numbers; a snapshot recorded before holds their names") {
-  ChildAnswer answer;
-  answer.exit = 0;
-  answer.output =
+  const auto facts = parse_nvml_probe(nvml_answer(
       "{\"nvml_device\":0,\"compute_mode\":3,\"mig_mode\":1,\"persistence_mode\":0,\"fabric_state\":2}\n"
       "{\"nvml_device\":1,\"compute_mode\":\"Prohibited\",\"mig_mode\":\"Disabled\",\"fabric_state\":\"completed\"}\n"
-      "{\"nvml_device\":2,\"compute_mode\":7,\"mig_mode\":-1,\"persistence_mode\":\"Sometimes\",\"fabric_state\":true}\n"
-      "{\"done\":true}\n";
-  const auto facts = parse_nvml_probe(answer);
+      "{\"nvml_device\":2,\"compute_mode\":7,\"mig_mode\":-1,\"persistence_mode\":\"Sometimes\",\"fabric_state\":true}\n"));
   REQUIRE(facts.devices.size() == 3);
   CHECK(facts.devices[0].compute_mode == ComputeMode::Exclusive_Process);
   CHECK(facts.devices[0].mig_mode == Setting::Enabled);
@@ -277,15 +281,11 @@ TEST_CASE("the NVML child's settings are NVML's numbers; a snapshot recorded bef
 }
 
 TEST_CASE("NVLink peer-to-peer pairs are counted for both GPUs; MIG, unknown GPUs and junk are left out") {
-  ChildAnswer answer;
-  answer.exit = 0;
-  answer.output =
+  const auto facts = parse_nvml_probe(nvml_answer(
       "{\"nvml_device\":0,\"mig_mode\":0}\n{\"nvml_device\":1,\"mig_mode\":0}\n"
       "{\"nvml_device\":2,\"mig_mode\":0}\n{\"nvml_device\":3,\"mig_mode\":1}\n"
       "{\"call\":\"nvmlDeviceGetP2PStatus\",\"index\":\"nvlink\",\"pairs\":"
-      "[[0,1,0],[0,2,4],[1,2,0],[0,3,5],[1,9,0],[2,2,0],[0,1],\"x\",[1,2,-1],[2,0,99]]}\n"
-      "{\"done\":true}\n";
-  const auto facts = parse_nvml_probe(answer);
+      "[[0,1,0],[0,2,4],[1,2,0],[0,3,5],[1,9,0],[2,2,0],[0,1],\"x\",[1,2,-1],[2,0,99]]}\n"));
   REQUIRE(facts.devices.size() == 4);
   // GPU 0: OK to 1, disabled by a registry key to 2; the pair with GPU 3 (MIG) does not count.
   CHECK(facts.devices[0].nvlink_p2p_peers == 3);  // [0,1], [0,2] and [2,0,99]
@@ -300,10 +300,7 @@ TEST_CASE("NVLink peer-to-peer pairs are counted for both GPUs; MIG, unknown GPU
 
 TEST_CASE("the fabric's health mask: four flags, then what is wrong with its configuration; junk is no fact") {
   const auto issues_of = [](const std::string& mask) {
-    ChildAnswer answer;
-    answer.exit = 0;
-    answer.output = "{\"nvml_device\":0,\"fabric_health_summary\":3,\"fabric_health_mask\":" + mask + "}\n{\"done\":true}\n";
-    return parse_nvml_probe(answer).devices.at(0);
+    return parse_nvml_probe(nvml_answer("{\"nvml_device\":0,\"fabric_health_summary\":3,\"fabric_health_mask\":" + mask + "}\n")).devices.at(0);
   };
   using gd::FabricIssue;
   // Every flag false (2) and the configuration fine (1): nothing.
