@@ -175,6 +175,7 @@ bool has_active_nvlink(const json::object& line) {
 
 void say_nvlink_p2p(const Nvml& nvml, const std::vector<NvlinkGpu>& gpus) {
   if (gpus.size() < 2) return;
+  begin("nvmlDeviceGetP2PStatus");
   json::array pairs;
   for (std::size_t i = 0; i < gpus.size(); ++i)
     for (std::size_t j = i + 1; j < gpus.size(); ++j) {
@@ -306,7 +307,6 @@ int probe_nvml(bool table) {
     if (!table && has_active_nvlink(line) && nvlinked.size() < k_max_p2p_gpus) nvlinked.push_back({index, device});
     say(line);
   }
-  begin("nvmlDeviceGetP2PStatus");
   say_nvlink_p2p(nvml, nvlinked);
   if (auto* shutdown = lib.get<nvmlReturn()>("nvmlShutdown")) shutdown();
   return 0;
