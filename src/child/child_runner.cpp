@@ -1,3 +1,7 @@
+// Boost.Process offers vfork only where the headers ask for XPG4.2 and not
+// POSIX 2008, which glibc's _GNU_SOURCE never does; vfork itself is there.
+#define BOOST_POSIX_HAS_VFORK 1
+
 #include "child/child_runner.h"
 
 #include "child/child_containment.h"
@@ -6,11 +10,14 @@
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
+#include <boost/process/posix.hpp>
 
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -87,24 +94,21 @@ class CappedReader {
 };
 
 // Ends the wait once the child has exited: at once when both pipes are at
-// EOF, else after k_drain (a grandchild holds them).
+// EOF, else after k_drain (a grandchild holds them). The exit is seen the
+// moment it happens through a pidfd (Linux 5.3); where the kernel or a
+// seccomp profile refuses one (gVisor, old kernels), by asking every k_exit_poll.
 class ExitWatch {
  public:
   ExitWatch(boost::asio::io_context& context, bp::child& child, std::function<bool()> pipes_done)
-      : m_context(context), m_child(child), m_pipes_done(std::move(pipes_done)), m_poll(context), m_drain(context) {}
+      : m_context(context), m_child(child), m_pipes_done(std::move(pipes_done)), m_exit(context), m_poll(context), m_drain(context) {}
 
   void start() {
-    m_poll.expires_after(k_exit_poll);
-    m_poll.async_wait([this](const boost::system::error_code& error) {
-      if (error) return;
-      std::error_code running_error;
-      if (m_child.running(running_error)) return start();
-      m_exited = true;
-      if (m_pipes_done()) return m_context.stop();  // explicitly: other timers (the waiting note) may be pending
-      m_drain.expires_after(k_drain);
-      m_drain.async_wait([this](const boost::system::error_code& cancelled) {
-        if (!cancelled) m_context.stop();
-      });
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, m_child.id(), 0));
+    if (pidfd < 0) return poll();
+    m_exit.assign(pidfd);
+    m_exit.async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& error) {
+      if (!error) return check();
+      poll();
     });
   }
 
@@ -116,9 +120,28 @@ class ExitWatch {
   }
 
  private:
+  void poll() {
+    m_poll.expires_after(k_exit_poll);
+    m_poll.async_wait([this](const boost::system::error_code& error) {
+      if (!error) check();
+    });
+  }
+
+  void check() {
+    std::error_code running_error;
+    if (m_child.running(running_error)) return poll();
+    m_exited = true;
+    if (m_pipes_done()) return m_context.stop();  // explicitly: other timers (the waiting note) may be pending
+    m_drain.expires_after(k_drain);
+    m_drain.async_wait([this](const boost::system::error_code& cancelled) {
+      if (!cancelled) m_context.stop();
+    });
+  }
+
   boost::asio::io_context& m_context;
   bp::child& m_child;
   std::function<bool()> m_pipes_done;
+  boost::asio::posix::stream_descriptor m_exit;  // the pidfd, closed with the watch
   boost::asio::steady_timer m_poll, m_drain;
   bool m_exited = false;
 };
@@ -183,8 +206,13 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   bp::group group;
   std::error_code launch_error;
   std::optional<DeferInterrupts> until_enrolled(std::in_place);  // a signal now would miss the child
+  // vfork, not fork: the child borrows this process's memory until it
+  // execs, so nothing is copied, and the threads still reading files here
+  // do not fault on every page a fork would have marked copy-on-write. What
+  // runs in the child before exec is async-signal-safe: dup2, setpgid,
+  // pthread_sigmask.
   bp::child child(program, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_in < bp::null,
-                  bp::std_out > out, bp::std_err > err, group, launch_error,
+                  bp::std_out > out, bp::std_err > err, group, launch_error, bp::posix::use_vfork,
                   bp::extend::on_exec_setup = [](auto&) { unblock_interrupts_in_child(); });
   if (launch_error) {
     answer.error = errno_name(launch_error.value());

@@ -50,6 +50,22 @@ TEST_CASE("run_child reports a missing program instead of throwing") {
   CHECK(answer.error == "ENOENT");
 }
 
+TEST_CASE("a program that cannot be executed answers the errno of its exec, in the child") {
+  // The exec fails in the (vforked) child; its errno must still reach the answer.
+  gd::TempDir dir;
+  CHECK(gd::run_child({dir.path() + "/absent"}, 1s).error == "ENOENT");
+  const auto plain = dir.path() + "/plain";
+  std::ofstream(plain) << "#!/bin/sh\necho never\n";
+  std::filesystem::permissions(plain, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  CHECK(gd::run_child({plain}, 1s).error == "EACCES");
+  const auto junk = dir.path() + "/junk";
+  std::ofstream(junk) << "\x7f" "ELF but not really";
+  std::filesystem::permissions(junk, std::filesystem::perms::owner_all);
+  const auto answer = gd::run_child({junk}, 1s);
+  CHECK(answer.error == "ENOEXEC");
+  CHECK_FALSE(answer.exit);
+}
+
 TEST_CASE("output past the cap is read and dropped, not a reason to kill the child") {
   auto answer = gd::run_child({"sh", "-c", "head -c 3000000 /dev/zero; echo done >&2"}, 10s);
   CHECK_FALSE(answer.signal);  // it used to be SIGKILLed at the cap and read as a crash
