@@ -100,6 +100,10 @@ LayerReport probe_error_layer(const char* id, const std::string& error) {
 }  // namespace
 
 Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
+  return run_check(host, CheckRules{rules.tables, [&rules]() -> const RuleSet& { return rules; }}, options);
+}
+
+Report run_check(Host& host, const CheckRules& rules, ProbeOptions options) {
   const auto started = std::chrono::steady_clock::now();
   ProbeContext context{.host = host, .tables = rules.tables, .system = probe_system(host), .options = options};
   Report report;
@@ -132,6 +136,8 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
     run_contained(LayerId::cuda_runtime, probe_cuda_runtime, context, report);
     run_contained(LayerId::application, probe_application, context, report);
   }
+  // Read while the children asked ahead still run; a GPU table is not judged.
+  const RuleSet* rule_set = options.gpu_table ? nullptr : &rules.rule_set();
   if (!options.image) {
     finish_contained(LayerId::kernel_module, kernel_module.layer, finish_kernel_module, kernel_module.index, context.kernel_module, context, report);
     finish_contained(LayerId::device_nodes, device_nodes.layer, finish_device_nodes, device_nodes.index, context.device_nodes, context, report);
@@ -142,7 +148,7 @@ Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
   if (!options.image) report.gpus = gpu_list(context.hardware, context.kernel_module, context.driver_libs);
   report.redacted = host.redactions();  // after the probes: what they read decides what was hidden
   if (options.gpu_table) return report;  // the facts that list the GPUs, not a diagnosis
-  apply_rules(rules, report);
+  apply_rules(*rule_set, report);
   if (options.image) regroup_for_image(report, {context.container, context.kernel_module.version.has_value()});
   report.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

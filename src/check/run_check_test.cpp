@@ -146,3 +146,34 @@ TEST_CASE("the GPU table asks NVML alone where NVML lists the GPUs: no cuInit, n
   CHECK(asked_of(full, gd::ChildKind::device_open) == 1);
   CHECK(asked_of(full, gd::ChildKind::command, "dmesg") == 1);
 }
+
+TEST_CASE("the rule set is asked for once, while the driver's children run, and never for a GPU table") {
+  const auto rules = gd::load_embedded_rules();
+  auto host = answering_host(true);
+  int asked = 0;
+  std::size_t started_then = 0;
+  int cuda_answers_taken_then = -1;
+  const gd::CheckRules lazy{rules.tables, [&]() -> const gd::RuleSet& {
+                              ++asked;
+                              started_then = host.asked_ahead.size();
+                              cuda_answers_taken_then = asked_of(host, gd::ChildKind::driver_probe, "cuda");
+                              return rules;
+                            }};
+  const auto report = gd::run_check(host, lazy);
+  CHECK(asked == 1);
+  CHECK(started_then >= 3);  // cuInit, NVML and nvidia-smi were started before it
+  CHECK(cuda_answers_taken_then == 0);  // and not yet waited for
+  auto eager = answering_host(true);
+  CHECK(report.verdict == gd::run_check(eager, rules).verdict);  // the same judgement
+
+  gd::ProbeOptions table;
+  table.gpu_table = true;
+  auto for_table = answering_host(true);
+  asked = 0;
+  const gd::CheckRules table_rules{rules.tables, [&]() -> const gd::RuleSet& {
+                                     ++asked;
+                                     return rules;
+                                   }};
+  gd::run_check(for_table, table_rules, table);
+  CHECK(asked == 0);
+}

@@ -14,6 +14,7 @@
 #include "report/gpu_table.h"
 #include "report/renderers.h"
 #include "report/report_diff.h"
+#include "rules/embedded_rules.h"
 #include "rules/rule_facts.h"
 #include "snapshot/recording_host.h"
 #include "snapshot/replay_host.h"
@@ -60,15 +61,20 @@ namespace {
 // reachable from a static, so a leak checker counts neither; the built-in
 // set is read once however often a process (a test) asks.
 const RuleSet& load_rules(const Options& options) {
-  if (!options.rules_dir) {
-    static const RuleSet* const built_in = new RuleSet(load_embedded_rules());
-    return *built_in;
-  }
+  if (!options.rules_dir) return built_in_rules();
   RuleSet rules = load_rules_dir(*options.rules_dir);
   check_rules_against(rules, host_fact_schema());
   static auto* const loaded = new std::vector<std::unique_ptr<const RuleSet>>();
   loaded->push_back(std::make_unique<const RuleSet>(std::move(rules)));
   return *loaded->back();
+}
+
+// For a check: the built-in set's tables now and its rules when the check
+// judges; a --rules set is loaded (and refused) whole, before anything runs.
+CheckRules check_rules(const Options& options) {
+  if (!options.rules_dir) return {built_in_tables(), built_in_rules};
+  const RuleSet& rules = load_rules(options);
+  return {rules.tables, [&rules]() -> const RuleSet& { return rules; }};
 }
 
 std::unique_ptr<Host> make_host(const Options& options) {
@@ -186,7 +192,7 @@ bool looks_like_image(Host& host) {
 }
 
 int run_check_command(const Options& options) {
-  const RuleSet& rules = load_rules(options);
+  const CheckRules rules = check_rules(options);
   auto host = make_host(options);
   check_targets(*host, options.targets);
   if (options.every_seconds) {
@@ -222,7 +228,7 @@ void check_output_written() {
 // else CUDA, else the files. No kernel log, no node opened, no cuInit where
 // NVML answered.
 int run_gpus_command(const Options& options) {
-  const RuleSet& rules = load_rules(options);
+  const CheckRules rules = check_rules(options);
   auto host = make_host(options);
   ProbeOptions table_only = probe_options(options);
   table_only.gpu_table = true;
@@ -380,7 +386,7 @@ class StagingDir {
 }  // namespace
 
 int run_snapshot_command(const Options& options) {
-  const RuleSet& rules = load_rules(options);
+  const CheckRules rules = check_rules(options);
   auto inner = make_host(options);
   const std::string& output = *options.output;
   const bool archive = is_archive_name(output);

@@ -43,14 +43,35 @@ TEST_CASE("the rule set the binary carries is the one the JSON of rules/ loads t
 
 TEST_CASE("a compiled rule set reads back equal, and damaged bytes are refused") {
   const auto built_in = gd::load_embedded_rules();
-  const std::string bytes = gd::write_compiled_rules(built_in);
-  CHECK(bytes == gd::compiled_rule_set());
-  auto back = gd::read_compiled_rules(bytes);
+  const auto compiled = gd::write_compiled_rules(built_in);
+  CHECK(compiled.tables == gd::compiled_tables());
+  CHECK(compiled.rules == gd::compiled_rule_set());
+  gd::RuleSet back;
+  back.tables = gd::read_compiled_tables(compiled.tables);
   back.tables.chips.load_products_lazily(gd::embedded_pci_products());
+  gd::read_compiled_rules(compiled.rules, back);
   CHECK(back == built_in);
-  for (const std::size_t size : {std::size_t{0}, std::size_t{1}, bytes.size() / 3, bytes.size() / 2, bytes.size() - 1}) {
-    CAPTURE(size);
-    CHECK_THROWS_AS(gd::read_compiled_rules(std::string_view(bytes).substr(0, size)), gd::BinaryFormError);
+  for (const std::string& bytes : {compiled.tables, compiled.rules}) {
+    for (const std::size_t size : {std::size_t{0}, std::size_t{1}, bytes.size() / 3, bytes.size() / 2, bytes.size() - 1}) {
+      CAPTURE(size);
+      gd::RuleSet into;
+      CHECK_THROWS_AS(gd::read_compiled_tables(std::string_view(bytes).substr(0, size)), gd::BinaryFormError);
+      CHECK_THROWS_AS(gd::read_compiled_rules(std::string_view(bytes).substr(0, size), into), gd::BinaryFormError);
+    }
   }
-  CHECK_THROWS_WITH_AS(gd::read_compiled_rules(bytes + "x"), "bytes left after the rule set", gd::BinaryFormError);
+  CHECK_THROWS_WITH_AS(gd::read_compiled_tables(compiled.tables + "x"), "bytes left after the tables", gd::BinaryFormError);
+  gd::RuleSet into;
+  CHECK_THROWS_WITH_AS(gd::read_compiled_rules(compiled.rules + "x", into), "bytes left after the rule set", gd::BinaryFormError);
+  CHECK(into.rules.empty());  // a set is filled whole or not at all
+  // One part is not the other: each is refused where the other is expected.
+  CHECK_THROWS_AS(gd::read_compiled_tables(compiled.rules), gd::BinaryFormError);
+  CHECK_THROWS_AS(gd::read_compiled_rules(compiled.tables, into), gd::BinaryFormError);
+}
+
+TEST_CASE("the built-in set is read in two steps into one set, the same on every call") {
+  const gd::ReferenceTables& tables = gd::built_in_tables();
+  const gd::RuleSet& rules = gd::built_in_rules();
+  CHECK(&rules.tables == &tables);  // the rules' tables are the ones the probes had
+  CHECK(&gd::built_in_rules() == &rules);
+  CHECK(rules == gd::load_embedded_rules());
 }

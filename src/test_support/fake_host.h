@@ -25,6 +25,7 @@ class FakeHost final : public Host {
   std::map<std::string, ChildAnswer, std::less<>> answers;  // ChildRequest::key() -> answer
   std::set<std::string, std::less<>> throw_on_read;
   std::vector<ChildRequest> asked;  // every request, in order, for tests that count them
+  std::vector<ChildRequest> asked_ahead;  // what a check started ahead (answered later through ask)
   std::map<std::string, int, std::less<>> reads;  // read_file calls per path asked, for tests that count them
   Uname kernel{"Linux", "6.1.0-test", "#1 SMP", "x86_64"};
   UserIds ids{1000, 1000, {1000}};
@@ -60,6 +61,7 @@ class FakeHost final : public Host {
   Uname uname() override { return kernel; }
   UserIds user() override { return ids; }
   ChildAnswer ask(const ChildRequest& request) override;
+  void ask_ahead(const ChildRequest& request) override { asked_ahead.push_back(request); }
 
  private:
   Result<std::string> resolve(std::string_view path, FollowFinal follow) const;
