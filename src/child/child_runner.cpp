@@ -195,7 +195,7 @@ ChildAnswer run_child(const std::vector<std::string>& argv, std::chrono::millise
   adopt_orphaned_descendants();
   std::optional<InFlight> in_flight(std::in_place);
   boost::asio::io_context context;
-  // Pipes are made and children forked one thread at a time, the pipes
+  // Pipes are made and children started one thread at a time, the pipes
   // close-on-exec: a pipe of a child another thread runs must not leak into
   // this one, whose life would then hold that child's answer open.
   std::unique_lock launching(launch_mutex());

@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <condition_variable>
+
 namespace gd {
 
 ChildrenAhead::~ChildrenAhead() {
@@ -13,20 +15,54 @@ ChildrenAhead::~ChildrenAhead() {
   for (auto& answer : m_abandoned) answer.wait();
 }
 
+namespace {
+
+// Set once the child runs or its run has ended without one.
+class Launched {
+ public:
+  void mark() {
+    {
+      std::lock_guard lock(m_mutex);
+      m_done = true;
+    }
+    m_changed.notify_all();
+  }
+  void wait() {
+    std::unique_lock lock(m_mutex);
+    m_changed.wait(lock, [this] { return m_done; });
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  bool m_done = false;
+};
+
+}  // namespace
+
 void ChildrenAhead::start(const ChildRequest& request, Runner run) {
-  std::lock_guard lock(m_mutex);
-  const auto key = request.key();
-  if (m_running.count(key)) return;
-  auto group = std::make_shared<std::atomic<int>>(0);
-  // Signals are blocked here, in the thread that starts the worker, so that
-  // the worker inherits the block and the watcher alone takes SIGINT: left
-  // to the child runner, the block was made in the worker only, and a signal
-  // to the process killed it by default, leaving its child running.
-  install_interrupt_cleanup();
-  auto answer = std::async(std::launch::async, [run = std::move(run), group] {
-    return run([group](int started) { group->store(started); });
-  });
-  m_running.emplace(key, Running{std::move(answer), std::chrono::steady_clock::now(), request.deadline, std::move(group)});
+  auto launched = std::make_shared<Launched>();
+  {
+    std::lock_guard lock(m_mutex);
+    const auto key = request.key();
+    if (m_running.count(key)) return;
+    auto group = std::make_shared<std::atomic<int>>(0);
+    // Signals are blocked here, in the thread that starts the worker, so that
+    // the worker inherits the block and the watcher alone takes SIGINT: left
+    // to the child runner, the block was made in the worker only, and a signal
+    // to the process killed it by default, leaving its child running.
+    install_interrupt_cleanup();
+    auto answer = std::async(std::launch::async, [run = std::move(run), group, launched] {
+      const auto answer = run([group, launched](int started) {
+        group->store(started);
+        launched->mark();
+      });
+      launched->mark();  // no child could start: nothing to wait for
+      return answer;
+    });
+    m_running.emplace(key, Running{std::move(answer), std::chrono::steady_clock::now(), request.deadline, std::move(group)});
+  }
+  launched->wait();
 }
 
 std::optional<ChildAnswer> ChildrenAhead::take(const ChildRequest& request, const std::optional<WaitingNote>& note) {

@@ -30,7 +30,10 @@ class ChildrenAhead {
   ChildrenAhead& operator=(const ChildrenAhead&) = delete;
   ~ChildrenAhead();  // waits for every child still running (each has its deadline)
 
-  // Starts answering request, unless it is already under way.
+  // Starts answering request, unless it is already under way, and returns
+  // once its child runs (or could not start): children start in the order
+  // they are asked, the slowest first, not in the order their threads happen
+  // to be scheduled.
   void start(const ChildRequest& request, Runner run);
 
   // The answer to request if it was started ahead, waited for until the
