@@ -37,6 +37,7 @@ namespace {
 // wrapper's helper, a daemon libcuda forked) does not make it unanswered.
 constexpr std::chrono::milliseconds k_drain{200};
 constexpr std::chrono::milliseconds k_exit_poll{5};
+constexpr std::chrono::milliseconds k_exit_backstop{100};
 
 // Reads a pipe until EOF, keeping at most k_max_child_output bytes: the
 // first ones, or the last ones (whole lines) for a log. Reading goes on past
@@ -95,8 +96,9 @@ class CappedReader {
 
 // Ends the wait once the child has exited: at once when both pipes are at
 // EOF, else after k_drain (a grandchild holds them). The exit is seen the
-// moment it happens through a pidfd (Linux 5.3); where the kernel or a
-// seccomp profile refuses one (gVisor, old kernels), by asking every k_exit_poll.
+// moment it happens through a pidfd (Linux 5.3), with a slow poll beside it
+// should a sandbox's pidfd never wake; where the kernel or a seccomp profile
+// refuses one (gVisor, old kernels), by asking every k_exit_poll.
 class ExitWatch {
  public:
   ExitWatch(boost::asio::io_context& context, bp::child& child, std::function<bool()> pipes_done)
@@ -104,12 +106,12 @@ class ExitWatch {
 
   void start() {
     const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, m_child.id(), 0));
-    if (pidfd < 0) return poll();
+    if (pidfd < 0) return poll(k_exit_poll);
     m_exit.assign(pidfd);
     m_exit.async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& error) {
-      if (!error) return check();
-      poll();
+      if (error != boost::asio::error::operation_aborted) check(k_exit_poll);  // a traced child may not be reapable yet
     });
+    poll(k_exit_backstop);
   }
 
   // A pipe reached EOF: once both have, after the exit, nothing is left to wait for.
@@ -120,17 +122,19 @@ class ExitWatch {
   }
 
  private:
-  void poll() {
-    m_poll.expires_after(k_exit_poll);
-    m_poll.async_wait([this](const boost::system::error_code& error) {
-      if (!error) check();
+  void poll(std::chrono::milliseconds interval) {
+    m_poll.expires_after(interval);  // a wait still pending is cancelled
+    m_poll.async_wait([this, interval](const boost::system::error_code& error) {
+      if (!error) check(interval);
     });
   }
 
-  void check() {
+  void check(std::chrono::milliseconds interval) {
+    if (m_exited) return;
     std::error_code running_error;
-    if (m_child.running(running_error)) return poll();
+    if (m_child.running(running_error)) return poll(interval);
     m_exited = true;
+    m_poll.cancel();
     if (m_pipes_done()) return m_context.stop();  // explicitly: other timers (the waiting note) may be pending
     m_drain.expires_after(k_drain);
     m_drain.async_wait([this](const boost::system::error_code& cancelled) {
