@@ -157,7 +157,30 @@ def scenarios():
                                       nvlink_errors={"replay": 0, "recovery": 0, "crc_flit": 0, "crc_data": 0}),
                           nvml_device(1, "2A", nvlinks=18, nvlinks_inactive=[4, 5],
                                       nvlink_errors={"replay": 812, "recovery": 3, "crc_flit": 4411, "crc_data": 0})])
-    yield s.expect("warn", None, ["gpu-nvlink-links-down"], headline="gpu-nvlink-links-down", action="reset-gpu")
+    yield s.expect("warn", None, ["gpu-nvlink-links-down"], info=["gpu-nvlink-errors-counted"], headline="gpu-nvlink-links-down",
+                   action="reset-gpu")
+
+    # NVLink error counters: a total since the last reset says nothing of a
+    # rate, so replays or recoveries are said (info) and change no verdict;
+    # CRC errors alone, which DCGM only warns of under 100 a second, are quiet.
+    def nvlinked_with_errors(name, description, errors):
+        s = h100_host(name, description)
+        s.pci("0000:2a:00.0", "10de", "2330", "030200", driver="nvidia")
+        s.claimed("0000:2a:00.0", "NVIDIA H100 80GB HBM3", 1).driver_nodes([0, 1], version="550.54.15")
+        s.nvml_probe(devices=[nvml_device(0, nvlinks=18, nvlinks_inactive=[],
+                                          nvlink_errors={"replay": 0, "recovery": 0, "crc_flit": 0, "crc_data": 0}),
+                              nvml_device(1, "2A", nvlinks=18, nvlinks_inactive=[], nvlink_errors=errors)])
+        return s
+
+    s = nvlinked_with_errors("host-nvlink-errors-counted", "Two NVLink H100s, every link up; the second has counted 40 "
+                             "replays and 2 recoveries since its counters were reset.",
+                             {"replay": 40, "recovery": 2, "crc_flit": 310, "crc_data": 0})
+    yield s.expect("ok", None, [], info=["gpu-nvlink-errors-counted"], action="none")
+
+    s = nvlinked_with_errors("host-nvlink-crc-only-quiet", "Two NVLink H100s, every link up; the second has counted CRC "
+                             "errors only, which DCGM's health watch only warns of under 100 a second: quiet.",
+                             {"replay": 0, "recovery": 0, "crc_flit": 1200, "crc_data": 3})
+    yield s.expect("ok", None, [], absent=["gpu-nvlink-errors-counted"], action="none")
 
     # NVLink peer-to-peer as NVML answers it (what vLLM's custom all-reduce and
     # DeepEP ask): links up, yet no peer reachable over them. Its twins: the
