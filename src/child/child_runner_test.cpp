@@ -6,11 +6,17 @@
 
 #include <doctest/doctest.h>
 
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstddef>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -165,4 +171,30 @@ TEST_CASE("a slow child gets a waiting note, erased when it answers; a quick one
   for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;) written.append(buffer, static_cast<std::size_t>(n));
   ::close(pipe_fds[0]);
   CHECK(written == "gpudoctor: waiting for nvidia-smi -q (up to 5 s)...\r\033[K");  // once: the quick child added nothing
+}
+
+TEST_CASE("where pidfd_open is refused (gVisor, old kernels, a seccomp profile), a child's exit is still seen by polling") {
+  // In a process of its own, whose seccomp filter answers ENOSYS to pidfd_open.
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    sock_filter program[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    sock_fprog filter{static_cast<unsigned short>(sizeof(program) / sizeof(program[0])), program};
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter) != 0) ::_exit(3);
+    if (::syscall(SYS_pidfd_open, ::getpid(), 0) >= 0 || errno != ENOSYS) ::_exit(4);  // the filter holds
+    const auto start = std::chrono::steady_clock::now();
+    // A grandchild keeps the pipes open, so only the exit itself ends the wait.
+    const auto answer = gd::run_child({"sh", "-c", "sleep 30 & echo polled; exit 7"}, 5s);
+    const bool quick = std::chrono::steady_clock::now() - start < 2s;  // seen by the poll, not at the deadline
+    ::_exit(answer.exit == 7 && answer.output == "polled\n" && !answer.timed_out && quick ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
