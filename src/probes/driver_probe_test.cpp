@@ -163,6 +163,9 @@ TEST_CASE("the nvml probe reports versions and per-GPU health, and only what the
   CHECK(!facts.devices[1].mig_devices);
   CHECK(facts.devices[0].thermal_margin_c == 31);
   CHECK(facts.devices[1].thermal_margin_c == 3);
+  // The driver's recovery action through nvmlDeviceGetFieldValues (field 230), as nvmlFieldValue_t lays it out.
+  CHECK(facts.devices[0].recovery_action == gd::Action::none);
+  CHECK(facts.devices[1].recovery_action == gd::Action::drain_and_reset);
   // The fabric through nvmlDeviceGetGpuFabricInfoV's version 3, which the fake refuses under any other version.
   CHECK(facts.devices[0].fabric_state == gd::FabricState::completed);
   CHECK(facts.devices[0].fabric_health == gd::FabricHealth::healthy);

@@ -9,7 +9,8 @@
 //   FAKE_CUDA_INIT_MS, FAKE_NVML_INIT_MS: how long cuInit and nvmlInit_v2
 //              take (tools/bench_live.py gives them a real driver's times)
 //   FAKE_NVML: ok (two GPUs, the second with pending row remapping, a
-//              corrupt InfoROM and an unhealthy NVLink fabric), mismatch (nvmlInit_v2: 18), busy (the
+//              corrupt InfoROM, an unhealthy NVLink fabric and the driver's recovery action
+//              DRAIN_AND_RESET), mismatch (nvmlInit_v2: 18), busy (the
 //              first in Exclusive_Process, held by pid 878 "python3", 612 MiB), nvlink (as ok, but
 //              neither in MIG mode, each with 18 active NVLinks and NVLink peer-to-peer between them),
 //              nvlink-no-p2p (the same links, but peer-to-peer NVML_P2P_STATUS_NOT_SUPPORTED)
@@ -127,6 +128,19 @@ int nvmlDeviceGetP2PStatus(void* a, void* b, int index, int* status) {
 }
 int nvmlDeviceGetMaxMigDeviceCount(void* d, unsigned* n) { (void)d; *n = 7; return 0; }
 int nvmlDeviceGetMigDeviceHandleByIndex(void* d, unsigned i, void** h) { (void)d; *h = (void*)(size_t)(100 + i); return i < 3 ? 0 : 6; }
+/* nvmlFieldValue_t as nvml.h lays it out (40 bytes). Only the driver's
+   recovery action (field 230) is answered: none for the first GPU,
+   DRAIN_AND_RESET (4) for the second; every other field NOT_SUPPORTED. */
+typedef struct { unsigned fieldId, scopeId; long long timestamp, latencyUsec; int valueType, nvmlReturn; unsigned long long value; } field_value;
+int nvmlDeviceGetFieldValues(void* d, int count, field_value* v) {
+  for (int i = 0; i < count; ++i) {
+    if (v[i].fieldId != 230) { v[i].nvmlReturn = 3; continue; }
+    v[i].valueType = 1;  /* NVML_VALUE_TYPE_UNSIGNED_INT */
+    v[i].nvmlReturn = 0;
+    v[i].value = index_of(d) == 1 ? 4 : 0;
+  }
+  return 0;
+}
 typedef struct { unsigned int version; int marginTemperature; } margin_v1;
 /* The first GPU 31 degrees from its slowdown, the second 3. */
 int nvmlDeviceGetMarginTemperature(void* d, margin_v1* m) {
