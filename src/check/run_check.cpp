@@ -100,7 +100,7 @@ LayerReport probe_error_layer(const char* id, const std::string& error) {
 }  // namespace
 
 Report run_check(Host& host, const RuleSet& rules, ProbeOptions options) {
-  return run_check(host, CheckRules{rules.tables, [&rules]() -> const RuleSet& { return rules; }}, options);
+  return run_check(host, CheckRules::whole(rules), options);
 }
 
 Report run_check(Host& host, const CheckRules& rules, ProbeOptions options) {

@@ -18,6 +18,11 @@ namespace gd {
 struct CheckRules {
   const ReferenceTables& tables;
   std::function<const RuleSet&()> rule_set;
+
+  // A set already loaded whole (--rules DIR, the tests).
+  static CheckRules whole(const RuleSet& set) {
+    return {set.tables, [&set]() -> const RuleSet& { return set; }};
+  }
 };
 
 Report run_check(Host& host, const CheckRules& rules, ProbeOptions options = {});

@@ -73,8 +73,7 @@ const RuleSet& load_rules(const Options& options) {
 // judges; a --rules set is loaded (and refused) whole, before anything runs.
 CheckRules check_rules(const Options& options) {
   if (!options.rules_dir) return {built_in_tables(), built_in_rules};
-  const RuleSet& rules = load_rules(options);
-  return {rules.tables, [&rules]() -> const RuleSet& { return rules; }};
+  return CheckRules::whole(load_rules(options));
 }
 
 std::unique_ptr<Host> make_host(const Options& options) {

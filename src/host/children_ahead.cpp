@@ -5,8 +5,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <condition_variable>
-
 namespace gd {
 
 ChildrenAhead::~ChildrenAhead() {
@@ -15,33 +13,13 @@ ChildrenAhead::~ChildrenAhead() {
   for (auto& answer : m_abandoned) answer.wait();
 }
 
-namespace {
-
-// Set once the child runs or its run has ended without one.
-class Launched {
- public:
-  void mark() {
-    {
-      std::lock_guard lock(m_mutex);
-      m_done = true;
-    }
-    m_changed.notify_all();
-  }
-  void wait() {
-    std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [this] { return m_done; });
-  }
-
- private:
-  std::mutex m_mutex;
-  std::condition_variable m_changed;
-  bool m_done = false;
-};
-
-}  // namespace
-
 void ChildrenAhead::start(const ChildRequest& request, Runner run) {
-  auto launched = std::make_shared<Launched>();
+  // Set once the child runs, or once its run has ended without one.
+  auto launched = std::make_shared<std::atomic<bool>>(false);
+  const auto mark = [launched] {
+    launched->store(true);
+    launched->notify_all();
+  };
   {
     std::lock_guard lock(m_mutex);
     const auto key = request.key();
@@ -52,17 +30,17 @@ void ChildrenAhead::start(const ChildRequest& request, Runner run) {
     // to the child runner, the block was made in the worker only, and a signal
     // to the process killed it by default, leaving its child running.
     install_interrupt_cleanup();
-    auto answer = std::async(std::launch::async, [run = std::move(run), group, launched] {
-      const auto answer = run([group, launched](int started) {
+    auto answer = std::async(std::launch::async, [run = std::move(run), group, mark] {
+      const auto answer = run([group, mark](int started) {
         group->store(started);
-        launched->mark();
+        mark();
       });
-      launched->mark();  // no child could start: nothing to wait for
+      mark();  // no child could start: nothing to wait for
       return answer;
     });
     m_running.emplace(key, Running{std::move(answer), std::chrono::steady_clock::now(), request.deadline, std::move(group)});
   }
-  launched->wait();
+  launched->wait(false);
 }
 
 std::optional<ChildAnswer> ChildrenAhead::take(const ChildRequest& request, const std::optional<WaitingNote>& note) {
