@@ -25,12 +25,16 @@ that loads libcuda and waits for cuInit), the fake `nvidia-smi --query-gpu`,
 and `check`, `check --no-probe` and `gpus` of every gpudoctor binary given
 (before and after, in one run), and prints each against its yardstick.
 
-usage: sudo tools/bench_live.py [--rounds N] GPUDOCTOR [GPUDOCTOR ...]
+With --watch READINGS it also times `gpus --watch 1`: the gap between two
+readings less the sleep is what one reading costs.
+
+usage: sudo tools/bench_live.py [--rounds N] [--watch READINGS] GPUDOCTOR [GPUDOCTOR ...]
 """
 
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -119,6 +123,28 @@ def median_ms(argv, env, rounds):
     return statistics.median(times)
 
 
+def watch_reading_ms(binary, env, readings):
+    """`gpus --watch 1`: what each reading after the first costs, the gap
+    between two readings' lines less the one-second sleep between them (the
+    median), and the CPU time of gpudoctor and its children per reading."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    watch = subprocess.Popen([binary, "gpus", "--watch", "1", "--format", "json"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    arrivals = []
+    for _ in range(readings):
+        if not watch.stdout.readline():
+            break
+        arrivals.append(time.perf_counter())
+    watch.terminate()
+    watch.wait()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if len(arrivals) < 3:
+        sys.exit(f"bench_live: {binary} gpus --watch gave {len(arrivals)} readings")
+    gaps = [(later - earlier) * 1000 - 1000 for earlier, later in zip(arrivals, arrivals[1:])]
+    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+    return statistics.median(gaps), cpu / len(arrivals)
+
+
 def inside(args):
     work = tempfile.mkdtemp(prefix="gpudoctor-bench-live-")
     lib, bin_dir, smi = build_fakes(work)
@@ -149,11 +175,17 @@ def inside(args):
         print(f"  check / slowest child                        {ms['check'] / child:5.2f}x  (target <= 1.15)")
         print(f"  check --no-probe / nvidia-smi --query-gpu    {ms['check --no-probe'] / smi_ms:5.2f}x  (target <= 1.2)")
         print(f"  gpus / nvidia-smi --query-gpu                {ms['gpus'] / smi_ms:5.2f}x  (target <= 1.2)")
+        if args.watch:
+            reading, cpu = watch_reading_ms(binary, env, args.watch)
+            print(f"  gpus --watch: a later reading takes {reading:.1f} ms (median of {args.watch - 1} gaps less the 1 s sleep); "
+                  f"CPU {cpu:.1f} ms a reading, children included")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--watch", type=int, default=0, metavar="READINGS",
+                        help="also time this many readings of `gpus --watch 1` (one NVML session, or a child each)")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("gpudoctor", nargs="+")
     args = parser.parse_args()
@@ -163,7 +195,7 @@ def main():
         sys.exit("bench_live: run as root (it makes a private mount namespace with a pretend driver)")
     # Everything pretended stays in a mount namespace of its own.
     return subprocess.run(["unshare", "--mount", sys.executable, os.path.abspath(__file__), "--inside",
-                           "--rounds", str(args.rounds)] + args.gpudoctor).returncode
+                           "--rounds", str(args.rounds), "--watch", str(args.watch)] + args.gpudoctor).returncode
 
 
 if __name__ == "__main__":

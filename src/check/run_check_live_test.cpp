@@ -6,6 +6,9 @@
 #include "check/run_check.h"
 
 #include "host/live_host.h"
+#include "host/local_fs.h"
+#include "host/session_host.h"
+#include "probes/driver_probe.h"
 #include "snapshot/recording_host.h"
 #include "snapshot/replay_host.h"
 #include "test_support/fake_driver.h"
@@ -14,6 +17,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <cstdlib>
 
@@ -76,6 +80,42 @@ TEST_CASE("the GPU table's NVML child asks what the table shows, the check's the
   const auto checked = second_gpu(run_check(host, rules));
   CHECK(checked.at("inforom_valid") == false);  // the fake's GPU 1 has a corrupt InfoROM
   CHECK(checked.contains("process_list"));
+  ::unsetenv("LD_LIBRARY_PATH");
+}
+
+TEST_CASE("gpus --watch: each reading's GPU table from one NVML child, asked again, with one nvmlInit") {
+  TempDir dir;
+  build_fake_driver(dir);
+  ::setenv("LD_LIBRARY_PATH", (dir / "lib").c_str(), 1);
+  const auto inits = dir / "inits";
+  const auto temperature = dir / "temperature";
+  ::setenv("FAKE_NVML_INIT_LOG", inits.c_str(), 1);
+  ::setenv("FAKE_NVML_TEMPERATURE", temperature.c_str(), 1);
+  const RuleSet rules = load_embedded_rules();
+  LiveHost live("/");
+  SessionHost watching(live, nvml_probe_request(k_nvml_probe_deadline, true), nvml_table_session_request(k_nvml_probe_deadline));
+  const auto reading = [&](int celsius) {
+    std::ofstream(temperature) << celsius << "\n";
+    const Report report = run_check(watching, rules, ProbeOptions{.gpu_table = true});
+    const auto& nvml = layer(report, "driver-libs").facts.facts.at("nvml_probe").as_object();
+    CHECK(nvml.at("status") == "ok");
+    CHECK(nvml.at("devices").as_array().size() == 2);
+    return nvml.at("devices").at(1).at("temperature_c");
+  };
+  CHECK(reading(40) == 40);
+  CHECK(reading(41) == 41);  // asked again, not the first answer kept
+  CHECK(reading(42) == 42);
+  const auto logged = read_local_file(inits, 4096);
+  REQUIRE(logged);
+  CHECK(*logged == "nvmlInit_v2\n");  // one session for the three readings
+
+  // A host without sessions (the fake) is asked each time, as before.
+  std::ofstream(inits, std::ios::trunc).flush();
+  const Report once = run_check(live, rules, ProbeOptions{.gpu_table = true});
+  CHECK(layer(once, "driver-libs").facts.facts.at("nvml_probe").at("status") == "ok");
+  CHECK(*read_local_file(inits, 4096) == "nvmlInit_v2\n");
+  ::unsetenv("FAKE_NVML_INIT_LOG");
+  ::unsetenv("FAKE_NVML_TEMPERATURE");
   ::unsetenv("LD_LIBRARY_PATH");
 }
 

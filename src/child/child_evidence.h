@@ -56,6 +56,19 @@ struct ChildAnswer {
 
 inline constexpr std::size_t k_max_child_output = 1 << 20;
 
+// One request answered again and again by one child process: `gpus --watch`
+// keeps one NVML session instead of starting a child, loading the library
+// and initialising it for every reading. The first next() takes the answer
+// the child gave when it started; each later one asks it again. An answer
+// of a child still running has no exit; one with an exit, a signal, a
+// timeout or an error is the last. Its stderr is what was read by the time
+// its stdout was complete: the two pipes keep no order between them.
+class ChildSession {
+ public:
+  virtual ~ChildSession() = default;
+  virtual ChildAnswer next(std::chrono::milliseconds deadline) = 0;
+};
+
 inline const char* child_kind_name(ChildKind kind) { return enum_name(kind); }
 inline std::optional<ChildKind> parse_child_kind(std::string_view name) { return enum_from_name<ChildKind>(name); }
 

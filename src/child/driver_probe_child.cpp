@@ -3,7 +3,9 @@
 #include "child/driver_probe_parts.h"
 #include "gpudoctor_config.h"
 
+#include <algorithm>
 #include <iostream>
+#include <string_view>
 
 namespace gd {
 
@@ -12,7 +14,7 @@ int driver_probe_child(const std::vector<std::string>& args) {
   driver_probe::take_protocol_channel();
   const std::string which = args.empty() ? "" : args[0];
   if (which != "cuda" && which != "nvml") {
-    std::cerr << "driver-probe: cuda [smoke] | nvml [table]\n";
+    std::cerr << "driver-probe: cuda [smoke] | nvml [table] [repeat]\n";
     return 2;
   }
 #if GPUDOCTOR_STATIC
@@ -20,8 +22,9 @@ int driver_probe_child(const std::vector<std::string>& args) {
   say({{"unavailable", "this gpudoctor is a static build, which cannot load the driver's libraries"}});
   return 0;
 #else
-  const int status = which == "cuda" ? driver_probe::probe_cuda(args.size() > 1 && args[1] == "smoke")
-                                     : driver_probe::probe_nvml(args.size() > 1 && args[1] == "table");
+  const auto has = [&](std::string_view word) { return std::find(args.begin() + 1, args.end(), word) != args.end(); };
+  const int status = which == "cuda" ? driver_probe::probe_cuda(has("smoke"))
+                                     : driver_probe::probe_nvml({.table = has("table"), .repeat = has("repeat")});
   say({{"done", true}});
   return status;
 #endif

@@ -33,6 +33,17 @@ void say(const json::object& line) {
 
 void begin(const char* step) { say({{"begin", step}}); }
 
+void end_answer() { (void)!::write(g_protocol, "\n", 1); }
+
+bool asked_again() {
+  for (char c = 0;;) {
+    const ssize_t n = ::read(STDIN_FILENO, &c, 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    if (c == '\n') return true;
+  }
+}
+
 std::string bounded(const char* text, std::size_t max) {
   if (!text) return {};
   std::string out(text, ::strnlen(text, max));

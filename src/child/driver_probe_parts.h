@@ -49,8 +49,21 @@ class Library {
 };
 
 int probe_cuda(bool smoke);
-// table: only what `gpudoctor gpus` shows (no health counters, processes or
-// fabric, whose calls cost the driver several times a GPU table's time).
-int probe_nvml(bool table);
+
+struct NvmlAsk {
+  // Only what `gpudoctor gpus` shows (no health counters, processes or
+  // fabric, whose calls cost the driver several times a GPU table's time).
+  bool table = false;
+  // A session (child_session.h): after each answer, its done line and an
+  // empty line, then another answer for each line read on stdin, from the
+  // one nvmlInit, until stdin closes.
+  bool repeat = false;
+};
+int probe_nvml(NvmlAsk ask);
+
+// A session's answer ends with an empty line.
+void end_answer();
+// Waits for the parent to ask again (a line on stdin); false when it never will.
+bool asked_again();
 
 }  // namespace gd::driver_probe

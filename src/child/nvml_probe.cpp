@@ -268,9 +268,35 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
   return line;
 }
 
+// The driver's versions and every GPU: one answer. False when NVML cannot count them.
+bool say_devices(const Library& lib, const Nvml& nvml, bool table) {
+  char version[96] = {};
+  if (auto* get = lib.get<nvmlReturn(char*, unsigned)>("nvmlSystemGetDriverVersion"); get && get(version, 95) == 0)
+    say({{"call", "nvmlSystemGetDriverVersion"}, {"result", 0}, {"value", bounded(version, sizeof version)}});
+  int cuda_version = 0;
+  if (auto* get = lib.get<nvmlReturn(int*)>("nvmlSystemGetCudaDriverVersion_v2"); get && get(&cuda_version) == 0)
+    say({{"call", "nvmlSystemGetCudaDriverVersion"}, {"result", 0}, {"value", cuda_version}});
+  unsigned count = 0;
+  auto* get_count = lib.get<nvmlReturn(unsigned*)>("nvmlDeviceGetCount_v2");
+  auto* handle_of = lib.get<nvmlReturn(unsigned, nvmlDevice*)>("nvmlDeviceGetHandleByIndex_v2");
+  if (!get_count || !handle_of || get_count(&count) != 0) return false;
+  say({{"call", "nvmlDeviceGetCount"}, {"result", 0}, {"value", count}});
+  std::vector<NvlinkGpu> nvlinked;
+  for (unsigned index = 0; index < count && index < 1024; ++index) {
+    nvmlDevice device = nullptr;
+    begin(("nvml device " + std::to_string(index)).c_str());
+    if (handle_of(index, &device) != 0) continue;
+    const auto line = nvml_device(nvml, index, device, table);
+    if (!table && has_active_nvlink(line) && nvlinked.size() < k_max_p2p_gpus) nvlinked.push_back({index, device});
+    say(line);
+  }
+  say_nvlink_p2p(nvml, nvlinked);
+  return true;
+}
+
 }  // namespace
 
-int probe_nvml(bool table) {
+int probe_nvml(NvmlAsk ask) {
   begin("dlopen libnvidia-ml.so.1");
   Library lib("libnvidia-ml.so.1");
   if (!lib) return 0;
@@ -283,31 +309,21 @@ int probe_nvml(bool table) {
   }
   begin("nvmlInit_v2");
   const nvmlReturn initialised = init();
-  json::object line{{"call", "nvmlInit_v2"}, {"result", initialised}};
-  if (initialised != 0) line["name"] = nvml.error_text(initialised);
-  say(line);
+  json::object init_line{{"call", "nvmlInit_v2"}, {"result", initialised}};
+  if (initialised != 0) init_line["name"] = nvml.error_text(initialised);
+  say(init_line);
   if (initialised != 0) return 0;
-  char version[96] = {};
-  if (auto* get = lib.get<nvmlReturn(char*, unsigned)>("nvmlSystemGetDriverVersion"); get && get(version, 95) == 0)
-    say({{"call", "nvmlSystemGetDriverVersion"}, {"result", 0}, {"value", bounded(version, sizeof version)}});
-  int cuda_version = 0;
-  if (auto* get = lib.get<nvmlReturn(int*)>("nvmlSystemGetCudaDriverVersion_v2"); get && get(&cuda_version) == 0)
-    say({{"call", "nvmlSystemGetCudaDriverVersion"}, {"result", 0}, {"value", cuda_version}});
-  unsigned count = 0;
-  auto* get_count = lib.get<nvmlReturn(unsigned*)>("nvmlDeviceGetCount_v2");
-  auto* handle_of = lib.get<nvmlReturn(unsigned, nvmlDevice*)>("nvmlDeviceGetHandleByIndex_v2");
-  if (!get_count || !handle_of || get_count(&count) != 0) return 0;
-  say({{"call", "nvmlDeviceGetCount"}, {"result", 0}, {"value", count}});
-  std::vector<NvlinkGpu> nvlinked;
-  for (unsigned index = 0; index < count && index < 1024; ++index) {
-    nvmlDevice device = nullptr;
-    begin(("nvml device " + std::to_string(index)).c_str());
-    if (handle_of(index, &device) != 0) continue;
-    const auto line = nvml_device(nvml, index, device, table);
-    if (!table && has_active_nvlink(line) && nvlinked.size() < k_max_p2p_gpus) nvlinked.push_back({index, device});
-    say(line);
+  for (bool first = true;; first = false) {
+    if (!first) {  // each answer of a session reads as a whole one
+      say({{"library", "libnvidia-ml.so.1"}, {"loaded", true}});
+      say_mapped();
+      say(init_line);
+    }
+    if (!say_devices(lib, nvml, ask.table) || !ask.repeat) break;
+    say({{"done", true}});
+    end_answer();
+    if (!asked_again()) break;
   }
-  say_nvlink_p2p(nvml, nvlinked);
   if (auto* shutdown = lib.get<nvmlReturn()>("nvmlShutdown")) shutdown();
   return 0;
 }

@@ -6,10 +6,12 @@
 #include "gpudoctor_config.h"
 #include "host/live_host.h"
 #include "host/local_fs.h"
+#include "host/session_host.h"
 #include "lint/compose_lint.h"
 #include "lint/dockerfile_lint.h"
 #include "loader/load_simulation.h"
 #include "model/layers.h"
+#include "probes/driver_probe.h"
 #include "redact/redacting_host.h"
 #include "report/gpu_table.h"
 #include "report/renderers.h"
@@ -236,10 +238,12 @@ int run_gpus_command(const Options& options) {
     std::cout << rendered_gpus(read_gpus(), options.format, {});
     return 0;
   }
-  // Each reading asks NVML or nvidia-smi again, in the child as always;
-  // SIGINT or SIGTERM ends it as it ends `nvidia-smi dmon`.
+  // Each reading asks the same NVML child again, from its one nvmlInit (as
+  // `nvidia-smi dmon` keeps one session), or nvidia-smi where NVML did not
+  // answer; SIGINT or SIGTERM ends it as it ends `nvidia-smi dmon`.
+  SessionHost watching(*host, nvml_probe_request(k_nvml_probe_deadline, true), nvml_table_session_request(k_nvml_probe_deadline));
   for (bool first = true;; first = false) {
-    std::cout << rendered_gpus(read_gpus(), options.format, {utc_now_iso8601(), first});
+    std::cout << rendered_gpus(run_check(watching, rules, table_only).gpus, options.format, {utc_now_iso8601(), first});
     check_output_written();  // a reader that went away ends the watch
     std::this_thread::sleep_for(std::chrono::seconds(*options.watch_seconds));
   }

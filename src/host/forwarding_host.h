@@ -31,6 +31,7 @@ class ForwardingHost : public Host {
   UserIds user() override { return m_inner.user(); }
   ChildAnswer ask(const ChildRequest& request) override { return m_inner.ask(request); }
   void ask_ahead(const ChildRequest& request) override { m_inner.ask_ahead(request); }
+  // open_session is not passed on: a decorator sees every answer through ask().
 
  protected:
   Host& inner() const { return m_inner; }

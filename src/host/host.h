@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -109,6 +110,14 @@ class ChildEvidence {
   // is still taken by ask(), in the check's order; hosts that answer at once
   // (a replay, a test's fake) ignore it.
   virtual void ask_ahead(const ChildRequest& request) { (void)request; }
+  // The request answered again and again by one child kept running (see
+  // ChildSession). Only a host that runs children has one; the others (a
+  // replay, --root, a recording or redacting decorator, which must see
+  // every answer) give none, and the request is asked again each time.
+  virtual std::unique_ptr<ChildSession> open_session(const ChildRequest& request) {
+    (void)request;
+    return nullptr;
+  }
 };
 
 class Host : public Files, public Environment, public ChildEvidence {

@@ -4,6 +4,7 @@
 
 #include "child/child_main.h"
 #include "child/child_runner.h"
+#include "child/child_session.h"
 #include "host/local_fs.h"
 #include "host/root_dir.h"
 #include "util/text.h"
@@ -165,6 +166,11 @@ void LiveHost::ask_ahead(const ChildRequest& request) {
   m_ahead.start(request, [argv = argv_of(request), request](const std::function<void(int)>& started) {
     return run_child(argv, request.deadline, request.keep, std::nullopt, started);
   });
+}
+
+std::unique_ptr<ChildSession> LiveHost::open_session(const ChildRequest& request) {
+  if (mode() == HostMode::root) return nullptr;
+  return start_child_session(argv_of(request), request.keep);
 }
 
 std::vector<std::string> LiveHost::argv_of(const ChildRequest& request) const {

@@ -31,6 +31,7 @@ class LiveHost final : public Host {
   UserIds user() override;
   ChildAnswer ask(const ChildRequest& request) override;
   void ask_ahead(const ChildRequest& request) override;
+  std::unique_ptr<ChildSession> open_session(const ChildRequest& request) override;
 
  private:
   std::vector<std::string> argv_of(const ChildRequest& request) const;

@@ -342,6 +342,10 @@ ChildRequest nvml_probe_request(std::chrono::milliseconds deadline, bool table) 
   return {ChildKind::driver_probe, table ? std::vector<std::string>{"nvml", "table"} : std::vector<std::string>{"nvml"}, deadline};
 }
 
+ChildRequest nvml_table_session_request(std::chrono::milliseconds deadline) {
+  return {ChildKind::driver_probe, {"nvml", "table", "repeat"}, deadline};
+}
+
 CudaProbeFacts run_cuda_probe(ChildEvidence& children, bool smoke, std::chrono::milliseconds deadline) {
   return parse_cuda_probe(children.ask(cuda_probe_request(smoke, deadline)));
 }

@@ -19,6 +19,9 @@ inline constexpr std::chrono::milliseconds k_nvml_probe_deadline{10000};
 ChildRequest cuda_probe_request(bool smoke, std::chrono::milliseconds deadline);
 // table: only what `gpudoctor gpus` shows (see child/driver_probe_parts.h).
 ChildRequest nvml_probe_request(std::chrono::milliseconds deadline, bool table = false);
+// The GPU table's NVML request, answered again for each line on the child's
+// stdin from one nvmlInit (a ChildSession: `gpus --watch`).
+ChildRequest nvml_table_session_request(std::chrono::milliseconds deadline);
 
 CudaProbeFacts run_cuda_probe(ChildEvidence& children, bool smoke, std::chrono::milliseconds deadline = k_cuda_probe_deadline);
 NvmlProbeFacts run_nvml_probe(ChildEvidence& children, std::chrono::milliseconds deadline = k_nvml_probe_deadline,

@@ -8,6 +8,9 @@
 //              chatty (prints to stdout in cuInit, as some shims do)
 //   FAKE_CUDA_INIT_MS, FAKE_NVML_INIT_MS: how long cuInit and nvmlInit_v2
 //              take (tools/bench_live.py gives them a real driver's times)
+//   FAKE_NVML_INIT_LOG: a file that gets a line for each nvmlInit_v2
+//   FAKE_NVML_TEMPERATURE: a file whose number is every GPU's temperature,
+//              read at each call (34 without it)
 //   FAKE_NVML: ok (two GPUs, the second with pending row remapping, a
 //              corrupt InfoROM, an unhealthy NVLink fabric and the driver's recovery action
 //              DRAIN_AND_RESET), mismatch (nvmlInit_v2: 18), busy (the
@@ -92,6 +95,9 @@ const char* nvmlErrorString(int r) { return r == 18 ? "Driver/library version mi
 int nvmlInit_v2(void) {
   const char* ms = getenv("FAKE_NVML_INIT_MS");
   if (ms) usleep((useconds_t)atoi(ms) * 1000);
+  const char* log = getenv("FAKE_NVML_INIT_LOG");
+  FILE* f = log ? fopen(log, "a") : NULL;
+  if (f) { fputs("nvmlInit_v2\n", f); fclose(f); }
   return is("mismatch") ? 18 : 0;
 }
 int nvmlShutdown(void) { return 0; }
@@ -103,7 +109,14 @@ static unsigned index_of(void* d) { return (unsigned)(size_t)d - 1; }
 int nvmlDeviceGetName(void* d, char* s, unsigned n) { snprintf(s, n, "NVIDIA H100 80GB HBM3"); (void)d; return 0; }
 int nvmlDeviceGetUUID(void* d, char* s, unsigned n) { snprintf(s, n, "GPU-abababab-abab-abab-abab-ababababab%02x", index_of(d)); return 0; }
 int nvmlDeviceGetMemoryInfo(void* d, unsigned long long* m) { (void)d; m[0] = 81559ull << 20; m[1] = 81000ull << 20; m[2] = 559ull << 20; return 0; }
-int nvmlDeviceGetTemperature(void* d, int sensor, unsigned* t) { (void)d; (void)sensor; *t = 34; return 0; }
+int nvmlDeviceGetTemperature(void* d, int sensor, unsigned* t) {
+  const char* path = getenv("FAKE_NVML_TEMPERATURE");
+  FILE* f = path ? fopen(path, "r") : NULL;
+  (void)d; (void)sensor;
+  *t = 34;
+  if (f) { if (fscanf(f, "%u", t) != 1) *t = 34; fclose(f); }
+  return 0;
+}
 int nvmlDeviceGetComputeMode(void* d, int* m) { *m = is("busy") && index_of(d) == 0 ? 3 : 0; return 0; }
 struct process { unsigned pid; unsigned long long used; unsigned gi, ci; };
 int nvmlDeviceGetComputeRunningProcesses_v3(void* d, unsigned* n, struct process* p) {

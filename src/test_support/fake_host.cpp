@@ -135,4 +135,32 @@ ChildAnswer FakeHost::ask(const ChildRequest& request) {
   return missing;
 }
 
+namespace {
+
+// Answers from a script the FakeHost keeps, so that a test can write the
+// answers of several sessions one after another.
+class ScriptedSession final : public ChildSession {
+ public:
+  ScriptedSession(const std::vector<ChildAnswer>& script, std::size_t& step) : m_script(script), m_step(step) {}
+  ChildAnswer next(std::chrono::milliseconds) override {
+    if (m_step < m_script.size()) return m_script[m_step++];
+    ChildAnswer gone;
+    gone.error = "ECHILD";
+    return gone;
+  }
+
+ private:
+  const std::vector<ChildAnswer>& m_script;
+  std::size_t& m_step;
+};
+
+}  // namespace
+
+std::unique_ptr<ChildSession> FakeHost::open_session(const ChildRequest& request) {
+  const auto found = sessions.find(request.key());
+  if (found == sessions.end()) return nullptr;
+  ++sessions_opened;
+  return std::make_unique<ScriptedSession>(found->second, m_session_step);
+}
+
 }  // namespace gd

@@ -26,6 +26,10 @@ class FakeHost final : public Host {
   std::set<std::string, std::less<>> throw_on_read;
   std::vector<ChildRequest> asked;  // every request, in order, for tests that count them
   std::vector<ChildRequest> asked_ahead;  // what a check started ahead (answered later through ask)
+  // ChildRequest::key() -> the answers a session gives, in order (then ECHILD);
+  // every session opened with that key follows the one script.
+  std::map<std::string, std::vector<ChildAnswer>, std::less<>> sessions;
+  int sessions_opened = 0;
   std::map<std::string, int, std::less<>> reads;  // read_file calls per path asked, for tests that count them
   Uname kernel{"Linux", "6.1.0-test", "#1 SMP", "x86_64"};
   UserIds ids{1000, 1000, {1000}};
@@ -62,12 +66,14 @@ class FakeHost final : public Host {
   UserIds user() override { return ids; }
   ChildAnswer ask(const ChildRequest& request) override;
   void ask_ahead(const ChildRequest& request) override { asked_ahead.push_back(request); }
+  std::unique_ptr<ChildSession> open_session(const ChildRequest& request) override;
 
  private:
   Result<std::string> resolve(std::string_view path, FollowFinal follow) const;
   bool is_directory(const std::string& path) const;
   void check_throw(std::string_view path) const;
   std::set<std::string, std::less<>> directories;
+  std::size_t m_session_step = 0;  // the next answer of the one script
 };
 
 }  // namespace gd
