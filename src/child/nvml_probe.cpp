@@ -4,6 +4,7 @@
 #include "gpudoctor_config.h"
 
 #include <cstdio>
+#include <optional>
 
 // A static build never loads the driver (driver_probe_child.cpp says so instead).
 #if !GPUDOCTOR_STATIC
@@ -37,17 +38,44 @@ constexpr std::pair<unsigned long long, const char*> k_throttle_reasons[] = {
 };
 constexpr nvmlReturn k_nvml_insufficient_size = 7, k_nvml_corrupted_inforom = 14;
 
-// nvmlFieldValue_t: the field asked for, then NVML's answer; value is a union
-// whose unsigned int member is the first four bytes.
+// nvmlFieldValue_t: the field asked for, then NVML's answer, whose type
+// value_type names (nvmlValueType_t).
 struct FieldValue {
   unsigned field_id = 0, scope_id = 0;
   long long timestamp = 0, latency_usec = 0;
   unsigned value_type = 0;
   nvmlReturn result = -1;
-  unsigned value_u32 = 0, value_high = 0;
+  union {
+    double d;
+    unsigned ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+    int si;
+    unsigned short us;
+  } value{};
 };
 static_assert(sizeof(FieldValue) == 40);
 constexpr unsigned k_field_gpu_recovery_action = 230;
+// NVLink5 (Blackwell) counts link recoveries in field values, summed over
+// the links where scopeId is UINT_MAX (as DCGM asks them from 4.5.3 on);
+// nvmlDeviceGetNvLinkErrorCounter answers no more there.
+constexpr unsigned k_field_nvlink_recovery_successful = 213, k_field_nvlink_recovery_failed = 214,
+                   k_field_nvlink_recovery_events = 215;
+constexpr unsigned k_scope_all_links = ~0U;
+
+// A counter's value as NVML typed it; nothing for a type it may add later.
+std::optional<long long> counter_value(const FieldValue& field) {
+  switch (field.value_type) {  // NVML_VALUE_TYPE_*
+    case 1: return field.value.ui;
+    case 2: return static_cast<long long>(field.value.ul);
+    case 3: return static_cast<long long>(field.value.ull);
+    case 4: return field.value.sll;
+    case 5: return field.value.si;
+    case 6: return field.value.us;
+    default: return std::nullopt;
+  }
+}
 
 // nvmlProcessInfo_t (v2 and v3 alike): pid, usedGpuMemory, gpuInstanceId,
 // computeInstanceId. Memory is ~0 where NVML cannot say (some containers).
@@ -123,6 +151,20 @@ void list_processes(const Nvml& nvml, nvmlDevice device, json::object& line) {
   line["process_list"] = std::move(listed);
 }
 
+// Blackwell's link recoveries, summed over its links: those that succeeded,
+// those that failed, and all. One call; a GPU that answers none says nothing.
+void read_nvlink_recoveries(const Nvml& nvml, nvmlDevice device, json::object& line) {
+  FieldValue fields[3] = {{.field_id = k_field_nvlink_recovery_successful, .scope_id = k_scope_all_links},
+                          {.field_id = k_field_nvlink_recovery_failed, .scope_id = k_scope_all_links},
+                          {.field_id = k_field_nvlink_recovery_events, .scope_id = k_scope_all_links}};
+  if (!nvml.ask("nvmlDeviceGetFieldValues", device, 3, fields)) return;
+  json::object recoveries;
+  const char* names[3] = {"successful", "failed", "events"};
+  for (int i = 0; i < 3; ++i)
+    if (const auto value = fields[i].result == 0 ? counter_value(fields[i]) : std::nullopt) recoveries[names[i]] = *value;
+  if (!recoveries.empty()) line["nvlink_recoveries"] = std::move(recoveries);
+}
+
 // NVLink: the links NVML answers for (a part without NVLink answers for none)
 // and which of them are down, with each GPU's error counters summed over its
 // links (replay, recovery, CRC of flits and of data: the counters DCGM's
@@ -151,6 +193,8 @@ void list_nvlinks(const Nvml& nvml, nvmlDevice device, json::object& line) {
   line["nvlinks_inactive"] = std::move(inactive);
   if (counted)
     line["nvlink_errors"] = json::object{{"replay", counters[0]}, {"recovery", counters[1]}, {"crc_flit", counters[2]}, {"crc_data", counters[3]}};
+  else
+    read_nvlink_recoveries(nvml, device, line);
 }
 
 // NVLink peer-to-peer between each pair of GPUs with an active NVLink, as
@@ -240,7 +284,7 @@ json::object nvml_device(const Nvml& nvml, unsigned index, nvmlDevice device, bo
   // NVML_FI_DEV_GET_GPU_RECOVERY_ACTION (230, R570+): what the driver says the GPU needs now.
   FieldValue recovery{.field_id = k_field_gpu_recovery_action};
   if (nvml.ask("nvmlDeviceGetFieldValues", device, 1, &recovery) && recovery.result == 0)
-    line["recovery_action"] = recovery.value_u32;
+    line["recovery_action"] = recovery.value.ui;
   unsigned long long errors = 0;
   if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 0, &errors)) line["ecc_uncorrected_volatile"] = errors;
   if (nvml.ask("nvmlDeviceGetTotalEccErrors", device, 1, 1, &errors)) line["ecc_uncorrected_aggregate"] = errors;

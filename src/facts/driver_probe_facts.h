@@ -130,6 +130,19 @@ struct NvlinkErrorFacts {
   }
 };
 
+// NVLink5 (Blackwell), where the per-link error counters answer no more:
+// link recoveries summed over the links, each as NVML answered it.
+struct NvlinkRecoveryFacts {
+  std::optional<std::int64_t> successful, failed, events;
+
+  template <class F>
+  void fields(F& f) const {
+    f("successful", successful, "NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_SUCCESSFUL_EVENTS: a link retrained and carried on");
+    f("failed", failed, "NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS: a link that could not be brought back");
+    f("events", events, "NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_EVENTS: all recoveries");
+  }
+};
+
 struct NvmlDeviceFacts {
   std::int64_t index = 0;
   std::optional<std::string> name, uuid, bus_id, compute_capability;
@@ -140,6 +153,7 @@ struct NvmlDeviceFacts {
   std::optional<std::int64_t> nvlinks, nvlinks_active_of_peers;
   std::optional<std::vector<std::int64_t>> nvlinks_inactive;
   std::optional<NvlinkErrorFacts> nvlink_errors;
+  std::optional<NvlinkRecoveryFacts> nvlink_recoveries;
   std::optional<std::int64_t> nvlink_p2p_peers, nvlink_p2p_ok_peers;
   std::optional<P2pStatus> nvlink_p2p_refused;
   std::optional<FabricState> fabric_state;
@@ -183,7 +197,10 @@ struct NvmlDeviceFacts {
     f("nvlinks_inactive", nvlinks_inactive, "those that are down, by link number");
     f("nvlinks_active_of_peers", nvlinks_active_of_peers,
       "set when this GPU has fewer active NVLinks than another GPU of its name here: the most any of them has");
-    f("nvlink_errors", nvlink_errors, "NVLink error counters, summed over the links");
+    f("nvlink_errors", nvlink_errors, "NVLink error counters, summed over the links (before Blackwell)");
+    f("nvlink_recoveries", nvlink_recoveries,
+      "Blackwell's NVLink recovery counters, summed over the links (field values with scopeId UINT_MAX), where the "
+      "per-link error counters answer none");
     f("nvlink_p2p_peers", nvlink_p2p_peers,
       "the other GPUs with an active NVLink that NVML answered NVLink peer-to-peer for (nvmlDeviceGetP2PStatus, "
       "NVML_P2P_CAPS_INDEX_NVLINK; 16 GPUs at most); a pair with a GPU in MIG mode is left out, as MIG has no peer-to-peer");

@@ -149,6 +149,12 @@ void read_nvlinks(const json::object& line, NvmlDeviceFacts& device) {
                                             .crc_flit = int_field(counters, "crc_flit").value_or(0),
                                             .crc_data = int_field(counters, "crc_data").value_or(0)};
   }
+  if (const auto* recoveries = line.if_contains("nvlink_recoveries"); recoveries && recoveries->is_object()) {
+    const auto& counters = recoveries->get_object();
+    device.nvlink_recoveries = NvlinkRecoveryFacts{.successful = int_field(counters, "successful"),
+                                                   .failed = int_field(counters, "failed"),
+                                                   .events = int_field(counters, "events")};
+  }
 }
 
 // Links down by design (a PCIe part bridged to one peer uses some of its

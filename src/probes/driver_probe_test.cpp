@@ -201,6 +201,25 @@ TEST_CASE("the nvml probe asks NVLink peer-to-peer between the GPUs whose NVLink
   }
 }
 
+TEST_CASE("the nvml probe reads Blackwell's NVLink recoveries summed over the links, where the per-link counters answer none") {
+  fake().nvml("nvlink");  // links, but neither per-link counters nor recovery fields
+  LiveHost host("/");
+  auto facts = run_nvml_probe(host);
+  REQUIRE(facts.devices.size() == 2);
+  CHECK(!facts.devices[1].nvlink_errors);
+  CHECK(!facts.devices[1].nvlink_recoveries);
+  fake().nvml("nvlink5");
+  facts = run_nvml_probe(host);
+  REQUIRE(facts.devices.size() == 2);
+  REQUIRE(facts.devices[1].nvlink_recoveries);
+  CHECK(facts.devices[1].nvlink_recoveries->successful == 2);
+  CHECK(facts.devices[1].nvlink_recoveries->failed == 1);
+  CHECK(facts.devices[1].nvlink_recoveries->events == 3);
+  REQUIRE(facts.devices[0].nvlink_recoveries);
+  CHECK(facts.devices[0].nvlink_recoveries->failed == 0);
+  CHECK(!facts.devices[1].nvlink_errors);
+}
+
 TEST_CASE("the nvml probe names the processes that hold a GPU, with their memory") {
   fake().nvml("busy");
   LiveHost host("/");

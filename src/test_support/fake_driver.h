@@ -16,7 +16,9 @@
 //              DRAIN_AND_RESET), mismatch (nvmlInit_v2: 18), busy (the
 //              first in Exclusive_Process, held by pid 878 "python3", 612 MiB), nvlink (as ok, but
 //              neither in MIG mode, each with 18 active NVLinks and NVLink peer-to-peer between them),
-//              nvlink-no-p2p (the same links, but peer-to-peer NVML_P2P_STATUS_NOT_SUPPORTED)
+//              nvlink-no-p2p (the same links, but peer-to-peer NVML_P2P_STATUS_NOT_SUPPORTED),
+//              nvlink5 (as nvlink, with Blackwell's link recovery counters: the second GPU
+//              2 successful and 1 failed)
 
 #include "test_support/elf_builder.h"
 
@@ -131,7 +133,7 @@ int nvmlDeviceGetRemappedRows(void* d, unsigned* c, unsigned* u, unsigned* p, un
   *c = 0; *u = index_of(d); *p = index_of(d) == 1; *f = 0; return 0;
 }
 int nvmlDeviceValidateInforom(void* d) { return index_of(d) == 1 ? 14 : 0; }
-static int nvlinked(void) { return is("nvlink") || is("nvlink-no-p2p"); }
+static int nvlinked(void) { return is("nvlink") || is("nvlink-no-p2p") || is("nvlink5"); }
 int nvmlDeviceGetMigMode(void* d, unsigned* current, unsigned* pending) { *current = index_of(d) == 0 && !nvlinked(); *pending = *current; return 0; }
 int nvmlDeviceGetNvLinkState(void* d, unsigned link, int* active) { (void)d; if (!nvlinked() || link >= 18) return 3; *active = 1; return 0; }
 int nvmlDeviceGetP2PStatus(void* a, void* b, int index, int* status) {
@@ -141,12 +143,22 @@ int nvmlDeviceGetP2PStatus(void* a, void* b, int index, int* status) {
 }
 int nvmlDeviceGetMaxMigDeviceCount(void* d, unsigned* n) { (void)d; *n = 7; return 0; }
 int nvmlDeviceGetMigDeviceHandleByIndex(void* d, unsigned i, void** h) { (void)d; *h = (void*)(size_t)(100 + i); return i < 3 ? 0 : 6; }
-/* nvmlFieldValue_t as nvml.h lays it out (40 bytes). Only the driver's
+/* nvmlFieldValue_t as nvml.h lays it out (40 bytes). The driver's
    recovery action (field 230) is answered: none for the first GPU,
-   DRAIN_AND_RESET (4) for the second; every other field NOT_SUPPORTED. */
+   DRAIN_AND_RESET (4) for the second. Under nvlink5, the link recoveries
+   summed over the links (fields 213-215, scopeId UINT_MAX only), as unsigned
+   long long: 0 for the first GPU, 2 successful, 1 failed, 3 in all for the
+   second. Every other field NOT_SUPPORTED. */
 typedef struct { unsigned fieldId, scopeId; long long timestamp, latencyUsec; int valueType, nvmlReturn; unsigned long long value; } field_value;
 int nvmlDeviceGetFieldValues(void* d, int count, field_value* v) {
   for (int i = 0; i < count; ++i) {
+    if (is("nvlink5") && v[i].fieldId >= 213 && v[i].fieldId <= 215 && v[i].scopeId == 0xFFFFFFFFu) {
+      static const unsigned long long second[3] = {2, 1, 3};
+      v[i].valueType = 3;  /* NVML_VALUE_TYPE_UNSIGNED_LONG_LONG */
+      v[i].nvmlReturn = 0;
+      v[i].value = index_of(d) == 1 ? second[v[i].fieldId - 213] : 0;
+      continue;
+    }
     if (v[i].fieldId != 230) { v[i].nvmlReturn = 3; continue; }
     v[i].valueType = 1;  /* NVML_VALUE_TYPE_UNSIGNED_INT */
     v[i].nvmlReturn = 0;

@@ -512,6 +512,27 @@ def hgx_b200_scenarios():
             for i, b in enumerate(buses)])
         return s
 
+    # NVLink5 counts link recoveries (NVML field values 213-215, summed over the links) where the
+    # per-link error counters answer no more: a successful one is said (info), a failed one warns,
+    # and a GPU whose counters are all 0 is quiet.
+    def with_recoveries(name, description, recoveries):
+        sick = {i: {"nvlinks": 18, "nvlinks_inactive": [], "fabric_health_summary": "healthy", "fabric_health_mask": healthy_mask,
+                    "nvlink_recoveries": recoveries if i == 5 else {"successful": 0, "failed": 0, "events": 0}} for i in range(8)}
+        return with_fabric(hgx_b200_host(name, description), sick)
+
+    s = with_recoveries("host-hgx-b200-nvlink-recoveries-counted", "An HGX B200 whose GPU 5 has retrained its NVLinks 12 times "
+                        "since its counters were reset, each time successfully.", {"successful": 12, "failed": 0, "events": 12})
+    yield s.expect("ok", None, [], info=["gpu-nvlink-recoveries-counted"], absent=["gpu-nvlink-recovery-failed"], action="none")
+
+    s = with_recoveries("host-hgx-b200-nvlink-recovery-failed", "An HGX B200 whose GPU 5 has counted one NVLink recovery that "
+                        "failed (and 3 that succeeded); its 18 links are up again.", {"successful": 3, "failed": 1, "events": 4})
+    yield s.expect("warn", None, ["gpu-nvlink-recovery-failed"], info=["gpu-nvlink-recoveries-counted"],
+                   headline="gpu-nvlink-recovery-failed", action="inspect-hardware")
+
+    s = with_recoveries("host-hgx-b200-nvlink-recoveries-quiet", "An HGX B200 whose NVLink recovery counters are all 0: quiet.",
+                        {"successful": 0, "failed": 0, "events": 0})
+    yield s.expect("ok", None, [], absent=["gpu-nvlink-recoveries-counted", "gpu-nvlink-recovery-failed"], action="none")
+
     s = with_fabric(hgx_b200_host("host-hgx-b200-fabric-healthy", "An HGX B200 whose NVML calls every GPU's NVLink fabric healthy."), {})
     yield s.expect("ok", None, [], absent=["gpu-fabric-unhealthy", "gpu-fabric-not-ready"])
 
