@@ -149,13 +149,14 @@ ProbeOptions probe_options(const Options& options) {
           options.expected_gpus, options.expected_ib_ports};
 }
 
-// Under --strict, a check that could not do what was asked (--smoke where no
-// kernel can run) is exit 2, like any other request gpudoctor cannot honour.
+// Under --strict, a check that could not do what was asked (a finding of a
+// rule marked unmet_request: --smoke where no kernel can run) is exit 2, like
+// any other request gpudoctor cannot honour.
 int exit_status(const Report& report, bool strict = false) {
   if (strict)
     for (const auto& layer : report.layers)
       for (const auto& finding : layer.findings)
-        if (finding.rule == "smoke-test-not-run") return 2;
+        if (finding.unmet_request) return 2;
   return report.verdict == Status::fail || (strict && report.verdict == Status::warn) ? 1 : 0;
 }
 

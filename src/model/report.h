@@ -50,6 +50,7 @@ struct Finding {
   // the finding was a failure and is reported as a warning because of it.
   std::optional<FindingOutcome> outcome{};
   bool quiet = false;  // shown by text and markdown only with -v (rules/ "quiet")
+  bool unmet_request = false;  // gpudoctor could not do what was asked: --strict exits 2 (rules/ "unmet_request")
 };
 
 // Root causes first, then consequences, each in their own order.

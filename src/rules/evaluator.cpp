@@ -92,6 +92,7 @@ Finding make_finding(const Rule& rule, const FactView& view, const Report& repor
     finding.evidence.push_back({path, value ? *value : json::value(nullptr), view.source_of(path)});
   }
   finding.quiet = rule.quiet;
+  finding.unmet_request = rule.unmet_request;
   finding.action = action_of(rule, view);
   // One source must not fail a layer that other layers' evidence contradicts:
   // an unknown platform then reads as a warning saying what disagrees.

@@ -202,6 +202,10 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
       fail(file, line_of_rule(file, id), "rule \"" + id + "\": only an info rule can be \"quiet\"");
     rule.quiet = quiet->get_bool();
   }
+  if (const auto* unmet = object.if_contains("unmet_request")) {
+    if (!unmet->is_bool()) fail(file, line_of_rule(file, id), "rule \"" + id + "\": \"unmet_request\" is true or false");
+    rule.unmet_request = unmet->get_bool();
+  }
   rule.disputed_by = parse_when_says(file, object, rule, "disputed_by");
   parse_prediction(file, object, rule);
   rule.spared_when = parse_when_says(file, object, rule, "spared_when");

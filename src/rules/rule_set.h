@@ -65,6 +65,10 @@ struct Rule {
   // An info rule that holds on nearly every healthy machine: the text and
   // markdown reports show it only with -v (JSON always has it).
   bool quiet = false;
+  // The finding says gpudoctor could not do what the command line asked
+  // (--smoke where no kernel can run): under --strict the run exits 2, as
+  // for any request it cannot honour.
+  bool unmet_request = false;
   std::string message;
   std::vector<std::string> evidence;
   std::string fix;

@@ -195,6 +195,19 @@ TEST_CASE("a rule's action is one of the closed set, an info rule's none, and on
   CHECK(builtin.find("gpu-xid-needs-recovery")->action_fact == "item.action");
 }
 
+TEST_CASE("a rule marks the findings that say a request went unmet (--strict exits 2 on them), and only with true or false") {
+  const auto rule = [](const std::string& unmet) {
+    return R"({"rules": [{"id": "a", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
+      "message": "m", "fix": "f", "source": "s", "unmet_request": )" + unmet + "}]}";
+  };
+  CHECK(error_of(rule("true")) == "");
+  CHECK(error_of(rule("\"yes\"")).find("\"unmet_request\" is true or false") != std::string::npos);
+  CHECK(gd::load_rule_files(with_tables({{"layers/test.json", rule("true")}})).find("a")->unmet_request);
+  const auto builtin = gd::load_embedded_rules();
+  CHECK(builtin.find("smoke-test-not-run")->unmet_request);
+  CHECK_FALSE(builtin.find("driver-too-old-for-runtime")->unmet_request);
+}
+
 TEST_CASE("a placeholder inside a placeholder's fallback is refused: it would print a stray brace") {
   CHECK(error_of(R"({"rules": [{"id": "n", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
     "message": "m", "fix": "at least {item.a|the first of CUDA {item.b}}", "source": "s"}]})").find("placeholder inside a placeholder") != std::string::npos);
