@@ -40,8 +40,16 @@ struct CudaLibraryFacts : LibraryFileFacts {
   }
 };
 
+// How a runtime came to be where it is: by the directory it was found in.
+enum class RuntimeInstall { toolkit, wheel, conda, system, framework_torch };
+template <>
+struct EnumTable<RuntimeInstall> {
+  static constexpr std::array names{"toolkit", "wheel", "conda", "system", "framework (torch)"};
+};
+
 struct RuntimeFacts : LibraryFileFacts {
-  std::string name, install, via;
+  std::string name, via;
+  RuntimeInstall install = RuntimeInstall::system;
   bool loader_reaches = false;
   std::vector<CudaLibraryFacts> libraries;
   std::optional<std::int64_t> cuda_major;
@@ -53,7 +61,7 @@ struct RuntimeFacts : LibraryFileFacts {
   void fields(F& f) const {
     LibraryFileFacts::fields(f);
     f("name", name, "libcudart.so.12");
-    f("install", install, "toolkit, wheel, conda, system, or the framework that bundles it: framework (torch)");
+    f("install", install, "where it came from: a toolkit, a wheel, conda, the system's packages, or the framework that bundles it");
     f("package", package, "conda: the package that installed it (cudatoolkit 11.8.0, cuda-cudart 12.4.127), from its conda-meta record");
     f("via", via, "how the loader reaches it, or \"not on the loader's path\"");
     f("loader_reaches", loader_reaches, "a program without RPATH or RUNPATH loads this one");

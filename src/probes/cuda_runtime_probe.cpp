@@ -20,24 +20,24 @@ namespace {
 constexpr const char* k_runtime_sonames[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"};
 
 // Directories that may hold a runtime, with what kind of install they are.
-std::vector<std::pair<std::string, std::string>> candidate_dirs(Host& host) {
-  std::vector<std::pair<std::string, std::string>> dirs;
+std::vector<std::pair<std::string, RuntimeInstall>> candidate_dirs(Host& host) {
+  std::vector<std::pair<std::string, RuntimeInstall>> dirs;
   if (auto entries = host.list_dir("/usr/local"))
     for (const auto& entry : *entries)
       if (entry.starts_with("cuda"))
         for (const char* sub : {"/lib64", "/lib", "/targets/x86_64-linux/lib", "/targets/sbsa-linux/lib"})
-          dirs.emplace_back("/usr/local/" + entry + sub, "toolkit");
+          dirs.emplace_back("/usr/local/" + entry + sub, RuntimeInstall::toolkit);
   // conda-forge's cuda-cudart keeps the files under targets/<arch>/lib and links them from lib/.
   for (const auto& prefix : conda_prefixes(host))
-    for (const char* sub : {"/lib", "/targets/x86_64-linux/lib", "/targets/sbsa-linux/lib"}) dirs.emplace_back(prefix + sub, "conda");
+    for (const char* sub : {"/lib", "/targets/x86_64-linux/lib", "/targets/sbsa-linux/lib"}) dirs.emplace_back(prefix + sub, RuntimeInstall::conda);
   const auto site_dirs = python_site_dirs(host);
   for (const auto& site : site_dirs) {
     // Frameworks that bundle their own runtime under a hashed name
     // (torch/lib/libcudart-<hash>.so.<major> in wheels before CUDA 12).
-    if (host.list_dir(site + "/torch/lib")) dirs.emplace_back(site + "/torch/lib", "framework (torch)");
+    if (host.list_dir(site + "/torch/lib")) dirs.emplace_back(site + "/torch/lib", RuntimeInstall::framework_torch);
     auto packages = host.list_dir(site + "/nvidia");
     if (!packages) continue;
-    for (const auto& package : *packages) dirs.emplace_back(site + "/nvidia/" + package + "/lib", "wheel");
+    for (const auto& package : *packages) dirs.emplace_back(site + "/nvidia/" + package + "/lib", RuntimeInstall::wheel);
   }
   return dirs;
 }
@@ -95,11 +95,12 @@ class RuntimeSurvey {
       const auto resolution = m_simulation.dlopen(soname, k_plain_program);
       if (!resolution.path) continue;
       m_loader_hits[real_path(m_host, *resolution.path)] = enum_name(resolution.via) + std::string(resolution.via_detail.empty() ? "" : " (" + resolution.via_detail + ")");
-      add_dir(dir_name(*resolution.path), "loader");
+      add_dir(dir_name(*resolution.path), std::nullopt);
     }
   }
 
-  void add_dir(const std::string& dir, const std::string& origin) {
+  // origin: what kind of install the directory is; none for one the loader found, judged by its path.
+  void add_dir(const std::string& dir, std::optional<RuntimeInstall> origin) {
     auto names = m_host.list_dir(dir);
     if (!names) return;
     auto file = soname_file(*names, "libcudart.so");
@@ -110,8 +111,8 @@ class RuntimeSurvey {
     if (!m_seen.insert(real).second) return;
     auto runtime = describe_library<RuntimeFacts>(m_host, m_conda, path, "libcudart.so", "nvidia_cuda_runtime", "cuda_cudart");
     runtime.name = *file;
-    runtime.install = origin == "loader" ? guess_install(dir) : origin;
-    if (!runtime.version && runtime.install == "framework (torch)") {
+    runtime.install = origin.value_or(guess_install(dir));
+    if (!runtime.version && runtime.install == RuntimeInstall::framework_torch) {
       // A bundled runtime's name carries only its major; torch records the
       // CUDA it was built with in torch/version.py (cuda = '11.8').
       if (auto torch = read_torch_version(m_host, dir_name(dir) + "/version.py"); torch && torch->cuda) {
@@ -120,13 +121,13 @@ class RuntimeSurvey {
         runtime.version_source = dir_name(dir) + "/version.py";
       }
     }
-    if (runtime.install == "conda")
+    if (runtime.install == RuntimeInstall::conda)
       if (auto packaged = package_version(m_host, m_conda, runtime.real_path, "nvidia_cuda_runtime", ""); packaged && !packaged->package.empty())
         runtime.package = packaged->package + " " + packaged->version;
     const auto hit = m_loader_hits.find(real);
     runtime.via = hit == m_loader_hits.end() ? "not on the loader's path" : hit->second;
     runtime.loader_reaches = hit != m_loader_hits.end();
-    runtime.libraries = libraries_beside(dir, *names, runtime.install == "wheel");
+    runtime.libraries = libraries_beside(dir, *names, runtime.install == RuntimeInstall::wheel);
     m_runtimes.push_back(std::move(runtime));
   }
 
@@ -152,13 +153,13 @@ class RuntimeSurvey {
   }
 
  private:
-  std::string guess_install(const std::string& dir) const {
-    if (contains(dir, "/site-packages/") || contains(dir, "/dist-packages/")) return "wheel";
-    if (dir.starts_with("/usr/local/cuda")) return "toolkit";
+  RuntimeInstall guess_install(const std::string& dir) const {
+    if (contains(dir, "/site-packages/") || contains(dir, "/dist-packages/")) return RuntimeInstall::wheel;
+    if (dir.starts_with("/usr/local/cuda")) return RuntimeInstall::toolkit;
     // A conda prefix (any name: miniforge3, envs/x) holds conda-meta/ above lib/ or targets/<arch>/lib.
     if (m_host.exists(dir_name(dir) + "/conda-meta") || m_host.exists(dir_name(dir_name(dir_name(dir))) + "/conda-meta"))
-      return "conda";
-    return "system";
+      return RuntimeInstall::conda;
+    return RuntimeInstall::system;
   }
 
   std::vector<CudaLibraryFacts> libraries_beside(const std::string& dir, const std::vector<std::string>& names, bool wheel) {
@@ -199,7 +200,8 @@ std::string summary_of(const std::vector<RuntimeFacts>& runtimes) {
   const auto& first = runtimes.front();
   std::string text = first.name;
   if (first.version) text += " " + *first.version;
-  text += " (" + (first.package ? first.install + " " + *first.package : first.install) + ", " + dir_name(first.path) + ")";
+  const std::string install = enum_name(first.install);
+  text += " (" + (first.package ? install + " " + *first.package : install) + ", " + dir_name(first.path) + ")";
   for (const auto& library : first.libraries) {
     if (library.label != "cuDNN") continue;
     text += ", cuDNN";

@@ -15,7 +15,7 @@ TEST_CASE("cuda-runtime: a toolkit's runtime, its version from the file name, th
   REQUIRE(layer.facts.runtime_count == 1);
   const auto& runtime = layer.facts.runtimes[0];
   CHECK(runtime.name == "libcudart.so.12");
-  CHECK(runtime.install == "toolkit");
+  CHECK(runtime.install == gd::RuntimeInstall::toolkit);
   CHECK(runtime.version == "12.4.127");
   CHECK(runtime.cuda == "12.4");
   CHECK(runtime.problem);  // not an ELF file: said so, still listed
@@ -37,7 +37,7 @@ TEST_CASE("cuda-runtime: conda's runtime, found through the python3 on PATH, nam
   context.kernel_module.driver_cuda = "12.4";
   auto layer = gd::probe_cuda_runtime(context);
   REQUIRE(layer.facts.runtime_count == 1);
-  CHECK(layer.facts.runtimes[0].install == "conda");
+  CHECK(layer.facts.runtimes[0].install == gd::RuntimeInstall::conda);
   CHECK(layer.facts.runtimes[0].version == "11.8.89");
   CHECK(layer.facts.runtimes[0].package == "cudatoolkit 11.8.0");  // not python: it ships no CUDA library
 
@@ -61,6 +61,6 @@ TEST_CASE("cuda-runtime: conda-forge's split CUDA 12 packages keep the runtime u
   auto context = f.context();
   auto layer = gd::probe_cuda_runtime(context);
   REQUIRE(layer.facts.runtime_count == 1);
-  CHECK(layer.facts.runtimes[0].install == "conda");
+  CHECK(layer.facts.runtimes[0].install == gd::RuntimeInstall::conda);
   CHECK(layer.facts.runtimes[0].package == "cuda-cudart_linux-64 12.4.127");
 }
