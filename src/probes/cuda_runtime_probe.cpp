@@ -111,7 +111,7 @@ class RuntimeSurvey {
     if (!m_seen.insert(real).second) return;
     auto runtime = describe_library<RuntimeFacts>(m_host, m_conda, path, "libcudart.so", "nvidia_cuda_runtime", "cuda_cudart");
     runtime.name = *file;
-    runtime.install = origin.value_or(guess_install(dir));
+    runtime.install = origin ? *origin : guess_install(dir);  // value_or would stat conda-meta for every directory
     if (!runtime.version && runtime.install == RuntimeInstall::framework_torch) {
       // A bundled runtime's name carries only its major; torch records the
       // CUDA it was built with in torch/version.py (cuda = '11.8').
