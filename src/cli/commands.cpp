@@ -234,9 +234,9 @@ int run_gpus_command(const Options& options) {
   auto host = make_host(options);
   ProbeOptions table_only = probe_options(options);
   table_only.gpu_table = true;
-  const auto read_gpus = [&] { return run_check(*host, rules, table_only).gpus; };
+  const auto read_gpus = [&](Host& from) { return run_check(from, rules, table_only).gpus; };
   if (!options.watch_seconds) {
-    std::cout << rendered_gpus(read_gpus(), options.format, {});
+    std::cout << rendered_gpus(read_gpus(*host), options.format, {});
     return 0;
   }
   // Each reading asks the same NVML child again, from its one nvmlInit (as
@@ -244,7 +244,7 @@ int run_gpus_command(const Options& options) {
   // answer; SIGINT or SIGTERM ends it as it ends `nvidia-smi dmon`.
   SessionHost watching(*host, nvml_probe_request(k_nvml_probe_deadline, true), nvml_table_session_request(k_nvml_probe_deadline));
   for (bool first = true;; first = false) {
-    std::cout << rendered_gpus(run_check(watching, rules, table_only).gpus, options.format, {utc_now_iso8601(), first});
+    std::cout << rendered_gpus(read_gpus(watching), options.format, {utc_now_iso8601(), first});
     check_output_written();  // a reader that went away ends the watch
     std::this_thread::sleep_for(std::chrono::seconds(*options.watch_seconds));
   }
