@@ -1,8 +1,9 @@
 #pragma once
 // Part of layer 3, container, read on a host: how the host's container
 // engines are configured to start GPU containers. Docker's daemon.json,
-// containerd's config.toml with its imports, and the NVIDIA Container
-// Toolkit's config.toml, each read as its engine reads it at start.
+// containerd's config.toml with its imports, CRI-O's crio.conf with its
+// drop-ins, and the NVIDIA Container Toolkit's config.toml, each read as
+// its engine reads it at start.
 
 #include "model/fact_fields.h"
 
@@ -91,6 +92,30 @@ struct ContainerdEngineFacts {
   }
 };
 
+// CRI-O's crio.conf and its drop-ins, as crio reads them at start (cri-o pkg/config).
+struct CrioEngineFacts {
+  bool installed = false;
+  std::vector<std::string> files{};
+  std::optional<std::string> problem{};
+  std::vector<EngineRuntime> runtimes{};
+  std::optional<std::string> default_runtime{};
+  bool default_runtime_defined = true;
+  std::vector<std::string> runtimes_without_program{};
+  bool default_runtime_without_program = false;
+
+  template <class F>
+  void fields(F& f) const {
+    f("installed", installed, "crio is on the PATH systemd gives services");
+    f("files", files, "/etc/crio/crio.conf and each file below /etc/crio/crio.conf.d read, in crio's order (at most 16)");
+    f("problem", problem, "the file and line gpudoctor could not read as TOML");
+    f("runtimes", runtimes, "the runtimes the files define ([crio.runtime.runtimes.NAME]; at most 32); a runtime without runtime_path runs the program of its own name");
+    f("default_runtime", default_runtime, "[crio.runtime] default_runtime, where a file writes it (unset: crun from CRI-O 1.31, runc before)");
+    f("default_runtime_defined", default_runtime_defined, "the default runtime is crun, runc or one the files define: crio starts");
+    f("runtimes_without_program", runtimes_without_program, "runtimes whose program is not on this machine, each as NAME (PROGRAM): crio drops them");
+    f("default_runtime_without_program", default_runtime_without_program, "the written default runtime is one of them: crio does not start");
+  }
+};
+
 // The modes the toolkit's runtime knows; invalid: any other value, which it refuses.
 enum class ToolkitMode { auto_, legacy, cdi, jit_cdi, csv, invalid };
 template <>
@@ -132,12 +157,14 @@ struct ToolkitConfigFacts {
 struct EngineFacts {
   std::optional<DockerEngineFacts> docker{};
   std::vector<ContainerdEngineFacts> containerd{};
+  std::optional<CrioEngineFacts> crio{};
   std::optional<ToolkitConfigFacts> toolkit{};
 
   template <class F>
   void fields(F& f) const {
     f("docker", docker, "Docker, where dockerd or its daemon.json is here");
     f("containerd", containerd, "each containerd configuration here (containerd's own, k3s's, rke2's, microk8s's)");
+    f("crio", crio, "CRI-O, where crio or a file of its configuration is here");
     f("toolkit", toolkit, "the NVIDIA Container Toolkit's configuration, where it is here");
   }
 };

@@ -16,6 +16,7 @@ EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
   EngineFacts facts;
   facts.docker = read_docker_engine(host, notes);
   facts.containerd = read_containerd_engines(host, notes);
+  facts.crio = read_crio_engine(host, notes);
   facts.toolkit = read_toolkit_config(host, notes);
   // One source for the engines' facts: every file they came from, and the service PATH their programs were looked up in.
   std::string from;
@@ -23,6 +24,8 @@ EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
   if (facts.docker && facts.docker->config) add(*facts.docker->config);
   for (const auto& containerd : facts.containerd)
     for (const auto& file : containerd.files) add(file);
+  if (facts.crio)
+    for (const auto& file : facts.crio->files) add(file);
   if (facts.toolkit) add(facts.toolkit->config);
   add(concat({"programs on ", k_service_path}));
   notes.source(&ContainerFacts::engines, from);

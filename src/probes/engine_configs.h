@@ -3,7 +3,8 @@
 // containers, read from their files the way each engine reads them at
 // start: Docker's daemon.json (moby daemon/config), containerd's config.toml
 // and its imports (containerd cmd/containerd/server/config and the CRI
-// plugin's tables), the NVIDIA Container Toolkit's config.toml. Facts only;
+// plugin's tables), CRI-O's crio.conf and drop-ins (cri-o pkg/config), the
+// NVIDIA Container Toolkit's config.toml. Facts only;
 // rules/layers/engines.json judges them.
 
 #include "facts/container_facts.h"
@@ -24,6 +25,9 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
 
 // Each containerd configuration here: containerd's own, k3s's, rke2's, microk8s's.
 std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNotes& notes);
+
+// CRI-O where crio or its configuration is here.
+std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes);
 
 // The toolkit's config.toml where it is here.
 std::optional<ToolkitConfigFacts> read_toolkit_config(Host& host, ProbeNotes& notes);

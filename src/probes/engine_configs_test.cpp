@@ -160,3 +160,52 @@ TEST_CASE("the toolkit in cdi mode: a spec of its default kind, in its spec dire
   CHECK(operator_node.cdi_kind == "management.nvidia.com/gpu");
   CHECK(operator_node.cdi_spec_dirs == std::vector<std::string>{"/var/run/cdi"});
 }
+
+TEST_CASE("CRI-O: crio.conf, then every drop-in in filepath.Walk's order; a later runtime table replaces the whole entry") {
+  gd::ProbeFixture f;
+  f.host.file("/usr/bin/crio", "");
+  f.host.file("/usr/libexec/crio/crun", "");
+  f.host.file("/usr/bin/nvidia-container-runtime", "");
+  f.host.file("/etc/crio/crio.conf", "[crio.runtime]\ndefault_runtime = \"nvidia\"\n"
+                                     "[crio.runtime.runtimes.nvidia]\nruntime_path = \"/opt/old/nvidia-container-runtime\"\nruntime_type = \"oci\"\n");
+  f.host.file("/etc/crio/crio.conf.d/10-crio.conf", "[crio.runtime.runtimes.crun]\nruntime_path = \"/usr/libexec/crio/crun\"\n");
+  // A subdirectory is walked where its name falls: "50-site" before "99-nvidia.toml".
+  f.host.file("/etc/crio/crio.conf.d/50-site/kata.conf", "[crio.runtime.runtimes.kata]\nruntime_type = \"vm\"\n");
+  f.host.file("/etc/crio/crio.conf.d/99-nvidia.toml", "[crio]\n  [crio.runtime]\n    [crio.runtime.runtimes]\n"
+                                                      "      [crio.runtime.runtimes.nvidia]\n        runtime_path = \"/usr/bin/nvidia-container-runtime\"\n"
+                                                      "      [crio.runtime.runtimes.nvidia-legacy]\n        inherit_default_runtime = true\n");
+  gd::ProbeNotes notes;
+  const auto crio = gd::read_crio_engine(f.host, notes).value();
+  CHECK(crio.installed);
+  CHECK_FALSE(crio.problem);
+  CHECK(crio.files == std::vector<std::string>{"/etc/crio/crio.conf", "/etc/crio/crio.conf.d/10-crio.conf",
+                                               "/etc/crio/crio.conf.d/50-site/kata.conf", "/etc/crio/crio.conf.d/99-nvidia.toml"});
+  CHECK(crio.default_runtime == "nvidia");
+  CHECK(crio.default_runtime_defined);
+  CHECK_FALSE(crio.default_runtime_without_program);
+  // kata has no runtime_path: crio looks for a program called kata, and drops the runtime where there is none.
+  CHECK(crio.runtimes_without_program == std::vector<std::string>{"kata (kata)"});
+  REQUIRE(crio.runtimes.size() == 4);
+  for (const auto& runtime : crio.runtimes) {
+    CAPTURE(runtime.name);
+    if (runtime.name == "nvidia") CHECK((runtime.is_default && runtime.binary == "/usr/bin/nvidia-container-runtime" && runtime.found.value == true));
+    if (runtime.name == "nvidia-legacy") CHECK((runtime.binary == "/usr/bin/nvidia-container-runtime" && runtime.found.value == true));
+  }
+
+  // The toolkit removed: the written default's program is gone and crio does not start.
+  f.host.files.erase("/usr/bin/nvidia-container-runtime");
+  const auto removed = gd::read_crio_engine(f.host, notes).value();
+  CHECK(removed.default_runtime_without_program);
+  // A default that names no runtime table; crun and runc are built in.
+  f.host.file("/etc/crio/crio.conf.d/99-nvidia.toml", "[crio.runtime]\ndefault_runtime = \"nvidia-cdi\"\n");
+  CHECK_FALSE(gd::read_crio_engine(f.host, notes).value().default_runtime_defined);
+  f.host.file("/etc/crio/crio.conf.d/99-nvidia.toml", "[crio.runtime]\ndefault_runtime = \"runc\"\n");
+  CHECK(gd::read_crio_engine(f.host, notes).value().default_runtime_defined);
+  // A drop-in that is not TOML stops crio, and the reading, with its name and line.
+  f.host.file("/etc/crio/crio.conf.d/99-nvidia.toml", "[crio.runtime\n");
+  CHECK(gd::read_crio_engine(f.host, notes).value().problem.value().starts_with("/etc/crio/crio.conf.d/99-nvidia.toml: line 1"));
+
+  // Neither crio nor a file of its configuration: no CRI-O.
+  gd::ProbeFixture none;
+  CHECK_FALSE(gd::read_crio_engine(none.host, notes));
+}

@@ -1,6 +1,7 @@
 """A host's container engines as they are configured to start GPU
 containers: Docker's daemon.json, containerd's config.toml with its imports
-(containerd 1.x and 2.x, k3s), the NVIDIA Container Toolkit's config.toml.
+(containerd 1.x and 2.x, k3s), CRI-O's crio.conf.d, the NVIDIA Container
+Toolkit's config.toml.
 Each file is written the way its tool writes it (nvidia-ctk runtime
 configure, the toolkit's packages, `containerd config default`); each
 failure has the healthy host it was broken from."""
@@ -101,6 +102,49 @@ CONTAINERD2_NVIDIA_DROP_IN = """version = 3
             SystemdCgroup = true
 """
 
+# /etc/crio/crio.conf.d/10-crio.conf as CRI-O's packages (cri-o/packaging) install it: crun and runc under /usr/libexec/crio.
+CRIO_PACKAGED_DROP_IN = """[crio.image]
+signature_policy = "/etc/crio/policy.json"
+
+[crio.runtime]
+default_runtime = "crun"
+
+[crio.runtime.runtimes.crun]
+runtime_path = "/usr/libexec/crio/crun"
+runtime_root = "/run/crun"
+monitor_path = "/usr/libexec/crio/conmon"
+allowed_annotations = [
+    "io.containers.trace-syscall",
+]
+
+[crio.runtime.runtimes.runc]
+runtime_path = "/usr/libexec/crio/runc"
+runtime_root = "/run/runc"
+monitor_path = "/usr/libexec/crio/conmon"
+"""
+
+# /etc/crio/crio.conf.d/99-nvidia.toml from nvidia-ctk runtime configure --runtime=crio (the toolkit's own test of it),
+# with default_runtime where --set-as-default was given.
+CRIO_NVIDIA_DROP_IN = """
+[crio]
+
+  [crio.runtime]
+{default}
+    [crio.runtime.runtimes]
+
+      [crio.runtime.runtimes.nvidia]
+        runtime_path = "{directory}/nvidia-container-runtime"
+        runtime_type = "oci"
+
+      [crio.runtime.runtimes.nvidia-cdi]
+        runtime_path = "{directory}/nvidia-container-runtime.cdi"
+        runtime_type = "oci"
+
+      [crio.runtime.runtimes.nvidia-legacy]
+        runtime_path = "{directory}/nvidia-container-runtime.legacy"
+        runtime_type = "oci"
+"""
+
 TOOLKIT_BINARIES = ("/usr/bin/nvidia-container-runtime", "/usr/bin/nvidia-container-runtime-hook", "/usr/bin/nvidia-ctk",
                     "/usr/bin/nvidia-cdi-hook", "/usr/bin/nvidia-container-cli")
 
@@ -197,6 +241,7 @@ def scenarios():
         "[nvidia-ctk]", "[nvidia-ctk")
     yield s.expect("warn", None, ["toolkit-config-unreadable"], headline="toolkit-config-unreadable")
     yield from containerd_scenarios()
+    yield from crio_scenarios()
 
 
 def containerd_scenarios():
@@ -297,3 +342,50 @@ oom_score = 0
     del s.files["/usr/bin/dockerd"]
     s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("root = '/var/lib/containerd'", "root = '/var/lib/containerd"))
     yield s.expect("warn", None, ["containerd-config-unreadable"], headline="containerd-config-unreadable")
+
+
+def crio_host(name, description, toolkit=True, default=False, directory="/usr/bin"):
+    """An H100 Kubernetes node on CRI-O as its packages install it, configured by nvidia-ctk for the NVIDIA runtime."""
+    s = toolkit_host(name, description, toolkit=toolkit)
+    del s.files["/usr/bin/dockerd"]
+    del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
+    for program in ("/usr/bin/crio", "/usr/libexec/crio/crun", "/usr/libexec/crio/runc", "/usr/libexec/crio/conmon"):
+        s.file(program, "")
+    if toolkit:  # the toolkit's packages install the runtime under three names, one per mode
+        s.file("/usr/bin/nvidia-container-runtime.cdi", "").file("/usr/bin/nvidia-container-runtime.legacy", "")
+    s.file("/etc/crio/crio.conf.d/10-crio.conf", CRIO_PACKAGED_DROP_IN)
+    s.file("/etc/crio/crio.conf.d/99-nvidia.toml", CRIO_NVIDIA_DROP_IN.format(
+        default='    default_runtime = "nvidia"\n' if default else "", directory=directory))
+    return s
+
+
+def crio_scenarios():
+    s = crio_host("host-crio-nvidia-default-healthy", "CRI-O with the nvidia runtime its default, written by "
+                  "`nvidia-ctk runtime configure --runtime=crio --set-as-default` into crio.conf.d/99-nvidia.toml over "
+                  "the package's 10-crio.conf.", default=True)
+    yield s.expect("ok", None, [])
+
+    s = crio_host("host-crio-runtime-class-healthy", "CRI-O with nvidia, nvidia-cdi and nvidia-legacy for "
+                  "RuntimeClasses, crun the default, as nvidia-ctk writes them without --set-as-default.")
+    yield s.expect("ok", None, [])
+
+    s = crio_host("host-crio-default-runtime-undefined", "A site drop-in makes nvidia CRI-O's default, and the "
+                  "toolkit's drop-in that defined it was deleted: crio does not start.")
+    del s.files["/etc/crio/crio.conf.d/99-nvidia.toml"]
+    s.file("/etc/crio/crio.conf.d/50-gpu.conf", '[crio.runtime]\ndefault_runtime = "nvidia"\n')
+    yield s.expect("fail", "container", ["crio-default-runtime-undefined"], headline="crio-default-runtime-undefined",
+                   action="fix-configuration")
+
+    s = crio_host("host-crio-gpu-operator-removed", "CRI-O's default runtime points at the GPU Operator's "
+                  "/usr/local/nvidia/toolkit, which was removed with the operator: crio does not start.",
+                  toolkit=False, default=True, directory="/usr/local/nvidia/toolkit")
+    yield s.expect("fail", "container", ["crio-default-runtime-program-missing"],
+                   headline="crio-default-runtime-program-missing")
+
+    s = crio_host("host-crio-runtime-class-program-missing", "The toolkit was removed; its drop-in still defines "
+                  "the nvidia runtimes for RuntimeClasses: crio drops them, and only GPU pods fail.", toolkit=False)
+    yield s.expect("warn", None, ["crio-runtime-program-missing"], headline="crio-runtime-program-missing")
+
+    s = crio_host("host-crio-config-broken", "A drop-in with a table header left open in a hand edit.")
+    s.file("/etc/crio/crio.conf.d/50-gpu.conf", "[crio.runtime\n")
+    yield s.expect("warn", None, ["crio-config-unreadable"], headline="crio-config-unreadable")

@@ -1,0 +1,148 @@
+// CRI-O's configuration as crio reads it at start (cri-o internal/criocli
+// and pkg/config): /etc/crio/crio.conf where it exists, then every file
+// below /etc/crio/crio.conf.d in lexical order, subdirectories included
+// (filepath.Walk), each decoded over what came before. A runtime's table in
+// a later file replaces that runtime's whole entry: a TOML map decodes a new
+// value for each key it names. At start crio refuses a default_runtime
+// without a runtime table and a default runtime whose program is missing;
+// any other runtime whose program is missing is dropped with a warning, and
+// pods of its RuntimeClass fail.
+#include "probes/engine_configs.h"
+
+#include "formats/toml_config.h"
+#include "host/host_paths.h"
+#include "util/path.h"
+#include "util/text.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+
+namespace gd {
+namespace {
+
+constexpr const char* k_crio_conf = "/etc/crio/crio.conf";
+constexpr const char* k_crio_drop_ins = "/etc/crio/crio.conf.d";
+constexpr std::size_t k_max_config = 1 << 20;
+constexpr std::size_t k_max_files = 16;
+constexpr std::size_t k_max_depth = 4;
+constexpr std::size_t k_max_runtimes = 32;
+
+// A runtime as the files read so far define it.
+struct CrioRuntime {
+  std::optional<std::string> path;  // runtime_path; unset or empty: the runtime's name on crio's PATH
+  bool inherit = false;             // inherit_default_runtime: the default's program
+};
+
+struct CrioView {
+  std::optional<std::string> default_runtime;
+  std::map<std::string, CrioRuntime> runtimes;
+};
+
+void read_runtimes(const TomlDocument& document, CrioView& view) {
+  if (auto name = document.string({"crio", "runtime", "default_runtime"})) view.default_runtime = *name;
+  const TomlPath runtimes = {"crio", "runtime", "runtimes"};
+  for (const auto& name : document.tables_below(runtimes)) {
+    TomlPath path = runtimes, inherit = runtimes;
+    path.insert(path.end(), {name, "runtime_path"});
+    inherit.insert(inherit.end(), {name, "inherit_default_runtime"});
+    CrioRuntime entry;
+    if (auto written = document.string(path); written && !written->empty()) entry.path = *written;
+    entry.inherit = document.boolean(inherit).value_or(false);
+    view.runtimes[name] = std::move(entry);
+  }
+}
+
+// The drop-ins in the order filepath.Walk visits them: each directory's
+// names sorted, a subdirectory entered where its name falls.
+void list_drop_ins(Host& host, const std::string& dir, std::size_t depth, std::vector<std::string>& files, ProbeNotes& notes) {
+  auto names = host.list_dir(dir);
+  if (!names) return;
+  std::sort(names->begin(), names->end());
+  for (const auto& name : *names) {
+    const std::string path = join_path(dir, name);
+    const auto stat = host.stat(path);
+    if (stat && stat->type == FileType::directory) {
+      if (depth == k_max_depth)
+        notes.note_unreadable(path, "CRI-O drop-ins nested deeper than " + std::to_string(k_max_depth) + " directories: not read");
+      else
+        list_drop_ins(host, path, depth + 1, files, notes);
+      continue;
+    }
+    files.push_back(path);
+  }
+}
+
+// Every file into one view; the first that is not TOML stops crio, and the reading.
+CrioView read_files(Host& host, const std::vector<std::string>& files, CrioEngineFacts& facts, ProbeNotes& notes) {
+  CrioView view;
+  for (const auto& file : files) {
+    if (facts.files.size() == k_max_files) {
+      notes.note_unreadable(file, "more than " + std::to_string(k_max_files) + " CRI-O configuration files: this and the rest were not read");
+      break;
+    }
+    auto text = host.read_file(file, k_max_config + 1);
+    if (!text) {
+      if (text.error().value() != ENOENT) notes.note_unreadable(file, "cannot read: " + errno_name(text.error()));
+      continue;
+    }
+    if (text->size() > k_max_config) {
+      notes.note_unreadable(file, "larger than 1 MiB: not read");
+      continue;
+    }
+    facts.files.push_back(printable(file, 200));
+    auto document = read_toml(*text);
+    if (!document) {
+      facts.problem = printable(file, 200) + ": " + document.error();
+      break;
+    }
+    read_runtimes(*document, view);
+  }
+  return view;
+}
+
+// Whether crio would find a runtime's program: its path as it is, else its
+// name on the PATH systemd gives crio.
+void judge_runtimes(Host& host, const CrioView& view, CrioEngineFacts& facts) {
+  // The built-in default (crun from CRI-O 1.31, runc before) always has a table of its own.
+  const std::string default_runtime = view.default_runtime.value_or("");
+  if (view.default_runtime) facts.default_runtime = printable(default_runtime, 60);
+  facts.default_runtime_defined = default_runtime.empty() || default_runtime == "crun" || default_runtime == "runc" ||
+                                  view.runtimes.contains(default_runtime);
+  const auto default_entry = view.runtimes.find(default_runtime);
+  for (const auto& [name, definition] : view.runtimes) {
+    if (facts.runtimes.size() == k_max_runtimes) break;
+    EngineRuntime runtime{.name = printable(name, 60), .is_default = name == default_runtime};
+    std::string program = definition.path.value_or(name);
+    if (definition.inherit && !runtime.is_default) {
+      // The built-in default's program depends on crio's version: not judged.
+      if (default_runtime.empty()) {
+        facts.runtimes.push_back(std::move(runtime));
+        continue;
+      }
+      program = default_entry != view.runtimes.end() ? default_entry->second.path.value_or(default_runtime) : default_runtime;
+    }
+    runtime.binary = printable(program, 200);
+    runtime.found = engine_program_found(host, program);
+    if (!runtime.found.value.value_or(true)) {
+      facts.runtimes_without_program.push_back(runtime.name + " (" + *runtime.binary + ")");
+      facts.default_runtime_without_program = facts.default_runtime_without_program || runtime.is_default;
+    }
+    facts.runtimes.push_back(std::move(runtime));
+  }
+}
+
+}  // namespace
+
+std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
+  std::vector<std::string> files = {k_crio_conf};
+  list_drop_ins(host, k_crio_drop_ins, 1, files, notes);
+  CrioEngineFacts facts;
+  facts.installed = find_on_path(host, "crio", k_service_path).has_value();
+  const CrioView view = read_files(host, files, facts, notes);
+  if (!facts.installed && facts.files.empty()) return std::nullopt;
+  judge_runtimes(host, view, facts);
+  return facts;
+}
+
+}  // namespace gd
