@@ -216,6 +216,13 @@ struct FabricManagerFacts {
 };
 
 // running: its driver files are there; empty: not mounted (not running, or still installing).
+// Why --smoke ran no kernel, where the report can say (rules/layers/driver-answers.json has the words).
+enum class SmokeNotRun { image, root, no_libcuda, no_driver_probe, static_build, recorded_without_smoke, not_recorded };
+template <>
+struct EnumTable<SmokeNotRun> {
+  static constexpr std::array names{"image", "root", "no-libcuda", "no-driver-probe", "static-build", "recorded-without-smoke", "not-recorded"};
+};
+
 enum class DriverContainerState { running, empty };
 template <>
 struct EnumTable<DriverContainerState> {
@@ -332,7 +339,7 @@ struct DriverLibsFacts {
   std::vector<DamagedLibraryFacts> damaged_libraries;    // --image only
   std::optional<std::string> vgpu_gridd, vgpu_gridd_conf;  // a vGPU guest's licensing daemon and its configuration
   GpuListSource gpu_list_source = GpuListSource::files;
-  std::optional<std::string> smoke_not_run;
+  std::optional<SmokeNotRun> smoke_not_run;
   std::optional<std::int64_t> cuda_expected_devices;
   std::vector<std::string> recovery_not_needed;
   std::optional<std::string> mps_control;
@@ -340,7 +347,8 @@ struct DriverLibsFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("smoke_not_run", smoke_not_run, "--smoke was asked for and no kernel ran: why (a static build, a replay recorded without it, --root or --image, no libcuda, cuInit failed)");
+    f("smoke_not_run", smoke_not_run,
+      "--smoke was asked for and no kernel ran, for a reason other than the driver probe's own failure (which has its finding): --image, --root, no libcuda, no driver probe, the static build, a snapshot recorded without --smoke or without the probe");
     f("libraries", libraries, "libcuda.so.1, libnvidia-ml.so.1, libnvidia-ptxjitcompiler.so.1, libnvidia-nvvm.so.4");
     f("unversioned_libcuda", unversioned_libcuda,
       "dlopen(\"libcuda.so\") as numba, cuda-python, warp and bitsandbytes do; the toolkit's stubs/ holds exactly that name");

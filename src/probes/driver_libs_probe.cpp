@@ -29,19 +29,16 @@ namespace json = boost::json;
 namespace {
 
 // --smoke asks for a kernel on every GPU; where none ran, the report says why
-// rather than leaving the question unanswered.
-std::optional<std::string> why_no_smoke(ProbeContext& context, const DriverLibsFacts& facts) {
+// rather than leaving the question unanswered (the words are the rule's).
+std::optional<SmokeNotRun> why_no_smoke(ProbeContext& context, const DriverLibsFacts& facts) {
   if (facts.cuda_probe && facts.cuda_probe->smoke) return std::nullopt;
-  if (context.options.image) return "--image diagnoses an image's files, and no GPU runs there";
-  if (context.host.mode() == HostMode::root) return "--root diagnoses a tree of files, and no GPU runs there";
-  if (!facts.libraries.front().found) return "libcuda.so.1 was not found, so nothing could launch a kernel";
-  if (!facts.cuda_probe) return "the driver probe did not run";
-  if (facts.cuda_probe->status == ChildStatus::unavailable)
-    return "this is the static build, which cannot load libcuda; the glibc build (-Dpci_names=disabled) runs --smoke";
-  if (context.host.mode() == HostMode::replay && facts.cuda_probe->status == ChildStatus::ok)
-    return "the snapshot was recorded without --smoke";
-  if (facts.cuda_probe->status == ChildStatus::not_recorded)
-    return "the snapshot was recorded without --smoke (it holds no answer of the driver probe at all)";
+  if (context.options.image) return SmokeNotRun::image;
+  if (context.host.mode() == HostMode::root) return SmokeNotRun::root;
+  if (!facts.libraries.front().found) return SmokeNotRun::no_libcuda;
+  if (!facts.cuda_probe) return SmokeNotRun::no_driver_probe;
+  if (facts.cuda_probe->status == ChildStatus::unavailable) return SmokeNotRun::static_build;
+  if (context.host.mode() == HostMode::replay && facts.cuda_probe->status == ChildStatus::ok) return SmokeNotRun::recorded_without_smoke;
+  if (facts.cuda_probe->status == ChildStatus::not_recorded) return SmokeNotRun::not_recorded;
   // The probe stopped first (cuInit failed, it crashed or hung): its own finding answers the question.
   return std::nullopt;
 }

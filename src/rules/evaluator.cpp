@@ -61,14 +61,14 @@ void weigh_against_live_evidence(const Rule& rule, const FactView& view, const R
     for (const auto& spared : rule.spared_when)
       if (evaluate_condition(spared.when, view)) {
         finding.severity = Severity::warn;
-        finding.message += " Yet " + render_template(spared.says, view) + ".";
+        finding.message += " Yet " + render_template(spared.says, view, &rule.phrases) + ".";
         return;
       }
     return;
   }
   if (seen->observed != Observed::works) return;
   finding.severity = Severity::warn;
-  finding.message += " Yet " + seen->says + ": " + (rule.if_works.empty() ? std::string(k_contradicted) : render_template(rule.if_works, view)) + ".";
+  finding.message += " Yet " + seen->says + ": " + (rule.if_works.empty() ? std::string(k_contradicted) : render_template(rule.if_works, view, &rule.phrases)) + ".";
 }
 
 // The rule's action, or the one its fact carries (an Xid's table row).
@@ -83,8 +83,8 @@ Finding make_finding(const Rule& rule, const FactView& view, const Report& repor
   Finding finding{.rule = rule.id,
                   .layer = rule.layer,
                   .severity = rule.severity,
-                  .message = render_template(rule.message, view),
-                  .fix = render_template(rule.fix, view),
+                  .message = render_template(rule.message, view, &rule.phrases),
+                  .fix = render_template(rule.fix, view, &rule.phrases),
                   .reference = rule.source,
                   .about = item ? format_fact(*item) : std::string()};
   for (const auto& path : rule.evidence) {
@@ -97,7 +97,7 @@ Finding make_finding(const Rule& rule, const FactView& view, const Report& repor
   // One source must not fail a layer that other layers' evidence contradicts:
   // an unknown platform then reads as a warning saying what disagrees.
   for (const auto& disagreement : rule.disputed_by)
-    if (evaluate_condition(disagreement.when, view)) finding.disputed_by.push_back(render_template(disagreement.says, view));
+    if (evaluate_condition(disagreement.when, view)) finding.disputed_by.push_back(render_template(disagreement.says, view, &rule.phrases));
   if (!finding.disputed_by.empty()) {
     finding.severity = Severity::warn;
     finding.message += " Yet " + joined_list(finding.disputed_by) +

@@ -5,7 +5,20 @@
 namespace gd {
 namespace json = boost::json;
 
-std::string render_template(std::string_view text, const FactView& facts) {
+namespace {
+
+// The words a rule has for a fact's value, where it has them.
+const std::string* phrase_for(const Phrases* phrases, std::string_view path, const json::value& value) {
+  if (!phrases || !value.is_string()) return nullptr;
+  const auto table = phrases->find(std::string(path));
+  if (table == phrases->end()) return nullptr;
+  const auto words = table->second.find(std::string(value.get_string()));
+  return words == table->second.end() ? nullptr : &words->second;
+}
+
+}  // namespace
+
+std::string render_template(std::string_view text, const FactView& facts, const Phrases* phrases) {
   std::string out;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -20,7 +33,9 @@ std::string render_template(std::string_view text, const FactView& facts) {
     const auto bar = inside.find('|');
     const auto path = inside.substr(0, bar);
     const auto* value = facts.find(path);
-    if (value && !value->is_null())
+    if (const auto* words = value ? phrase_for(phrases, path, *value) : nullptr)
+      out += *words;
+    else if (value && !value->is_null())
       out += format_fact(*value);
     else
       out += bar == std::string_view::npos ? std::string("unknown") : std::string(inside.substr(bar + 1));

@@ -33,13 +33,17 @@ Checked<> literal_fits(std::string_view path, std::string_view type, const Liter
                  literal.written());
 }
 
+std::string allowed_list(const FactDoc& doc) {
+  std::string allowed;
+  for (const auto& value : doc.values) allowed += (allowed.empty() ? "" : ", ") + value;
+  return allowed;
+}
+
 Checked<> value_allowed(const FactDoc& doc, std::string_view path, const Literal& literal) {
   if (doc.values.empty() || !literal.is_text()) return {};
   const auto& text = std::get<std::string>(literal.value);
   if (std::find(doc.values.begin(), doc.values.end(), text) != doc.values.end()) return {};
-  std::string allowed;
-  for (const auto& value : doc.values) allowed += (allowed.empty() ? "" : ", ") + value;
-  return problem("\"" + std::string(path) + "\" is never \"" + text + "\" (it is one of: " + allowed + ")");
+  return problem("\"" + std::string(path) + "\" is never \"" + text + "\" (it is one of: " + allowed_list(doc) + ")");
 }
 
 // The comparison's operator and operands against the fact's type and values.
@@ -146,6 +150,16 @@ Checked<> check_rule_facts(const Rule& rule, const FactSchema& schema) {
     if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "\"evidence\"");
   if (!rule.action_fact.empty() && !find_fact(schema, rule.action_fact, item_list).doc)
     return unknown_path(rule.action_fact, "\"action\"");
+  for (const auto& [path, words] : rule.phrases) {
+    const auto fact = find_fact(schema, path, item_list);
+    if (!fact.doc) return unknown_path(path, "\"phrases\"");
+    if (fact.doc->values.empty()) return problem("\"phrases\" of \"" + path + "\": a fact of no fixed set of values has no words per value");
+    for (const auto& value : fact.doc->values)
+      if (!words.contains(value)) return problem("\"phrases\" of \"" + path + "\": no words for its value \"" + value + "\"");
+    for (const auto& [value, _] : words)
+      if (std::find(fact.doc->values.begin(), fact.doc->values.end(), value) == fact.doc->values.end())
+        return problem("\"phrases\" of \"" + path + "\": \"" + value + "\" is none of its values (" + allowed_list(*fact.doc) + ")");
+  }
   if (auto checked = check_placeholders(rule.message, schema, item_list); !checked) return checked;
   return check_placeholders(rule.fix, schema, item_list);
 }

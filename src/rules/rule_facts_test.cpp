@@ -133,3 +133,17 @@ TEST_CASE("an action a fact carries must name a fact") {
   rule.action_fact = "item.no_such_field";
   CHECK(problem_of(rule).find("item.no_such_field") != std::string::npos);
 }
+
+TEST_CASE("phrases name a closed set's fact and give words for each of its values, no more and no fewer") {
+  auto with_phrases = [](gd::Phrases phrases) {
+    auto rule = rule_when(R"({"fact": "container.injection", "exists": true})", {}, "injected by {container.injection}");
+    rule.phrases = std::move(phrases);
+    return problem_of(rule);
+  };
+  CHECK(with_phrases({{"container.injection", {{"legacy", "the toolkit's hook"}, {"cdi", "a CDI spec"}}}}) == "");
+  CHECK(with_phrases({{"container.injection", {{"legacy", "the toolkit's hook"}}}}).find("no words for its value \"cdi\"") != std::string::npos);
+  CHECK(with_phrases({{"container.injection", {{"legacy", "l"}, {"cdi", "c"}, {"csv", "s"}}}}).find("\"csv\" is none of its values (legacy, cdi)") !=
+        std::string::npos);
+  CHECK(with_phrases({{"hardware.gpu_count", {{"0", "none"}}}}).find("no fixed set of values") != std::string::npos);
+  CHECK(with_phrases({{"container.injectoin", {{"legacy", "l"}}}}).find("container.injectoin") != std::string::npos);
+}

@@ -74,6 +74,26 @@ std::vector<Disagreement> parse_when_says(const RuleFile& file, json::object& ob
   return entries;
 }
 
+// "phrases": {"FACT": {"VALUE": "WORDS", ...}}: the words a placeholder of FACT
+// prints for each value. Words hold no placeholder of their own; that each of
+// the fact's values has words is checked against the fact schema.
+void parse_phrases(const RuleFile& file, json::object& object, Rule& rule) {
+  const auto* phrases = object.if_contains("phrases");
+  if (!phrases) return;
+  const auto refuse = [&](const std::string& problem) { fail(file, line_of_rule(file, rule.id), "rule \"" + rule.id + "\": " + problem); };
+  if (!phrases->is_object()) refuse("\"phrases\" is an object of facts, each an object of values and their words");
+  for (const auto& [fact, words] : phrases->get_object()) {
+    if (!words.is_object() || words.get_object().empty()) refuse("\"phrases\" of " + std::string(fact) + ": an object of values and their words");
+    auto& table = rule.phrases[std::string(fact)];
+    for (const auto& [value, text] : words.get_object()) {
+      if (!text.is_string() || text.get_string().empty()) refuse("\"phrases\" of " + std::string(fact) + ": the words for " + std::string(value) + " are text");
+      if (text.get_string().find_first_of("{}") != json::string::npos)
+        refuse("\"phrases\" of " + std::string(fact) + ": the words for " + std::string(value) + " hold no placeholder");
+      table[std::string(value)] = std::string(text.get_string());
+    }
+  }
+}
+
 // "predicts": "cuda", or [{"when": C, "outcome": "cuda"}, {"outcome": "nvml"}].
 void parse_prediction(const RuleFile& file, json::object& object, Rule& rule) {
   // Where a problem is reported: found only then (the search costs a pass over the file).
@@ -178,6 +198,7 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
       if (close != std::string::npos && text->find('{', open + 1) < close)
         fail(file, line_of_rule(file, id), "rule \"" + id + "\": a placeholder inside a placeholder ({a|... {b}}) is not supported");
     }
+  parse_phrases(file, object, rule);
   rule.source = required_string(file, object, "source", id);
   parse_rule_action(file, object, rule);
   auto* when = object.if_contains("when");

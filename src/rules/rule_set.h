@@ -6,6 +6,7 @@
 #include "model/status.h"
 #include "rules/condition.h"
 #include "rules/error_signatures.h"
+#include "rules/message_template.h"
 #include "rules/outcomes.h"
 #include "tables/reference_tables.h"
 
@@ -72,6 +73,12 @@ struct Rule {
   std::string message;
   std::vector<std::string> evidence;
   std::string fix;
+  // Words for a closed set's values: a placeholder of a fact named here
+  // prints the words for its value, not the value ("static-build" -> "this
+  // is the static build, which cannot load libcuda; ..."), so that the
+  // sentence is the rule's and the probe gives only the value. Every value
+  // the fact allows has its words, checked at load.
+  Phrases phrases;
   // What a fleet should do (model/action.h). Rules that say none get their
   // severity's and layer's: none for info, inspect-hardware for the hardware
   // layer, fix-configuration elsewhere. action_fact names a fact whose value

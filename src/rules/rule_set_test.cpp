@@ -132,6 +132,25 @@ TEST_CASE("message templates fill facts, fall back, and keep braces they cannot 
   CHECK(gd::render_template("{system.nothing|a fallback}", view) == "a fallback");
   CHECK(gd::render_template("{system.nothing}", view) == "unknown");
   CHECK(gd::render_template("open { brace", view) == "open { brace");
+  // A fact the rule has phrases for prints the words for its value; other facts print as they are.
+  const gd::Phrases phrases{{"system.platform", {{"linux", "plain Linux"}, {"wsl2", "WSL2"}}}};
+  CHECK(gd::render_template("on {system.platform}, groups {system.groups}", view, &phrases) == "on plain Linux, groups 27, 44");
+  CHECK(gd::render_template("{system.nothing|a fallback}", view, &phrases) == "a fallback");
+}
+
+TEST_CASE("phrases are text for values, without placeholders of their own") {
+  const auto rule = [](const std::string& phrases) {
+    return R"({"rules": [{"id": "a", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
+      "message": "m", "fix": "f", "source": "s", "phrases": )" + phrases + "}]}";
+  };
+  CHECK(error_of(rule(R"({"system.platform": {"linux": "plain Linux"}})")) == "");
+  CHECK(error_of(rule(R"({"system.platform": {"linux": "on {system.kernel_release}"}})")).find("hold no placeholder") != std::string::npos);
+  CHECK(error_of(rule(R"({"system.platform": {"linux": 1}})")).find("are text") != std::string::npos);
+  CHECK(error_of(rule(R"({"system.platform": {}})")).find("an object of values and their words") != std::string::npos);
+  CHECK(error_of(rule(R"(["linux"])")).find("\"phrases\" is an object") != std::string::npos);
+  // The built-in rule that says why --smoke ran no kernel has words for every reason.
+  const auto builtin = gd::load_embedded_rules();
+  CHECK(builtin.find("smoke-test-not-run")->phrases.at("driver-libs.smoke_not_run").at("static-build").starts_with("this is the static build"));
 }
 
 TEST_CASE("a malformed table row is refused at load, naming the file and the row") {
