@@ -82,6 +82,7 @@ struct FrameworkFacts {
   std::optional<std::string> driver_cuda{};
   std::optional<DriverRelation> driver_relation{};
   std::optional<std::string> driver_needed{}, alternative_build{}, alternative_hint{};
+  std::optional<std::int64_t> driver_cuda_major{};
 
   template <class F>
   void fields(F& f) const {
@@ -101,7 +102,8 @@ struct FrameworkFacts {
     f("driver_cuda", driver_cuda, "the CUDA version the driver here supports");
     f("driver_relation", driver_relation, "its CUDA major against the driver's: same-major runs (within a major through minor-version compatibility), needs-newer-driver does not");
     f("driver_needed", driver_needed, "needs-newer-driver: the oldest driver that runs its CUDA major");
-    f("alternative_build", alternative_build, "needs-newer-driver: a build of it this driver runs (torch: the cu118 index)");
+    f("alternative_build", alternative_build, "needs-newer-driver, torch: the build of the same release this driver runs ('torch 2.5.1+cu118')");
+    f("driver_cuda_major", driver_cuda_major, "needs-newer-driver: the driver's CUDA major, which a build it runs must not exceed");
     f("alternative_hint", alternative_hint, "the command that installs that build");
   }
 };

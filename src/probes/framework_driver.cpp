@@ -24,6 +24,7 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
     return;
   }
   framework.driver_relation = DriverRelation::needs_newer_driver;
+  framework.driver_cuda_major = driver->major();
   const auto& tables = context.tables.cuda;
   if (auto minimum = tables.mvc_minimum(static_cast<int>(cuda->major()))) framework.driver_needed = minimum->text();
   auto values = install_values(framework);
@@ -48,7 +49,6 @@ void judge_against_driver(ProbeContext& context, FrameworkFacts& framework) {
       return;
     }
   }
-  framework.alternative_build = "a build of " + framework.name + " for CUDA " + std::to_string(driver->major());
   framework.alternative_hint = tables.framework_install(framework.name, "other_build", values);
 }
 

@@ -1,5 +1,6 @@
 #include "rules/rule_facts.h"
 
+#include "rules/message_template.h"
 #include "util/enum_names.h"
 
 #include <algorithm>
@@ -103,14 +104,14 @@ Checked<> check_condition(const Condition& condition, const FactSchema& schema, 
   return check_types(c, match, schema, item_list);
 }
 
-// {path} and {path|fallback}: rule_set.cpp refuses nested braces.
-Checked<> check_placeholders(std::string_view text, const FactSchema& schema, std::string_view item_list) {
-  for (std::size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1)) {
-    const auto close = text.find('}', open);
-    if (close == std::string_view::npos) break;
-    const auto inside = text.substr(open + 1, close - open - 1);
-    const auto path = inside.substr(0, inside.find('|'));
-    if (!find_fact(schema, path, item_list).doc) return unknown_path(path, "a placeholder");
+// {path} and {path|fallback}, and the placeholders a fallback holds, nested no deeper than the renderer fills them.
+Checked<> check_placeholders(std::string_view text, const FactSchema& schema, std::string_view item_list, int depth = 0) {
+  for (auto placeholder = next_placeholder(text, 0); placeholder; placeholder = next_placeholder(text, placeholder->end)) {
+    if (!find_fact(schema, placeholder->path, item_list).doc) return unknown_path(placeholder->path, "a placeholder");
+    if (!placeholder->fallback) continue;
+    if (depth == k_max_placeholder_depth)
+      return problem("placeholders nested in fallbacks deeper than " + std::to_string(k_max_placeholder_depth) + " levels");
+    if (auto checked = check_placeholders(*placeholder->fallback, schema, item_list, depth + 1); !checked) return checked;
   }
   return {};
 }

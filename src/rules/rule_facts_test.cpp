@@ -147,3 +147,13 @@ TEST_CASE("phrases name a closed set's fact and give words for each of its value
   CHECK(with_phrases({{"hardware.gpu_count", {{"0", "none"}}}}).find("no fixed set of values") != std::string::npos);
   CHECK(with_phrases({{"container.injectoin", {{"legacy", "l"}}}}).find("container.injectoin") != std::string::npos);
 }
+
+TEST_CASE("a placeholder inside a fallback names a fact too") {
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu_count", "gt": 0})", {}, "{hardware.min_compute_capability|at least {hardware.gpu_count}}")) == "");
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu_count", "gt": 0})", {}, "{hardware.min_compute_capability|at least {hardware.gpu_cuont}}"))
+            .find("hardware.gpu_cuont") != std::string::npos);
+  // Nesting is bounded, so that a hostile --rules file cannot run the renderer's recursion out of stack.
+  std::string deep = "x";
+  for (int level = 0; level < 6; ++level) deep = "{hardware.min_compute_capability|" + deep + "}";
+  CHECK(problem_of(rule_when(R"({"fact": "hardware.gpu_count", "gt": 0})", {}, deep)).find("deeper than 4") != std::string::npos);
+}

@@ -191,13 +191,6 @@ Rule parse_rule(const RuleFile& file, json::value& value) {
   rule.severity = *severity;
   rule.message = required_string(file, object, "message", id);
   rule.fix = required_string(file, object, "fix", id);
-  // A placeholder ends at its first '}': "{a|text {b}}" would print a stray brace.
-  for (const auto* text : {&rule.message, &rule.fix})
-    for (std::size_t open = text->find('{'); open != std::string::npos; open = text->find('{', open + 1)) {
-      const auto close = text->find('}', open);
-      if (close != std::string::npos && text->find('{', open + 1) < close)
-        fail(file, line_of_rule(file, id), "rule \"" + id + "\": a placeholder inside a placeholder ({a|... {b}}) is not supported");
-    }
   parse_phrases(file, object, rule);
   rule.source = required_string(file, object, "source", id);
   parse_rule_action(file, object, rule);

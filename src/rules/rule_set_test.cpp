@@ -227,11 +227,18 @@ TEST_CASE("a rule marks the findings that say a request went unmet (--strict exi
   CHECK_FALSE(builtin.find("driver-too-old-for-runtime")->unmet_request);
 }
 
-TEST_CASE("a placeholder inside a placeholder's fallback is refused: it would print a stray brace") {
+TEST_CASE("a fallback may hold placeholders: they are filled where the fact it stands for is missing") {
   CHECK(error_of(R"({"rules": [{"id": "n", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
-    "message": "m", "fix": "at least {item.a|the first of CUDA {item.b}}", "source": "s"}]})").find("placeholder inside a placeholder") != std::string::npos);
-  CHECK(error_of(R"({"rules": [{"id": "n", "layer": "hardware", "severity": "warn", "when": {"fact": "hardware.gpu_count", "eq": 0},
-    "message": "{item.a|none} and {item.b}", "fix": "f", "source": "s"}]})") == "");
+    "message": "m", "fix": "at least {item.a|the first of CUDA {item.b}}", "source": "s"}]})") == "");
+  boost::json::object system{{"platform", "linux"}, {"kernel_release", "6.1"}};
+  gd::FactLayers layers;
+  gd::FactView view(system, layers);
+  CHECK(gd::render_template("a build {system.nothing|for {system.platform} {system.kernel_release}}.", view) == "a build for linux 6.1.");
+  CHECK(gd::render_template("{system.platform|for {system.nothing}}", view) == "linux");
+  CHECK(gd::render_template("{system.nothing|for {system.none|{system.platform}}}", view) == "for linux");
+  CHECK(gd::render_template("{system.nothing|for {system.none}}", view) == "for unknown");
+  // A brace no brace closes is text, with all that follows it, as before.
+  CHECK(gd::render_template("{system.nothing|for {system.platform}", view) == "{system.nothing|for {system.platform}");
 }
 
 TEST_CASE("every rule cites public documents a user can follow, not our research notes") {

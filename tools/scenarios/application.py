@@ -164,6 +164,12 @@ def scenarios():
     s.torch_venv(fatbin=torch_cu124_archs).cuda_wheel("/opt/venv/lib/python3.11/site-packages", cudnn=None)
     yield s.expect("fail", "cuda-runtime", ["driver-too-old-for-runtime", "application-built-for-newer-cuda"], headline="driver-too-old-for-runtime")
 
+    s = a100_on_470("host-tensorflow-cu12-on-470", "TensorFlow 2.16 (built for CUDA 12.3) with its [and-cuda] wheels on "
+                    "an A100 with driver 470 (CUDA 11.4): the runtime wheel's finding is the cause; the framework's, "
+                    "listed under it, offers a driver for CUDA 12 or a TensorFlow built for CUDA 11.")
+    yield s.tensorflow_venv().tensorflow_wheels().expect("fail", "cuda-runtime", ["driver-too-old-for-runtime", "application-built-for-newer-cuda"],
+                                                       headline="driver-too-old-for-runtime")
+
     # TensorFlow: its build info, and the libraries it dlopen-s by name.
     s = h100_host("host-tensorflow-and-cuda", "TensorFlow 2.16 with its [and-cuda] wheels on its RUNPATH, on an H100: its "
                   "build carries SASS up to sm_89 and compute_90 PTX (CUDA 12.3), which the 550 driver JIT-compiles.")
