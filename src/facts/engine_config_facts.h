@@ -61,6 +61,28 @@ struct DockerEngineFacts {
   }
 };
 
+// Rootless Docker of the user gpudoctor runs as, as dockerd-rootless-setuptool.sh
+// installs it: a user unit running dockerd-rootless.sh, and a daemon.json of its own.
+struct RootlessDockerFacts {
+  std::string unit;
+  bool enabled = false;
+  std::optional<std::string> config{}, problem{};
+  std::string default_runtime = "runc";
+  bool default_runtime_defined = true;
+  std::vector<std::string> runtimes{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("unit", unit, "the user's docker.service that runs dockerd-rootless.sh ($XDG_CONFIG_HOME, else $HOME/.config, /systemd/user)");
+    f("enabled", enabled, "it is enabled (default.target.wants): the rootless daemon starts with the user's session");
+    f("config", config, "its daemon.json ($XDG_CONFIG_HOME/docker/daemon.json), where it exists");
+    f("problem", problem, "why the rootless dockerd would refuse that file");
+    f("default_runtime", default_runtime, "default-runtime there, runc where unset");
+    f("default_runtime_defined", default_runtime_defined, "the default runtime is runc, a shim name or one the file defines: the rootless dockerd starts");
+    f("runtimes", runtimes, "the runtimes that file defines (at most 32)");
+  }
+};
+
 // One containerd configuration with its imports, seen as its CRI plugin
 // reads it (containerd's config versions 1 to 4, each file by its own).
 struct ContainerdEngineFacts {
@@ -156,6 +178,7 @@ struct ToolkitConfigFacts {
 
 struct EngineFacts {
   std::optional<DockerEngineFacts> docker{};
+  std::optional<RootlessDockerFacts> docker_rootless{};
   std::vector<ContainerdEngineFacts> containerd{};
   std::optional<CrioEngineFacts> crio{};
   std::optional<ToolkitConfigFacts> toolkit{};
@@ -163,6 +186,7 @@ struct EngineFacts {
   template <class F>
   void fields(F& f) const {
     f("docker", docker, "Docker, where dockerd or its daemon.json is here");
+    f("docker_rootless", docker_rootless, "rootless Docker of the user gpudoctor runs as, where its unit is in that user's configuration");
     f("containerd", containerd, "each containerd configuration here (containerd's own, k3s's, rke2's, microk8s's)");
     f("crio", crio, "CRI-O, where crio or a file of its configuration is here");
     f("toolkit", toolkit, "the NVIDIA Container Toolkit's configuration, where it is here");

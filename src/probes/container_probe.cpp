@@ -164,6 +164,7 @@ std::string engines_summary(const EngineFacts& engines) {
   std::string summary;
   auto add = [&summary](const std::string& part) { summary += (summary.empty() ? "" : ", ") + part; };
   if (engines.docker) add("Docker (default runtime " + engines.docker->default_runtime + ")");
+  if (engines.docker_rootless) add("rootless Docker (default runtime " + engines.docker_rootless->default_runtime + ")");
   for (const auto& containerd : engines.containerd) add("containerd (default runtime " + containerd.default_runtime + ")");
   if (engines.crio) add(engines.crio->default_runtime ? "CRI-O (default runtime " + *engines.crio->default_runtime + ")" : "CRI-O");
   if (engines.toolkit) add(concat({"NVIDIA Container Toolkit (mode ", enum_name(engines.toolkit->mode), ")"}));
@@ -213,7 +214,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
       layer.source(&ContainerFacts::cdi_refresh, "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
     }
   if (!facts.in_container && !context.options.image)
-    if (auto engines = read_engine_configs(context.host, layer); engines.docker || !engines.containerd.empty() || engines.crio || engines.toolkit)
+    if (auto engines = read_engine_configs(context.host, layer); engines.docker || engines.docker_rootless || !engines.containerd.empty() || engines.crio || engines.toolkit)
       facts.engines = std::move(engines);
   if (!facts.in_container) {
     layer.summary = "not in a container";

@@ -104,7 +104,53 @@ bool unit_passes_runtime_flags(Host& host) {
   return false;
 }
 
+// A daemon.json read as dockerd reads it (an empty file and a byte order mark are fine).
+void read_daemon_json(Host& host, const std::string& path, const std::string& text, DockerEngineFacts& facts, ProbeNotes& notes) {
+  facts.config = printable(path, 200);
+  if (text.size() > k_max_daemon_json) {
+    notes.note_unreadable(path, "larger than 1 MiB: not read");
+    return;
+  }
+  std::string_view json = text;
+  if (json.starts_with(k_byte_order_mark)) json.remove_prefix(k_byte_order_mark.size());
+  if (only_blanks(json)) return;  // dockerd starts with an empty file
+  boost::system::error_code error;
+  const auto document = boost::json::parse(json, error);
+  if (error)
+    facts.problem = "not JSON: " + printable(error.message(), 120);
+  else if (!document.is_object())
+    facts.problem = "not a JSON object";
+  else
+    read_settings(host, document.as_object(), facts);
+}
+
+// The user's configuration directory: $XDG_CONFIG_HOME, else $HOME/.config (absolute paths only).
+std::optional<std::string> user_config_dir(Host& host) {
+  if (auto xdg = host.env("XDG_CONFIG_HOME"); xdg && xdg->starts_with("/")) return *xdg;
+  if (auto home = host.env("HOME"); home && home->starts_with("/") && *home != "/") return *home + "/.config";
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& notes) {
+  const auto config_dir = user_config_dir(host);
+  if (!config_dir) return std::nullopt;
+  const std::string unit = *config_dir + "/systemd/user/docker.service";
+  const auto text = host.read_file(unit, 64 << 10);
+  if (!text || text->find("dockerd-rootless") == std::string::npos) return std::nullopt;
+  RootlessDockerFacts facts{.unit = printable(unit, 200)};
+  facts.enabled = host.exists(*config_dir + "/systemd/user/default.target.wants/docker.service");
+  DockerEngineFacts daemon;
+  const std::string daemon_json = *config_dir + "/docker/daemon.json";
+  if (auto json = host.read_file(daemon_json, k_max_daemon_json + 1)) read_daemon_json(host, daemon_json, *json, daemon, notes);
+  facts.config = daemon.config;
+  facts.problem = daemon.problem;
+  facts.default_runtime = daemon.default_runtime;
+  facts.default_runtime_defined = daemon.default_runtime_defined;
+  for (const auto& runtime : daemon.runtimes) facts.runtimes.push_back(runtime.name);
+  return facts;
+}
 
 std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes) {
   DockerEngineFacts facts;
@@ -115,24 +161,7 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   facts.runtime_flags = unit_passes_runtime_flags(host);
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", k_service_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", k_service_path).has_value();
-  if (text) {
-    facts.config = k_daemon_json;
-    if (text->size() > k_max_daemon_json) {
-      notes.note_unreadable(k_daemon_json, "larger than 1 MiB: not read");
-    } else if (std::string_view json = std::string_view(*text).starts_with(k_byte_order_mark)
-                                            ? std::string_view(*text).substr(k_byte_order_mark.size())
-                                            : std::string_view(*text);
-               !only_blanks(json)) {  // dockerd starts with an empty file
-      boost::system::error_code error;
-      const auto document = boost::json::parse(json, error);
-      if (error)
-        facts.problem = "not JSON: " + printable(error.message(), 120);
-      else if (!document.is_object())
-        facts.problem = "not a JSON object";
-      else
-        read_settings(host, document.as_object(), facts);
-    }
-  }
+  if (text) read_daemon_json(host, k_daemon_json, *text, facts, notes);
   return facts;
 }
 

@@ -15,6 +15,7 @@ bool engine_program_found(Host& host, const std::string& program) {
 EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
   EngineFacts facts;
   facts.docker = read_docker_engine(host, notes);
+  facts.docker_rootless = read_rootless_docker(host, notes);
   facts.containerd = read_containerd_engines(host, notes);
   facts.crio = read_crio_engine(host, notes);
   facts.toolkit = read_toolkit_config(host, notes);
@@ -22,6 +23,7 @@ EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
   std::string from;
   auto add = [&from](std::string_view file) { from += (from.empty() ? "" : ", ") + std::string(file); };
   if (facts.docker && facts.docker->config) add(*facts.docker->config);
+  if (facts.docker_rootless) add(facts.docker_rootless->config.value_or(facts.docker_rootless->unit));
   for (const auto& containerd : facts.containerd)
     for (const auto& file : containerd.files) add(file);
   if (facts.crio)

@@ -23,6 +23,9 @@ EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes);
 // Docker where dockerd or /etc/docker/daemon.json is here.
 std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes);
 
+// Rootless Docker of the user gpudoctor runs as, where its unit is set up.
+std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& notes);
+
 // Each containerd configuration here: containerd's own, k3s's, rke2's, microk8s's.
 std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNotes& notes);
 

@@ -209,3 +209,31 @@ TEST_CASE("CRI-O: crio.conf, then every drop-in in filepath.Walk's order; a late
   gd::ProbeFixture none;
   CHECK_FALSE(gd::read_crio_engine(none.host, notes));
 }
+
+TEST_CASE("rootless Docker: the user's unit that runs dockerd-rootless.sh, and its own daemon.json under XDG_CONFIG_HOME or ~/.config") {
+  gd::ProbeFixture f;
+  gd::ProbeNotes notes;
+  CHECK_FALSE(gd::read_rootless_docker(f.host, notes));  // no HOME: no user to look at
+  f.host.env_var("HOME", "/home/alice");
+  CHECK_FALSE(gd::read_rootless_docker(f.host, notes));
+  // A user unit called docker.service that is not the rootless daemon is not taken for it.
+  f.host.file("/home/alice/.config/systemd/user/docker.service", "[Service]\nExecStart=/usr/bin/something-else\n");
+  CHECK_FALSE(gd::read_rootless_docker(f.host, notes));
+  f.host.file("/home/alice/.config/systemd/user/docker.service", "[Service]\nExecStart=/home/alice/bin/dockerd-rootless.sh\n");
+  auto rootless = gd::read_rootless_docker(f.host, notes).value();
+  CHECK(rootless.unit == "/home/alice/.config/systemd/user/docker.service");
+  CHECK_FALSE(rootless.enabled);
+  CHECK_FALSE(rootless.config);
+  f.host.file("/home/alice/.config/docker/daemon.json", "{\"default-runtime\": \"nvidia\", \"runtimes\": {\"nvidia\": {\"path\": \"nvidia-container-runtime\"}}}");
+  rootless = gd::read_rootless_docker(f.host, notes).value();
+  CHECK(rootless.config == "/home/alice/.config/docker/daemon.json");
+  CHECK(rootless.default_runtime == "nvidia");
+  CHECK(rootless.default_runtime_defined);
+  CHECK(rootless.runtimes == std::vector<std::string>{"nvidia"});
+  // XDG_CONFIG_HOME moves both.
+  f.host.env_var("XDG_CONFIG_HOME", "/srv/alice-config");
+  CHECK_FALSE(gd::read_rootless_docker(f.host, notes));
+  f.host.file("/srv/alice-config/systemd/user/docker.service", "ExecStart=dockerd-rootless.sh\n");
+  f.host.file("/srv/alice-config/docker/daemon.json", "{\"runtimes\": {\"nvidia\": {}}}");
+  CHECK(gd::read_rootless_docker(f.host, notes).value().problem == "runtime nvidia: either a runtimeType or a path must be configured");
+}

@@ -166,6 +166,48 @@ def toolkit_host(name, description, toolkit=True, no_cgroups=None, mode=None):
     return s
 
 
+# ~/.config/systemd/user/docker.service as dockerd-rootless-setuptool.sh install writes it.
+ROOTLESS_DOCKER_UNIT = """[Unit]
+Description=Docker Application Container Engine (Rootless)
+Documentation=https://docs.docker.com/go/rootless/
+
+[Service]
+Environment=PATH=/usr/bin:/sbin:/usr/sbin:/usr/local/bin:/usr/bin:/bin
+ExecStart=/usr/bin/dockerd-rootless.sh
+ExecReload=/bin/kill -s HUP $MAINPID
+TimeoutSec=0
+RestartSec=2
+Restart=always
+StartLimitBurst=3
+StartLimitInterval=60s
+LimitNOFILE=infinity
+LimitNPROC=infinity
+LimitCORE=infinity
+TasksMax=infinity
+Delegate=yes
+Type=notify
+NotifyAccess=all
+KillMode=mixed
+
+[Install]
+WantedBy=default.target
+"""
+
+
+def rootless_docker_host(name, description, no_cgroups=None):
+    """Alice's rootless Docker on an H100 host with the toolkit, checked as alice: her unit enabled, her daemon.json
+    with the nvidia runtime (`nvidia-ctk runtime configure --runtime=docker --config=$HOME/.config/docker/daemon.json`),
+    no rootful daemon enabled."""
+    s = toolkit_host(name, description, no_cgroups=no_cgroups)
+    del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
+    s.file("/usr/bin/dockerd-rootless.sh", "")
+    s.env["HOME"] = "/home/alice"
+    s.file("/home/alice/.config/systemd/user/docker.service", ROOTLESS_DOCKER_UNIT)
+    s.link("/home/alice/.config/systemd/user/default.target.wants/docker.service", "/home/alice/.config/systemd/user/docker.service")
+    s.file("/home/alice/.config/docker/daemon.json", DAEMON_JSON.replace('    "default-runtime": "nvidia",\n', ""))
+    return s
+
+
 def scenarios():
     s = toolkit_host("host-docker-nvidia-default-healthy", "Docker with the nvidia runtime as its default, written by "
                      "`nvidia-ctk runtime configure --set-as-default`; the toolkit's config as its packages leave it.")
@@ -177,10 +219,25 @@ def scenarios():
     s.file("/etc/docker/daemon.json", "\ufeff".encode("utf-8").decode("latin-1") + DAEMON_JSON)
     yield s.expect("ok", None, [])
 
-    s = toolkit_host("host-docker-rootless-no-cgroups-healthy", "Rootless Docker as NVIDIA documents it: no-cgroups = true, "
-                     "dockerd a user's unit, no rootful daemon enabled.", no_cgroups=True)
-    del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
-    yield s.expect("ok", None, [], absent=["toolkit-no-cgroups-with-rootful-docker"])
+    s = rootless_docker_host("host-docker-rootless-no-cgroups-healthy", "Rootless Docker as NVIDIA documents it: "
+                             "no-cgroups = true, dockerd-rootless.sh a user's unit with the nvidia runtime in its own "
+                             "daemon.json, no rootful daemon enabled.", no_cgroups=True)
+    yield s.expect("ok", None, [], absent=["toolkit-no-cgroups-with-rootful-docker", "toolkit-cgroups-with-rootless-docker"])
+
+    s = rootless_docker_host("host-docker-rootless-cgroups", "Rootless Docker set up by dockerd-rootless-setuptool.sh, "
+                             "the toolkit's no-cgroups left false: its GPU containers fail on the device cgroup "
+                             "(libnvidia-container#154).")
+    yield s.expect("warn", None, ["toolkit-cgroups-with-rootless-docker"], headline="toolkit-cgroups-with-rootless-docker")
+
+    s = rootless_docker_host("host-docker-rootless-daemon-json-broken", "The rootless daemon's own daemon.json with a "
+                             "trailing comma: this user's rootless dockerd does not start.", no_cgroups=True)
+    s.file("/home/alice/.config/docker/daemon.json", DAEMON_JSON.replace('"nvidia-container-runtime"', '"nvidia-container-runtime",'))
+    yield s.expect("fail", "container", ["docker-rootless-config-refused"], headline="docker-rootless-config-refused")
+
+    s = rootless_docker_host("host-docker-rootless-default-runtime-undefined", "The rootless daemon.json makes nvidia "
+                             "the default, with no runtimes section: this user's rootless dockerd does not start.", no_cgroups=True)
+    s.file("/home/alice/.config/docker/daemon.json", '{\n    "default-runtime": "nvidia"\n}\n')
+    yield s.expect("fail", "container", ["docker-rootless-default-runtime-undefined"], headline="docker-rootless-default-runtime-undefined")
 
     s = toolkit_host("host-docker-daemon-json-broken", "A hand edit left a trailing comma in daemon.json: dockerd does "
                      "not start at all.")
