@@ -54,12 +54,15 @@ void read_runtimes(const TomlDocument& document, CrioView& view) {
 }
 
 // The drop-ins in the order filepath.Walk visits them: each directory's
-// names sorted, a subdirectory entered where its name falls.
+// names sorted, a subdirectory entered where its name falls. The list
+// starts with crio.conf, which may be missing; one drop-in more than are
+// read is enough to say that some were not.
 void list_drop_ins(Host& host, const std::string& dir, std::size_t depth, std::vector<std::string>& files, ProbeNotes& notes) {
   auto names = host.list_dir(dir);
   if (!names) return;
   std::sort(names->begin(), names->end());
   for (const auto& name : *names) {
+    if (files.size() > k_max_files + 1) return;
     const std::string path = join_path(dir, name);
     const auto stat = host.stat(path);
     if (stat && stat->type == FileType::directory) {

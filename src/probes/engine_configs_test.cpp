@@ -205,6 +205,14 @@ TEST_CASE("CRI-O: crio.conf, then every drop-in in filepath.Walk's order; a late
   f.host.file("/etc/crio/crio.conf.d/99-nvidia.toml", "[crio.runtime\n");
   CHECK(gd::read_crio_engine(f.host, notes).value().problem.value().starts_with("/etc/crio/crio.conf.d/99-nvidia.toml: line 1"));
 
+  // At most 16 files are read, and the rest are named as not read.
+  gd::ProbeFixture many;
+  for (int i = 10; i < 40; ++i) many.host.file("/etc/crio/crio.conf.d/" + std::to_string(i) + "-site.conf", "[crio.runtime]\n");
+  gd::ProbeNotes capped;
+  CHECK(gd::read_crio_engine(many.host, capped).value().files.size() == 16);
+  REQUIRE(capped.unreadable.size() == 1);
+  CHECK(capped.unreadable[0].path == "/etc/crio/crio.conf.d/26-site.conf");
+
   // Neither crio nor a file of its configuration: no CRI-O.
   gd::ProbeFixture none;
   CHECK_FALSE(gd::read_crio_engine(none.host, notes));
