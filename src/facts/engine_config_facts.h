@@ -183,6 +183,9 @@ struct EngineFacts {
   std::optional<CrioEngineFacts> crio{};
   std::optional<ToolkitConfigFacts> toolkit{};
 
+  // Nothing of any engine is here (beside the members, so that a new engine is counted).
+  bool empty() const { return !docker && !docker_rootless && containerd.empty() && !crio && !toolkit; }
+
   template <class F>
   void fields(F& f) const {
     f("docker", docker, "Docker, where dockerd or its daemon.json is here");

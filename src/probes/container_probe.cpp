@@ -214,7 +214,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
       layer.source(&ContainerFacts::cdi_refresh, "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
     }
   if (!facts.in_container && !context.options.image)
-    if (auto engines = read_engine_configs(context.host, layer); engines.docker || engines.docker_rootless || !engines.containerd.empty() || engines.crio || engines.toolkit)
+    if (auto engines = read_engine_configs(context.host, layer); !engines.empty())
       facts.engines = std::move(engines);
   if (!facts.in_container) {
     layer.summary = "not in a container";

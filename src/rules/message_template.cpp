@@ -9,7 +9,7 @@ namespace {
 
 // The words a rule has for a fact's value, where it has them.
 const std::string* phrase_for(const Phrases* phrases, std::string_view path, const json::value& value) {
-  if (!phrases || !value.is_string()) return nullptr;
+  if (!phrases || phrases->empty() || !value.is_string()) return nullptr;  // most rules have none: no key built
   const auto table = phrases->find(std::string(path));
   if (table == phrases->end()) return nullptr;
   const auto words = table->second.find(std::string(value.get_string()));
