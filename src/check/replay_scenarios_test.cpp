@@ -72,11 +72,17 @@ Outcome outcome_of(const gd::Report& report) {
   const auto* headline = gd::headline_finding(report);
   Outcome outcome{gd::status_name(report.verdict), report.failing_layer.value_or(""), headline ? headline->rule : "", {}, {},
                   gd::enum_name(gd::report_action(report))};
-  for (const auto& layer : report.layers)
+  for (const auto& layer : report.layers) {
+    std::size_t said = 0;  // findings about input the layer's probe could not use
     for (const auto& finding : layer.findings) {
       (finding.severity == gd::Severity::info ? outcome.info : outcome.findings).insert(finding.rule);
       CHECK_MESSAGE(finding.layer == layer.facts.id, finding.rule);
+      if (finding.rule.starts_with(layer.facts.id + "-input-")) ++said;
     }
+    // One path for what gpudoctor could not read: each note a probe made is a finding, never only a fact.
+    const auto* unreadable = layer.facts.facts.if_contains(gd::k_unreadable_fact);
+    CHECK_MESSAGE(said == (unreadable ? unreadable->as_array().size() : 0), layer.facts.id << ": a note without its " << layer.facts.id << "-input-* finding");
+  }
   return outcome;
 }
 

@@ -17,7 +17,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <deque>
 #include <map>
 #include <set>
@@ -32,7 +31,6 @@ constexpr const char* k_containerd_configs[] = {
     "/var/lib/rancher/rke2/agent/etc/containerd/config.toml",
     "/var/snap/microk8s/current/args/containerd.toml",
 };
-constexpr std::size_t k_max_config = 1 << 20;
 constexpr std::size_t k_max_files = 16;
 constexpr std::size_t k_max_runtimes = 32;
 
@@ -144,20 +142,11 @@ void add_import(Host& host, const std::string& importer, const std::string& writ
       return;
     }
     loaded.insert(file);
-    auto imported = host.read_file(file, k_max_config + 1);
-    if (!imported) {
-      // Only a named import that is not there stops containerd; one gpudoctor may not read is unknown to it.
-      if (imported.error().value() != ENOENT)
-        notes.note_unreadable(file, "cannot read: " + errno_name(imported.error()));
-      else if (!glob)
-        facts.missing_imports.push_back(printable(file, 200));
-      continue;
-    }
-    if (imported->size() > k_max_config) {
-      notes.note_unreadable(file, "larger than 1 MiB: not read");
-      continue;
-    }
-    queue.emplace_back(std::move(file), std::move(*imported));
+    auto imported = read_engine_file(host, file, notes);
+    // Only a named import that is not there stops containerd; one gpudoctor may not read is unknown to it.
+    if (imported.missing && !glob) facts.missing_imports.push_back(printable(file, 200));
+    if (!imported.text) continue;
+    queue.emplace_back(std::move(file), std::move(*imported.text));
   }
 }
 
@@ -222,13 +211,8 @@ ContainerdEngineFacts read_containerd(Host& host, const std::string& main, std::
 std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNotes& notes) {
   std::vector<ContainerdEngineFacts> engines;
   for (const char* config : k_containerd_configs) {
-    auto text = host.read_file(config, k_max_config + 1);
-    if (!text) continue;
-    if (text->size() > k_max_config) {
-      notes.note_unreadable(config, "larger than 1 MiB: not read");
-      continue;
-    }
-    engines.push_back(read_containerd(host, config, std::move(*text), notes));
+    auto file = read_engine_file(host, config, notes);
+    if (file.text) engines.push_back(read_containerd(host, config, std::move(*file.text), notes));
   }
   return engines;
 }

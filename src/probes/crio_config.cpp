@@ -15,7 +15,6 @@
 #include "util/text.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <map>
 
 namespace gd {
@@ -23,7 +22,6 @@ namespace {
 
 constexpr const char* k_crio_conf = "/etc/crio/crio.conf";
 constexpr const char* k_crio_drop_ins = "/etc/crio/crio.conf.d";
-constexpr std::size_t k_max_config = 1 << 20;
 constexpr std::size_t k_max_files = 16;
 constexpr std::size_t k_max_depth = 4;
 constexpr std::size_t k_max_runtimes = 32;
@@ -84,17 +82,10 @@ CrioView read_files(Host& host, const std::vector<std::string>& files, CrioEngin
       notes.note_unreadable(file, "more than " + std::to_string(k_max_files) + " CRI-O configuration files: this and the rest were not read");
       break;
     }
-    auto text = host.read_file(file, k_max_config + 1);
-    if (!text) {
-      if (text.error().value() != ENOENT) notes.note_unreadable(file, "cannot read: " + errno_name(text.error()));
-      continue;
-    }
-    if (text->size() > k_max_config) {
-      notes.note_unreadable(file, "larger than 1 MiB: not read");
-      continue;
-    }
+    const auto read = read_engine_file(host, file, notes);
+    if (!read.text) continue;
     facts.files.push_back(printable(file, 200));
-    auto document = read_toml(*text);
+    auto document = read_toml(*read.text);
     if (!document) {
       facts.problem = printable(file, 200) + ": " + document.error();
       break;

@@ -14,7 +14,6 @@ namespace {
 
 constexpr const char* k_daemon_json = "/etc/docker/daemon.json";
 constexpr std::string_view k_byte_order_mark = "\xEF\xBB\xBF";  // dockerd (moby 23 and later) skips it
-constexpr std::size_t k_max_daemon_json = 1 << 20;
 constexpr std::size_t k_max_runtimes = 32;
 
 // dockerd accepts these as a default without configuring them: its own runc
@@ -105,13 +104,11 @@ bool unit_passes_runtime_flags(Host& host) {
 }
 
 // A daemon.json read as dockerd reads it (an empty file and a byte order mark are fine).
-void read_daemon_json(Host& host, const std::string& path, const std::string& text, DockerEngineFacts& facts, ProbeNotes& notes) {
+void read_daemon_json(Host& host, const std::string& path, const EngineFile& file, DockerEngineFacts& facts) {
+  if (file.missing) return;
   facts.config = printable(path, 200);
-  if (text.size() > k_max_daemon_json) {
-    notes.note_unreadable(path, "larger than 1 MiB: not read");
-    return;
-  }
-  std::string_view json = text;
+  if (!file.text) return;  // there, but not read: noted
+  std::string_view json = *file.text;
   if (json.starts_with(k_byte_order_mark)) json.remove_prefix(k_byte_order_mark.size());
   if (only_blanks(json)) return;  // dockerd starts with an empty file
   boost::system::error_code error;
@@ -143,7 +140,7 @@ std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& 
   facts.enabled = host.exists(*config_dir + "/systemd/user/default.target.wants/docker.service");
   DockerEngineFacts daemon;
   const std::string daemon_json = *config_dir + "/docker/daemon.json";
-  if (auto json = host.read_file(daemon_json, k_max_daemon_json + 1)) read_daemon_json(host, daemon_json, *json, daemon, notes);
+  read_daemon_json(host, daemon_json, read_engine_file(host, daemon_json, notes), daemon);
   facts.config = daemon.config;
   facts.problem = daemon.problem;
   facts.default_runtime = daemon.default_runtime;
@@ -155,13 +152,13 @@ std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& 
 std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes) {
   DockerEngineFacts facts;
   facts.installed = find_on_path(host, "dockerd", k_service_path).has_value();
-  auto text = host.read_file(k_daemon_json, k_max_daemon_json + 1);
-  if (!facts.installed && !text) return std::nullopt;
+  const auto file = read_engine_file(host, k_daemon_json, notes);
+  if (!facts.installed && file.missing) return std::nullopt;
   facts.rootful_service = rootful_service_enabled(host);
   facts.runtime_flags = unit_passes_runtime_flags(host);
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", k_service_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", k_service_path).has_value();
-  if (text) read_daemon_json(host, k_daemon_json, *text, facts, notes);
+  read_daemon_json(host, k_daemon_json, file, facts);
   return facts;
 }
 

@@ -3,7 +3,29 @@
 #include "host/host_paths.h"
 #include "util/text.h"
 
+#include <cerrno>
+
 namespace gd {
+namespace {
+
+constexpr std::size_t k_max_engine_file = 1 << 20;
+
+}  // namespace
+
+EngineFile read_engine_file(Host& host, const std::string& path, ProbeNotes& notes) {
+  auto text = host.read_file(path, k_max_engine_file + 1);
+  if (!text) {
+    const int error = text.error().value();
+    if (error == ENOENT || error == ENOTDIR) return {.text = std::nullopt, .missing = true};
+    notes.note_unreadable(path, "cannot read: " + errno_name(error));
+    return {};
+  }
+  if (text->size() > k_max_engine_file) {
+    notes.note_unreadable(path, "larger than 1 MiB: not read");
+    return {};
+  }
+  return {.text = std::move(*text)};
+}
 
 bool engine_program_found(Host& host, const std::string& program) {
   if (program.empty()) return false;

@@ -13,6 +13,7 @@
 #include "host/host.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace gd {
@@ -34,6 +35,15 @@ std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes);
 
 // The toolkit's config.toml where it is here.
 std::optional<ToolkitConfigFacts> read_toolkit_config(Host& host, ProbeNotes& notes);
+
+// An engine's configuration file read whole, up to 1 MiB: no engine's is
+// larger. One that is there but cannot be read, or is larger, is noted and
+// gives no text; one that is not there gives none silently, as most are optional.
+struct EngineFile {
+  std::optional<std::string> text;
+  bool missing = false;  // ENOENT or ENOTDIR: the engine sees no file either
+};
+EngineFile read_engine_file(Host& host, const std::string& path, ProbeNotes& notes);
 
 // How an engine's runtime program is found: an absolute path as it is, a
 // bare name on the PATH systemd gives services.

@@ -245,3 +245,44 @@ TEST_CASE("rootless Docker: the user's unit that runs dockerd-rootless.sh, and i
   f.host.file("/srv/alice-config/docker/daemon.json", "{\"runtimes\": {\"nvidia\": {}}}");
   CHECK(gd::read_rootless_docker(f.host, notes).value().problem == "runtime nvidia: either a runtimeType or a path must be configured");
 }
+
+TEST_CASE("an engine's file: one not there is missing and unsaid; one there but unreadable or past 1 MiB is noted, and read by none") {
+  gd::ProbeFixture f;
+  gd::ProbeNotes notes;
+  f.host.file("/etc/a.toml", "version = 2\n");
+  f.host.file("/etc/big.toml", std::string((1 << 20) + 1, '#'));
+  f.host.file("/etc/exact.toml", std::string(1 << 20, '#'));
+  f.host.file("/etc/file", "");
+  f.host.link("/etc/loop.toml", "/etc/loop.toml");
+
+  CHECK(gd::read_engine_file(f.host, "/etc/a.toml", notes).text == "version = 2\n");
+  CHECK(gd::read_engine_file(f.host, "/etc/exact.toml", notes).text->size() == 1 << 20);
+  for (const char* absent : {"/etc/none.toml", "/etc/file/below.toml"}) {
+    CAPTURE(absent);
+    const auto read = gd::read_engine_file(f.host, absent, notes);
+    CHECK((read.missing && !read.text));
+  }
+  CHECK(notes.unreadable.empty());
+
+  for (const char* unread : {"/etc/big.toml", "/etc/loop.toml"}) {
+    CAPTURE(unread);
+    const auto read = gd::read_engine_file(f.host, unread, notes);
+    CHECK((!read.missing && !read.text));
+  }
+  REQUIRE(notes.unreadable.size() == 2);
+  CHECK(notes.unreadable[0].problem == "larger than 1 MiB: not read");
+  CHECK(notes.unreadable[1].path == "/etc/loop.toml");
+  CHECK(notes.unreadable[1].problem == "cannot read: ELOOP");
+}
+
+TEST_CASE("Docker's daemon.json that cannot be read still names Docker and its file, where dockerd is not on the PATH") {
+  gd::ProbeFixture f;
+  f.host.link("/etc/docker/daemon.json", "/etc/docker/daemon.json");
+  gd::ProbeNotes notes;
+  const auto docker = gd::read_docker_engine(f.host, notes);
+  REQUIRE(docker);
+  CHECK(docker->config == "/etc/docker/daemon.json");
+  CHECK_FALSE(docker->installed);
+  REQUIRE(notes.unreadable.size() == 1);
+  CHECK(notes.unreadable[0].problem == "cannot read: ELOOP");
+}

@@ -21,7 +21,6 @@ constexpr const char* k_toolkit_configs[] = {
     "/etc/nvidia-container-runtime/config.toml",
     "/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml",
 };
-constexpr std::size_t k_max_config = 1 << 20;
 constexpr std::size_t k_max_specs = 64;
 
 // An empty mode is no mode to the runtime either ("invalid runtime mode").
@@ -78,14 +77,11 @@ void read_cdi_mode(Host& host, const TomlDocument& document, ToolkitConfigFacts&
 
 std::optional<ToolkitConfigFacts> read_toolkit_config(Host& host, ProbeNotes& notes) {
   for (const char* config : k_toolkit_configs) {
-    auto text = host.read_file(config, k_max_config + 1);
-    if (!text) continue;
+    const auto file = read_engine_file(host, config, notes);
+    if (file.missing) continue;
     ToolkitConfigFacts facts{.config = config};
-    if (text->size() > k_max_config) {
-      notes.note_unreadable(config, "larger than 1 MiB: not read");
-      return facts;
-    }
-    const auto document = read_toml(*text);
+    if (!file.text) return facts;  // there, but not read: noted
+    const auto document = read_toml(*file.text);
     if (!document) {
       facts.problem = document.error();
       return facts;

@@ -219,6 +219,19 @@ def scenarios():
     s.file("/etc/docker/daemon.json", "\ufeff".encode("utf-8").decode("latin-1") + DAEMON_JSON)
     yield s.expect("ok", None, [])
 
+    s = toolkit_host("host-docker-daemon-json-oversized", "A daemon.json past 1 MiB (a provisioning loop appended the same "
+                     "block again and again): more than any engine writes, so gpudoctor does not read it and says so.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON + " " * (1 << 20))
+    yield s.expect("warn", None, ["container-input-unreadable"], headline="container-input-unreadable",
+                   absent=["docker-default-runtime-undefined", "docker-config-refused"])
+
+    s = toolkit_host("host-containerd-config-hardened", "containerd's config.toml made 0600 by a hardening baseline and "
+                     "checked by a user: the engines' view leaves it out and says why, and nothing is wrong.")
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG)
+    s.errors["/etc/containerd/config.toml"] = "EACCES"
+    s.user = {"uid": 1000, "gid": 1000, "groups": [1000]}
+    yield s.expect("ok", None, [], info=["container-input-not-permitted"], absent=["container-input-unreadable"])
+
     s = rootless_docker_host("host-docker-rootless-no-cgroups-healthy", "Rootless Docker as NVIDIA documents it: "
                              "no-cgroups = true, dockerd-rootless.sh a user's unit with the nvidia runtime in its own "
                              "daemon.json, no rootful daemon enabled.", no_cgroups=True)
