@@ -14,7 +14,6 @@ namespace gd {
 namespace {
 
 constexpr const char* k_spec_dirs[] = {"/etc/cdi", "/var/run/cdi"};
-constexpr std::size_t k_max_specs = 64;
 constexpr std::size_t k_shown = 16;
 
 bool is_spec_name(std::string_view name) {
@@ -58,6 +57,18 @@ CdiSpecFacts check_spec(Host& host, const std::string& path, const CdiSpec& spec
 
 }  // namespace
 
+bool CdiSpecBudget::admit(const std::string& path, ProbeNotes& notes) {
+  if (m_spent) return false;
+  if (m_files < k_max_files && m_bytes < k_max_bytes) {
+    ++m_files;
+    return true;
+  }
+  m_spent = true;
+  notes.note_unreadable(path, m_files == k_max_files ? "more than " + std::to_string(k_max_files) + " CDI specs: this and the rest were not read"
+                                                     : "more than " + std::to_string(k_max_bytes >> 20) + " MiB of CDI specs: this and the rest were not read");
+  return false;
+}
+
 CdiRefresh cdi_refresh_state(Host& host) {
   const auto unit = find_systemd_unit(host, "nvidia-cdi-refresh.path");
   return unit.enabled ? CdiRefresh::enabled : unit.path ? CdiRefresh::installed : CdiRefresh::absent;
@@ -67,7 +78,7 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<Container
   Host& host = context.host;
   std::vector<CdiSpecFacts> specs;
   bool any_dir = false;
-  std::size_t read = 0;  // every spec read counts, whatever its vendor
+  CdiSpecBudget budget;
   for (const char* dir : k_spec_dirs) {
     auto names = host.list_dir(dir);
     if (!names) continue;
@@ -76,13 +87,13 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<Container
     for (const auto& name : *names) {
       if (!is_spec_name(name)) continue;
       const std::string path = std::string(dir) + "/" + name;
-      if (read++ == k_max_specs) notes.note_unreadable(path, "more than " + std::to_string(k_max_specs) + " CDI specs: this and the rest were not read");
-      if (read > k_max_specs) continue;
+      if (!budget.admit(path, notes)) continue;
       auto text = host.read_file(path, k_max_cdi_spec + 1);
       if (!text) {
         notes.note_unreadable(path, "cannot read: " + errno_name(text.error()));
         continue;
       }
+      budget.spend(text->size());
       // Another vendor's spec names nothing of NVIDIA's: not parsed at all
       // (a damaged one of NVIDIA's may have lost its kind, not its name).
       if (name.find("nvidia") == std::string::npos && text->find("nvidia") == std::string::npos) continue;

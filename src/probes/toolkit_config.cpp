@@ -6,6 +6,7 @@
 
 #include "formats/cdi_spec.h"
 #include "formats/toml_config.h"
+#include "probes/cdi_specs.h"
 #include "util/enum_names.h"
 #include "util/path.h"
 #include "util/text.h"
@@ -21,7 +22,6 @@ constexpr const char* k_toolkit_configs[] = {
     "/etc/nvidia-container-runtime/config.toml",
     "/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml",
 };
-constexpr std::size_t k_max_specs = 64;
 
 // An empty mode is no mode to the runtime either ("invalid runtime mode").
 ToolkitMode mode_named(std::string_view written) {
@@ -42,7 +42,7 @@ Nullable<bool> host_ldconfig_found(Host& host, std::string_view written) {
 // kind, read from its spec directories: is there a spec of that kind?
 // (The GPU Operator's kind is management.nvidia.com/gpu, not nvidia.com/gpu.)
 bool spec_of_kind_exists(Host& host, const std::vector<std::string>& dirs, const std::string& kind, ProbeNotes& notes) {
-  std::size_t read = 0;
+  CdiSpecBudget budget;
   for (const auto& dir : dirs) {
     auto names = host.list_dir(dir);
     if (!names) continue;
@@ -50,12 +50,11 @@ bool spec_of_kind_exists(Host& host, const std::vector<std::string>& dirs, const
     for (const auto& name : *names) {
       if (!name.ends_with(".yaml") && !name.ends_with(".yml") && !name.ends_with(".json")) continue;
       const std::string path = join_path(dir, name);
-      if (read++ == k_max_specs) {
-        notes.note_unreadable(path, "more than " + std::to_string(k_max_specs) + " CDI specs: this and the rest were not read");
-        return false;
-      }
+      if (!budget.admit(path, notes)) return false;
       auto text = host.read_file(path, k_max_cdi_spec + 1);
-      if (!text || text->find(kind) == std::string::npos) continue;  // a spec of the kind names it
+      if (!text) continue;
+      budget.spend(text->size());
+      if (text->find(kind) == std::string::npos) continue;  // a spec of the kind names it
       if (cdi_spec_yaml_kind(*text) == kind) return true;                // as nvidia-ctk writes it, without loading the YAML
       if (auto spec = parse_cdi_spec(*text); spec && spec->kind == kind) return true;
     }

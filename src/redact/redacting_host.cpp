@@ -36,14 +36,14 @@ Result<std::vector<std::string>> RedactingHost::list_dir(std::string_view path) 
   // is a user name only below /home); placeholders keep lengths, so it
   // stays where it was.
   const std::string prefix = original == "/" ? "/" : original + "/";
-  for (auto& name : *names) name = m_redactor.redact(prefix + name, TextOrigin::file, prefix + name).substr(prefix.size());
+  for (auto& name : *names) name = m_redactor.redact_path(prefix + name, prefix + name).substr(prefix.size());
   return names;
 }
 
 Result<std::string> RedactingHost::read_link(std::string_view path) {
   auto target = inner().read_link(m_redactor.original_path(path));
   if (!target) return target;
-  return m_redactor.redact(*target, TextOrigin::file, path);
+  return m_redactor.redact_path(*target, path);
 }
 
 Result<FileStat> RedactingHost::stat(std::string_view path) { return inner().stat(m_redactor.original_path(path)); }

@@ -188,7 +188,7 @@ void Redactor::replace_credentials(std::string& text) {
   }
 }
 
-void Redactor::replace_uuids(std::string& text) {
+void Redactor::replace_uuids(std::string& text, bool remember) {
   for (std::size_t at = 0; at < text.size(); ++at) {
     // "GPU-<hex>" and "MIG-<hex>" (a prefix counts: CUDA_VISIBLE_DEVICES
     // takes one), or a bare 8-4-4-4-12 UUID.
@@ -216,7 +216,9 @@ void Redactor::replace_uuids(std::string& text) {
     std::string lowered(run);
     std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     m_seen[std::string(k_uuid)].insert(lowered.size() >= 36 ? lowered.substr(0, 36) : lowered);
-    text.replace(start, run.size(), uuid_placeholder(run));
+    const std::string placeholder = uuid_placeholder(run);
+    if (remember && run.size() == 36) m_uuids_in_paths.emplace(placeholder, run);
+    text.replace(start, run.size(), placeholder);
     at = end;
   }
 }
@@ -372,12 +374,16 @@ bool is_compressed_stream(std::string_view bytes, std::string_view name) {
 }  // namespace
 
 std::string Redactor::redact(std::string_view input, TextOrigin origin, std::string_view origin_name) {
+  return redact_text(input, origin, origin_name, false);
+}
+
+std::string Redactor::redact_text(std::string_view input, TextOrigin origin, std::string_view origin_name, bool remember_uuids) {
   if (origin == TextOrigin::file && is_compressed_stream(input, origin_name)) return std::string(input);
   std::string text(input);
   if (origin == TextOrigin::file && origin_name.ends_with("/vpd")) replace_vpd_serials(text);
   replace_keyed(text);
   replace_credentials(text);
-  replace_uuids(text);
+  replace_uuids(text, remember_uuids);
   replace_macs(text);
   const bool versions = (origin == TextOrigin::variable && origin_name.find("VERSION") != std::string_view::npos) ||
                         (origin == TextOrigin::file && looks_like_version_file(origin_name));
@@ -406,8 +412,21 @@ std::string Redactor::redact_variable(std::string_view name, std::string_view va
   return redact(value, TextOrigin::variable, name);
 }
 
+std::string Redactor::redact_path(std::string_view path, std::string_view origin_name) {
+  return redact_text(path, TextOrigin::file, origin_name, true);
+}
+
 std::string Redactor::original_path(std::string_view redacted_path) const {
   std::string path(redacted_path);
+  // Only placeholders of whole UUIDs were remembered: look up each run of that shape once.
+  if (!m_uuids_in_paths.empty())
+    for (std::size_t at = 0; at + 36 <= path.size(); ++at) {
+      if (!is_hex(path[at]) || (at > 0 && (is_alnum(path[at - 1]) || path[at - 1] == '-'))) continue;
+      const auto found = m_uuids_in_paths.find(std::string_view(path).substr(at, 36));
+      if (found == m_uuids_in_paths.end()) continue;
+      path.replace(at, 36, found->second);
+      at += 35;
+    }
   for (const auto& user : m_users) {
     const std::string from = user.parent + "/" + user.placeholder, to = user.parent + "/" + user.original;
     for (std::size_t at = path.find(from); at != std::string::npos; at = path.find(from, at + 1))

@@ -32,6 +32,10 @@ class Redactor {
   std::string redact(std::string_view text, TextOrigin origin, std::string_view origin_name = {});
   // A value that is all of one identity (USER=alice, HOSTNAME=node17).
   std::string redact_variable(std::string_view name, std::string_view value);
+  // A path from a directory listing or a link, redacted as a file's text;
+  // each UUID replaced in it is remembered, so that original_path finds the
+  // file again (a DRA driver's CDI spec is named after its claim's UID).
+  std::string redact_path(std::string_view path, std::string_view origin_name);
   // The path the checks asked for, as the recorded system spells it.
   std::string original_path(std::string_view redacted_path) const;
 
@@ -46,7 +50,8 @@ class Redactor {
   std::string name_placeholder(std::string_view prefix, std::size_t length, std::size_t index) const;
   std::string masked(std::string_view kind, std::string_view value);
   void replace_identities(std::string& text);
-  void replace_uuids(std::string& text);
+  std::string redact_text(std::string_view text, TextOrigin origin, std::string_view origin_name, bool remember_uuids);
+  void replace_uuids(std::string& text, bool remember);
   void replace_macs(std::string& text);
   void replace_ipv4(std::string& text);
   void replace_ipv6(std::string& text);
@@ -60,6 +65,7 @@ class Redactor {
   std::map<std::string, std::set<std::string>, std::less<>> m_seen;           // kind -> distinct values replaced
   std::map<std::string, std::map<std::string, std::string>, std::less<>> m_masks;  // kind -> value -> placeholder
   std::set<std::string, std::less<>> m_unredactable;                          // names too short for a placeholder
+  std::map<std::string, std::string, std::less<>> m_uuids_in_paths;          // placeholder -> the UUID it stands for
 };
 
 }  // namespace gd

@@ -30,6 +30,20 @@ TEST_CASE("a GPU UUID becomes the same placeholder everywhere, and a prefix the 
   CHECK(redactor.summary() == std::vector<std::string>{"1 GPU or MIG UUID"});
 }
 
+TEST_CASE("a UUID in a file's name is redacted, and the redacted path finds the file again") {
+  gd::Redactor redactor;
+  const std::string uid = "3f2a9c1e-0001-4b7d-9e21-5a17c0de0001";
+  const std::string listed = redactor.redact_path("/var/run/cdi/k8s.gpu.nvidia.com-claim_" + uid + ".yaml", "/var/run/cdi/x");
+  CHECK_FALSE(has(listed, uid));
+  CHECK(listed.size() == std::string("/var/run/cdi/k8s.gpu.nvidia.com-claim_").size() + uid.size() + 5);
+  CHECK(redactor.original_path(listed) == "/var/run/cdi/k8s.gpu.nvidia.com-claim_" + uid + ".yaml");
+  // Only names remember: a UUID in a file's text is no path to map back.
+  const auto text = redactor.redact("GPU-8f3a1c2d-4b5e-6f70-8192-a3b4c5d6e7f8", gd::TextOrigin::file, "/x");
+  CHECK(redactor.original_path("/dev/" + text.substr(4)) == "/dev/" + text.substr(4));
+  // A run that only looks like a placeholder is left as it is.
+  CHECK(redactor.original_path("/a/00000000-0000-0000-0000-000000000000") == "/a/00000000-0000-0000-0000-000000000000");
+}
+
 TEST_CASE("user names are replaced in home paths and user variables, nowhere else") {
   gd::Redactor redactor;
   redactor.add_user("alice");

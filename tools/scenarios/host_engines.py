@@ -287,6 +287,19 @@ def scenarios():
     s.file("/usr/bin/podman", "").file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
     yield s.expect("ok", None, [])
 
+    s = toolkit_host("host-dra-claim-specs-healthy", "A busy Kubernetes node with NVIDIA's DRA driver: a transient CDI "
+                     "spec per resource claim in /var/run/cdi (k8s.gpu.nvidia.com-claim_UID.yaml), 300 of them sorted "
+                     "before the toolkit's own nvidia.yaml, in cdi mode. Every spec is read; none is a fault.", mode="cdi")
+    del s.files["/usr/bin/dockerd"]
+    s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
+    for i in range(300):
+        uid = "3f2a9c1e-%04x-4b7d-9e21-%012x" % (i, 0x5a17c0de0000 + i)
+        s.file(f"/var/run/cdi/k8s.gpu.nvidia.com-claim_{uid}.yaml",
+               "cdiVersion: 0.5.0\nkind: k8s.gpu.nvidia.com/claim\ndevices:\n"
+               f"- name: {uid}-gpu-0\n  containerEdits:\n    env:\n    - NVIDIA_VISIBLE_DEVICES=void\n"
+               "    deviceNodes:\n    - path: /dev/nvidia0\n")
+    yield s.expect("ok", None, [], absent=["container-input-unreadable", "toolkit-cdi-mode-without-spec"])
+
     s = toolkit_host("host-toolkit-cdi-mode-without-spec", "mode = \"cdi\", but no spec was ever generated: every "
                      "container the nvidia runtime starts fails.", mode="cdi")
     yield s.expect("fail", "container", ["toolkit-cdi-mode-without-spec", "toolkit-mode-refuses-docker-gpus"],
