@@ -160,14 +160,22 @@ Requirements check_requirements(ProbeContext& context) {
 }
 
 // "Docker (default runtime nvidia), containerd (default runtime runc), CRI-O (default runtime crun), NVIDIA Container Toolkit (mode auto)".
-std::string engines_summary(const EngineFacts& engines) {
+// A file that is there but was not read (noted) gives no defaults to print.
+std::string engines_summary(const EngineFacts& engines, const std::vector<Unreadable>& unread) {
   std::string summary;
   auto add = [&summary](const std::string& part) { summary += (summary.empty() ? "" : ", ") + part; };
-  if (engines.docker) add("Docker (default runtime " + engines.docker->default_runtime + ")");
-  if (engines.docker_rootless) add("rootless Docker (default runtime " + engines.docker_rootless->default_runtime + ")");
+  auto read = [&unread](const std::optional<std::string>& config) {
+    return !config || std::none_of(unread.begin(), unread.end(), [&](const Unreadable& note) { return note.path == *config; });
+  };
+  if (engines.docker) add(read(engines.docker->config) ? "Docker (default runtime " + engines.docker->default_runtime + ")" : "Docker (daemon.json not read)");
+  if (engines.docker_rootless)
+    add(read(engines.docker_rootless->config) ? "rootless Docker (default runtime " + engines.docker_rootless->default_runtime + ")"
+                                              : "rootless Docker (daemon.json not read)");
   for (const auto& containerd : engines.containerd) add("containerd (default runtime " + containerd.default_runtime + ")");
   if (engines.crio) add(engines.crio->default_runtime ? "CRI-O (default runtime " + *engines.crio->default_runtime + ")" : "CRI-O");
-  if (engines.toolkit) add(concat({"NVIDIA Container Toolkit (mode ", enum_name(engines.toolkit->mode), ")"}));
+  if (engines.toolkit)
+    add(read(engines.toolkit->config) ? concat({"NVIDIA Container Toolkit (mode ", enum_name(engines.toolkit->mode), ")"})
+                                      : std::string("NVIDIA Container Toolkit (config.toml not read)"));
   return summary;
 }
 
@@ -220,7 +228,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
     layer.summary = "not in a container";
     if (facts.own_root) layer.summary += " (" + facts.discounted_markers.front() + " is there, but " + *facts.own_root + ")";
     if (facts.cdi_specs) layer.summary += "; " + std::to_string(facts.cdi_specs->size()) + " NVIDIA CDI spec(s) for the engines here";
-    if (facts.engines) layer.summary += "; " + engines_summary(*facts.engines);
+    if (facts.engines) layer.summary += "; " + engines_summary(*facts.engines, layer.unreadable);
     return layer;
   }
   read_user_namespace(context.host, layer);

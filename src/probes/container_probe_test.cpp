@@ -117,3 +117,19 @@ TEST_CASE("container: /.dockerenv alone is outweighed where / is a disk's own fi
     CHECK(gd::probe_container(context).facts.in_container);
   }
 }
+
+TEST_CASE("container: an engine's file that was not read gives the summary no defaults to print") {
+  auto summary_with = [](bool readable) {
+    gd::ProbeFixture f;
+    f.host.file("/usr/bin/dockerd", "");
+    f.host.file("/etc/nvidia-container-runtime/config.toml", "[nvidia-container-runtime]\nmode = \"cdi\"\n");
+    if (readable)
+      f.host.file("/etc/docker/daemon.json", "{\"default-runtime\": \"runc\"}");
+    else
+      f.host.link("/etc/docker/daemon.json", "/etc/docker/daemon.json");
+    auto context = f.context();
+    return gd::probe_container(context).summary;
+  };
+  CHECK(summary_with(true).ends_with("; Docker (default runtime runc), NVIDIA Container Toolkit (mode cdi)"));
+  CHECK(summary_with(false).ends_with("; Docker (daemon.json not read), NVIDIA Container Toolkit (mode cdi)"));
+}
