@@ -7,6 +7,7 @@
 #include "util/version.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace gd {
@@ -79,6 +80,9 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<Container
   std::vector<CdiSpecFacts> specs;
   bool any_dir = false;
   CdiSpecBudget budget;
+  // A DRA driver's claim specs are 0600 (the CDI cache writes them through
+  // os.CreateTemp): as a user, hundreds fail alike, and one note says so.
+  std::map<int, std::pair<std::size_t, std::size_t>> refused;  // errno -> its note, and how many more
   for (const char* dir : k_spec_dirs) {
     auto names = host.list_dir(dir);
     if (!names) continue;
@@ -90,7 +94,11 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<Container
       if (!budget.admit(path, notes)) continue;
       auto text = host.read_file(path, k_max_cdi_spec + 1);
       if (!text) {
-        notes.note_unreadable(path, "cannot read: " + errno_name(text.error()));
+        auto [alike, first] = refused.try_emplace(text.error().value(), notes.unreadable.size(), 0);
+        if (first)
+          notes.note_unreadable(path, "cannot read: " + errno_name(text.error()));
+        else
+          ++alike->second.second;
         continue;
       }
       budget.spend(text->size());
@@ -108,6 +116,8 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<Container
       specs.push_back(check_spec(host, path, *parsed, in_container));
     }
   }
+  for (const auto& [error, note] : refused)
+    if (note.second > 0) notes.unreadable[note.first].problem += ", nor " + std::to_string(note.second) + " more spec(s) alike";
   if (any_dir) notes.source(&ContainerFacts::cdi_specs, concat({k_spec_dirs[0], ", ", k_spec_dirs[1]}));
   return specs;
 }

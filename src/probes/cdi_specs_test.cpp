@@ -56,3 +56,22 @@ TEST_CASE("CDI specs: every spec read counts against the caps, whatever its vend
   CHECK(found[0].kind == "nvidia.com/gpu");
   CHECK(quiet.unreadable.empty());
 }
+
+TEST_CASE("CDI specs that cannot be read alike are one note: a user on a DRA node meets hundreds of 0600 claim specs") {
+  gd::ProbeFixture f;
+  for (int i = 0; i < 3; ++i) {
+    const std::string path = "/var/run/cdi/k8s.gpu.nvidia.com-claim_" + std::to_string(i) + ".yaml";
+    f.host.link(path, path);
+  }
+  f.host.link("/var/run/cdi/other.yaml", "/var/run/cdi/dir/x.yaml");
+  f.host.file("/var/run/cdi/dir", "");
+  f.host.file("/var/run/cdi/nvidia.yaml", "cdiVersion: 0.6.0\nkind: nvidia.com/gpu\ndevices: [{name: all}]\n");
+  auto context = f.context();
+  gd::Probed<gd::ContainerFacts> notes;
+  const auto specs = gd::read_cdi_specs(context, notes, false);
+  CHECK(specs.size() == 1);
+  REQUIRE(notes.unreadable.size() == 2);
+  CHECK(notes.unreadable[0].path == "/var/run/cdi/k8s.gpu.nvidia.com-claim_0.yaml");
+  CHECK(notes.unreadable[0].problem == "cannot read: ELOOP, nor 2 more spec(s) alike");
+  CHECK(notes.unreadable[1].problem == "cannot read: ENOTDIR");  // another error: its own note
+}

@@ -208,6 +208,21 @@ def rootless_docker_host(name, description, no_cgroups=None):
     return s
 
 
+def dra_node(name, description):
+    """An H100 host with the toolkit in cdi mode, nvidia-cdi-refresh's /var/run/cdi/nvidia.yaml, and 300 transient
+    claim specs of NVIDIA's DRA driver (the CDI package's GenerateTransientSpecName: VENDOR-CLASS_UID.yaml)."""
+    s = toolkit_host(name, description, mode="cdi")
+    del s.files["/usr/bin/dockerd"]
+    s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
+    for i in range(300):
+        uid = "3f2a9c1e-%04x-4b7d-9e21-%012x" % (i, 0x5a17c0de0000 + i)
+        s.file(f"/var/run/cdi/k8s.gpu.nvidia.com-claim_{uid}.yaml",
+               "cdiVersion: 0.5.0\nkind: k8s.gpu.nvidia.com/claim\ndevices:\n"
+               f"- name: {uid}-gpu-0\n  containerEdits:\n    env:\n    - NVIDIA_VISIBLE_DEVICES=void\n"
+               "    deviceNodes:\n    - path: /dev/nvidia0\n")
+    return s
+
+
 def scenarios():
     s = toolkit_host("host-docker-nvidia-default-healthy", "Docker with the nvidia runtime as its default, written by "
                      "`nvidia-ctk runtime configure --set-as-default`; the toolkit's config as its packages leave it.")
@@ -287,18 +302,19 @@ def scenarios():
     s.file("/usr/bin/podman", "").file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
     yield s.expect("ok", None, [])
 
-    s = toolkit_host("host-dra-claim-specs-healthy", "A busy Kubernetes node with NVIDIA's DRA driver: a transient CDI "
-                     "spec per resource claim in /var/run/cdi (k8s.gpu.nvidia.com-claim_UID.yaml), 300 of them sorted "
-                     "before the toolkit's own nvidia.yaml, in cdi mode. Every spec is read; none is a fault.", mode="cdi")
-    del s.files["/usr/bin/dockerd"]
-    s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
-    for i in range(300):
-        uid = "3f2a9c1e-%04x-4b7d-9e21-%012x" % (i, 0x5a17c0de0000 + i)
-        s.file(f"/var/run/cdi/k8s.gpu.nvidia.com-claim_{uid}.yaml",
-               "cdiVersion: 0.5.0\nkind: k8s.gpu.nvidia.com/claim\ndevices:\n"
-               f"- name: {uid}-gpu-0\n  containerEdits:\n    env:\n    - NVIDIA_VISIBLE_DEVICES=void\n"
-               "    deviceNodes:\n    - path: /dev/nvidia0\n")
+    s = dra_node("host-dra-claim-specs-healthy", "A busy Kubernetes node with NVIDIA's DRA driver: a transient CDI "
+                 "spec per resource claim in /var/run/cdi (k8s.gpu.nvidia.com-claim_UID.yaml), 300 of them sorted "
+                 "before the toolkit's own nvidia.yaml, in cdi mode. Every spec is read; none is a fault.")
     yield s.expect("ok", None, [], absent=["container-input-unreadable", "toolkit-cdi-mode-without-spec"])
+
+    s = dra_node("host-dra-claim-specs-as-user", "The same DRA node checked by a user: the CDI cache writes each "
+                 "claim spec 0600 (os.CreateTemp), so all 300 refuse to be read, and one note says so.")
+    for path in list(s.files):
+        if "-claim_" in path:
+            s.errors[path] = "EACCES"
+    s.user = {"uid": 1000, "gid": 1000, "groups": [1000]}
+    yield s.expect("ok", None, [], info=["container-input-not-permitted"],
+                   absent=["container-input-unreadable", "toolkit-cdi-mode-without-spec"])
 
     s = toolkit_host("host-toolkit-cdi-mode-without-spec", "mode = \"cdi\", but no spec was ever generated: every "
                      "container the nvidia runtime starts fails.", mode="cdi")
