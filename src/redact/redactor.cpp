@@ -418,10 +418,10 @@ std::string Redactor::redact_path(std::string_view path, std::string_view origin
 
 std::string Redactor::original_path(std::string_view redacted_path) const {
   std::string path(redacted_path);
-  // Only placeholders of whole UUIDs were remembered: look up each run of that shape once.
+  // Only placeholders of whole UUIDs were remembered (bare, or after GPU- or MIG-): look up each window of that size.
   if (!m_uuids_in_paths.empty())
     for (std::size_t at = 0; at + 36 <= path.size(); ++at) {
-      if (!is_hex(path[at]) || (at > 0 && (is_alnum(path[at - 1]) || path[at - 1] == '-'))) continue;
+      if (!is_hex(path[at]) || path[at + 8] != '-') continue;
       const auto found = m_uuids_in_paths.find(std::string_view(path).substr(at, 36));
       if (found == m_uuids_in_paths.end()) continue;
       path.replace(at, 36, found->second);

@@ -37,6 +37,10 @@ TEST_CASE("a UUID in a file's name is redacted, and the redacted path finds the 
   CHECK_FALSE(has(listed, uid));
   CHECK(listed.size() == std::string("/var/run/cdi/k8s.gpu.nvidia.com-claim_").size() + uid.size() + 5);
   CHECK(redactor.original_path(listed) == "/var/run/cdi/k8s.gpu.nvidia.com-claim_" + uid + ".yaml");
+  const std::string gpu = "GPU-8f3a1c2d-4b5e-6f70-8192-a3b4c5d6e7f9";
+  const std::string named = redactor.redact_path("/run/x/" + gpu + "/state", "/run/x/" + gpu + "/state");
+  CHECK_FALSE(has(named, gpu));
+  CHECK(redactor.original_path(named) == "/run/x/" + gpu + "/state");
   // Only names remember: a UUID in a file's text is no path to map back.
   const auto text = redactor.redact("GPU-8f3a1c2d-4b5e-6f70-8192-a3b4c5d6e7f8", gd::TextOrigin::file, "/x");
   CHECK(redactor.original_path("/dev/" + text.substr(4)) == "/dev/" + text.substr(4));
