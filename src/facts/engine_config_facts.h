@@ -97,6 +97,7 @@ struct ContainerdEngineFacts {
   std::vector<std::string> runtimes_without_program{};
   bool default_runtime_without_program = false;
   std::optional<bool> cdi{};
+  std::optional<std::int64_t> files_not_read{};
 
   template <class F>
   void fields(F& f) const {
@@ -111,6 +112,8 @@ struct ContainerdEngineFacts {
     f("runtimes_without_program", runtimes_without_program, "runtimes whose BinaryName is not on this machine, each as NAME (PROGRAM)");
     f("default_runtime_without_program", default_runtime_without_program, "the default runtime is one of them: every pod without another RuntimeClass fails");
     f("cdi", cdi, "enable_cdi as written (unset: on from containerd 2.0, off in 1.x)");
+    f("files_not_read", files_not_read,
+      "imports containerd reads that gpudoctor did not (a cap, a pattern it does not expand, or they could not be read; each in unreadable): its runtimes are then not judged");
   }
 };
 
@@ -124,6 +127,7 @@ struct CrioEngineFacts {
   bool default_runtime_defined = true;
   std::vector<std::string> runtimes_without_program{};
   bool default_runtime_without_program = false;
+  std::optional<std::int64_t> files_not_read{};
 
   template <class F>
   void fields(F& f) const {
@@ -135,6 +139,8 @@ struct CrioEngineFacts {
     f("default_runtime_defined", default_runtime_defined, "the default runtime is crun, runc or one the files define: crio starts");
     f("runtimes_without_program", runtimes_without_program, "runtimes whose program is not on this machine, each as NAME (PROGRAM): crio drops them");
     f("default_runtime_without_program", default_runtime_without_program, "the written default runtime is one of them: crio does not start");
+    f("files_not_read", files_not_read,
+      "files or directories crio reads that gpudoctor did not (a cap, or they could not be read; each in unreadable): its runtimes are then not judged");
   }
 };
 

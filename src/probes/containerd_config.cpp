@@ -212,7 +212,10 @@ std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNote
   std::vector<ContainerdEngineFacts> engines;
   for (const char* config : k_containerd_configs) {
     auto file = read_engine_file(host, config, notes);
-    if (file.text) engines.push_back(read_containerd(host, config, std::move(*file.text), notes));
+    if (!file.text) continue;
+    const std::size_t noted_before = notes.unreadable.size();  // what its imports leave unread from here on
+    engines.push_back(read_containerd(host, config, std::move(*file.text), notes));
+    if (notes.unreadable.size() > noted_before) engines.back().files_not_read = static_cast<std::int64_t>(notes.unreadable.size() - noted_before);
   }
   return engines;
 }

@@ -129,12 +129,14 @@ void judge_runtimes(Host& host, const CrioView& view, CrioEngineFacts& facts) {
 }  // namespace
 
 std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
+  const std::size_t noted_before = notes.unreadable.size();  // what is noted from here on, crio read and gpudoctor did not
   std::vector<std::string> files = {k_crio_conf};
   list_drop_ins(host, k_crio_drop_ins, 1, files, notes);
   CrioEngineFacts facts;
   facts.installed = find_on_path(host, "crio", k_service_path).has_value();
   const CrioView view = read_files(host, files, facts, notes);
-  if (!facts.installed && facts.files.empty()) return std::nullopt;
+  if (!facts.installed && facts.files.empty() && notes.unreadable.size() == noted_before) return std::nullopt;
+  if (notes.unreadable.size() > noted_before) facts.files_not_read = static_cast<std::int64_t>(notes.unreadable.size() - noted_before);
   judge_runtimes(host, view, facts);
   return facts;
 }

@@ -286,3 +286,27 @@ TEST_CASE("Docker's daemon.json that cannot be read still names Docker and its f
   REQUIRE(notes.unreadable.size() == 1);
   CHECK(notes.unreadable[0].problem == "cannot read: ELOOP");
 }
+
+TEST_CASE("containerd and CRI-O with files gpudoctor did not read say how many, so that their runtimes are not judged") {
+  gd::ProbeFixture f;
+  f.host.file("/etc/containerd/config.toml", "version = 2\nimports = ['/etc/containerd/conf.d/*.toml']\n");
+  for (int i = 10; i < 30; ++i) f.host.file("/etc/containerd/conf.d/" + std::to_string(i) + ".toml", "version = 2\n");
+  f.host.file("/etc/crio/crio.conf.d/10-crio.conf", "[crio.runtime]\ndefault_runtime = \"nvidia\"\n");
+  f.host.link("/etc/crio/crio.conf.d/99-nvidia.toml", "/etc/crio/crio.conf.d/99-nvidia.toml");  // ELOOP: not read
+  gd::ProbeNotes notes;
+  const auto containerd = gd::read_containerd_engines(f.host, notes);
+  REQUIRE(containerd.size() == 1);
+  CHECK(containerd[0].files.size() == 16);
+  CHECK(containerd[0].files_not_read == 1);  // one note: the first past the cap, and the rest
+  const auto crio = gd::read_crio_engine(f.host, notes);
+  REQUIRE(crio);
+  CHECK(crio->files_not_read == 1);
+  CHECK_FALSE(crio->default_runtime_defined);  // what was read; the rules leave it unjudged
+  REQUIRE(notes.unreadable.size() == 2);
+  CHECK(notes.unreadable[1].problem == "cannot read: ELOOP");
+
+  gd::ProbeFixture whole;
+  whole.host.file("/etc/containerd/config.toml", "version = 2\n");
+  gd::ProbeNotes quiet;
+  CHECK_FALSE(gd::read_containerd_engines(whole.host, quiet).at(0).files_not_read);
+}

@@ -475,6 +475,16 @@ def crio_scenarios():
     yield s.expect("fail", "container", ["crio-default-runtime-undefined"], headline="crio-default-runtime-undefined",
                    action="fix-configuration")
 
+    s = crio_host("host-crio-many-drop-ins", "A site drop-in makes nvidia CRI-O's default and the toolkit's "
+                  "99-nvidia.toml defines it, with 20 drop-ins of a configuration tool between them: gpudoctor reads 16 "
+                  "files, so it says which it left out and judges no runtime, where the nvidia table it did not read "
+                  "would have made it fail a node that starts.")
+    s.file("/etc/crio/crio.conf.d/20-gpu-default.conf", '[crio.runtime]\ndefault_runtime = "nvidia"\n')
+    for i in range(20):
+        s.file(f"/etc/crio/crio.conf.d/50-site-{i:02d}.conf", f"[crio.runtime]\npids_limit = {4096 + i}\n")
+    yield s.expect("warn", None, ["container-input-unreadable"], headline="container-input-unreadable",
+                   absent=["crio-default-runtime-undefined"])
+
     s = crio_host("host-crio-gpu-operator-removed", "CRI-O's default runtime points at the GPU Operator's "
                   "/usr/local/nvidia/toolkit, which was removed with the operator: crio does not start.",
                   toolkit=False, default=True, directory="/usr/local/nvidia/toolkit")
