@@ -310,3 +310,22 @@ TEST_CASE("containerd and CRI-O with files gpudoctor did not read say how many, 
   gd::ProbeNotes quiet;
   CHECK_FALSE(gd::read_containerd_engines(whole.host, quiet).at(0).files_not_read);
 }
+
+TEST_CASE("the toolkit's config that cannot be read is there, unread, and its defaults are marked as such") {
+  gd::ProbeFixture f;
+  f.host.link("/etc/nvidia-container-runtime/config.toml", "/etc/nvidia-container-runtime/config.toml");
+  gd::ProbeNotes notes;
+  const auto toolkit = gd::read_toolkit_config(f.host, notes);
+  REQUIRE(toolkit);
+  CHECK(toolkit->unread == true);
+  CHECK(notes.unreadable.size() == 1);
+
+  gd::ProbeFixture readable;
+  readable.host.file("/etc/nvidia-container-runtime/config.toml", "[nvidia-container-runtime]\nmode = \"cdi\"\n");
+  for (int i = 0; i < 4100; ++i) readable.host.file("/etc/cdi/vendor-" + std::to_string(10000 + i) + ".yaml", "kind: example.com/x\n");
+  gd::ProbeNotes capped;
+  const auto cdi = gd::read_toolkit_config(readable.host, capped);
+  REQUIRE(cdi);
+  CHECK_FALSE(cdi->unread);
+  CHECK_FALSE(cdi->cdi_spec_found);  // more specs than a look reads: unknown, not false
+}

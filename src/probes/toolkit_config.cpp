@@ -41,7 +41,8 @@ Nullable<bool> host_ldconfig_found(Host& host, std::string_view written) {
 // In cdi mode the runtime asks the CDI cache for devices of its default
 // kind, read from its spec directories: is there a spec of that kind?
 // (The GPU Operator's kind is management.nvidia.com/gpu, not nvidia.com/gpu.)
-bool spec_of_kind_exists(Host& host, const std::vector<std::string>& dirs, const std::string& kind, ProbeNotes& notes) {
+// Unknown where the directories held more than a look reads (CdiSpecBudget).
+std::optional<bool> spec_of_kind_exists(Host& host, const std::vector<std::string>& dirs, const std::string& kind, ProbeNotes& notes) {
   CdiSpecBudget budget;
   for (const auto& dir : dirs) {
     auto names = host.list_dir(dir);
@@ -50,7 +51,7 @@ bool spec_of_kind_exists(Host& host, const std::vector<std::string>& dirs, const
     for (const auto& name : *names) {
       if (!name.ends_with(".yaml") && !name.ends_with(".yml") && !name.ends_with(".json")) continue;
       const std::string path = join_path(dir, name);
-      if (!budget.admit(path, notes)) return false;
+      if (!budget.admit(path, notes)) return std::nullopt;
       auto text = host.read_file(path, k_max_cdi_spec + 1);
       if (!text) continue;
       budget.spend(text->size());
@@ -79,7 +80,10 @@ std::optional<ToolkitConfigFacts> read_toolkit_config(Host& host, ProbeNotes& no
     const auto file = read_engine_file(host, config, notes);
     if (file.missing) continue;
     ToolkitConfigFacts facts{.config = config};
-    if (!file.text) return facts;  // there, but not read: noted
+    if (!file.text) {  // there, but not read: noted
+      facts.unread = true;
+      return facts;
+    }
     const auto document = read_toml(*file.text);
     if (!document) {
       facts.problem = document.error();

@@ -252,6 +252,14 @@ def scenarios():
                              "daemon.json, no rootful daemon enabled.", no_cgroups=True)
     yield s.expect("ok", None, [], absent=["toolkit-no-cgroups-with-rootful-docker", "toolkit-cgroups-with-rootless-docker"])
 
+    s = rootless_docker_host("host-docker-rootless-toolkit-config-hidden", "Alice's rootless Docker on a host whose "
+                             "toolkit config.toml a hardening baseline made 0600: gpudoctor, run as alice, cannot read "
+                             "it, says so, and judges none of its defaults.")
+    s.errors["/etc/nvidia-container-runtime/config.toml"] = "EACCES"
+    s.user = {"uid": 1000, "gid": 1000, "groups": [1000]}
+    yield s.expect("ok", None, [], info=["container-input-not-permitted"],
+                   absent=["toolkit-cgroups-with-rootless-docker", "container-input-unreadable"])
+
     s = rootless_docker_host("host-docker-rootless-cgroups", "Rootless Docker set up by dockerd-rootless-setuptool.sh, "
                              "the toolkit's no-cgroups left false: its GPU containers fail on the device cgroup "
                              "(libnvidia-container#154).")
