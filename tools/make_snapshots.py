@@ -31,12 +31,12 @@ sys.path.insert(0, HERE)
 
 from scenarios import binaries  # noqa: E402
 from scenarios import (application, container_and_nodes, cuda_runtime, driver_libs, driver_probe, engines,  # noqa: E402
-                       hardware_and_module, host_engines, images, integrated, node_health, odd_evidence, platforms,
-                       workloads)
+                       hardware_and_module, host_engines, images, integrated, node_health, oci_hooks, odd_evidence,
+                       platforms, workloads)
 
 CAPTURES = os.path.join(HERE, "..", "testdata", "captures")
 MODULES = (hardware_and_module, container_and_nodes, platforms, odd_evidence, driver_libs, cuda_runtime, application,
-           images, driver_probe, integrated, engines, host_engines, workloads, node_health)
+           images, driver_probe, integrated, engines, host_engines, oci_hooks, workloads, node_health)
 
 
 def main():

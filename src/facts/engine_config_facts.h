@@ -128,6 +128,7 @@ struct CrioEngineFacts {
   std::vector<std::string> runtimes_without_program{};
   bool default_runtime_without_program = false;
   std::optional<std::int64_t> files_not_read{};
+  std::vector<std::string> hooks_dirs{};
 
   template <class F>
   void fields(F& f) const {
@@ -141,6 +142,54 @@ struct CrioEngineFacts {
     f("default_runtime_without_program", default_runtime_without_program, "the written default runtime is one of them: crio does not start");
     f("files_not_read", files_not_read,
       "files or directories crio reads that gpudoctor did not (a cap, or they could not be read; each in unreadable): its runtimes are then not judged");
+    f("hooks_dirs", hooks_dirs, "[crio.runtime] hooks_dir, where crio reads OCI hooks (unset: /usr/share/containers/oci/hooks.d; at most 8)");
+  }
+};
+
+// One OCI hook file (hooks.d/NAME.json), as podman and CRI-O read it.
+struct OciHookFile {
+  std::string file;
+  std::optional<std::string> program{};
+  Nullable<bool> program_found{};
+  bool nvidia = false;
+  bool always = false;
+  std::optional<std::string> problem{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("file", file, "the hook file");
+    f("program", program, "the program it runs (hook.path; 0.1.0: hook), as written");
+    f("program_found", program_found, "that program exists; null: a relative path, or the file was refused before");
+    f("nvidia", nvidia, "the program is NVIDIA's hook (nvidia-container-runtime-hook, nvidia-container-toolkit, oci-nvidia-hook)");
+    f("always", always, "when.always is true: the engine adds it to every container it starts");
+    f("problem", problem, "why podman and CRI-O refuse the file (not JSON, a field of the wrong type, an unknown version or stage); CRI-O also refuses podman's precreate stage");
+  }
+};
+
+// The OCI hooks podman and CRI-O add to containers (containers/common
+// pkg/hooks): every *.json in their hooks directories, a later directory's
+// file replacing an earlier one of the same name.
+struct OciHooksFacts {
+  bool podman = false;
+  std::vector<std::string> podman_dirs{};
+  std::vector<OciHookFile> hooks{};
+  std::optional<std::string> podman_refuses{}, crio_refuses{};
+  std::vector<std::string> nvidia_hooks_dropped{};
+  std::optional<std::int64_t> files_not_read{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("podman", podman, "podman is on the PATH systemd gives services");
+    f("podman_dirs", podman_dirs,
+      "where podman reads hooks: [engine] hooks_dir of containers.conf (/usr/share/containers, /etc/containers and its .d), else /usr/share/containers/oci/hooks.d");
+    f("hooks", hooks, "every hook file in podman's and CRI-O's directories (at most 64)");
+    f("podman_refuses", podman_refuses,
+      "the hook file, and why, that makes podman fail every container ('setting up OCI Hooks: ...'): the first file a directory refuses, unless a missing program came first");
+    f("crio_refuses", crio_refuses, "the same for crio, which reads its hooks at start: crio does not start");
+    f("nvidia_hooks_dropped", nvidia_hooks_dropped,
+      "NVIDIA hook files whose program is missing, for an engine that loads no other NVIDIA hook: the engine drops them without a word");
+    f("files_not_read", files_not_read,
+      "hook files or directories the engines read that gpudoctor did not (a cap, or they could not be read; each in unreadable): the engines' outcome is then not judged");
   }
 };
 
@@ -190,9 +239,10 @@ struct EngineFacts {
   std::vector<ContainerdEngineFacts> containerd{};
   std::optional<CrioEngineFacts> crio{};
   std::optional<ToolkitConfigFacts> toolkit{};
+  std::optional<OciHooksFacts> oci_hooks{};
 
   // Nothing of any engine is here (beside the members, so that a new engine is counted).
-  bool empty() const { return !docker && !docker_rootless && containerd.empty() && !crio && !toolkit; }
+  bool empty() const { return !docker && !docker_rootless && containerd.empty() && !crio && !toolkit && !oci_hooks; }
 
   template <class F>
   void fields(F& f) const {
@@ -201,6 +251,7 @@ struct EngineFacts {
     f("containerd", containerd, "each containerd configuration here (containerd's own, k3s's, rke2's, microk8s's)");
     f("crio", crio, "CRI-O, where crio or a file of its configuration is here");
     f("toolkit", toolkit, "the NVIDIA Container Toolkit's configuration, where it is here");
+    f("oci_hooks", oci_hooks, "the OCI hooks podman and CRI-O add to containers, where podman or crio or a hook file is here");
   }
 };
 

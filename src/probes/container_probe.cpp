@@ -159,7 +159,8 @@ Requirements check_requirements(ProbeContext& context) {
   return result;
 }
 
-// "Docker (default runtime nvidia), containerd (default runtime runc), CRI-O (default runtime crun), NVIDIA Container Toolkit (mode auto)".
+// "Docker (default runtime nvidia), containerd (default runtime runc), CRI-O (default runtime crun), podman,
+// 2 OCI hooks (NVIDIA's among them), NVIDIA Container Toolkit (mode auto)".
 // A file that is there but was not read (noted) gives no defaults to print.
 std::string engines_summary(const EngineFacts& engines, const std::vector<Unreadable>& unread) {
   std::string summary;
@@ -173,6 +174,12 @@ std::string engines_summary(const EngineFacts& engines, const std::vector<Unread
                                               : "rootless Docker (daemon.json not read)");
   for (const auto& containerd : engines.containerd) add("containerd (default runtime " + containerd.default_runtime + ")");
   if (engines.crio) add(engines.crio->default_runtime ? "CRI-O (default runtime " + *engines.crio->default_runtime + ")" : "CRI-O");
+  if (engines.oci_hooks && engines.oci_hooks->podman) add("podman");
+  if (engines.oci_hooks && !engines.oci_hooks->hooks.empty()) {
+    const auto& hooks = engines.oci_hooks->hooks;
+    const bool nvidia = std::any_of(hooks.begin(), hooks.end(), [](const OciHookFile& hook) { return hook.nvidia; });
+    add(std::to_string(hooks.size()) + (hooks.size() == 1 ? " OCI hook" : " OCI hooks") + (nvidia ? " (NVIDIA's among them)" : ""));
+  }
   if (engines.toolkit)
     add(read(engines.toolkit->config) ? concat({"NVIDIA Container Toolkit (mode ", enum_name(engines.toolkit->mode), ")"})
                                       : std::string("NVIDIA Container Toolkit (config.toml not read)"));

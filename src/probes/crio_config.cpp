@@ -6,7 +6,8 @@
 // value for each key it names. At start crio refuses a default_runtime
 // without a runtime table and a default runtime whose program is missing;
 // any other runtime whose program is missing is dropped with a warning, and
-// pods of its RuntimeClass fail.
+// pods of its RuntimeClass fail. hooks_dir says where it reads OCI hooks
+// (probes/oci_hooks.cpp judges them).
 #include "probes/engine_configs.h"
 
 #include "formats/toml_config.h"
@@ -34,11 +35,13 @@ struct CrioRuntime {
 
 struct CrioView {
   std::optional<std::string> default_runtime;
+  std::optional<std::vector<std::string>> hooks_dirs;
   std::map<std::string, CrioRuntime> runtimes;
 };
 
 void read_runtimes(const TomlDocument& document, CrioView& view) {
   if (auto name = document.string({"crio", "runtime", "default_runtime"})) view.default_runtime = *name;
+  if (const TomlValue* dirs = document.find({"crio", "runtime", "hooks_dir"}); dirs && dirs->kind == TomlValue::Kind::array) view.hooks_dirs = dirs->strings;
   const TomlPath runtimes = {"crio", "runtime", "runtimes"};
   for (const auto& name : document.tables_below(runtimes)) {
     TomlPath path = runtimes, inherit = runtimes;
@@ -138,6 +141,8 @@ std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   if (!facts.installed && facts.files.empty() && notes.unreadable.size() == noted_before) return std::nullopt;
   if (notes.unreadable.size() > noted_before) facts.files_not_read = static_cast<std::int64_t>(notes.unreadable.size() - noted_before);
   judge_runtimes(host, view, facts);
+  for (const auto& dir : view.hooks_dirs.value_or(std::vector<std::string>{"/usr/share/containers/oci/hooks.d"}))
+    if (facts.hooks_dirs.size() < 8) facts.hooks_dirs.push_back(printable(dir, 200));
   return facts;
 }
 

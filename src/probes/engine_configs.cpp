@@ -40,6 +40,7 @@ EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
   facts.docker_rootless = read_rootless_docker(host, notes);
   facts.containerd = read_containerd_engines(host, notes);
   facts.crio = read_crio_engine(host, notes);
+  facts.oci_hooks = read_oci_hooks(host, facts.crio, notes);
   facts.toolkit = read_toolkit_config(host, notes);
   // One source for the engines' facts: every file they came from, and the service PATH their programs were looked up in.
   std::string from;
@@ -50,6 +51,8 @@ EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
     for (const auto& file : containerd.files) add(file);
   if (facts.crio)
     for (const auto& file : facts.crio->files) add(file);
+  if (facts.oci_hooks)
+    for (const auto& hook : facts.oci_hooks->hooks) add(hook.file);
   if (facts.toolkit) add(facts.toolkit->config);
   add(concat({"programs on ", k_service_path}));
   notes.source(&ContainerFacts::engines, from);

@@ -3,8 +3,8 @@
 // containers, read from their files the way each engine reads them at
 // start: Docker's daemon.json (moby daemon/config), containerd's config.toml
 // and its imports (containerd cmd/containerd/server/config and the CRI
-// plugin's tables), CRI-O's crio.conf and drop-ins (cri-o pkg/config), the
-// NVIDIA Container Toolkit's config.toml. Facts only;
+// plugin's tables), CRI-O's crio.conf and drop-ins (cri-o pkg/config), the OCI
+// hooks both podman and CRI-O read, the NVIDIA Container Toolkit's config.toml. Facts only;
 // rules/layers/engines.json judges them.
 
 #include "facts/container_facts.h"
@@ -32,6 +32,10 @@ std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNote
 
 // CRI-O where crio or its configuration is here.
 std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes);
+
+// The OCI hooks podman and CRI-O add to containers, where either engine or
+// a hook file is here; crio's hooks_dirs come from its facts.
+std::optional<OciHooksFacts> read_oci_hooks(Host& host, const std::optional<CrioEngineFacts>& crio, ProbeNotes& notes);
 
 // The toolkit's config.toml where it is here.
 std::optional<ToolkitConfigFacts> read_toolkit_config(Host& host, ProbeNotes& notes);
