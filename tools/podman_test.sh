@@ -119,5 +119,51 @@ check "no GPU: the container layer fails, with container-gpu-not-requested" \
 run -- check --no-probe --format line >"$work/line.txt" 2>&1
 check "line: one closing line, a failure" bash -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "^FAIL at " "$1"' _ "$work/line.txt"
 
+# OCI hooks: for each directory of hook files, podman refuses every container
+# ("setting up OCI Hooks") exactly where gpudoctor, given the same files
+# under --root, says podman-oci-hooks-refused.
+hook_program="$work/hook.sh"
+printf '#!/bin/sh\nexit 0\n' >"$hook_program" && chmod +x "$hook_program"
+hook_case() {  # hook_case NAME FILE=CONTENT...: one directory of hooks, judged by podman and by gpudoctor
+  local name=$1 dir="$work/hooks/$1" root="$work/hooks-root/$1"
+  shift
+  mkdir -p "$dir" "$root/usr/bin" "$root/usr/share/containers/oci" "$root$(dirname "$hook_program")"
+  local entry
+  for entry in "$@"; do
+    case "$entry" in
+      link:*) ln -s "${entry#link:*=}" "$dir/$(echo "${entry#link:}" | cut -d= -f1)" ;;
+      dir:*) mkdir "$dir/${entry#dir:}" ;;
+      *) printf '%s\n' "${entry#*=}" >"$dir/${entry%%=*}" ;;
+    esac
+  done
+  cp -a "$dir" "$root/usr/share/containers/oci/hooks.d"
+  cp "$hook_program" "$root$hook_program"
+  : >"$root/usr/bin/podman"
+  timeout 120 podman --runtime runc --hooks-dir "$dir" run --rm --network none --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 \
+    "$tag" --version >"$work/hook-$name.podman" 2>&1
+  local refused=False
+  grep -q "setting up OCI Hooks" "$work/hook-$name.podman" && refused=True
+  "$gpudoctor" check --root "$root" --no-probe --format json >"$work/hook-$name.json" 2>/dev/null
+  check "hooks: $name: gpudoctor says podman refuses ($refused), as podman did" \
+    layer "$work/hook-$name.json" container "any(f['rule'] == 'podman-oci-hooks-refused' for f in l['findings']) == $refused"
+}
+good="{\"version\": \"1.0.0\", \"hook\": {\"path\": \"$hook_program\"}, \"when\": {\"always\": true}, \"stages\": [\"prestart\"]}"
+stages_string="{\"version\": \"1.0.0\", \"hook\": {\"path\": \"$hook_program\"}, \"stages\": \"prestart\"}"
+gone='{"version": "1.0.0", "hook": {"path": "/opt/gone/hook"}, "when": {"always": true}, "stages": ["prestart"]}'
+hook_case healthy "50-good.json=$good" "README=not a hook"
+hook_case stages-a-string "50-bad.json=$stages_string"
+hook_case missing-program-first "10-gone.json=$gone" "50-bad.json=$stages_string" "60-good.json=$good"
+hook_case refusal-first "10-bad.json=$stages_string" "60-gone.json=$gone"
+hook_case keys-in-any-case "10-case.json={\"Version\": \"1.0.0\", \"HOOK\": {\"Path\": \"$hook_program\"}, \"Stages\": [\"prestart\"]}"
+hook_case stages-missing "10-none.json={\"version\": \"1.0.0\", \"hook\": {\"path\": \"$hook_program\"}}"
+hook_case version-0.1.0 "10-old.json={\"hook\": \"$hook_program\", \"stage\": [\"prestart\"], \"cmds\": [\".*\"]}"
+hook_case timeout-not-int "10-t.json={\"version\": \"1.0.0\", \"hook\": {\"path\": \"$hook_program\", \"timeout\": 1.5}, \"stages\": []}"
+hook_case version-unknown '10-v.json={"version": "2.0.0"}'
+hook_case empty-file "10-e.json="
+hook_case null 10-n.json=null
+hook_case dangling-link-skipped "link:05-dangling.json=/nonexistent" "50-good.json=$good"
+hook_case program-below-a-file "10-nd.json={\"version\": \"1.0.0\", \"hook\": {\"path\": \"$hook_program/x\"}, \"stages\": [\"prestart\"]}"
+hook_case directory-named-json "dir:10-d.json"
+
 echo "podman: $passed passed, $failed failed"
 [ "$failed" = 0 ]
