@@ -212,8 +212,11 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
       }
   if (facts.status != ChildStatus::ok && facts.status != ChildStatus::not_run && facts.status != ChildStatus::not_recorded)
     facts.message = first_line(answer.error_output.empty() ? answer.output : answer.error_output);
+  // A row has one value per field asked; a line with another count is not a GPU's (a wrapper's notice, damage).
+  const std::size_t row_fields = split(with_cc ? k_fields_with_cc : k_fields_without_cc, ',').size();
   if (facts.status == ChildStatus::ok || !facts.lost_gpus.empty())
-    for (const auto line : gpu_lines) facts.gpus.push_back(parse_smi_gpu_line(line, with_cc));
+    for (const auto line : gpu_lines)
+      if (split(line, ',').size() == row_fields) facts.gpus.push_back(parse_smi_gpu_line(line, with_cc));
   if (facts.status == ChildStatus::ok) {
     // Its own release and the CUDA version, which the query interface has
     // not: `--version` says them (R5xx on) as fast as the query; the banner of

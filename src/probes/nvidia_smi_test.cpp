@@ -66,6 +66,17 @@ TEST_CASE("nvidia-smi: lines that disagree about the driver") {
   CHECK_FALSE(gd::run_nvidia_smi(host, smi).driver_versions_agree);
 }
 
+TEST_CASE("nvidia-smi: a line without one value per field asked is no GPU's (a wrapper's notice with a comma)") {
+  gd::TempDir dir;
+  gd::LiveHost host;
+  const auto smi = fake_smi(dir, "wrapper", "echo '0, 550.54.15, A, GPU-a, 0:1:0.0, 9.0, 1, 0, Disabled, Enabled, Default'; "
+                                            "echo 'this module is deprecated, load cuda/12 instead'");
+  const auto facts = gd::run_nvidia_smi(host, smi);
+  REQUIRE(facts.gpus.size() == 1);
+  CHECK(facts.gpus[0].name == "A");
+  CHECK(facts.driver_versions_agree);
+}
+
 TEST_CASE("nvidia-smi: a hang is stopped at the deadline, a crash names its signal, failures keep their message") {
   gd::TempDir dir;
   gd::LiveHost host;
