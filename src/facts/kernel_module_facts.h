@@ -264,7 +264,7 @@ struct KernelLogFacts {
     f("bar_invalid", bar_invalid, "'NVRM: BAR1 is 0M @ 0x0 (PCI:...)' after 'This PCI I/O region assigned to your NVIDIA device is invalid': the firmware left a BAR unassigned");
     f("xids", xids, "Xid errors, one entry per code and GPU, in the order each first appears");
     f("xid_lines", xid_lines, "how many Xid lines the log holds");
-    f("xids_cut", xids_cut, "set when more codes and GPUs appeared than gpudoctor keeps apart: the rest are counted in xid_lines only");
+    f("xids_cut", xids_cut, "set when more codes and GPUs appeared than gpudoctor keeps apart (64): later ones that need nothing are counted in xid_lines only, and one that asks for recovery takes the place of one that needs nothing");
     f("sxids", sxids, "NVSwitch SXid errors, one entry per code and NVSwitch (at most 64)");
     f("sxids_cut", sxids_cut, "set when more SXid codes and NVSwitches appeared than gpudoctor keeps apart");
     f("nic_insufficient_power", nic_insufficient_power,

@@ -96,6 +96,9 @@ void apply_recovery_actions(std::vector<XidEvent>& xids, const std::vector<std::
   }
 }
 
+// An Xid whose catalog entry asks more than nothing of the operator or the application's owner.
+bool needs_something(const XidEvent& event) { return !event.action || (*event.action != Action::none && *event.action != Action::check_application); }
+
 // Counts the line into its code's and GPU's entry, the first of each kept up to
 // a cap; newest holds each entry's newest line number.
 void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tables, KernelLogFacts& facts,
@@ -105,13 +108,20 @@ void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tabl
   auto same = std::find_if(facts.xids.begin(), facts.xids.end(),
                            [&](const XidEvent& event) { return event.code == xid.code && event.bdf == bdf; });
   if (same == facts.xids.end()) {
+    XidEvent event = new_xid_event(xid, bdf, tables);
     if (facts.xids.size() >= k_max_xids) {
-      facts.xids_cut = "more than " + std::to_string(k_max_xids) + " Xid codes and GPUs: the later ones are only counted";
-      return;
+      facts.xids_cut = "more than " + std::to_string(k_max_xids) + " Xid codes and GPUs: later ones that need nothing are only counted";
+      // A flood of codes that need nothing must not hide one that needs the GPU or the node
+      // recovered: it takes the place of the first kept entry that needs nothing.
+      if (!needs_something(event)) return;
+      same = std::find_if(facts.xids.begin(), facts.xids.end(), [](const XidEvent& kept) { return !needs_something(kept); });
+      if (same == facts.xids.end()) return;
+      *same = std::move(event);
+    } else {
+      facts.xids.push_back(std::move(event));
+      newest.push_back(0);
+      same = facts.xids.end() - 1;
     }
-    facts.xids.push_back(new_xid_event(xid, bdf, tables));
-    newest.push_back(0);
-    same = facts.xids.end() - 1;
   }
   newest[static_cast<std::size_t>(same - facts.xids.begin())] = static_cast<std::size_t>(facts.xid_lines);
   ++same->count;

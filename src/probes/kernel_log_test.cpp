@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 TEST_CASE("kernel log: NVRM lines, Xids with their catalogue meaning, timestamps and other lines dropped") {
   const auto& tables = gd::builtin_tables();
   const auto facts = gd::parse_kernel_log(
@@ -51,6 +53,22 @@ TEST_CASE("kernel log: Xids are counted per code and GPU, a flood is one entry, 
   CHECK(facts.xids.size() == 64);
   CHECK(facts.xid_lines == 100);
   CHECK(facts.xids_cut);
+
+  // A flood of the application's own Xids on many GPUs does not hide a GPU fallen off the bus after it:
+  // the fatal one takes the place of the first kept entry that needs nothing.
+  std::string flood;
+  for (int gpu = 0; gpu < 70; ++gpu)
+    flood += "NVRM: Xid (PCI:0000:" + std::to_string(10 + gpu) + ":00): 13, pid=7, name=a.out, Graphics Exception\n";
+  flood += "NVRM: Xid (PCI:0000:99:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n";
+  flood += "NVRM: Xid (PCI:0000:10:00): 13, pid=8, name=a.out, Graphics Exception\n";  // the replaced entry's code again: counted only
+  facts = gd::parse_kernel_log(flood, tables.cuda);
+  CHECK(facts.xids.size() == 64);
+  CHECK(facts.xid_lines == 72);
+  CHECK(facts.xids_cut);
+  CHECK(facts.xids[0].code == 79);
+  CHECK(facts.xids[0].action == gd::Action::reboot_node);
+  CHECK(facts.xids[0].count == 1);
+  CHECK(std::count_if(facts.xids.begin(), facts.xids.end(), [](const gd::XidEvent& event) { return event.code == 13; }) == 63);
 }
 
 TEST_CASE("kernel log: the line formats of MIG, of old drivers, and Xid 154's recovery action") {

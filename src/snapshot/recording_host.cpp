@@ -110,7 +110,7 @@ Result<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) 
   // with its entries: a replay lists what the live run listed, read or not.
   m_snapshot.directories.emplace(path);
   auto& listing = m_snapshot.listings[std::string(path)];
-  listing.assign(names->begin(), names->begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(names->size(), 4096)));
+  listing.assign(names->begin(), names->begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(names->size(), k_max_listed_names)));
   if (auto logical = prepare(path)) m_root->make_dirs(*logical);
   return names;
 }

@@ -64,7 +64,7 @@ Snapshot snapshot_from_json(const json::object& top) {
       if (!names.is_array()) continue;
       auto& list = snapshot.listings[snapshot_bytes(path)];
       for (const auto& name : names.get_array())
-        if (name.is_string() && list.size() < 4096) list.push_back(snapshot_bytes(name.get_string()));
+        if (name.is_string() && list.size() < k_max_listed_names) list.push_back(snapshot_bytes(name.get_string()));
     }
   if (const auto* links = object_field(top, "links"))
     for (const auto& [path, target] : *links)

@@ -20,6 +20,10 @@ inline constexpr const char* k_snapshot_format = "gpudoctor-snapshot/1";
 // A real snapshot.json is tens of kilobytes (files are stored beside it);
 // its reader refuses one larger than this.
 inline constexpr std::size_t k_max_snapshot_json = 16 << 20;
+// Names kept of one directory's listing: one more than the most a probe reads
+// of a directory (/proc's 8,192 processes, /var/run/cdi's 4,096 specs), so a
+// probe's own cap is reached in a replay exactly where it was reached live.
+inline constexpr std::size_t k_max_listed_names = 8193;
 
 struct SnapshotError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -37,7 +41,7 @@ struct Snapshot {
   std::map<std::string, std::string, std::less<>> errors;  // path -> errno name (never ENOENT)
   std::set<std::string, std::less<>> directories;          // listed, so they exist even when empty
   // What each listed directory held, whether or not its entries were read
-  // (a libcuda only listed, a PCI function only counted): at most 4096 names each.
+  // (a libcuda only listed, a PCI function only counted): at most k_max_listed_names each.
   std::map<std::string, std::vector<std::string>, std::less<>> listings;
   std::map<std::string, std::uint64_t, std::less<>> file_sizes;  // of files read piecewise
   // path -> (original offset, size) of each piece, stored back to back under root/

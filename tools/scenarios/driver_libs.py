@@ -43,6 +43,14 @@ def scenarios():
                            "Unable to determine the device handle for GPU0000:2A:00.0: Unknown Error\n")
     yield s.expect("fail", "hardware", ["nvidia-smi-gpu-lost", "nvidia-smi-failed"], headline="nvidia-smi-gpu-lost")
 
+    s = h100_host("host-nvidia-smi-output-cut", "A site's nvidia-smi wrapper prints its answer, then a deprecation notice "
+                  "in a loop until gpudoctor's 1 MiB cap: the row read is judged, and the cap is said.")
+    row = ("0, 550.54.15, NVIDIA H100 80GB HBM3, GPU-00000000-0000-0000-0000-000000000000, 00000000:1B:00.0, 9.0, 81559, 0, "
+           "Disabled, Enabled, Default\n")
+    notice = "nvidia-smi wrapper: this module is deprecated, load cuda/12 instead\n"
+    s.smi(stdout=(row + notice * ((1 << 20) // len(notice) + 1))[:1 << 20], truncated=True)
+    yield s.expect("ok", None, [], info=["nvidia-smi-output-cut"])
+
     s = h100_host("host-nvidia-smi-gpu-is-lost", "nvidia-smi reports the only H100 lost ('GPU is lost'), and the kernel log shows Xid 79 for it.")
     s.smi(exit=15, stdout="Unable to determine the device handle for GPU 0000:1B:00.0: GPU is lost.  Reboot the system to recover this GPU\n")
     s.kernel_log("[ 8301.123460] NVRM: Xid (PCI:0000:1b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n")

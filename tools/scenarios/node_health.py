@@ -212,6 +212,18 @@ def scenarios():
     s.nvml_probe(devices=[nvml_device(0, name="NVIDIA H100 PCIe"), nvml_device(1, "2A", name="NVIDIA H100 PCIe")])
     yield s.expect("ok", None, [], action="none")
 
+    # Past the caps: each said as such (info), never a failure of its own.
+    s = h100_host("host-roce-many-virtual-functions", "A ConnectX-7 with 72 SR-IOV virtual functions for VMs, each an RDMA "
+                  "device with one RoCE port: more ports than gpudoctor reads.")
+    for vf in range(72):
+        s.ib_port(f"mlx5_{vf}", 1, rate="200 Gb/sec (4X HDR)", link_layer="Ethernet")
+    yield s.expect("ok", None, [], info=["ib-ports-cut"], action="none")
+
+    s = h100_host("host-busy-node-processes-cut", "A login node with 8,300 processes: more than gpudoctor reads from /proc.")
+    for pid in range(1, 8301):
+        s.process(pid, "systemd" if pid == 1 else "bash")
+    yield s.expect("ok", None, [], info=["process-scan-cut"], action="none")
+
     # InfiniBand: the rails a multi-node job rides on, against the operator's count.
     s = h100_host("host-ib-rails-as-expected", "Two NDR ports active, as the operator expects (--expect ib-ports=2); a third, "
                   "unused, is disabled.")

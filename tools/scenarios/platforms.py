@@ -76,6 +76,25 @@ def scenarios():
     s.kernel_log(sxid_report("77.000001", 3, "08", 29006, "Non-fatal, Link 46 MC TS crumbstore MCTO (First)"))
     yield s.expect("ok", None, [], info=["nvswitch-sxid-not-in-catalog"], action="none")
 
+    # Past the caps of 64 codes per GPU or NVSwitch: said (info), and nothing that needs recovery is pushed out.
+    s = healthy_hgx("host-hgx-sxid-many-codes", "Weeks of non-fatal SXids on all four NVSwitches: 17 codes on each (single-bit "
+                    "ECC, replays), more pairs of code and NVSwitch than gpudoctor keeps apart.")
+    benign_sxids = [10001, 10002, 11012, 11021, 11022, 11023, 12021, 12023, 15008, 15011, 19049, 19055, 19057, 19059, 19062,
+                    20001, 24001]
+    s.kernel_log("".join(sxid_report(f"{100 + i}.000001", switch, bus, code, "Non-fatal, Link 12 single bit ECC error")
+                         for switch, bus in enumerate(["05", "06", "07", "08"]) for i, code in enumerate(benign_sxids)))
+    yield s.expect("ok", None, [], info=["nvswitch-sxid-no-action", "kernel-log-sxids-cut"], action="none")
+
+    s = hgx_host("host-hgx-xid-flood-then-uncontained", "Students' jobs logged their own Xids (13, 31, 43, 45, 68...) "
+                 "on all eight GPUs, nine codes each; then one GPU had an uncontained memory error (Xid 95), checked from "
+                 "files (--no-probe). The flood passes the cap, and the Xid 95 after it is still judged.")
+    benign_xids = [11, 13, 25, 31, 43, 45, 68, 69, 80]
+    s.kernel_log("".join(f"[{2000 + 10 * g + i}.000001] NVRM: Xid (PCI:0000:{bus}:00): {code}, pid={3000 + g}, name=python3, "
+                         f"Ch 00000010\n" for g, bus in enumerate(buses) for i, code in enumerate(benign_xids)) +
+                 "[9000.000001] NVRM: Xid (PCI:0000:5d:00): 95, pid=3003, name=python3, Uncontained: FBHUB. RST: Yes, D-RST: No\n")
+    yield s.expect("fail", "hardware", ["gpu-xid-needs-recovery"], info=["gpu-xid-no-action", "kernel-log-xids-cut"],
+                   headline="gpu-xid-needs-recovery", action="reset-gpu")
+
     s = hgx_host("host-hgx-fabric-manager-down", "The HGX server after a driver update: Fabric Manager is not running, so cuInit returns 802.",
                  fm_running=False)
     s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")

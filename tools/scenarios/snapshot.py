@@ -130,14 +130,16 @@ class Snapshot:
                               "stderr": "", "timed_out": False})
         return self
 
-    def smi(self, stdout="", exit=0, stderr="", timed_out=False, signal=None, with_cc=True):
-        """What `nvidia-smi --query-gpu=...` answered, recorded as child evidence."""
+    def smi(self, stdout="", exit=0, stderr="", timed_out=False, signal=None, with_cc=True, truncated=False):
+        """What `nvidia-smi --query-gpu=...` answered, recorded as child evidence (truncated: more than was read)."""
         fields = ("index,driver_version,name,uuid,pci.bus_id," + ("compute_cap," if with_cc else "") +
                   "memory.total,memory.used,mig.mode.current,persistence_mode,compute_mode")
         answer = {"kind": "command", "args": ["/usr/bin/nvidia-smi", "--query-gpu=" + fields, "--format=csv,noheader,nounits"],
                   "exit": None if (timed_out or signal) else exit, "stdout": stdout, "stderr": stderr, "timed_out": timed_out}
         if signal:
             answer["signal"] = signal
+        if truncated:
+            answer["truncated"] = True
         self.children.append(answer)
         return self
 
