@@ -29,4 +29,10 @@ std::optional<std::string> find_on_path(Host& host, const std::string& program, 
   return std::nullopt;
 }
 
+std::optional<std::string> user_config_dir(Host& host) {
+  if (auto xdg = host.env("XDG_CONFIG_HOME"); xdg && xdg->starts_with("/")) return *xdg;
+  if (auto home = host.env("HOME"); home && home->starts_with("/") && *home != "/") return *home + "/.config";
+  return std::nullopt;
+}
+
 }  // namespace gd

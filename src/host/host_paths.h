@@ -24,4 +24,8 @@ inline constexpr std::string_view k_service_path = "/usr/local/sbin:/usr/local/b
 // The same, in a given PATH.
 std::optional<std::string> find_on_path(Host& host, const std::string& program, std::string_view search_path);
 
+// The configuration directory of the user gpudoctor runs as, as rootless
+// engines find theirs: $XDG_CONFIG_HOME, else $HOME/.config (absolute paths only).
+std::optional<std::string> user_config_dir(Host& host);
+
 }  // namespace gd

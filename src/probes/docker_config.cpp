@@ -121,13 +121,6 @@ void read_daemon_json(Host& host, const std::string& path, const EngineFile& fil
     read_settings(host, document.as_object(), facts);
 }
 
-// The user's configuration directory: $XDG_CONFIG_HOME, else $HOME/.config (absolute paths only).
-std::optional<std::string> user_config_dir(Host& host) {
-  if (auto xdg = host.env("XDG_CONFIG_HOME"); xdg && xdg->starts_with("/")) return *xdg;
-  if (auto home = host.env("HOME"); home && home->starts_with("/") && *home != "/") return *home + "/.config";
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& notes) {

@@ -29,6 +29,7 @@ namespace {
 constexpr const char* k_default_hooks_dir = "/usr/share/containers/oci/hooks.d";
 constexpr std::size_t k_max_hook_files = 64;
 constexpr std::size_t k_max_dirs = 8;
+constexpr std::size_t k_max_podman_configs = 32;
 
 constexpr std::size_t k_max_oci_hook = 64 << 10;
 constexpr std::size_t k_no_fact = static_cast<std::size_t>(-1);
@@ -196,15 +197,34 @@ EngineHooks judge_engine(HookReader& reader, const std::vector<std::string>& dir
   return result;
 }
 
-// podman's hooks_dir: containers.conf as containers/common reads it for
-// root (the distribution's, the site's, the site's drop-ins), each later
-// file's array replacing the one before; unset: the default directory.
+// podman's hooks_dir: containers.conf as containers/common reads it
+// (pkg/config/new.go systemConfigs): the distribution's, the site's and its
+// drop-ins; for a user, the site's rootless files; then the user's own. Each
+// later file's array replaces the one before; unset: the default directory.
 std::vector<std::string> podman_hooks_dirs(Host& host, ProbeNotes& notes) {
   std::vector<std::string> files = {"/usr/share/containers/containers.conf", "/etc/containers/containers.conf"};
-  if (auto names = host.list_dir("/etc/containers/containers.conf.d")) {
+  auto add_drop_ins = [&](const std::string& dir) {
+    auto names = host.list_dir(dir);
+    if (!names) return;
     std::sort(names->begin(), names->end());
-    for (const auto& name : *names)
-      if (name.ends_with(".conf") && files.size() < 18) files.push_back("/etc/containers/containers.conf.d/" + name);
+    for (const auto& name : *names) {
+      if (!name.ends_with(".conf")) continue;
+      if (files.size() == k_max_podman_configs) {
+        notes.note_unreadable(join_path(dir, name), "more than " + std::to_string(k_max_podman_configs) + " containers.conf files: this and the rest were not read");
+        return;
+      }
+      files.push_back(join_path(dir, name));
+    }
+  };
+  add_drop_ins("/etc/containers/containers.conf.d");
+  if (const auto uid = host.user().uid; uid > 0) {
+    files.push_back("/etc/containers/containers.rootless.conf");
+    add_drop_ins("/etc/containers/containers.rootless.conf.d");
+    add_drop_ins("/etc/containers/containers.rootless.conf.d/" + std::to_string(uid));
+  }
+  if (const auto config = user_config_dir(host)) {
+    files.push_back(*config + "/containers/containers.conf");
+    add_drop_ins(*config + "/containers/containers.conf.d");
   }
   std::optional<std::vector<std::string>> dirs;
   for (const auto& file : files) {

@@ -124,3 +124,22 @@ TEST_CASE("OCI hooks: neither engine here lists the hooks and judges none; no ho
   Node empty;
   CHECK_FALSE(gd::read_oci_hooks(empty.f.host, std::nullopt, empty.notes));
 }
+
+TEST_CASE("OCI hooks: podman's hooks_dir as containers.conf gives it, the site's, a user's rootless files and the user's own last") {
+  Node site;
+  site.podman().file("/etc/containers/containers.conf", "[engine]\nhooks_dir = ['/etc/site-hooks']\n");
+  site.file("/etc/containers/containers.conf.d/50-gpu.conf", "[engine]\nhooks_dir = ['/opt/gpu-hooks']\n");
+  site.f.host.ids = {0, 0, {}};
+  site.file("/etc/containers/containers.rootless.conf", "[engine]\nhooks_dir = ['/rootless-only']\n");  // not root's
+  CHECK(site.read().podman_dirs == std::vector<std::string>{"/opt/gpu-hooks"});
+
+  Node user;
+  user.podman().file("/etc/containers/containers.conf", "[engine]\nhooks_dir = ['/etc/site-hooks']\n");
+  user.f.host.ids = {1000, 1000, {1000}};
+  user.file("/etc/containers/containers.rootless.conf.d/1000/10-alice.conf", "[engine]\nhooks_dir = ['/srv/alice-site']\n");
+  CHECK(user.read().podman_dirs == std::vector<std::string>{"/srv/alice-site"});
+  user.f.host.env_var("HOME", "/home/alice");
+  user.file("/home/alice/.config/containers/containers.conf", "[engine]\nhooks_dir = ['/home/alice/hooks']\n");
+  CHECK(user.read().podman_dirs == std::vector<std::string>{"/home/alice/hooks"});
+}
+
