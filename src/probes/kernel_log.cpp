@@ -96,49 +96,64 @@ void apply_recovery_actions(std::vector<XidEvent>& xids, const std::vector<std::
   }
 }
 
-// An Xid whose catalog entry asks more than nothing of the operator or the application's owner.
-bool needs_something(const XidEvent& event) { return !event.action || (*event.action != Action::none && *event.action != Action::check_application); }
+// An Xid entry that asks more than nothing of the operator or the application's owner.
+bool needs_something(std::optional<Action> action) { return !action || (*action != Action::none && *action != Action::check_application); }
+
+// An entry a flood may push out past the cap: it needs nothing, and it is
+// not Xid 154, whose None is the driver's word that earlier Xids are recovered.
+bool evictable(const XidEvent& event) { return !needs_something(event.action) && event.code != 154; }
+
+// One more line of an entry: counted, the newest kept, and the action of the
+// lines that decide their own (154's recovery action, NVLink5's decode).
+void add_xid_line(const XidLine& xid, std::string_view line, const std::string& bdf, const CudaTables& tables, XidEvent& entry) {
+  ++entry.count;
+  entry.line = printable(trim(line), 200);
+  if (xid.code == 154) read_recovery_action(xid.text, entry);
+  // NVLink5 (144-150): each line decodes to its own action; the entry asks for
+  // the most disruptive of its lines' (the newest line of those that ask it).
+  if (xid.code >= 144 && xid.code <= 150) {
+    auto decision = decide_nvlink5(xid.code, xid.text, tables);
+    if (entry.count == 1 || !entry.action || decision.action >= *entry.action) {
+      entry.action = decision.action;
+      if (const auto* advice = tables.nvlink5_advice(decision.action)) entry.advice = replace_all(*advice, "BUS_ID", bdf);
+      if (decision.immediate) entry.immediate = std::move(decision.immediate);
+      if (decision.investigatory) entry.investigatory = std::move(decision.investigatory);
+      entry.nvlink5_decode = std::move(decision.how);
+    }
+  }
+}
 
 // Counts the line into its code's and GPU's entry, the first of each kept up to
-// a cap; newest holds each entry's newest line number.
+// a cap; newest holds each entry's newest line number. Past the cap, a line
+// that asks for recovery takes the place of the first evictable entry, so a
+// flood of the application's own Xids hides none that needs the GPU or the node.
 void count_xid(const XidLine& xid, std::string_view line, const CudaTables& tables, KernelLogFacts& facts,
                std::vector<std::size_t>& newest) {
   ++facts.xid_lines;
   const std::string bdf = gpu_address(xid.bdf);
   auto same = std::find_if(facts.xids.begin(), facts.xids.end(),
                            [&](const XidEvent& event) { return event.code == xid.code && event.bdf == bdf; });
+  if (same == facts.xids.end() && facts.xids.size() >= k_max_xids) {
+    facts.xids_cut = "more than " + std::to_string(k_max_xids) + " Xid codes and GPUs: later ones that need nothing are only counted";
+    // The catalog answers for most codes before an entry is built; 154 and NVLink5 lines decide their own.
+    const bool decides_itself = xid.code == 154 || (xid.code >= 144 && xid.code <= 150);
+    if (const auto* known = tables.xid(xid.code); !decides_itself && known && !needs_something(known->action)) return;
+    XidEvent candidate = new_xid_event(xid, bdf, tables);
+    add_xid_line(xid, line, bdf, tables, candidate);
+    if (!needs_something(candidate.action)) return;
+    same = std::find_if(facts.xids.begin(), facts.xids.end(), evictable);
+    if (same == facts.xids.end()) return;
+    *same = std::move(candidate);
+    newest[static_cast<std::size_t>(same - facts.xids.begin())] = static_cast<std::size_t>(facts.xid_lines);
+    return;
+  }
   if (same == facts.xids.end()) {
-    XidEvent event = new_xid_event(xid, bdf, tables);
-    if (facts.xids.size() >= k_max_xids) {
-      facts.xids_cut = "more than " + std::to_string(k_max_xids) + " Xid codes and GPUs: later ones that need nothing are only counted";
-      // A flood of codes that need nothing must not hide one that needs the GPU or the node
-      // recovered: it takes the place of the first kept entry that needs nothing.
-      if (!needs_something(event)) return;
-      same = std::find_if(facts.xids.begin(), facts.xids.end(), [](const XidEvent& kept) { return !needs_something(kept); });
-      if (same == facts.xids.end()) return;
-      *same = std::move(event);
-    } else {
-      facts.xids.push_back(std::move(event));
-      newest.push_back(0);
-      same = facts.xids.end() - 1;
-    }
+    facts.xids.push_back(new_xid_event(xid, bdf, tables));
+    newest.push_back(0);
+    same = facts.xids.end() - 1;
   }
   newest[static_cast<std::size_t>(same - facts.xids.begin())] = static_cast<std::size_t>(facts.xid_lines);
-  ++same->count;
-  same->line = printable(trim(line), 200);
-  if (xid.code == 154) read_recovery_action(xid.text, *same);
-  // NVLink5 (144-150): each line decodes to its own action; the entry asks for
-  // the most disruptive of its lines' (the newest line of those that ask it).
-  if (xid.code >= 144 && xid.code <= 150) {
-    auto decision = decide_nvlink5(xid.code, xid.text, tables);
-    if (same->count == 1 || !same->action || decision.action >= *same->action) {
-      same->action = decision.action;
-      if (const auto* advice = tables.nvlink5_advice(decision.action)) same->advice = replace_all(*advice, "BUS_ID", bdf);
-      if (decision.immediate) same->immediate = std::move(decision.immediate);
-      if (decision.investigatory) same->investigatory = std::move(decision.investigatory);
-      same->nvlink5_decode = std::move(decision.how);
-    }
-  }
+  add_xid_line(xid, line, bdf, tables, *same);
 }
 // "nvidia-nvswitch3: SXid (PCI:0000:c1:00.0): 20034, Fatal, Link 48 LTSSM Fault Up";
 // the same report goes on with "20034, Severity 1 Engine instance ..." and

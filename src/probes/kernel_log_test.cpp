@@ -69,6 +69,20 @@ TEST_CASE("kernel log: Xids are counted per code and GPU, a flood is one entry, 
   CHECK(facts.xids[0].action == gd::Action::reboot_node);
   CHECK(facts.xids[0].count == 1);
   CHECK(std::count_if(facts.xids.begin(), facts.xids.end(), [](const gd::XidEvent& event) { return event.code == 13; }) == 63);
+
+  // Xid 154 decides by its own line: past the cap, "Drain and Reset" is kept (the catalog's action for 154 is none),
+  // and a kept 154 back at None, the driver's word that earlier Xids are recovered, is never the one pushed out.
+  std::string recovery = "NVRM: Xid (PCI:0000:10:00): 154, GPU recovery action changed from 0x4 (Drain and Reset) to 0x0 (None)\n";
+  for (int gpu = 0; gpu < 70; ++gpu)
+    recovery += "NVRM: Xid (PCI:0000:" + std::to_string(20 + gpu) + ":00): 13, pid=7, name=a.out, Graphics Exception\n";
+  recovery += "NVRM: Xid (PCI:0000:99:00): 154, GPU recovery action changed from 0x0 (None) to 0x4 (Drain and Reset)\n";
+  facts = gd::parse_kernel_log(recovery, tables.cuda);
+  REQUIRE(facts.xids.size() == 64);
+  CHECK(facts.xids[0].bdf == "0000:10:00.0");
+  CHECK(facts.xids[0].action == gd::Action::none);
+  CHECK(facts.xids[1].bdf == "0000:99:00.0");
+  CHECK(facts.xids[1].action == gd::Action::drain_and_reset);
+  CHECK(facts.xids[1].recovery_action == "Drain and Reset");
 }
 
 TEST_CASE("kernel log: the line formats of MIG, of old drivers, and Xid 154's recovery action") {
