@@ -6,6 +6,7 @@
 #include "model/fact_fields.h"
 #include "model/facts.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -38,6 +39,9 @@ struct ProbeNotes {
   std::vector<Unreadable> unreadable;
 
   void note_unreadable(const std::string& path, const std::string& problem, const std::string& value = {});
+  // The notes added since unreadable held `before`, where there are any: how
+  // many files an engine reads that gpudoctor did not (its files_not_read).
+  std::optional<std::int64_t> noted_since(std::size_t before) const;
 };
 
 // A layer's typed facts with the probe's notes.

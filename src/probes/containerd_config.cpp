@@ -215,7 +215,7 @@ std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNote
     if (!file.text) continue;
     const std::size_t noted_before = notes.unreadable.size();  // what its imports leave unread from here on
     engines.push_back(read_containerd(host, config, std::move(*file.text), notes));
-    if (notes.unreadable.size() > noted_before) engines.back().files_not_read = static_cast<std::int64_t>(notes.unreadable.size() - noted_before);
+    engines.back().files_not_read = notes.noted_since(noted_before);
   }
   return engines;
 }

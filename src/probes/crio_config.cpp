@@ -138,8 +138,8 @@ std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   CrioEngineFacts facts;
   facts.installed = find_on_path(host, "crio", k_service_path).has_value();
   const CrioView view = read_files(host, files, facts, notes);
-  if (!facts.installed && facts.files.empty() && notes.unreadable.size() == noted_before) return std::nullopt;
-  if (notes.unreadable.size() > noted_before) facts.files_not_read = static_cast<std::int64_t>(notes.unreadable.size() - noted_before);
+  facts.files_not_read = notes.noted_since(noted_before);
+  if (!facts.installed && facts.files.empty() && !facts.files_not_read) return std::nullopt;
   judge_runtimes(host, view, facts);
   for (const auto& dir : view.hooks_dirs.value_or(std::vector<std::string>{"/usr/share/containers/oci/hooks.d"}))
     if (facts.hooks_dirs.size() < 8) facts.hooks_dirs.push_back(printable(dir, 200));

@@ -261,7 +261,7 @@ std::optional<OciHooksFacts> read_oci_hooks(Host& host, const std::optional<Crio
     const std::size_t noted = notes.unreadable.size();
     const auto dirs = podman_hooks_dirs(host, notes);
     for (const auto& dir : dirs) facts.podman_dirs.push_back(printable(dir, 200));
-    if (notes.unreadable.size() == noted) judge(dirs, true, facts.podman_refuses);  // else where podman reads hooks is not known
+    if (!notes.noted_since(noted)) judge(dirs, true, facts.podman_refuses);  // else where podman reads hooks is not known
   }
   if (crio_here) judge(crio->hooks_dirs, false, facts.crio_refuses);
   if (!facts.podman && !crio_here) {
@@ -271,10 +271,10 @@ std::optional<OciHooksFacts> read_oci_hooks(Host& host, const std::optional<Crio
     std::sort(names->begin(), names->end());
     for (const auto& name : *names)
       if (name.ends_with(".json")) reader.read(join_path(k_default_hooks_dir, name));
-    if (facts.hooks.empty() && notes.unreadable.size() == noted_before) return std::nullopt;
+    if (facts.hooks.empty() && !notes.noted_since(noted_before)) return std::nullopt;
   }
   facts.nvidia_hooks_dropped.assign(dropped.begin(), dropped.end());
-  if (notes.unreadable.size() > noted_before) facts.files_not_read = static_cast<std::int64_t>(notes.unreadable.size() - noted_before);
+  facts.files_not_read = notes.noted_since(noted_before);
   return facts;
 }
 
