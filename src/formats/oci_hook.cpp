@@ -66,18 +66,13 @@ bool decodes(const json::value& value, GoType type) {
 // Keys as encoding/json matches them to a field's name: ASCII letters without regard to case.
 bool iequals(std::string_view a, std::string_view b) { return a.size() == b.size() && to_lower(a) == to_lower(b); }
 
-// The members Go decodes into a field: every key equal to its name without
-// regard to case, in order (the last one sets it).
-std::vector<const json::value*> members(const json::object& object, std::string_view name) {
-  std::vector<const json::value*> found;
-  for (const auto& member : object)
-    if (iequals(member.key(), name)) found.push_back(&member.value());
-  return found;
-}
-
+// What Go decodes into a field: of the keys equal to its name without regard
+// to case, the last one sets it; null where that one is null or there is none.
 const json::value* last(const json::object& object, std::string_view name) {
-  const auto found = members(object, name);
-  return found.empty() || found.back()->is_null() ? nullptr : found.back();
+  const json::value* found = nullptr;
+  for (const auto& member : object)
+    if (iequals(member.key(), name)) found = &member.value();
+  return found && !found->is_null() ? found : nullptr;
 }
 
 struct Field {

@@ -34,8 +34,10 @@ constexpr std::size_t k_max_podman_configs = 32;
 constexpr std::size_t k_max_oci_hook = 64 << 10;
 constexpr std::size_t k_no_fact = static_cast<std::size_t>(-1);
 
-// How a hook file fares, before the engine's own stage list is asked.
-enum class HookOutcome { loaded, dropped, refused, unread };
+// How a hook file fares, before the engine's own stage list is asked. gone:
+// the name's file is not there (a dangling link), and ReadDir skips it;
+// missing_program: the engines fail it with ENOENT.
+enum class HookOutcome { loaded, gone, missing_program, refused, unread };
 
 struct HookState {
   HookOutcome outcome = HookOutcome::unread;
@@ -66,7 +68,7 @@ class HookReader {
     if (!text) {
       // A name whose file is gone (a dangling link) is skipped, as ReadDir skips it.
       if (text.error().value() == ENOENT) {
-        state.outcome = HookOutcome::dropped;
+        state.outcome = HookOutcome::gone;
         return state;
       }
       if (text.error().value() == EISDIR) {  // a directory named *.json: read fails, and so does the engine
@@ -100,7 +102,7 @@ class HookReader {
       const auto stat = m_host.stat(hook->program);
       fact.program_found = stat.has_value();
       if (!stat && stat.error().value() == ENOENT) {
-        state.outcome = HookOutcome::dropped;
+        state.outcome = HookOutcome::missing_program;
         return state;
       }
       if (!stat && stat.error().value() == EACCES) {
@@ -123,7 +125,7 @@ class HookReader {
     return state;
   }
 
-  // Its entry in the facts; none for a name whose file is gone, or one not read.
+  // Its entry in the facts; none for a file gone, refused unread (EISDIR), or not read.
   const OciHookFile* fact(const HookState& state) const { return state.fact < m_facts.hooks.size() ? &m_facts.hooks[state.fact] : nullptr; }
   ProbeNotes& notes() { return m_notes; }
   Host& host() { return m_host; }
@@ -177,11 +179,11 @@ EngineHooks judge_engine(HookReader& reader, const std::vector<std::string>& dir
             break;
           }
       const OciHookFile* fact = reader.fact(state);
-      if (outcome == HookOutcome::loaded) loaded[name] = fact && fact->nvidia;
-      if (outcome == HookOutcome::dropped && fact && fact->nvidia) result.dropped_nvidia.push_back(fact->file);
+      if (outcome == HookOutcome::loaded) loaded[name] = fact->nvidia;
+      if (outcome == HookOutcome::missing_program && fact->nvidia) result.dropped_nvidia.push_back(fact->file);
       if (first != First::none) continue;
       if (outcome == HookOutcome::unread) first = First::unread;
-      if (outcome == HookOutcome::dropped && fact) first = First::not_exist;
+      if (outcome == HookOutcome::missing_program) first = First::not_exist;
       if (outcome == HookOutcome::refused) {
         first = First::refused;
         first_problem = printable(path, 200) + ": " + printable(problem, 200);
