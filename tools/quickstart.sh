@@ -4,8 +4,8 @@
 #   tools/quickstart.sh test    install what is missing, build, run every test suite,
 #                               then again under AddressSanitizer and UBSan, and
 #                               the replay and cli suites of a build without libpci,
-#                               the static build's replays against the plain one, and
-#                               the libFuzzer targets' build
+#                               the static build's replays against the plain one, gpudoctor
+#                               against real podman and containerd, and the libFuzzer targets' build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -118,6 +118,11 @@ case "${1:-check}" in
     podman_result=OK
     tools/podman_test.sh build-static/gpudoctor || { code=$?; [ "$code" = 77 ] && podman_result=SKIP || { podman_result=FAIL; status=1; }; }
     echo "podman tests: $podman_result"
+    # containerd's imports judged against the real program's `config dump` (containerd on PATH, else
+    # Debian's package unpacked into a temporary directory, never installed; 77: skipped).
+    containerd_result=OK
+    tools/containerd_test.sh build/gpudoctor || { code=$?; [ "$code" = 77 ] && containerd_result=SKIP || { containerd_result=FAIL; status=1; }; }
+    echo "containerd tests: $containerd_result"
     # The fuzz targets must keep building; each runs once over seeds from testdata.
     fuzz_result=OK
     CXX=clang++ configure build-fuzz -Dfuzz=true -Dtests=disabled -Dpci_names=disabled \
@@ -149,9 +154,10 @@ case "${1:-check}" in
     [ "$fuzz_result" = OK ] || status=1
     echo "fuzz targets: $fuzz_result"
     [ "$podman_result" = SKIP ] && podman_result=OK  # said above; where no engine runs there is nothing to count
-    python3 - "$static_result" "$fuzz_result" "$podman_result" build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
+    [ "$containerd_result" = SKIP ] && containerd_result=OK
+    python3 - "$static_result" "$fuzz_result" "$podman_result" "$containerd_result" build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
 import json, sys
-results = sys.argv[1:4] + [json.loads(line)["result"] for path in sys.argv[4:] for line in open(path) if line.strip()]
+results = sys.argv[1:5] + [json.loads(line)["result"] for path in sys.argv[5:] for line in open(path) if line.strip()]
 passed = sum(r == "OK" for r in results)
 print(f"{passed} passed, {len(results) - passed} failed")
 PY

@@ -98,22 +98,38 @@ struct ContainerdEngineFacts {
   bool default_runtime_without_program = false;
   std::optional<bool> cdi{};
   std::optional<std::int64_t> files_not_read{};
+  std::optional<std::string> program{}, release{};
+  std::optional<std::int64_t> major{};
+  std::vector<std::string> sections_replaced{}, runtimes_dropped{};
+  std::optional<std::string> default_runtime_dropped{}, refused{};
 
   template <class F>
   void fields(F& f) const {
     f("config", config, "the main file: /etc/containerd/config.toml, or k3s's, rke2's or microk8s's");
+    f("program", program, "the containerd that reads it: containerd on the service PATH, k3s's, rke2's or microk8s's own");
+    f("release", release, "its version, as its build set it (-X .../version.Version) or its module says");
+    f("major", major,
+      "its major release, from the Go module it was built as (github.com/containerd/containerd/v2 is 2): 1 puts an import's plugin section in place of the one before it, whole; 2 merges them key by key. Unset: not known, and the files are read as 2.x reads them");
     f("files", files, "it and every import read, in containerd's order (at most 16)");
     f("problem", problem, "the file and line gpudoctor could not read as TOML");
     f("missing_imports", missing_imports, "imports named without a * that do not exist: containerd does not start");
     f("version", version, "the config's version (none written: 1)");
     f("runtimes", runtimes, "the CRI runtimes defined, merged over the imports (at most 32)");
     f("default_runtime", default_runtime, "default_runtime_name, runc where unset");
-    f("default_runtime_defined", default_runtime_defined, "the default runtime is runc or one the files define: the CRI plugin loads");
+    f("default_runtime_defined", default_runtime_defined,
+      "the default runtime is one the files define, or runc where containerd keeps its own (2.x always; 1.x where the files define no runtime): the CRI plugin loads");
     f("runtimes_without_program", runtimes_without_program, "runtimes whose BinaryName is not on this machine, each as NAME (PROGRAM)");
     f("default_runtime_without_program", default_runtime_without_program, "the default runtime is one of them: every pod without another RuntimeClass fails");
     f("cdi", cdi, "enable_cdi as written (unset: on from containerd 2.0, off in 1.x)");
     f("files_not_read", files_not_read,
       "imports containerd reads that gpudoctor did not (a cap, a pattern it does not expand, or they could not be read; each in unreadable): its runtimes are then not judged");
+    f("sections_replaced", sections_replaced, "containerd 1.x: each file whose CRI plugin section (the one the plugin reads) took the place of an earlier file's, whole");
+    f("runtimes_dropped", runtimes_dropped,
+      "containerd 1.x: runtimes an earlier file defined that a later file's section, put in its place, does not: gone, each as NAME (FILE); runc is not listed");
+    f("default_runtime_dropped", default_runtime_dropped,
+      "containerd 1.x: the default_runtime_name an earlier file set, lost the same way, as NAME (FILE); the default is then runc");
+    f("refused", refused,
+      "containerd 1.x does not start on these files, in its words: a plugin, disabled or required plugin not named by its URI once a file says version 2 (\"cri\" is version 1's name)");
   }
 };
 

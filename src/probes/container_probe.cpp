@@ -172,7 +172,9 @@ std::string engines_summary(const EngineFacts& engines, const std::vector<Unread
   if (engines.docker_rootless)
     add(read(engines.docker_rootless->config) ? "rootless Docker (default runtime " + engines.docker_rootless->default_runtime + ")"
                                               : "rootless Docker (daemon.json not read)");
-  for (const auto& containerd : engines.containerd) add("containerd (default runtime " + containerd.default_runtime + ")");
+  for (const auto& containerd : engines.containerd)
+    add("containerd" + (containerd.release ? " " + *containerd.release : std::string()) +
+        (containerd.refused ? " (does not start)" : " (default runtime " + containerd.default_runtime + ")"));
   if (engines.crio) add(engines.crio->default_runtime ? "CRI-O (default runtime " + *engines.crio->default_runtime + ")" : "CRI-O");
   if (engines.oci_hooks && engines.oci_hooks->podman) add("podman");
   if (engines.oci_hooks && !engines.oci_hooks->hooks.empty()) {

@@ -3,14 +3,16 @@
 // with * is a glob, relative to the importing file's directory, and one
 // without that is missing stops containerd), and as its CRI plugin reads
 // the runtimes: under "cri" (version 1), "io.containerd.grpc.v1.cri"
-// (version 2) or "io.containerd.cri.v1.runtime" (versions 3 and 4), each
-// file by its own version as containerd 2.3 reads them, later files over
-// earlier ones (containerd 1.7 replaces a whole plugin section with an
-// import's instead; nvidia-ctk's drop-ins copy the whole section, so both
-// read them alike).
+// (version 2) or "io.containerd.cri.v1.runtime" (versions 3 and 4). How the
+// files merge depends on the release (probes/containerd_release): 2.0 and
+// later merge them key by key, each by its own version; 1.x puts a file's
+// plugin section in place of the one before it, whole (nvidia-ctk's
+// drop-ins copy the whole section for that reason; another tool's drop-in
+// that sets one key of it drops every runtime the main file defined).
 #include "probes/engine_configs.h"
 
 #include "formats/toml_config.h"
+#include "probes/containerd_release.h"
 #include "util/path.h"
 #include "util/text.h"
 
@@ -24,13 +26,6 @@
 namespace gd {
 namespace {
 
-// containerd's own, then the Kubernetes distributions that run their own containerd.
-constexpr const char* k_containerd_configs[] = {
-    "/etc/containerd/config.toml",
-    "/var/lib/rancher/k3s/agent/etc/containerd/config.toml",
-    "/var/lib/rancher/rke2/agent/etc/containerd/config.toml",
-    "/var/snap/microk8s/current/args/containerd.toml",
-};
 constexpr std::size_t k_max_files = 16;
 constexpr std::size_t k_max_runtimes = 32;
 
@@ -69,23 +64,114 @@ void read_cri(const TomlDocument& document, const TomlPath& plugin, CriView& vie
   if (auto enabled = document.boolean(cdi)) view.cdi = enabled;
 }
 
-// Each file by its own version. Version 1 names the plugin "cri" (or in
-// full); version 2 "io.containerd.grpc.v1.cri", which containerd 2.x
-// migrates into "io.containerd.cri.v1.runtime" where that table lacks a key,
-// so a version 2 file's own version 3 tables count too (1.7 ignores them:
-// gpudoctor reads them as 2.x does, which cannot make a failure of a
-// working 2.x). Versions 3 and 4 read only "io.containerd.cri.v1.runtime":
-// containerd migrates nothing in them.
-void read_file_cri(const TomlDocument& document, std::int64_t version, CriView& view) {
-  if (version <= 1) {
-    read_cri(document, {"plugins", "cri"}, view);
-    read_cri(document, {"plugins", "io.containerd.grpc.v1.cri"}, view);
-  } else if (version == 2) {
-    read_cri(document, {"plugins", "io.containerd.grpc.v1.cri"}, view);
-    read_cri(document, {"plugins", "io.containerd.cri.v1.runtime"}, view);
-  } else {
-    read_cri(document, {"plugins", "io.containerd.cri.v1.runtime"}, view);
+// The CRI plugin's tables of one file, by the key under "plugins" they are written at.
+struct FileCri {
+  std::string path;
+  std::optional<std::int64_t> version;  // as written
+  std::map<std::string, CriView> sections;
+  std::vector<std::string> plugin_keys, disabled_plugins, required_plugins;  // what containerd 1.x validates
+};
+
+constexpr const char* k_cri_keys[] = {"cri", "io.containerd.grpc.v1.cri", "io.containerd.cri.v1.runtime"};
+
+FileCri read_file_sections(std::string path, const TomlDocument& document) {
+  FileCri file{.path = std::move(path), .version = document.integer({"version"}), .sections = {},
+               .plugin_keys = document.tables_below({"plugins"}), .disabled_plugins = {}, .required_plugins = {}};
+  for (const char* key : k_cri_keys)
+    if (std::find(file.plugin_keys.begin(), file.plugin_keys.end(), key) != file.plugin_keys.end())
+      read_cri(document, {"plugins", key}, file.sections[key]);
+  if (const auto* disabled = document.find({"disabled_plugins"})) file.disabled_plugins = disabled->strings;
+  if (const auto* required = document.find({"required_plugins"})) file.required_plugins = required->strings;
+  return file;
+}
+
+// containerd 1.x's ValidateV2 over the merged files, where the last version
+// written is 2 or more: every plugin named by its URI ("cri" is version 1's
+// name). Its words, as containerd says them before it exits.
+std::optional<std::string> refused_by_1x(const std::vector<FileCri>& files) {
+  auto uri = [](const std::string& name) { return name.starts_with("io.containerd.") && split(name, '.').size() >= 4; };
+  for (const auto& [list, what] : {std::pair{&FileCri::disabled_plugins, "disabled plugin URI"}, std::pair{&FileCri::required_plugins, "required plugin URI"},
+                                   std::pair{&FileCri::plugin_keys, "plugin key URI"}})
+    for (const auto& file : files)
+      for (const auto& name : file.*list)
+        if (!uri(name)) return concat({"invalid ", what, " \"", printable(name, 60), "\" expect io.containerd.x.vx"});
+  return std::nullopt;
+}
+
+// What one view sets, over another.
+void merge_over(CriView& view, const CriView& over) {
+  if (over.default_runtime) view.default_runtime = over.default_runtime;
+  for (const auto& [name, runtime] : over.runtimes) {
+    auto& entry = view.runtimes[name];
+    if (runtime.type) entry.type = runtime.type;
+    if (runtime.binary) entry.binary = runtime.binary;
   }
+  if (over.cdi) view.cdi = over.cdi;
+}
+
+// containerd 2.x merges the files key by key, each by its own version.
+// Version 1 names the plugin "cri" (or in full); version 2
+// "io.containerd.grpc.v1.cri", which containerd 2.x migrates into
+// "io.containerd.cri.v1.runtime" where that table lacks a key, so a version 2
+// file's own version 3 tables count too. Versions 3 and 4 read only
+// "io.containerd.cri.v1.runtime": containerd migrates nothing in them. Where
+// the release is not known, the files are read this way too.
+CriView merge_key_by_key(const std::vector<FileCri>& files) {
+  CriView view;
+  for (const auto& file : files) {
+    const std::int64_t version = file.version.value_or(1);
+    for (const char* key : k_cri_keys) {
+      const std::string_view name(key);
+      const bool read = version <= 1 ? name != k_cri_keys[2] : version == 2 ? name != k_cri_keys[0] : name == k_cri_keys[2];
+      if (auto section = file.sections.find(key); read && section != file.sections.end()) merge_over(view, section->second);
+    }
+  }
+  return view;
+}
+
+// containerd 1.x (services/server/config mergeConfig) puts each file's
+// plugin sections in place of the same key's section of the files before it,
+// whole, and its CRI plugin reads "cri" where the last version written is 1,
+// else "io.containerd.grpc.v1.cri" (1.x knows no later key). What a section
+// defined and the one that replaced it did not is lost.
+CriView merge_section_by_section(const std::vector<FileCri>& files, ContainerdEngineFacts& facts) {
+  struct Section {
+    CriView view;
+    std::string file;
+    std::vector<std::string> replaced;                          // "FILE replaced FILE's [plugins.\"KEY\"]"
+    std::map<std::string, std::string> dropped_runtimes;        // a runtime and the file that defined it
+    std::optional<std::pair<std::string, std::string>> dropped_default;  // the same for default_runtime_name
+  };
+  std::map<std::string, Section> sections;
+  std::int64_t version = 1;
+  for (const auto& file : files) {
+    if (file.version.value_or(0) != 0) version = *file.version;
+    for (const auto& [key, view] : file.sections) {
+      if (key == k_cri_keys[2]) continue;
+      auto& section = sections[key];
+      if (!section.file.empty())
+        section.replaced.push_back(printable(file.path, 200) + " replaced " + printable(section.file, 200) + "'s [plugins.\"" + key + "\"]");
+      // runc is the CRI plugin's own default; what its loss costs is not a GPU matter.
+      for (const auto& [name, _] : section.view.runtimes)
+        if (name != "runc" && !view.runtimes.contains(name)) section.dropped_runtimes.try_emplace(name, section.file);
+      for (const auto& [name, _] : view.runtimes) section.dropped_runtimes.erase(name);
+      if (section.view.default_runtime && *section.view.default_runtime != "runc" && !view.default_runtime)
+        section.dropped_default.emplace(*section.view.default_runtime, section.file);
+      if (view.default_runtime) section.dropped_default.reset();
+      section.view = view;
+      section.file = file.path;
+    }
+  }
+  if (version >= 2 && !files.empty())
+    if (auto refused = refused_by_1x(files)) facts.refused = "failed to load TOML from " + printable(files.back().path, 200) + ": " + *refused;
+  auto read = sections.find(version <= 1 ? k_cri_keys[0] : k_cri_keys[1]);
+  if (read == sections.end()) return {};
+  facts.sections_replaced = read->second.replaced;
+  for (const auto& [name, file] : read->second.dropped_runtimes)
+    facts.runtimes_dropped.push_back(printable(name, 60) + " (" + printable(file, 200) + ")");
+  if (const auto& dropped = read->second.dropped_default)
+    facts.default_runtime_dropped = printable(dropped->first, 60) + " (" + printable(dropped->second, 200) + ")";
+  return read->second.view;
 }
 
 // BinaryName is what the runc shim runs; other shims (kata, runsc, a wasm
@@ -150,9 +236,9 @@ void add_import(Host& host, const std::string& importer, const std::string& writ
   }
 }
 
-// The main file, then its imports breadth first, each once, into the CRI plugin's view.
-CriView read_files(Host& host, const std::string& main, std::string main_text, ContainerdEngineFacts& facts, ProbeNotes& notes) {
-  CriView view;
+// The main file, then its imports breadth first, each once, with their CRI tables.
+std::vector<FileCri> read_files(Host& host, const std::string& main, std::string main_text, ContainerdEngineFacts& facts, ProbeNotes& notes) {
+  std::vector<FileCri> files;
   std::deque<std::pair<std::string, std::string>> queue;  // a file and its text
   std::set<std::string> loaded = {main};
   queue.emplace_back(main, std::move(main_text));
@@ -165,13 +251,12 @@ CriView read_files(Host& host, const std::string& main, std::string main_text, C
       facts.problem = printable(path, 200) + ": " + document.error();
       break;
     }
-    const std::int64_t version = document->integer({"version"}).value_or(1);
-    if (path == main) facts.version = version;
-    read_file_cri(*document, version, view);
+    if (path == main) facts.version = document->integer({"version"}).value_or(1);
+    files.push_back(read_file_sections(path, *document));
     if (const auto* imports = document->find({"imports"}))
       for (const auto& written : imports->strings) add_import(host, path, written, loaded, queue, facts, notes);
   }
-  return view;
+  return files;
 }
 
 // Each runtime, and whether the program its runc shim runs is here. A bare
@@ -180,7 +265,11 @@ CriView read_files(Host& host, const std::string& main, std::string main_text, C
 void judge_runtimes(Host& host, const CriView& view, bool service_path_known, ContainerdEngineFacts& facts) {
   const std::string default_runtime = view.default_runtime.value_or("runc");
   facts.default_runtime = printable(default_runtime, 60);
-  facts.default_runtime_defined = default_runtime == "runc" || view.runtimes.contains(default_runtime);
+  // runc is the CRI plugin's own default runtime; containerd 1.x (go-toml v1)
+  // puts a section's runtimes table in place of that default, whole, so there
+  // runc is defined only where no runtime is, or runc itself is.
+  facts.default_runtime_defined =
+      view.runtimes.contains(default_runtime) || (default_runtime == "runc" && (facts.major != 1 || view.runtimes.empty()));
   for (const auto& [name, definition] : view.runtimes) {
     if (facts.runtimes.size() == k_max_runtimes) break;
     EngineRuntime runtime{.name = printable(name, 60), .is_default = name == default_runtime};
@@ -199,10 +288,12 @@ void judge_runtimes(Host& host, const CriView& view, bool service_path_known, Co
   facts.cdi = view.cdi;
 }
 
-ContainerdEngineFacts read_containerd(Host& host, const std::string& main, std::string main_text, ProbeNotes& notes) {
-  ContainerdEngineFacts facts{.config = main};
-  const CriView view = read_files(host, main, std::move(main_text), facts, notes);
-  judge_runtimes(host, view, main == k_containerd_configs[0], facts);
+ContainerdEngineFacts read_containerd(Host& host, const ContainerdInstall& install, std::string main_text, ProbeNotes& notes) {
+  ContainerdEngineFacts facts{.config = install.config};
+  read_containerd_release(host, install, facts);
+  const auto files = read_files(host, install.config, std::move(main_text), facts, notes);
+  const CriView view = facts.major == 1 ? merge_section_by_section(files, facts) : merge_key_by_key(files);
+  judge_runtimes(host, view, install.program == nullptr, facts);
   return facts;
 }
 
@@ -210,11 +301,11 @@ ContainerdEngineFacts read_containerd(Host& host, const std::string& main, std::
 
 std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNotes& notes) {
   std::vector<ContainerdEngineFacts> engines;
-  for (const char* config : k_containerd_configs) {
-    auto file = read_engine_file(host, config, notes);
+  for (const auto& install : k_containerd_installs) {
+    auto file = read_engine_file(host, install.config, notes);
     if (!file.text) continue;
     const std::size_t noted_before = notes.unreadable.size();  // what its imports leave unread from here on
-    engines.push_back(read_containerd(host, config, std::move(*file.text), notes));
+    engines.push_back(read_containerd(host, install, std::move(*file.text), notes));
     engines.back().files_not_read = notes.noted_since(noted_before);
   }
   return engines;

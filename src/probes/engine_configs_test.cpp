@@ -1,5 +1,6 @@
 #include "probes/engine_configs.h"
 
+#include "test_support/binary_writer.h"
 #include "test_support/probe_fixture.h"
 
 #include <doctest/doctest.h>
@@ -113,6 +114,94 @@ TEST_CASE("containerd: a version 3 file's version 2 tables are not read; BinaryN
     CHECK_FALSE(runtime.found.value);  // kata: not the runc shim's; nvidia-container-runtime: the snap's PATH is not known
   }
   CHECK(microk8s.runtimes_without_program.empty());
+}
+
+namespace {
+
+// containerd's program at /usr/bin, of the given major release.
+void containerd_of_major(gd::ProbeFixture& f, int major) {
+  const std::string module = major == 2 ? "github.com/containerd/containerd/v2" : "github.com/containerd/containerd";
+  f.host.file("/usr/bin/containerd", gd::go_program("go1.22.12", "path\t" + module + "/cmd/containerd\n"));
+}
+
+constexpr const char* k_cri = "[plugins.\"io.containerd.grpc.v1.cri\"";
+
+}  // namespace
+
+TEST_CASE("containerd 1.x puts an import's plugin section in place of the one before it; 2.x merges key by key") {
+  const std::string main = std::string("version = 2\nimports = ['conf.d/*.toml']\n") + k_cri + ".containerd]\ndefault_runtime_name = 'nvidia'\n" + k_cri +
+                           ".containerd.runtimes.nvidia]\nruntime_type = 'io.containerd.runc.v2'\n" + k_cri +
+                           ".containerd.runtimes.runc]\nruntime_type = 'io.containerd.runc.v2'\n";
+  const std::string registry = std::string("version = 2\n") + k_cri + ".registry]\nconfig_path = '/etc/containerd/certs.d'\n";
+  auto read = [&](int major, const std::string& drop_in) {
+    gd::ProbeFixture f;
+    if (major) containerd_of_major(f, major);
+    f.host.file("/etc/containerd/config.toml", main);
+    f.host.file("/etc/containerd/conf.d/10.toml", drop_in);
+    gd::ProbeNotes notes;
+    auto engines = gd::read_containerd_engines(f.host, notes);
+    REQUIRE(engines.size() == 1);
+    return engines[0];
+  };
+  const auto one = read(1, registry);
+  CHECK(one.major == 1);
+  CHECK(one.default_runtime == "runc");
+  CHECK(one.runtimes.empty());
+  CHECK(one.default_runtime_defined);  // no runtime defined: containerd's own runc stays
+  CHECK(one.runtimes_dropped == std::vector<std::string>{"nvidia (/etc/containerd/config.toml)"});  // runc is not listed
+  CHECK(one.default_runtime_dropped == "nvidia (/etc/containerd/config.toml)");
+  CHECK(one.sections_replaced ==
+        std::vector<std::string>{"/etc/containerd/conf.d/10.toml replaced /etc/containerd/config.toml's [plugins.\"io.containerd.grpc.v1.cri\"]"});
+  for (const int major : {2, 0}) {  // 2.x, and a release not known: key by key
+    CAPTURE(major);
+    const auto merged = read(major, registry);
+    CHECK(merged.default_runtime == "nvidia");
+    CHECK(merged.runtimes.size() == 2);
+    CHECK(merged.runtimes_dropped.empty());
+    CHECK_FALSE(merged.default_runtime_dropped);
+    CHECK(merged.sections_replaced.empty());
+  }
+  // A drop-in that sets the default again and defines the runtime: nothing lost, though the section was replaced.
+  const auto again = read(1, std::string("version = 2\n") + k_cri + ".containerd]\ndefault_runtime_name = 'nvidia'\n" + k_cri +
+                                 ".containerd.runtimes.nvidia]\nruntime_type = 'io.containerd.runc.v2'\n");
+  CHECK(again.runtimes_dropped.empty());
+  CHECK_FALSE(again.default_runtime_dropped);
+  CHECK(again.default_runtime == "nvidia");
+  CHECK(again.default_runtime_defined);
+  // A drop-in of runtimes without runc, the default left unset: 1.x has no runc then, 2.x keeps its own.
+  const std::string runtime_only = std::string(k_cri) + ".containerd.runtimes.foo]\nruntime_type = 'io.containerd.runc.v2'\n";
+  CHECK_FALSE(read(1, runtime_only).default_runtime_defined);
+  CHECK(read(2, runtime_only).default_runtime_defined);
+  CHECK_FALSE(read(1, runtime_only).refused);
+}
+
+TEST_CASE("containerd 1.x refuses plugins named the version 1 way once a file says version 2, and reads cri by the last version") {
+  auto read = [](int major, const std::string& main, const std::string& drop_in) {
+    gd::ProbeFixture f;
+    containerd_of_major(f, major);
+    f.host.file("/etc/containerd/config.toml", "imports = ['/etc/containerd/conf.d/*.toml']\n" + main);
+    f.host.file("/etc/containerd/conf.d/10.toml", drop_in);
+    gd::ProbeNotes notes;
+    auto engines = gd::read_containerd_engines(f.host, notes);
+    REQUIRE(engines.size() == 1);
+    return engines[0];
+  };
+  // Docker's containerd.io file with a version 2 drop-in.
+  const auto docker = read(1, "disabled_plugins = ['cri']\n", "version = 2\n");
+  CHECK(docker.refused ==
+        "failed to load TOML from /etc/containerd/conf.d/10.toml: invalid disabled plugin URI \"cri\" expect io.containerd.x.vx");
+  CHECK_FALSE(read(2, "disabled_plugins = ['cri']\n", "version = 2\n").refused);  // 2.x migrates version 1 files
+  CHECK_FALSE(read(1, "disabled_plugins = ['cri']\n", "[plugins.cri.registry]\nconfig_path = '/x'\n").refused);  // version 1 throughout
+  const auto tables = read(1, "[plugins.cri.containerd]\ndefault_runtime_name = 'nvidia'\n", "version = 2\n");
+  CHECK(tables.refused == "failed to load TOML from /etc/containerd/conf.d/10.toml: invalid plugin key URI \"cri\" expect io.containerd.x.vx");
+  CHECK(read(1, "", "version = 2\nrequired_plugins = ['io.containerd.grpc']\n").refused ==
+        "failed to load TOML from /etc/containerd/conf.d/10.toml: invalid required plugin URI \"io.containerd.grpc\" expect io.containerd.x.vx");
+  // Version 1 throughout: "cri" is what the plugin reads, and the drop-in's [plugins.cri] replaces the main file's.
+  const auto v1 = read(1, "[plugins.cri.containerd]\ndefault_runtime_name = 'nvidia'\n[plugins.cri.containerd.runtimes.nvidia]\nruntime_type = 'io.containerd.runc.v2'\n",
+                       "[plugins.cri.registry]\nconfig_path = '/x'\n");
+  CHECK_FALSE(v1.refused);
+  CHECK(v1.default_runtime == "runc");
+  CHECK(v1.runtimes_dropped == std::vector<std::string>{"nvidia (/etc/containerd/config.toml)"});
 }
 
 TEST_CASE("the toolkit's config: its mode, no-cgroups, and the host ldconfig found as the toolkit normalises it") {

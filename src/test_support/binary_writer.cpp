@@ -187,6 +187,35 @@ std::string tiny_module(const std::vector<std::pair<std::string, std::string>>& 
   return out.str();
 }
 
+std::string go_program(const std::string& go_version, const std::string& module_lines, bool pre_1_18) {
+  auto uvarint = [](Bytes& out, std::uint64_t value) {
+    for (; value >= 0x80; value >>= 7) out.text(std::string(1, static_cast<char>((value & 0x7f) | 0x80)));
+    out.text(std::string(1, static_cast<char>(value)));
+  };
+  // runtime/debug's frame around the module information (its modinfoStart and modinfoEnd).
+  constexpr unsigned char k_start[16] = {0x30, 0x77, 0xaf, 0x0c, 0x92, 0x74, 0x08, 0x02,
+                                         0x41, 0xe1, 0xc1, 0x07, 0xe6, 0xd6, 0x18, 0xe6};
+  constexpr unsigned char k_end[16] = {0xf9, 0x32, 0x43, 0x31, 0x86, 0x18, 0x20, 0x72,
+                                       0x00, 0x82, 0x42, 0x10, 0x41, 0x16, 0xd8, 0xf2};
+  const std::string framed = std::string(reinterpret_cast<const char*>(k_start), 16) + module_lines +
+                             std::string(reinterpret_cast<const char*>(k_end), 16);
+  Bytes info;
+  info.text("\xff Go buildinf:").text(std::string(1, '\x08')).text(std::string(1, pre_1_18 ? '\0' : '\x02')).zeros(16);
+  uvarint(info, go_version.size());
+  info.text(go_version);
+  uvarint(info, framed.size());
+  info.text(framed);
+  const std::string names("\0.go.buildinfo\0.shstrtab\0", 25);
+  const std::uint64_t data_at = 64, names_at = data_at + info.size();
+  const std::uint64_t table_at = align8(names_at + names.size());
+  Bytes out;
+  elf_header(out, {.type = 2, .shoff = table_at, .shnum = 3, .shstrndx = 2});
+  out.text(info.str()).text(names).zeros(table_at - out.size()).zeros(64);
+  section_header(out, 1, 1, 3, data_at, info.size(), 16);  // SHF_WRITE | SHF_ALLOC, as the Go linker marks it
+  section_header(out, 15, 3, 0, names_at, names.size(), 1);
+  return out.str();
+}
+
 std::string ld_cache(const std::vector<LdCacheEntrySpec>& given) {
   // In ldconfig's order, descending by _dl_cache_libcmp, which glibc's binary
   // search relies on; entries of one name keep the order they are given in.

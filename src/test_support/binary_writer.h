@@ -47,6 +47,13 @@ std::string fatbin_elf(const std::vector<FatbinEntrySpec>& entries, bool damaged
 // PKCS#7 blob, struct module_signature, "~Module signature appended~\n").
 std::string tiny_module(const std::vector<std::pair<std::string, std::string>>& modinfo, bool signed_ = false);
 
+// A Go program (ET_EXEC, x86-64) whose only content is its .go.buildinfo
+// section as Go 1.18 and later write it: the header, the Go release and the
+// module information (runtime/debug's lines: "path\t...", "mod\t...",
+// "build\t-ldflags=...") framed as the linker frames it. pre_1_18: the flag
+// that says the strings are inline left clear, as older releases leave it.
+std::string go_program(const std::string& go_version, const std::string& module_lines, bool pre_1_18 = false);
+
 struct LdCacheEntrySpec {
   std::string soname, path;
   std::uint32_t flags = 0x0303;  // x86-64 libc6; 0x0a03 aarch64

@@ -7,6 +7,7 @@
 #include "child/child_runner.h"
 #include "formats/elf_file.h"
 #include "formats/fatbin.h"
+#include "formats/go_buildinfo.h"
 #include "formats/modinfo.h"
 #include "host/live_host.h"
 #include "loader/ld_cache.h"
@@ -81,6 +82,22 @@ TEST_CASE("fatbin_elf: readelf lists the section; read_fatbin reads its entries,
   const auto damaged = gd::read_fatbin(host, dir / "libbad.so");
   CHECK(damaged.has_fatbin);
   CHECK_FALSE(damaged.problems.empty());
+}
+
+TEST_CASE("go_program: readelf finds .go.buildinfo and its magic, readelf -p shows the module lines; read_go_buildinfo reads them") {
+  gd::TempDir dir;
+  dir.write("containerd", gd::go_program("go1.22.12", "path\tgithub.com/containerd/containerd/cmd/containerd\nbuild\tCGO_ENABLED=1\n"));
+  CHECK(tool_output({"readelf", "-SW", dir / "containerd"}).find(".go.buildinfo") != std::string::npos);
+  // The section's first 16 bytes as readelf dumps them: the magic, pointer size 8, flag 2 (strings inline).
+  CHECK(tool_output({"readelf", "-x", ".go.buildinfo", dir / "containerd"}).find("ff20476f 20627569 6c64696e 663a0802") !=
+        std::string::npos);
+  CHECK(tool_output({"readelf", "-p", ".go.buildinfo", dir / "containerd"}).find("github.com/containerd/containerd/cmd/containerd") !=
+        std::string::npos);
+  gd::LiveHost host;
+  const auto info = gd::read_go_buildinfo(host, dir / "containerd");
+  REQUIRE(info);
+  CHECK(info->go_version == "go1.22.12");
+  CHECK(info->main_path == "github.com/containerd/containerd/cmd/containerd");
 }
 
 TEST_CASE("tiny_module: modinfo reads the fields gpudoctor reads") {

@@ -6,6 +6,7 @@
 //    "machine": 62, "fwd_note": "<json text>", "fatbin": [[kind, arch, major, minor], ...]}
 //   {"format": "fatbin_elf", "entries": [...], "damaged": false}
 //   {"format": "module", "modinfo": [[key, value], ...], "signed": false}
+//   {"format": "go_program", "go": "go1.23.8", "modules": "path\t...\nmod\t...\n", "pre_1_18": false}
 //   {"format": "ld_cache", "entries": [[soname, path], ...], "flags": 771}
 // A bad request ends it with exit 2 and the reason on stderr.
 
@@ -61,6 +62,8 @@ std::string answer(const json::object& request) {
       modinfo.emplace_back(pair.as_array().at(0).as_string(), pair.as_array().at(1).as_string());
     return gd::tiny_module(modinfo, gd::bool_field(request, "signed").value_or(false));
   }
+  if (format == "go_program")
+    return gd::go_program(gd::string_field(request, "go"), gd::string_field(request, "modules"), gd::bool_field(request, "pre_1_18").value_or(false));
   if (format == "ld_cache") {
     const auto flags = static_cast<std::uint32_t>(gd::int_field(request, "flags").value_or(0x0303));
     std::vector<gd::LdCacheEntrySpec> entries;

@@ -1,6 +1,6 @@
 """The binary files scenarios need (ELF shared objects with SONAME,
 DT_NEEDED, RUNPATH, notes and .nv_fatbin; fatbin containers; kernel modules'
-.modinfo; ld.so.cache), written by the one writer per format there is:
+.modinfo; Go programs' .go.buildinfo; ld.so.cache), written by the one writer per format there is:
 src/test_support/binary_writer.cpp, asked through the build's write_binary
 helper. make_snapshots.py (or bench.py) names the helper with use_writer()."""
 
@@ -47,6 +47,24 @@ def tiny_elf(soname, needed=(), runpath=None, rpath=None, machine=62, fwd_note=N
     return _write({"format": "elf", "soname": soname, "needed": list(needed), "runpath": runpath, "rpath": rpath,
                    "machine": machine, "fwd_note": None if fwd_note is None else json.dumps(fwd_note),
                    "fatbin": None if fatbin is None else _entries(fatbin)})
+
+
+def go_program(go, main_path, module=None, ldflags=None, dependencies=()):
+    """A Go program whose only content is its build information, as `go
+    version -m` reads it: the Go release, the main package, its module
+    (path, version), the modules built in ((path, version) or (path,
+    version, replacement path, its version)) and -ldflags."""
+    lines = [f"path\t{main_path}"]
+    if module:
+        lines.append(f"mod\t{module[0]}\t{module[1]}\t")
+    for dependency in dependencies:
+        lines.append(f"dep\t{dependency[0]}\t{dependency[1]}\th1:x=")
+        if len(dependency) == 4:
+            lines.append(f"=>\t{dependency[2]}\t{dependency[3]}\th1:y=")
+    if ldflags:
+        lines.append(f"build\t-ldflags=\"{ldflags}\"")
+    lines.append("build\tCGO_ENABLED=1")
+    return _write({"format": "go_program", "go": go, "modules": "\n".join(lines) + "\n"})
 
 
 def tiny_module(modinfo, signed=False):

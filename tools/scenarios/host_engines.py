@@ -6,6 +6,7 @@ Each file is written the way its tool writes it (nvidia-ctk runtime
 configure, the toolkit's packages, `containerd config default`); each
 failure has the healthy host it was broken from."""
 
+from scenarios.binaries import go_program
 from scenarios.engines import nvidia_ctk_spec
 from scenarios.snapshot import *  # noqa: F401,F403
 
@@ -348,6 +349,7 @@ def scenarios():
         "[nvidia-ctk]", "[nvidia-ctk")
     yield s.expect("warn", None, ["toolkit-config-unreadable"], headline="toolkit-config-unreadable")
     yield from containerd_scenarios()
+    yield from containerd_release_scenarios()
     yield from crio_scenarios()
 
 
@@ -464,6 +466,163 @@ def crio_host(name, description, toolkit=True, default=False, directory="/usr/bi
     s.file("/etc/crio/crio.conf.d/99-nvidia.toml", CRIO_NVIDIA_DROP_IN.format(
         default='    default_runtime = "nvidia"\n' if default else "", directory=directory))
     return s
+
+
+def containerd_program(major, release):
+    """containerd as its Makefile builds it: the module it is (/v2 from 2.0 on), the release set with -X."""
+    module = "github.com/containerd/containerd" + ("/v2" if major == 2 else "")
+    return go_program("go1.23.8" if major == 2 else "go1.22.12", module + "/cmd/containerd", (module, "(devel)"),
+                      ldflags=f"-X {module}/version.Version={release} -X {module}/version.Revision=0aa4bc9 -s -w")
+
+
+# /etc/containerd/config.toml of a containerd 1.7 node as nvidia-ctk up to 1.17 left it (in place, version 2,
+# nvidia the default), with the line a cloud's bootstrap adds for its drop-ins.
+CONTAINERD17_NVIDIA_CONFIG = """version = 2
+imports = ["/etc/containerd/conf.d/*.toml"]
+
+[plugins]
+
+  [plugins."io.containerd.grpc.v1.cri"]
+    sandbox_image = "registry.k8s.io/pause:3.9"
+
+    [plugins."io.containerd.grpc.v1.cri".containerd]
+      default_runtime_name = "nvidia"
+
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes]
+
+        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]
+          privileged_without_host_devices = false
+          runtime_engine = ""
+          runtime_root = ""
+          runtime_type = "io.containerd.runc.v2"
+
+          [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia.options]
+            BinaryName = "/usr/bin/nvidia-container-runtime"
+            SystemdCgroup = true
+
+        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+          runtime_type = "io.containerd.runc.v2"
+
+          [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+            SystemdCgroup = true
+"""
+
+# A registry mirror drop-in, of the kind bootstrap scripts and guides add.
+CONTAINERD_REGISTRY_DROP_IN = """version = 2
+
+[plugins."io.containerd.grpc.v1.cri".registry]
+  config_path = "/etc/containerd/certs.d"
+"""
+
+# A drop-in as nvidia-ctk 1.18 writes it for a version 2 file: the whole CRI section of config.toml, the nvidia runtime added.
+CONTAINERD17_NVIDIA_CTK_DROP_IN = """version = 2
+
+[plugins]
+
+  [plugins."io.containerd.grpc.v1.cri"]
+    sandbox_image = "registry.k8s.io/pause:3.9"
+
+    [plugins."io.containerd.grpc.v1.cri".containerd]
+
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes]
+
+        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]
+          runtime_type = "io.containerd.runc.v2"
+
+          [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia.options]
+            BinaryName = "/usr/bin/nvidia-container-runtime"
+            SystemdCgroup = true
+
+        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+          runtime_type = "io.containerd.runc.v2"
+
+          [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+            SystemdCgroup = true
+"""
+
+# A hand-written drop-in that only adds the nvidia runtime, for a RuntimeClass.
+CONTAINERD_RUNTIME_ONLY_DROP_IN = """version = 2
+
+[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]
+  runtime_type = "io.containerd.runc.v2"
+
+[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia.options]
+  BinaryName = "/usr/bin/nvidia-container-runtime"
+"""
+
+# /etc/containerd/config.toml as Docker's containerd.io package installs it (version 1, the CRI plugin off).
+CONTAINERD_IO_CONFIG = """#   Copyright 2018-2022 Docker Inc.
+
+#   Licensed under the Apache License, Version 2.0 (the "License");
+#   you may not use this file except in compliance with the License.
+
+disabled_plugins = ["cri"]
+
+#root = "/var/lib/containerd"
+#state = "/run/containerd"
+#subreaper = true
+#oom_score = 0
+
+#[grpc]
+#  address = "/run/containerd/containerd.sock"
+#  uid = 0
+#  gid = 0
+"""
+
+
+def containerd_node(name, description, major, release):
+    """An H100 Kubernetes node on containerd of the given release, with the toolkit's packages."""
+    s = toolkit_host(name, description)
+    del s.files["/usr/bin/dockerd"]
+    del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
+    s.file("/usr/bin/containerd", containerd_program(major, release))
+    return s
+
+
+def containerd_release_scenarios():
+    """containerd 1.x puts an import's plugin section in place of the one before it, whole; 2.0 and later
+    merge them key by key (containerd#9982): the same files are judged by the release that reads them."""
+    s = containerd_node("host-containerd17-registry-drop-in-drops-nvidia", "containerd 1.7.27 with nvidia its default "
+                        "runtime in config.toml, and a registry drop-in in conf.d that names the CRI plugin: the drop-in's "
+                        "section takes the place of config.toml's, whole, and the nvidia runtime and the default are gone.",
+                        1, "v1.7.27")
+    s.file("/etc/containerd/config.toml", CONTAINERD17_NVIDIA_CONFIG)
+    s.file("/etc/containerd/conf.d/10-registry.toml", CONTAINERD_REGISTRY_DROP_IN)
+    yield s.expect("warn", None, ["containerd-import-drops-runtimes"], headline="containerd-import-drops-runtimes")
+
+    s = containerd_node("host-containerd2-registry-drop-in-healthy", "The same files read by containerd 2.1.4, which "
+                        "merges the drop-in key by key: nvidia stays the default.", 2, "v2.1.4")
+    s.file("/etc/containerd/config.toml", CONTAINERD17_NVIDIA_CONFIG)
+    s.file("/etc/containerd/conf.d/10-registry.toml", CONTAINERD_REGISTRY_DROP_IN)
+    yield s.expect("ok", None, [])
+
+    s = containerd_node("host-containerd17-nvidia-ctk-drop-in-healthy", "containerd 1.7.27 with nvidia-ctk 1.18's drop-in, "
+                        "which copies config.toml's whole CRI section for this reason: the section is replaced, nothing lost.",
+                        1, "v1.7.27")
+    s.file("/etc/containerd/config.toml", CONTAINERD17_NVIDIA_CONFIG.replace('      default_runtime_name = "nvidia"\n', ""))
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD17_NVIDIA_CTK_DROP_IN)
+    yield s.expect("ok", None, [])
+
+    s = containerd_node("host-containerd17-runtime-only-drop-in", "containerd 1.7.27, config.toml only a version and its "
+                        "imports line, and a hand-written drop-in that adds the nvidia runtime alone: its runtimes take the "
+                        "place of containerd's own, runc included, and runc stays the default: the CRI plugin does not load.",
+                        1, "v1.7.27")
+    s.file("/etc/containerd/config.toml", 'version = 2\nimports = ["/etc/containerd/conf.d/*.toml"]\n')
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD_RUNTIME_ONLY_DROP_IN)
+    yield s.expect("fail", "container", ["containerd-default-runtime-undefined"], headline="containerd-default-runtime-undefined")
+
+    s = containerd_node("host-containerd2-runtime-only-drop-in-healthy", "The same files read by containerd 2.1.4, which "
+                        "keeps its own runc beside the drop-in's nvidia runtime.", 2, "v2.1.4")
+    s.file("/etc/containerd/config.toml", 'version = 2\nimports = ["/etc/containerd/conf.d/*.toml"]\n')
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD_RUNTIME_ONLY_DROP_IN)
+    yield s.expect("ok", None, [])
+
+    s = containerd_node("host-containerd17-docker-config-version-2-drop-in", "Docker's containerd.io 1.7.27 config.toml "
+                        "(version 1, the CRI plugin disabled as \"cri\") given an imports line and nvidia-ctk's version 2 "
+                        "drop-in: containerd 1.x then wants every plugin by its full name and does not start.", 1, "1.7.27")
+    s.file("/etc/containerd/config.toml", 'imports = ["/etc/containerd/conf.d/*.toml"]\n' + CONTAINERD_IO_CONFIG)
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD17_NVIDIA_CTK_DROP_IN)
+    yield s.expect("fail", "container", ["containerd-refuses-config"], headline="containerd-refuses-config")
 
 
 def crio_scenarios():
