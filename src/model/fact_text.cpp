@@ -23,7 +23,7 @@ std::string format_fact(const json::value& value) {
     }
     case json::kind::object: {
       const auto& object = value.get_object();
-      for (const char* key : {"bdf", "bus_id", "name", "path", "library", "gpu", "framework", "value"})  // what tells repeats apart
+      for (const char* key : {"bdf", "bus_id", "name", "path", "library", "gpu", "framework", "value", "config"})  // what tells repeats apart
         if (const auto* field = object.if_contains(key)) return format_fact(*field);
       return printable(json::serialize(value), 160);
     }

@@ -1,5 +1,7 @@
 #include "model/report.h"
 
+#include "model/fact_text.h"
+
 #include <doctest/doctest.h>
 
 namespace {
@@ -50,4 +52,14 @@ TEST_CASE("the machine's action: the most disruptive of the verdict's own root c
   report.layers[1].findings.clear();
   gd::settle_verdict(report);
   CHECK(gd::report_action(report) == gd::Action::none);
+}
+
+TEST_CASE("a fact object prints as what tells repeats apart (a for_each rule's about, a prometheus label), never its whole JSON where one is there") {
+  namespace json = boost::json;
+  CHECK(gd::format_fact(json::parse(R"({"path": "/dev/nvidia0", "mode": "0600"})")) == "/dev/nvidia0");
+  // A containerd configuration is told apart by its main file: its other facts change as gpudoctor learns more.
+  CHECK(gd::format_fact(json::parse(R"({"config": "/etc/containerd/config.toml", "files": [], "version": 2})")) ==
+        "/etc/containerd/config.toml");
+  CHECK(gd::format_fact(json::parse(R"({"name": "nvidia", "config": "x"})")) == "nvidia");
+  CHECK(gd::format_fact(json::parse(R"({"other": 1})")) == R"({"other":1})");
 }
