@@ -145,6 +145,7 @@ struct CrioEngineFacts {
   bool default_runtime_without_program = false;
   std::optional<std::int64_t> files_not_read{};
   std::vector<std::string> hooks_dirs{};
+  std::vector<std::string> command_line{};
 
   template <class F>
   void fields(F& f) const {
@@ -159,6 +160,8 @@ struct CrioEngineFacts {
     f("files_not_read", files_not_read,
       "files or directories crio reads that gpudoctor did not (a cap, or they could not be read; each in unreadable): its runtimes are then not judged");
     f("hooks_dirs", hooks_dirs, "[crio.runtime] hooks_dir, where crio reads OCI hooks (unset: /usr/share/containers/oci/hooks.d; at most 8)");
+    f("command_line", command_line,
+      "settings crio.service gives crio on its command line or in its environment where its files set them (--default-runtime, --runtimes, --hooks-dir, another --config or --config-dir, or their CONTAINER_* variables), each as FLAG=VALUE (FILE; at most 8): the files alone do not say which runtimes and hooks crio has, and they are not judged");
   }
 };
 

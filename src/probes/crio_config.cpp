@@ -12,6 +12,7 @@
 
 #include "formats/toml_config.h"
 #include "host/host_paths.h"
+#include "probes/service_settings.h"
 #include "util/path.h"
 #include "util/text.h"
 
@@ -131,6 +132,44 @@ void judge_runtimes(Host& host, const CrioView& view, CrioEngineFacts& facts) {
 
 }  // namespace
 
+// What crio takes from its command line or the CONTAINER_* variables that
+// stand for its flags (internal/criocli) in place of its files: the default
+// runtime, more runtimes, the hooks directories, other files. The default
+// files named again are not a change.
+std::vector<std::string> command_line_settings(Host& host) {
+  struct Setting {
+    std::string_view flag, short_flag, variable, default_value;
+  };
+  constexpr Setting k_settings[] = {
+      {"--default-runtime", "", "CONTAINER_DEFAULT_RUNTIME=", ""},
+      {"--runtimes", "", "CONTAINER_RUNTIMES=", ""},
+      {"--hooks-dir", "", "CONTAINER_HOOKS_DIR=", ""},
+      {"--config", "-c", "CONTAINER_CONFIG=", k_crio_conf},
+      {"--config-dir", "-d", "CONTAINER_CONFIG_DIR=", k_crio_drop_ins},
+  };
+  const auto service = read_service_settings(host, "crio.service");
+  std::vector<std::string> found;
+  auto add = [&](const Setting& setting, std::string_view value, const ServiceWord& word) {
+    if (!setting.default_value.empty() && value == setting.default_value) return;
+    if (found.size() < 8) found.push_back(printable(concat({setting.flag, "=", value, " (", word.file, ")"}), 240));
+  };
+  const auto& words = service.command_words;
+  for (std::size_t at = 0; at < words.size(); ++at)
+    for (const auto& setting : k_settings) {
+      const std::string_view word = words[at].text;
+      for (const auto name : {setting.flag, setting.short_flag}) {
+        if (name.empty()) continue;
+        if (word == name && at + 1 < words.size()) add(setting, words[at + 1].text, words[at]);
+        else if (word.size() > name.size() && word.starts_with(name) && word[name.size()] == '=') add(setting, word.substr(name.size() + 1), words[at]);
+      }
+    }
+  for (const auto& variable : service.variables)
+    for (const auto& setting : k_settings)
+      if (std::string_view(variable.text).starts_with(setting.variable))
+        add(setting, std::string_view(variable.text).substr(setting.variable.size()), variable);
+  return found;
+}
+
 std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   const std::size_t noted_before = notes.unreadable.size();  // what is noted from here on, crio read and gpudoctor did not
   std::vector<std::string> files = {k_crio_conf};
@@ -141,6 +180,7 @@ std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   facts.files_not_read = notes.noted_since(noted_before);
   if (!facts.installed && facts.files.empty() && !facts.files_not_read) return std::nullopt;
   judge_runtimes(host, view, facts);
+  facts.command_line = command_line_settings(host);
   for (const auto& dir : view.hooks_dirs.value_or(std::vector<std::string>{"/usr/share/containers/oci/hooks.d"}))
     if (facts.hooks_dirs.size() < 8) facts.hooks_dirs.push_back(printable(dir, 200));
   return facts;

@@ -463,6 +463,8 @@ def crio_host(name, description, toolkit=True, default=False, directory="/usr/bi
     if toolkit:  # the toolkit's packages install the runtime under three names, one per mode
         s.file("/usr/bin/nvidia-container-runtime.cdi", "").file("/usr/bin/nvidia-container-runtime.legacy", "")
     s.file("/etc/crio/crio.conf.d/10-crio.conf", CRIO_PACKAGED_DROP_IN)
+    s.file("/usr/lib/systemd/system/crio.service", CRIO_SERVICE)
+    s.file("/etc/sysconfig/crio", CRIO_SYSCONFIG)
     s.file("/etc/crio/crio.conf.d/99-nvidia.toml", CRIO_NVIDIA_DROP_IN.format(
         default='    default_runtime = "nvidia"\n' if default else "", directory=directory))
     return s
@@ -625,6 +627,42 @@ def containerd_release_scenarios():
     yield s.expect("fail", "container", ["containerd-refuses-config"], headline="containerd-refuses-config")
 
 
+# cri-o's contrib/sysconfig/crio: its defaults, all commented out.
+CRIO_SYSCONFIG = """# /etc/sysconfig/crio
+
+# use "--enable-metrics" and "--metrics-port value"
+#CRIO_METRICS_OPTIONS="--enable-metrics"
+
+#CRIO_NETWORK_OPTIONS=
+#CRIO_STORAGE_OPTIONS=
+"""
+
+# cri-o's contrib/systemd/crio.service, as its packages install it.
+CRIO_SERVICE = """[Unit]
+Description=Container Runtime Interface for OCI (CRI-O)
+Documentation=https://github.com/cri-o/cri-o
+Wants=network-online.target
+Before=kubelet.service
+After=network-online.target
+
+[Service]
+Type=notify
+EnvironmentFile=-/etc/sysconfig/crio
+Environment=GOTRACEBACK=crash
+ExecStart=/usr/bin/crio \\
+          $CRIO_CONFIG_OPTIONS \\
+          $CRIO_RUNTIME_OPTIONS \\
+          $CRIO_STORAGE_OPTIONS \\
+          $CRIO_NETWORK_OPTIONS \\
+          $CRIO_METRICS_OPTIONS
+ExecReload=/bin/kill -s HUP $MAINPID
+
+[Install]
+WantedBy=multi-user.target
+Alias=cri-o.service
+"""
+
+
 def crio_scenarios():
     s = crio_host("host-crio-nvidia-default-healthy", "CRI-O with the nvidia runtime its default, written by "
                   "`nvidia-ctk runtime configure --runtime=crio --set-as-default` into crio.conf.d/99-nvidia.toml over "
@@ -641,6 +679,15 @@ def crio_scenarios():
     s.file("/etc/crio/crio.conf.d/50-gpu.conf", '[crio.runtime]\ndefault_runtime = "nvidia"\n')
     yield s.expect("fail", "container", ["crio-default-runtime-undefined"], headline="crio-default-runtime-undefined",
                    action="fix-configuration")
+
+    s = crio_host("host-crio-runtime-by-flag-healthy", "A site drop-in makes nvidia CRI-O's default, and the "
+                  "runtime is defined on crio's command line (--runtimes in CRIO_RUNTIME_OPTIONS of /etc/sysconfig/crio, "
+                  "which crio.service reads): crio starts, and its runtimes are not judged from the files alone.")
+    del s.files["/etc/crio/crio.conf.d/99-nvidia.toml"]
+    s.file("/etc/crio/crio.conf.d/50-gpu.conf", '[crio.runtime]\ndefault_runtime = "nvidia"\n')
+    s.file("/etc/sysconfig/crio", CRIO_SYSCONFIG +
+           'CRIO_RUNTIME_OPTIONS="--runtimes=nvidia:/usr/bin/nvidia-container-runtime:/run/nvidia-runtime"\n')
+    yield s.expect("ok", None, [], info=["crio-command-line-not-judged"])
 
     s = crio_host("host-crio-many-drop-ins", "A site drop-in makes nvidia CRI-O's default and the toolkit's "
                   "99-nvidia.toml defines it, with 20 drop-ins of a configuration tool between them: gpudoctor reads 16 "

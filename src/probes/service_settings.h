@@ -1,0 +1,31 @@
+#pragma once
+// What systemd gives a service beside its own files: the words of ExecStart
+// and the variables of Environment= and EnvironmentFile=, from its unit and
+// the drop-ins in /etc/systemd/system/NAME.d, each with the file it came
+// from. A daemon may take its settings from either (crio's flags, and the
+// CONTAINER_* variables its command line reads); what its files say is then
+// not all of it.
+
+#include "host/host.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+struct ServiceWord {
+  std::string text;  // "--default-runtime=nvidia", or a variable's "NAME=VALUE"
+  std::string file;  // where it was written
+};
+
+struct ServiceSettings {
+  std::vector<ServiceWord> command_words;  // ExecStart's words, and every variable value's words ($CRIO_RUNTIME_OPTIONS)
+  std::vector<ServiceWord> variables;      // NAME=VALUE, as written
+};
+
+// Empty where the unit is not installed. Each file is read up to 64 KiB, at
+// most 16 drop-ins and environment files together.
+ServiceSettings read_service_settings(Host& host, std::string_view unit);
+
+}  // namespace gd

@@ -1,0 +1,51 @@
+#include "probes/service_settings.h"
+
+#include "probes/engine_configs.h"
+#include "test_support/probe_fixture.h"
+
+#include <doctest/doctest.h>
+
+TEST_CASE("a service's settings: ExecStart's words with continuations, Environment= and EnvironmentFile= variables (split as $NAME is), drop-ins") {
+  gd::ProbeFixture f;
+  f.host.file("/usr/lib/systemd/system/crio.service",
+              "[Service]\n# ExecStart=/usr/bin/crio --default-runtime=commented\n"
+              "EnvironmentFile=-/etc/sysconfig/crio\nEnvironmentFile=-/etc/sysconfig/gone\n"
+              "Environment=GOTRACEBACK=crash \"CONTAINER_HOOKS_DIR=/opt/hooks d\"\n"
+              "ExecStart=/usr/bin/crio \\\n    $CRIO_CONFIG_OPTIONS \\\n    --log-level 'info'\n");
+  f.host.file("/etc/sysconfig/crio", "# comment\n#CRIO_NETWORK_OPTIONS=--x\nexport CRIO_CONFIG_OPTIONS=\"--config-dir /srv/crio.d\"\n");
+  f.host.file("/etc/systemd/system/crio.service.d/10-flags.conf", "[Service]\nExecStart=\nExecStart=/usr/bin/crio -c /srv/crio.conf\n");
+  f.host.file("/etc/systemd/system/crio.service.d/README", "ExecStart=/usr/bin/crio --not-a-drop-in\n");
+  const auto settings = gd::read_service_settings(f.host, "crio.service");
+  std::vector<std::string> words;
+  for (const auto& word : settings.command_words) words.push_back(word.text);
+  CHECK(words == std::vector<std::string>{"--config-dir", "/srv/crio.d", "crash", "/opt/hooks", "d", "/usr/bin/crio", "$CRIO_CONFIG_OPTIONS",
+                                          "--log-level", "info", "/usr/bin/crio", "-c", "/srv/crio.conf"});
+  REQUIRE(settings.variables.size() == 3);
+  CHECK(settings.variables[0].text == "CRIO_CONFIG_OPTIONS=--config-dir /srv/crio.d");
+  CHECK(settings.variables[0].file == "/etc/sysconfig/crio");
+  CHECK(settings.variables[2].text == "CONTAINER_HOOKS_DIR=/opt/hooks d");
+  CHECK(settings.variables[2].file == "/usr/lib/systemd/system/crio.service");
+  CHECK(gd::read_service_settings(f.host, "containerd.service").command_words.empty());  // not installed
+}
+
+TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said, and its defaults named again are not") {
+  auto command_line = [](const std::string& sysconfig) {
+    gd::ProbeFixture f;
+    f.host.file("/usr/bin/crio", "");
+    f.host.file("/usr/lib/systemd/system/crio.service",
+                "[Service]\nEnvironmentFile=-/etc/sysconfig/crio\nExecStart=/usr/bin/crio $CRIO_CONFIG_OPTIONS $CRIO_RUNTIME_OPTIONS\n");
+    f.host.file("/etc/sysconfig/crio", sysconfig);
+    gd::ProbeNotes notes;
+    const auto crio = gd::read_crio_engine(f.host, notes);
+    REQUIRE(crio);
+    return crio->command_line;
+  };
+  CHECK(command_line("#CRIO_METRICS_OPTIONS=\"--enable-metrics\"\n").empty());  // the package's file
+  CHECK(command_line("CRIO_CONFIG_OPTIONS=\"--config-dir=/etc/crio/crio.conf.d -c /etc/crio/crio.conf\"\n").empty());
+  CHECK(command_line("CRIO_RUNTIME_OPTIONS=--default-runtime nvidia\n") ==
+        std::vector<std::string>{"--default-runtime=nvidia (/etc/sysconfig/crio)"});
+  CHECK(command_line("CONTAINER_DEFAULT_RUNTIME=nvidia\n") == std::vector<std::string>{"--default-runtime=nvidia (/etc/sysconfig/crio)"});
+  CHECK(command_line("CRIO_CONFIG_OPTIONS=-d /srv/crio.d\n") == std::vector<std::string>{"--config-dir=/srv/crio.d (/etc/sysconfig/crio)"});
+  CHECK(command_line("CRIO_RUNTIME_OPTIONS=\"--hooks-dir=/opt/hooks --runtimes=x:/bin/x:/run/x\"\n") ==
+        std::vector<std::string>{"--hooks-dir=/opt/hooks (/etc/sysconfig/crio)", "--runtimes=x:/bin/x:/run/x (/etc/sysconfig/crio)"});
+}
