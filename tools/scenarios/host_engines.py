@@ -516,31 +516,10 @@ CONTAINERD_REGISTRY_DROP_IN = """version = 2
   config_path = "/etc/containerd/certs.d"
 """
 
-# A drop-in as nvidia-ctk 1.18 writes it for a version 2 file: the whole CRI section of config.toml, the nvidia runtime added.
-CONTAINERD17_NVIDIA_CTK_DROP_IN = """version = 2
-
-[plugins]
-
-  [plugins."io.containerd.grpc.v1.cri"]
-    sandbox_image = "registry.k8s.io/pause:3.9"
-
-    [plugins."io.containerd.grpc.v1.cri".containerd]
-
-      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes]
-
-        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]
-          runtime_type = "io.containerd.runc.v2"
-
-          [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia.options]
-            BinaryName = "/usr/bin/nvidia-container-runtime"
-            SystemdCgroup = true
-
-        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
-          runtime_type = "io.containerd.runc.v2"
-
-          [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
-            SystemdCgroup = true
-"""
+# A drop-in as nvidia-ctk 1.18 writes it for a version 2 file: config.toml's whole CRI section, copied
+# because 1.x replaces sections whole, with the nvidia runtime in it (here already in config.toml).
+CONTAINERD17_NVIDIA_CTK_DROP_IN = CONTAINERD17_NVIDIA_CONFIG.replace('imports = ["/etc/containerd/conf.d/*.toml"]\n', "").replace(
+    '      default_runtime_name = "nvidia"\n', "")
 
 # A hand-written drop-in that only adds the nvidia runtime, for a RuntimeClass.
 CONTAINERD_RUNTIME_ONLY_DROP_IN = """version = 2
