@@ -68,18 +68,20 @@ void read_cri(const TomlDocument& document, const TomlPath& plugin, CriView& vie
 struct FileCri {
   std::string path;
   std::optional<std::int64_t> version;  // as written
-  std::map<std::string, CriView> sections;
+  std::map<std::string, CriView, std::less<>> sections;
   std::vector<std::string> plugin_keys, disabled_plugins, required_plugins;  // what containerd 1.x validates
 };
 
-constexpr const char* k_cri_keys[] = {"cri", "io.containerd.grpc.v1.cri", "io.containerd.cri.v1.runtime"};
+// The CRI plugin's key under "plugins": version 1's name, version 2's, versions 3 and 4's.
+constexpr std::string_view k_cri_v1 = "cri", k_cri_v2 = "io.containerd.grpc.v1.cri", k_cri_v3 = "io.containerd.cri.v1.runtime";
+constexpr std::string_view k_cri_keys[] = {k_cri_v1, k_cri_v2, k_cri_v3};
 
 FileCri read_file_sections(std::string path, const TomlDocument& document) {
   FileCri file{.path = std::move(path), .version = document.integer({"version"}), .sections = {},
                .plugin_keys = document.tables_below({"plugins"}), .disabled_plugins = {}, .required_plugins = {}};
-  for (const char* key : k_cri_keys)
+  for (const auto key : k_cri_keys)
     if (std::find(file.plugin_keys.begin(), file.plugin_keys.end(), key) != file.plugin_keys.end())
-      read_cri(document, {"plugins", key}, file.sections[key]);
+      read_cri(document, {"plugins", std::string(key)}, file.sections[std::string(key)]);
   if (const auto* disabled = document.find({"disabled_plugins"})) file.disabled_plugins = disabled->strings;
   if (const auto* required = document.find({"required_plugins"})) file.required_plugins = required->strings;
   return file;
@@ -109,23 +111,25 @@ void merge_over(CriView& view, const CriView& over) {
   if (over.cdi) view.cdi = over.cdi;
 }
 
-// containerd 2.x merges the files key by key, each by its own version.
+// The keys containerd 2.x reads in a file of this version, in order.
 // Version 1 names the plugin "cri" (or in full); version 2
 // "io.containerd.grpc.v1.cri", which containerd 2.x migrates into
 // "io.containerd.cri.v1.runtime" where that table lacks a key, so a version 2
 // file's own version 3 tables count too. Versions 3 and 4 read only
-// "io.containerd.cri.v1.runtime": containerd migrates nothing in them. Where
-// the release is not known, the files are read this way too.
+// "io.containerd.cri.v1.runtime": containerd migrates nothing in them.
+std::vector<std::string_view> keys_read_by_2x(std::int64_t version) {
+  if (version <= 1) return {k_cri_v1, k_cri_v2};
+  if (version == 2) return {k_cri_v2, k_cri_v3};
+  return {k_cri_v3};
+}
+
+// containerd 2.x merges the files key by key, each by its own version.
+// Where the release is not known, the files are read this way too.
 CriView merge_key_by_key(const std::vector<FileCri>& files) {
   CriView view;
-  for (const auto& file : files) {
-    const std::int64_t version = file.version.value_or(1);
-    for (const char* key : k_cri_keys) {
-      const std::string_view name(key);
-      const bool read = version <= 1 ? name != k_cri_keys[2] : version == 2 ? name != k_cri_keys[0] : name == k_cri_keys[2];
-      if (auto section = file.sections.find(key); read && section != file.sections.end()) merge_over(view, section->second);
-    }
-  }
+  for (const auto& file : files)
+    for (const auto key : keys_read_by_2x(file.version.value_or(1)))
+      if (auto section = file.sections.find(key); section != file.sections.end()) merge_over(view, section->second);
   return view;
 }
 
@@ -142,12 +146,12 @@ CriView merge_section_by_section(const std::vector<FileCri>& files, ContainerdEn
     std::map<std::string, std::string> dropped_runtimes;        // a runtime and the file that defined it
     std::optional<std::pair<std::string, std::string>> dropped_default;  // the same for default_runtime_name
   };
-  std::map<std::string, Section> sections;
+  std::map<std::string, Section, std::less<>> sections;
   std::int64_t version = 1;
   for (const auto& file : files) {
     if (file.version.value_or(0) != 0) version = *file.version;
     for (const auto& [key, view] : file.sections) {
-      if (key == k_cri_keys[2]) continue;
+      if (key == k_cri_v3) continue;  // 1.x knows no such plugin
       auto& section = sections[key];
       if (!section.file.empty())
         section.replaced.push_back(printable(file.path, 200) + " replaced " + printable(section.file, 200) + "'s [plugins.\"" + key + "\"]");
@@ -164,7 +168,7 @@ CriView merge_section_by_section(const std::vector<FileCri>& files, ContainerdEn
   }
   if (version >= 2 && !files.empty())
     if (auto refused = refused_by_1x(files)) facts.refused = "failed to load TOML from " + printable(files.back().path, 200) + ": " + *refused;
-  auto read = sections.find(version <= 1 ? k_cri_keys[0] : k_cri_keys[1]);
+  auto read = sections.find(version <= 1 ? k_cri_v1 : k_cri_v2);
   if (read == sections.end()) return {};
   facts.sections_replaced = read->second.replaced;
   for (const auto& [name, file] : read->second.dropped_runtimes)

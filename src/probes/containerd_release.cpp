@@ -31,8 +31,10 @@ std::optional<std::pair<std::int64_t, const GoModule*>> containerd_of(const GoBu
 }  // namespace
 
 void read_containerd_release(Host& host, const ContainerdInstall& install, ContainerdEngineFacts& facts) {
-  const auto program = install.program ? std::optional<std::string>(install.program) : find_on_path(host, "containerd", k_service_path);
-  if (!program || !host.exists(*program)) return;
+  const auto program = !install.program                ? find_on_path(host, "containerd", k_service_path)
+                       : host.exists(install.program) ? std::optional<std::string>(install.program)
+                                                      : std::nullopt;
+  if (!program) return;
   facts.program = printable(*program, 200);
   const auto info = read_go_buildinfo(host, *program);
   if (!info) return;

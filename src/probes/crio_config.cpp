@@ -130,8 +130,6 @@ void judge_runtimes(Host& host, const CrioView& view, CrioEngineFacts& facts) {
   }
 }
 
-}  // namespace
-
 // What crio takes from its command line or the CONTAINER_* variables that
 // stand for its flags (internal/criocli) in place of its files: the default
 // runtime, more runtimes, the hooks directories, other files. The default
@@ -169,6 +167,8 @@ std::vector<std::string> command_line_settings(Host& host) {
         add(setting, std::string_view(variable.text).substr(setting.variable.size()), variable);
   return found;
 }
+
+}  // namespace
 
 std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   const std::size_t noted_before = notes.unreadable.size();  // what is noted from here on, crio read and gpudoctor did not

@@ -89,6 +89,8 @@ class Reader {
       if (assignment.starts_with("export ")) assignment.remove_prefix(7);
       const auto equals = assignment.find('=');
       if (equals == std::string_view::npos) continue;
+      // Two splits, each systemd's: the file's value with its quotes removed
+      // here, then that value split at whitespace where ExecStart expands $NAME.
       auto value = words_of(assignment.substr(equals + 1));
       std::string joined;
       for (const auto& word : value) joined += (joined.empty() ? "" : " ") + word;
