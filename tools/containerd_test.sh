@@ -163,5 +163,15 @@ merge_case other-plugin-drop-in "config.toml=$main_with_nvidia" \
 [plugins.\"io.containerd.monitor.v1.cgroups\"]
   no_prometheus = true"
 
+# A runtimes table with no runtime in it: go-toml v1 gives the section an empty map.
+merge_case empty-runtimes-table "config.toml=version = 2
+[$cri.containerd]
+  default_runtime_name = \"runc\"
+[$cri.containerd.runtimes]"
+# A version 1 file that names the CRI plugin by its URI, as version 2 does.
+merge_case version-1-file-with-uri-table "config.toml=[$cri.containerd]
+  default_runtime_name = \"nvidia\"
+$nvidia_runtime"
+
 echo "containerd: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -38,6 +38,7 @@ struct CriRuntime {
 struct CriView {
   std::optional<std::string> default_runtime;
   std::map<std::string, CriRuntime> runtimes;
+  bool runtimes_written = false;  // a runtimes table, even an empty one: on 1.x it replaces the default that holds runc
   std::optional<bool> cdi;
 };
 
@@ -47,6 +48,8 @@ void read_cri(const TomlDocument& document, const TomlPath& plugin, CriView& vie
   TomlPath default_name = containerd;
   default_name.push_back("default_runtime_name");
   if (auto name = document.string(default_name)) view.default_runtime = *name;
+  const auto containerd_tables = document.tables_below(containerd);
+  view.runtimes_written = std::find(containerd_tables.begin(), containerd_tables.end(), "runtimes") != containerd_tables.end();
   TomlPath runtimes = containerd;
   runtimes.push_back("runtimes");
   for (const auto& name : document.tables_below(runtimes)) {
@@ -108,6 +111,7 @@ void merge_over(CriView& view, const CriView& over) {
     if (runtime.type) entry.type = runtime.type;
     if (runtime.binary) entry.binary = runtime.binary;
   }
+  view.runtimes_written = view.runtimes_written || over.runtimes_written;
   if (over.cdi) view.cdi = over.cdi;
 }
 
@@ -270,10 +274,11 @@ void judge_runtimes(Host& host, const CriView& view, bool service_path_known, Co
   const std::string default_runtime = view.default_runtime.value_or("runc");
   facts.default_runtime = printable(default_runtime, 60);
   // runc is the CRI plugin's own default runtime; containerd 1.x (go-toml v1)
-  // puts a section's runtimes table in place of that default, whole, so there
-  // runc is defined only where no runtime is, or runc itself is.
+  // puts a section's runtimes table in place of that default, whole (an empty
+  // table too), so there runc is defined only where no runtimes table is
+  // written, or runc itself is.
   facts.default_runtime_defined =
-      view.runtimes.contains(default_runtime) || (default_runtime == "runc" && (facts.major != 1 || view.runtimes.empty()));
+      view.runtimes.contains(default_runtime) || (default_runtime == "runc" && (facts.major != 1 || !view.runtimes_written));
   for (const auto& [name, definition] : view.runtimes) {
     if (facts.runtimes.size() == k_max_runtimes) break;
     EngineRuntime runtime{.name = printable(name, 60), .is_default = name == default_runtime};

@@ -173,6 +173,10 @@ TEST_CASE("containerd 1.x puts an import's plugin section in place of the one be
   CHECK_FALSE(read(1, runtime_only).default_runtime_defined);
   CHECK(read(2, runtime_only).default_runtime_defined);
   CHECK_FALSE(read(1, runtime_only).refused);
+  // An empty runtimes table is a table all the same (containerd 1.6.20's own dump shows no runc after it).
+  const std::string empty_table = std::string("version = 2\n") + k_cri + ".containerd.runtimes]\n";
+  CHECK_FALSE(read(1, empty_table).default_runtime_defined);
+  CHECK(read(2, empty_table).default_runtime_defined);
 }
 
 TEST_CASE("containerd 1.x refuses plugins named the version 1 way once a file says version 2, and reads cri by the last version") {
