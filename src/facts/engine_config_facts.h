@@ -47,7 +47,7 @@ struct DockerEngineFacts {
   void fields(F& f) const {
     f("installed", installed, "dockerd is on the PATH systemd gives services");
     f("rootful_service", rootful_service, "docker.service or docker.socket is enabled at boot: the rootful daemon, which reads /etc/docker/daemon.json");
-    f("runtime_flags", runtime_flags, "docker.service passes --add-runtime or --default-runtime: daemon.json does not hold every runtime");
+    f("runtime_flags", runtime_flags, "docker.service's command line (its unit, drop-ins and environment files) passes --add-runtime or --default-runtime: daemon.json does not hold every runtime");
     f("config", config, "/etc/docker/daemon.json, where it exists");
     f("problem", problem, "why dockerd would refuse the file (not JSON, not an object, a key of the wrong type)");
     f("runtimes", runtimes, "the runtimes it defines (at most 32)");
@@ -146,6 +146,7 @@ struct CrioEngineFacts {
   std::optional<std::int64_t> files_not_read{};
   std::vector<std::string> hooks_dirs{};
   std::vector<std::string> command_line{};
+  bool command_line_sets_runtimes = false, command_line_sets_hooks = false;
 
   template <class F>
   void fields(F& f) const {
@@ -161,7 +162,11 @@ struct CrioEngineFacts {
       "files or directories crio reads that gpudoctor did not (a cap, or they could not be read; each in unreadable): its runtimes are then not judged");
     f("hooks_dirs", hooks_dirs, "[crio.runtime] hooks_dir, where crio reads OCI hooks (unset: /usr/share/containers/oci/hooks.d; at most 8)");
     f("command_line", command_line,
-      "settings crio.service gives crio on its command line or in its environment where its files set them (--default-runtime, --runtimes, --hooks-dir, another --config or --config-dir, or their CONTAINER_* variables), each as FLAG=VALUE (FILE; at most 8): the files alone do not say which runtimes and hooks crio has, and they are not judged");
+      "settings crio.service gives crio on its command line or in its environment where its files set them (--default-runtime, --runtimes, --hooks-dir, another --config or --config-dir, or their CONTAINER_* variables), each as FLAG=VALUE (FILE; at most 8): the files alone do not say all crio has");
+    f("command_line_sets_runtimes", command_line_sets_runtimes,
+      "one of them sets the default runtime, more runtimes or other files (--default-runtime, --runtimes, --config, --config-dir): CRI-O's runtimes are not judged");
+    f("command_line_sets_hooks", command_line_sets_hooks,
+      "one of them sets the hooks directory or other files (--hooks-dir, --config, --config-dir): CRI-O's OCI hooks are not judged");
   }
 };
 

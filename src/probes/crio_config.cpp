@@ -134,22 +134,24 @@ void judge_runtimes(Host& host, const CrioView& view, CrioEngineFacts& facts) {
 // stand for its flags (internal/criocli) in place of its files: the default
 // runtime, more runtimes, the hooks directories, other files. The default
 // files named again are not a change.
-std::vector<std::string> command_line_settings(Host& host) {
+void read_command_line(Host& host, CrioEngineFacts& facts) {
   struct Setting {
     std::string_view flag, short_flag, variable, default_value;
+    bool sets_runtimes, sets_hooks;
   };
   constexpr Setting k_settings[] = {
-      {"--default-runtime", "", "CONTAINER_DEFAULT_RUNTIME=", ""},
-      {"--runtimes", "", "CONTAINER_RUNTIMES=", ""},
-      {"--hooks-dir", "", "CONTAINER_HOOKS_DIR=", ""},
-      {"--config", "-c", "CONTAINER_CONFIG=", k_crio_conf},
-      {"--config-dir", "-d", "CONTAINER_CONFIG_DIR=", k_crio_drop_ins},
+      {"--default-runtime", "", "CONTAINER_DEFAULT_RUNTIME=", "", true, false},
+      {"--runtimes", "", "CONTAINER_RUNTIMES=", "", true, false},
+      {"--hooks-dir", "", "CONTAINER_HOOKS_DIR=", "", false, true},
+      {"--config", "-c", "CONTAINER_CONFIG=", k_crio_conf, true, true},
+      {"--config-dir", "-d", "CONTAINER_CONFIG_DIR=", k_crio_drop_ins, true, true},
   };
   const auto service = read_service_settings(host, "crio.service");
-  std::vector<std::string> found;
   auto add = [&](const Setting& setting, std::string_view value, const ServiceWord& word) {
     if (!setting.default_value.empty() && value == setting.default_value) return;
-    if (found.size() < 8) found.push_back(printable(concat({setting.flag, "=", value, " (", word.file, ")"}), 240));
+    facts.command_line_sets_runtimes = facts.command_line_sets_runtimes || setting.sets_runtimes;
+    facts.command_line_sets_hooks = facts.command_line_sets_hooks || setting.sets_hooks;
+    if (facts.command_line.size() < 8) facts.command_line.push_back(printable(concat({setting.flag, "=", value, " (", word.file, ")"}), 240));
   };
   const auto& words = service.command_words;
   for (std::size_t at = 0; at < words.size(); ++at)
@@ -165,7 +167,6 @@ std::vector<std::string> command_line_settings(Host& host) {
     for (const auto& setting : k_settings)
       if (std::string_view(variable.text).starts_with(setting.variable))
         add(setting, std::string_view(variable.text).substr(setting.variable.size()), variable);
-  return found;
 }
 
 }  // namespace
@@ -180,7 +181,7 @@ std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   facts.files_not_read = notes.noted_since(noted_before);
   if (!facts.installed && facts.files.empty() && !facts.files_not_read) return std::nullopt;
   judge_runtimes(host, view, facts);
-  facts.command_line = command_line_settings(host);
+  read_command_line(host, facts);
   for (const auto& dir : view.hooks_dirs.value_or(std::vector<std::string>{"/usr/share/containers/oci/hooks.d"}))
     if (facts.hooks_dirs.size() < 8) facts.hooks_dirs.push_back(printable(dir, 200));
   return facts;

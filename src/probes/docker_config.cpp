@@ -4,6 +4,7 @@
 #include "probes/engine_configs.h"
 
 #include "host/host_paths.h"
+#include "probes/service_settings.h"
 #include "probes/systemd_units.h"
 #include "util/text.h"
 
@@ -87,19 +88,13 @@ bool rootful_service_enabled(Host& host) {
 }
 
 // dockerd's own flags can define runtimes (--add-runtime) and the default
-// (--default-runtime) beside daemon.json: where its unit (the file systemd
-// uses) or a drop-in passes either, daemon.json alone does not say which
-// runtimes there are.
-bool unit_passes_runtime_flags(Host& host) {
-  std::vector<std::string> units;
-  if (auto unit = find_systemd_unit(host, "docker.service").path) units.push_back(std::move(*unit));
-  if (auto drop_ins = host.list_dir("/etc/systemd/system/docker.service.d"))
-    for (const auto& name : *drop_ins)
-      if (name.ends_with(".conf")) units.push_back("/etc/systemd/system/docker.service.d/" + name);
-  for (const auto& unit : units) {
-    auto text = host.read_file(unit, 64 << 10);
-    if (text && (text->find("--add-runtime") != std::string::npos || text->find("--default-runtime") != std::string::npos)) return true;
-  }
+// (--default-runtime) beside daemon.json: where docker.service's command line
+// (its unit, drop-ins and environment) passes either, daemon.json alone does
+// not say which runtimes there are.
+bool service_passes_runtime_flags(Host& host) {
+  for (const auto& word : read_service_settings(host, "docker.service").command_words)
+    for (const std::string_view flag : {"--add-runtime", "--default-runtime"})
+      if (word.text.starts_with(flag) && (word.text.size() == flag.size() || word.text[flag.size()] == '=')) return true;
   return false;
 }
 
@@ -148,7 +143,7 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   const auto file = read_engine_file(host, k_daemon_json, notes);
   if (!facts.installed && file.missing) return std::nullopt;
   facts.rootful_service = rootful_service_enabled(host);
-  facts.runtime_flags = unit_passes_runtime_flags(host);
+  facts.runtime_flags = service_passes_runtime_flags(host);
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", k_service_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", k_service_path).has_value();
   read_daemon_json(host, k_daemon_json, file, facts);

@@ -3,7 +3,7 @@
 #include "probes/systemd_units.h"
 #include "util/text.h"
 
-#include <algorithm>
+#include <map>
 
 namespace gd {
 namespace {
@@ -56,6 +56,9 @@ std::vector<std::string> logical_lines(std::string_view text) {
   return out;
 }
 
+// A unit's settings as systemd builds them: each file in order, where an
+// empty `ExecStart=`, `Environment=` or `EnvironmentFile=` (how a drop-in
+// replaces the unit's) drops what came before it.
 class Reader {
  public:
   explicit Reader(Host& host) : m_host(host) {}
@@ -64,23 +67,36 @@ class Reader {
     const auto text = m_host.read_file(path, k_max_file);
     if (!text) return;
     for (const auto& line : logical_lines(*text)) {
-      if (line.starts_with("ExecStart=")) {
-        for (auto& word : words_of(std::string_view(line).substr(10))) m_settings.command_words.push_back({std::move(word), path});
-      } else if (line.starts_with("Environment=")) {
-        for (auto& assignment : words_of(std::string_view(line).substr(12))) variable(std::move(assignment), path);
-      } else if (line.starts_with("EnvironmentFile=")) {
-        std::string_view file = trim(std::string_view(line).substr(16));
+      const std::string_view view = line;
+      if (view.starts_with("ExecStart=")) {
+        const auto words = words_of(view.substr(10));
+        if (words.empty()) m_exec_words.clear();
+        for (const auto& word : words) m_exec_words.push_back({word, path});
+      } else if (view.starts_with("Environment=")) {
+        const auto assignments = words_of(view.substr(12));
+        if (assignments.empty()) m_environment.clear();
+        for (const auto& assignment : assignments) m_environment.push_back({assignment, path});
+      } else if (view.starts_with("EnvironmentFile=")) {
+        std::string_view file = trim(view.substr(16));
+        if (file.empty()) m_environment_files.clear();
         if (file.starts_with('-')) file.remove_prefix(1);  // "-": optional; a missing one is skipped either way here
-        environment_file(std::string(file));
+        if (!file.empty()) m_environment_files.emplace_back(file);
       }
     }
   }
 
   bool room() { return m_files++ < k_max_files; }
-  ServiceSettings take() { return std::move(m_settings); }
+
+  // The command's words first, then each variable's ($NAME expands into them).
+  ServiceSettings take() {
+    ServiceSettings settings{.command_words = std::move(m_exec_words), .variables = {}};
+    for (auto& assignment : m_environment) variable(std::move(assignment), settings);
+    for (const auto& file : m_environment_files) environment_file(file, settings);
+    return settings;
+  }
 
  private:
-  void environment_file(const std::string& path) {
+  void environment_file(const std::string& path, ServiceSettings& settings) {
     if (!room()) return;
     const auto text = m_host.read_file(path, k_max_file);
     if (!text) return;
@@ -94,22 +110,44 @@ class Reader {
       auto value = words_of(assignment.substr(equals + 1));
       std::string joined;
       for (const auto& word : value) joined += (joined.empty() ? "" : " ") + word;
-      variable(std::string(assignment.substr(0, equals + 1)) + joined, path);
+      variable({std::string(assignment.substr(0, equals + 1)) + joined, path}, settings);
     }
   }
 
-  // A variable, and its value's words: ExecStart expands $NAME into them.
-  void variable(std::string assignment, const std::string& path) {
-    const auto equals = assignment.find('=');
+  // A variable, and its value's words.
+  static void variable(ServiceWord assignment, ServiceSettings& settings) {
+    const auto equals = assignment.text.find('=');
     if (equals == std::string::npos) return;
-    for (auto& word : words_of(std::string_view(assignment).substr(equals + 1))) m_settings.command_words.push_back({std::move(word), path});
-    m_settings.variables.push_back({std::move(assignment), path});
+    for (auto& word : words_of(std::string_view(assignment.text).substr(equals + 1)))
+      settings.command_words.push_back({std::move(word), assignment.file});
+    settings.variables.push_back(std::move(assignment));
   }
 
   Host& m_host;
-  ServiceSettings m_settings;
+  std::vector<ServiceWord> m_exec_words, m_environment;
+  std::vector<std::string> m_environment_files;
   std::size_t m_files = 0;
 };
+
+// The directories systemd reads a system unit's drop-ins from, first the one
+// whose file wins where two hold the same name (systemd.unit(5)).
+constexpr const char* k_drop_in_roots[] = {"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system",
+                                           "/usr/lib/systemd/system", "/lib/systemd/system"};
+
+// Each drop-in's path, in the order systemd applies them: by file name,
+// whatever directory holds it.
+std::vector<std::string> drop_ins(Host& host, std::string_view unit) {
+  std::map<std::string, std::string> by_name;
+  for (const char* root : k_drop_in_roots) {
+    const std::string dir = concat({root, "/", unit, ".d"});
+    if (auto names = host.list_dir(dir))
+      for (const auto& name : *names)
+        if (name.ends_with(".conf")) by_name.try_emplace(name, dir + "/" + name);
+  }
+  std::vector<std::string> paths;
+  for (auto& [name, path] : by_name) paths.push_back(std::move(path));
+  return paths;
+}
 
 }  // namespace
 
@@ -118,12 +156,8 @@ ServiceSettings read_service_settings(Host& host, std::string_view unit) {
   if (!found.path) return {};
   Reader reader(host);
   reader.unit_file(*found.path);
-  const std::string drop_in_dir = concat({"/etc/systemd/system/", unit, ".d"});
-  if (auto names = host.list_dir(drop_in_dir)) {
-    std::sort(names->begin(), names->end());
-    for (const auto& name : *names)
-      if (name.ends_with(".conf") && reader.room()) reader.unit_file(drop_in_dir + "/" + name);
-  }
+  for (const auto& path : drop_ins(host, unit))
+    if (reader.room()) reader.unit_file(path);
   return reader.take();
 }
 

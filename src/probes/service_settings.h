@@ -1,8 +1,9 @@
 #pragma once
 // What systemd gives a service beside its own files: the words of ExecStart
 // and the variables of Environment= and EnvironmentFile=, from its unit and
-// the drop-ins in /etc/systemd/system/NAME.d, each with the file it came
-// from. A daemon may take its settings from either (crio's flags, and the
+// its drop-ins (NAME.d/*.conf below /etc, /run and /usr/lib), each with the
+// file it came from, as systemd applies them: an empty `ExecStart=` in a
+// drop-in replaces the unit's command. A daemon may take its settings from either (crio's flags, and the
 // CONTAINER_* variables its command line reads); what its files say is then
 // not all of it.
 

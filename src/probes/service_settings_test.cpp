@@ -18,14 +18,32 @@ TEST_CASE("a service's settings: ExecStart's words with continuations, Environme
   const auto settings = gd::read_service_settings(f.host, "crio.service");
   std::vector<std::string> words;
   for (const auto& word : settings.command_words) words.push_back(word.text);
-  CHECK(words == std::vector<std::string>{"--config-dir", "/srv/crio.d", "crash", "/opt/hooks", "d", "/usr/bin/crio", "$CRIO_CONFIG_OPTIONS",
-                                          "--log-level", "info", "/usr/bin/crio", "-c", "/srv/crio.conf"});
+  // The drop-in's empty ExecStart= dropped the unit's command.
+  CHECK(words == std::vector<std::string>{"/usr/bin/crio", "-c", "/srv/crio.conf", "crash", "/opt/hooks", "d", "--config-dir", "/srv/crio.d"});
   REQUIRE(settings.variables.size() == 3);
-  CHECK(settings.variables[0].text == "CRIO_CONFIG_OPTIONS=--config-dir /srv/crio.d");
-  CHECK(settings.variables[0].file == "/etc/sysconfig/crio");
-  CHECK(settings.variables[2].text == "CONTAINER_HOOKS_DIR=/opt/hooks d");
-  CHECK(settings.variables[2].file == "/usr/lib/systemd/system/crio.service");
+  CHECK(settings.variables[1].text == "CONTAINER_HOOKS_DIR=/opt/hooks d");
+  CHECK(settings.variables[1].file == "/usr/lib/systemd/system/crio.service");
+  CHECK(settings.variables[2].text == "CRIO_CONFIG_OPTIONS=--config-dir /srv/crio.d");
+  CHECK(settings.variables[2].file == "/etc/sysconfig/crio");
   CHECK(gd::read_service_settings(f.host, "containerd.service").command_words.empty());  // not installed
+}
+
+TEST_CASE("a service's drop-ins: /etc, /run and /usr/lib, by file name, the first directory's file where two share a name; empty settings reset") {
+  gd::ProbeFixture f;
+  f.host.file("/lib/systemd/system/docker.service", "[Service]\nEnvironment=A=1\nEnvironmentFile=/etc/default/docker\nExecStart=/usr/bin/dockerd -H fd://\n");
+  f.host.file("/etc/default/docker", "B=2\n");
+  f.host.file("/usr/lib/systemd/system/docker.service.d/10-vendor.conf", "[Service]\nExecStart=\nExecStart=/usr/bin/dockerd --vendor\n");
+  f.host.file("/etc/systemd/system/docker.service.d/20-site.conf", "[Service]\nEnvironment=\nEnvironment=C=3\n");
+  f.host.file("/run/systemd/system/docker.service.d/20-site.conf", "[Service]\nExecStart=\nExecStart=/usr/bin/dockerd --hidden\n");
+  f.host.file("/run/systemd/system/docker.service.d/30-runtime.conf", "[Service]\nEnvironmentFile=\n");
+  const auto settings = gd::read_service_settings(f.host, "docker.service");
+  std::vector<std::string> words, variables;
+  for (const auto& word : settings.command_words) words.push_back(word.text);
+  for (const auto& variable : settings.variables) variables.push_back(variable.text);
+  // /etc's 20-site.conf hides /run's (whose command never counts); 30-runtime.conf drops the environment file.
+  CHECK(words == std::vector<std::string>{"/usr/bin/dockerd", "--vendor", "3"});
+  CHECK(variables == std::vector<std::string>{"C=3"});
+  CHECK(settings.command_words[1].file == "/usr/lib/systemd/system/docker.service.d/10-vendor.conf");
 }
 
 TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said, and its defaults named again are not") {
@@ -40,6 +58,22 @@ TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would 
     REQUIRE(crio);
     return crio->command_line;
   };
+  auto sets = [](const std::string& sysconfig) {
+    gd::ProbeFixture f;
+    f.host.file("/usr/bin/crio", "");
+    f.host.file("/usr/lib/systemd/system/crio.service", "[Service]\nEnvironmentFile=-/etc/sysconfig/crio\nExecStart=/usr/bin/crio $CRIO_RUNTIME_OPTIONS\n");
+    f.host.file("/etc/sysconfig/crio", sysconfig);
+    gd::ProbeNotes notes;
+    const auto crio = gd::read_crio_engine(f.host, notes);
+    REQUIRE(crio);
+    return std::pair{crio->command_line_sets_runtimes, crio->command_line_sets_hooks};
+  };
+  // Each flag hides only what it sets: the rest is judged from the files.
+  CHECK(sets("CRIO_RUNTIME_OPTIONS=--hooks-dir=/opt/hooks\n") == std::pair{false, true});
+  CHECK(sets("CRIO_RUNTIME_OPTIONS=--default-runtime=nvidia\n") == std::pair{true, false});
+  CHECK(sets("CONTAINER_RUNTIMES=x:/bin/x:/run/x\n") == std::pair{true, false});
+  CHECK(sets("CRIO_RUNTIME_OPTIONS=--config=/srv/crio.conf\n") == std::pair{true, true});
+  CHECK(sets("CRIO_RUNTIME_OPTIONS=--config=/etc/crio/crio.conf\n") == std::pair{false, false});
   CHECK(command_line("#CRIO_METRICS_OPTIONS=\"--enable-metrics\"\n").empty());  // the package's file
   CHECK(command_line("CRIO_CONFIG_OPTIONS=\"--config-dir=/etc/crio/crio.conf.d -c /etc/crio/crio.conf\"\n").empty());
   CHECK(command_line("CRIO_RUNTIME_OPTIONS=--default-runtime nvidia\n") ==

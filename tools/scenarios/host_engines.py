@@ -286,6 +286,24 @@ def scenarios():
     s.file("/etc/docker/daemon.json", '{\n    "default-runtime": "nvidia"\n}\n')
     yield s.expect("fail", "container", ["docker-default-runtime-undefined"], headline="docker-default-runtime-undefined")
 
+    s = toolkit_host("host-docker-runtime-by-flag-healthy", "daemon.json names nvidia the default runtime with no "
+                     "runtimes section, and a drop-in of docker.service defines the runtime on dockerd's command line "
+                     "(--add-runtime in DOCKER_OPTS of /etc/default/docker, which the drop-in reads): dockerd starts.")
+    s.file("/etc/docker/daemon.json", '{\n    "default-runtime": "nvidia"\n}\n')
+    s.file("/etc/systemd/system/docker.service.d/gpu.conf",
+           "[Service]\nEnvironmentFile=-/etc/default/docker\nExecStart=\n"
+           "ExecStart=/usr/bin/dockerd -H fd:// --containerd=/run/containerd/containerd.sock $DOCKER_OPTS\n")
+    s.file("/etc/default/docker", 'DOCKER_OPTS="--add-runtime nvidia=/usr/bin/nvidia-container-runtime"\n')
+    yield s.expect("ok", None, [], absent=["docker-default-runtime-undefined"])
+
+    s = toolkit_host("host-docker-runtime-flag-commented-out", "daemon.json names nvidia the default runtime with no "
+                     "runtimes section; docker.service's drop-in once defined it with --add-runtime, but that line is "
+                     "commented out: dockerd does not start.")
+    s.file("/etc/docker/daemon.json", '{\n    "default-runtime": "nvidia"\n}\n')
+    s.file("/etc/systemd/system/docker.service.d/gpu.conf",
+           "[Service]\n# ExecStart=\n# ExecStart=/usr/bin/dockerd -H fd:// --add-runtime nvidia=/usr/bin/nvidia-container-runtime\n")
+    yield s.expect("fail", "container", ["docker-default-runtime-undefined"], headline="docker-default-runtime-undefined")
+
     s = toolkit_host("host-docker-toolkit-removed", "The toolkit was removed (apt purge), daemon.json still makes its "
                      "runtime the default: every container fails, and --gpus has no hook.", toolkit=False)
     s.file("/etc/docker/daemon.json", DAEMON_JSON)
@@ -667,6 +685,17 @@ def crio_scenarios():
     s.file("/etc/sysconfig/crio", CRIO_SYSCONFIG +
            'CRIO_RUNTIME_OPTIONS="--runtimes=nvidia:/usr/bin/nvidia-container-runtime:/run/nvidia-runtime"\n')
     yield s.expect("ok", None, [], info=["crio-command-line-not-judged"])
+
+    s = crio_host("host-crio-hooks-dir-flag-default-runtime-undefined", "A site drop-in makes nvidia CRI-O's default "
+                  "and no file defines it; crio.service's override names another hooks directory (--hooks-dir in "
+                  "CRIO_RUNTIME_OPTIONS). That flag changes the hooks, not the runtimes: crio still does not start, and "
+                  "gpudoctor still says so.")
+    del s.files["/etc/crio/crio.conf.d/99-nvidia.toml"]
+    s.file("/etc/crio/crio.conf.d/50-gpu.conf", '[crio.runtime]\ndefault_runtime = "nvidia"\n')
+    s.file("/etc/systemd/system/crio.service.d/override.conf",
+           '[Service]\nEnvironment="CRIO_RUNTIME_OPTIONS=--hooks-dir=/opt/site/hooks.d"\n')
+    yield s.expect("fail", "container", ["crio-default-runtime-undefined"], headline="crio-default-runtime-undefined",
+                   info=["crio-command-line-not-judged"], action="fix-configuration")
 
     s = crio_host("host-crio-many-drop-ins", "A site drop-in makes nvidia CRI-O's default and the toolkit's "
                   "99-nvidia.toml defines it, with 20 drop-ins of a configuration tool between them: gpudoctor reads 16 "
