@@ -26,7 +26,7 @@ struct EngineRuntime {
     f("name", name, "the runtime's name (--runtime NAME, a RuntimeClass handler)");
     f("is_default", is_default, "it is the engine's default runtime: every container without another runs through it");
     f("binary", binary, "the program it runs (Docker's path, containerd's options.BinaryName), as written");
-    f("found", found, "that program exists: an absolute path as it is, a bare name on the PATH systemd gives services");
+    f("found", found, "that program exists: an absolute path as it is, a bare name on the daemon's PATH (systemd's for services; a rootless Docker's unit's own)");
   }
 };
 
@@ -69,7 +69,8 @@ struct RootlessDockerFacts {
   std::optional<std::string> config{}, problem{};
   std::string default_runtime = "runc";
   bool default_runtime_defined = true;
-  std::vector<std::string> runtimes{};
+  std::vector<EngineRuntime> runtimes{};
+  std::optional<std::string> path{};
 
   template <class F>
   void fields(F& f) const {
@@ -79,7 +80,8 @@ struct RootlessDockerFacts {
     f("problem", problem, "why the rootless dockerd would refuse that file");
     f("default_runtime", default_runtime, "default-runtime there, runc where unset");
     f("default_runtime_defined", default_runtime_defined, "the default runtime is runc, a shim name or one the file defines: the rootless dockerd starts");
-    f("runtimes", runtimes, "the runtimes that file defines (at most 32)");
+    f("runtimes", runtimes, "the runtimes that file defines (at most 32); a bare program name is looked for on path, and not judged where the unit sets none");
+    f("path", path, "PATH as the unit sets it (Environment=PATH=..., which dockerd-rootless-setuptool.sh writes): where the rootless dockerd looks for a runtime's program");
   }
 };
 

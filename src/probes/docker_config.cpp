@@ -27,8 +27,12 @@ bool stock_or_shim_name(std::string_view name) {
 
 bool only_blanks(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 
+// Where dockerd looks for a runtime's program given by a bare name: its
+// PATH, unknown for a rootless daemon whose unit writes none.
+using SearchPath = std::optional<std::string>;
+
 // Reads the keys that decide GPU containers; the first thing dockerd would refuse is the problem.
-void read_settings(Host& host, const boost::json::object& config, DockerEngineFacts& facts) {
+void read_settings(Host& host, const boost::json::object& config, const SearchPath& search_path, DockerEngineFacts& facts) {
   auto refuse = [&facts](std::string why) {
     if (!facts.problem) facts.problem = std::move(why);
   };
@@ -60,7 +64,7 @@ void read_settings(Host& host, const boost::json::object& config, DockerEngineFa
       if (has_path) {
         const std::string program(path->as_string());
         entry.binary = printable(program, 200);
-        entry.found = engine_program_found(host, program);
+        if (search_path || program.find('/') != std::string::npos) entry.found = engine_program_found(host, program, search_path.value_or(""));
       }
       facts.runtimes.push_back(std::move(entry));
     }
@@ -99,7 +103,7 @@ bool service_passes_runtime_flags(Host& host) {
 }
 
 // A daemon.json read as dockerd reads it (an empty file and a byte order mark are fine).
-void read_daemon_json(Host& host, const std::string& path, const EngineFile& file, DockerEngineFacts& facts) {
+void read_daemon_json(Host& host, const std::string& path, const EngineFile& file, const SearchPath& search_path, DockerEngineFacts& facts) {
   if (file.missing) return;
   facts.config = printable(path, 200);
   if (!file.text) return;  // there, but not read: noted
@@ -113,7 +117,7 @@ void read_daemon_json(Host& host, const std::string& path, const EngineFile& fil
   else if (!document.is_object())
     facts.problem = "not a JSON object";
   else
-    read_settings(host, document.as_object(), facts);
+    read_settings(host, document.as_object(), search_path, facts);
 }
 
 }  // namespace
@@ -126,14 +130,17 @@ std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& 
   if (!text || text->find("dockerd-rootless") == std::string::npos) return std::nullopt;
   RootlessDockerFacts facts{.unit = printable(unit, 200)};
   facts.enabled = host.exists(*config_dir + "/systemd/user/default.target.wants/docker.service");
+  // dockerd-rootless-setuptool.sh writes the PATH it was run with into the unit.
+  const SearchPath search_path = read_unit_settings(host, unit, {unit + ".d"}).variable("PATH");
+  if (search_path) facts.path = printable(*search_path, 400);
   DockerEngineFacts daemon;
   const std::string daemon_json = *config_dir + "/docker/daemon.json";
-  read_daemon_json(host, daemon_json, read_engine_file(host, daemon_json, notes), daemon);
+  read_daemon_json(host, daemon_json, read_engine_file(host, daemon_json, notes), search_path, daemon);
   facts.config = daemon.config;
   facts.problem = daemon.problem;
   facts.default_runtime = daemon.default_runtime;
   facts.default_runtime_defined = daemon.default_runtime_defined;
-  for (const auto& runtime : daemon.runtimes) facts.runtimes.push_back(runtime.name);
+  facts.runtimes = std::move(daemon.runtimes);
   return facts;
 }
 
@@ -146,7 +153,7 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   facts.runtime_flags = service_passes_runtime_flags(host);
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", k_service_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", k_service_path).has_value();
-  read_daemon_json(host, k_daemon_json, file, facts);
+  read_daemon_json(host, k_daemon_json, file, std::string(k_service_path), facts);
   return facts;
 }
 

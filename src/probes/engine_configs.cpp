@@ -27,11 +27,11 @@ EngineFile read_engine_file(Host& host, const std::string& path, ProbeNotes& not
   return {.text = std::move(*text)};
 }
 
-bool engine_program_found(Host& host, const std::string& program) {
+bool engine_program_found(Host& host, const std::string& program, std::string_view search_path) {
   if (program.empty()) return false;
   if (program.front() == '/') return host.exists(program);
   if (program.find('/') != std::string::npos) return false;  // relative to a daemon's working directory: never meant
-  return find_on_path(host, program, k_service_path).has_value();
+  return find_on_path(host, program, search_path).has_value();
 }
 
 EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
@@ -46,7 +46,10 @@ EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
   std::string from;
   auto add = [&from](std::string_view file) { from += (from.empty() ? "" : ", ") + std::string(file); };
   if (facts.docker && facts.docker->config) add(*facts.docker->config);
-  if (facts.docker_rootless) add(facts.docker_rootless->config.value_or(facts.docker_rootless->unit));
+  if (facts.docker_rootless) {
+    if (facts.docker_rootless->config) add(*facts.docker_rootless->config);
+    if (!facts.docker_rootless->config || facts.docker_rootless->path) add(facts.docker_rootless->unit);  // the unit gives its PATH
+  }
   for (const auto& containerd : facts.containerd)
     for (const auto& file : containerd.files) add(file);
   if (facts.crio)

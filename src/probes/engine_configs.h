@@ -11,9 +11,11 @@
 #include "facts/engine_config_facts.h"
 #include "facts/probe_notes.h"
 #include "host/host.h"
+#include "host/host_paths.h"
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gd {
@@ -50,7 +52,7 @@ struct EngineFile {
 EngineFile read_engine_file(Host& host, const std::string& path, ProbeNotes& notes);
 
 // How an engine's runtime program is found: an absolute path as it is, a
-// bare name on the PATH systemd gives services.
-bool engine_program_found(Host& host, const std::string& program);
+// bare name on the daemon's PATH (systemd's for services, unless its unit sets one).
+bool engine_program_found(Host& host, const std::string& program, std::string_view search_path = k_service_path);
 
 }  // namespace gd

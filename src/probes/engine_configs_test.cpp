@@ -330,7 +330,19 @@ TEST_CASE("rootless Docker: the user's unit that runs dockerd-rootless.sh, and i
   CHECK(rootless.config == "/home/alice/.config/docker/daemon.json");
   CHECK(rootless.default_runtime == "nvidia");
   CHECK(rootless.default_runtime_defined);
-  CHECK(rootless.runtimes == std::vector<std::string>{"nvidia"});
+  REQUIRE(rootless.runtimes.size() == 1);
+  CHECK(rootless.runtimes[0].name == "nvidia");
+  CHECK_FALSE(rootless.path);
+  CHECK(rootless.runtimes[0].found.value == std::nullopt);  // a bare name, and no PATH in the unit: not judged
+  // The PATH dockerd-rootless-setuptool.sh writes into the unit, a drop-in's over it: a bare name is looked for there.
+  f.host.file("/home/alice/.config/systemd/user/docker.service",
+              "[Service]\nEnvironment=PATH=/home/alice/bin:/sbin:/usr/sbin:/usr/bin\nExecStart=/home/alice/bin/dockerd-rootless.sh\n");
+  CHECK(gd::read_rootless_docker(f.host, notes).value().runtimes[0].found.value == false);
+  f.host.file("/home/alice/.config/systemd/user/docker.service.d/path.conf", "[Service]\nEnvironment=PATH=/opt/nvidia/bin:/usr/bin\n");
+  f.host.file("/opt/nvidia/bin/nvidia-container-runtime", "");
+  rootless = gd::read_rootless_docker(f.host, notes).value();
+  CHECK(rootless.path == "/opt/nvidia/bin:/usr/bin");
+  CHECK(rootless.runtimes[0].found.value == true);
   // XDG_CONFIG_HOME moves both.
   f.host.env_var("XDG_CONFIG_HOME", "/srv/alice-config");
   CHECK_FALSE(gd::read_rootless_docker(f.host, notes));

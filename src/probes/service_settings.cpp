@@ -136,14 +136,12 @@ constexpr const char* k_drop_in_roots[] = {"/etc/systemd/system", "/run/systemd/
 
 // Each drop-in's path, in the order systemd applies them: by file name,
 // whatever directory holds it.
-std::vector<std::string> drop_ins(Host& host, std::string_view unit) {
+std::vector<std::string> drop_ins(Host& host, const std::vector<std::string>& dirs) {
   std::map<std::string, std::string> by_name;
-  for (const char* root : k_drop_in_roots) {
-    const std::string dir = concat({root, "/", unit, ".d"});
+  for (const auto& dir : dirs)
     if (auto names = host.list_dir(dir))
       for (const auto& name : *names)
         if (name.ends_with(".conf")) by_name.try_emplace(name, dir + "/" + name);
-  }
   std::vector<std::string> paths;
   for (auto& [name, path] : by_name) paths.push_back(std::move(path));
   return paths;
@@ -151,14 +149,28 @@ std::vector<std::string> drop_ins(Host& host, std::string_view unit) {
 
 }  // namespace
 
+ServiceSettings read_unit_settings(Host& host, const std::string& unit_path, const std::vector<std::string>& drop_in_dirs) {
+  Reader reader(host);
+  reader.unit_file(unit_path);
+  for (const auto& path : drop_ins(host, drop_in_dirs))
+    if (reader.room()) reader.unit_file(path);
+  return reader.take();
+}
+
 ServiceSettings read_service_settings(Host& host, std::string_view unit) {
   const auto found = find_systemd_unit(host, unit);
   if (!found.path) return {};
-  Reader reader(host);
-  reader.unit_file(*found.path);
-  for (const auto& path : drop_ins(host, unit))
-    if (reader.room()) reader.unit_file(path);
-  return reader.take();
+  std::vector<std::string> dirs;
+  for (const char* root : k_drop_in_roots) dirs.push_back(concat({root, "/", unit, ".d"}));
+  return read_unit_settings(host, *found.path, dirs);
+}
+
+std::optional<std::string> ServiceSettings::variable(std::string_view name) const {
+  std::optional<std::string> value;
+  for (const auto& assignment : variables)
+    if (assignment.text.size() > name.size() && assignment.text.starts_with(name) && assignment.text[name.size()] == '=')
+      value = assignment.text.substr(name.size() + 1);
+  return value;
 }
 
 }  // namespace gd

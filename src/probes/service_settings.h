@@ -9,6 +9,7 @@
 
 #include "host/host.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,11 +23,18 @@ struct ServiceWord {
 
 struct ServiceSettings {
   std::vector<ServiceWord> command_words;  // ExecStart's words, and every variable value's words ($CRIO_RUNTIME_OPTIONS)
-  std::vector<ServiceWord> variables;      // NAME=VALUE, as written
+  std::vector<ServiceWord> variables;      // NAME=VALUE, as written; an environment file's after Environment='s, as systemd applies them
+
+  // The value the service gets for a variable: the last one set.
+  std::optional<std::string> variable(std::string_view name) const;
 };
 
-// Empty where the unit is not installed. Each file is read up to 64 KiB, at
-// most 16 drop-ins and environment files together.
+// A system service's: empty where the unit is not installed. Each file is
+// read up to 64 KiB, at most 16 drop-ins and environment files together.
 ServiceSettings read_service_settings(Host& host, std::string_view unit);
+
+// One unit file's and its drop-ins' in the directories given (a user's
+// unit, whose directories are not the system's).
+ServiceSettings read_unit_settings(Host& host, const std::string& unit_path, const std::vector<std::string>& drop_in_dirs);
 
 }  // namespace gd

@@ -195,11 +195,11 @@ WantedBy=default.target
 """
 
 
-def rootless_docker_host(name, description, no_cgroups=None):
+def rootless_docker_host(name, description, no_cgroups=None, toolkit=True):
     """Alice's rootless Docker on an H100 host with the toolkit, checked as alice: her unit enabled, her daemon.json
     with the nvidia runtime (`nvidia-ctk runtime configure --runtime=docker --config=$HOME/.config/docker/daemon.json`),
     no rootful daemon enabled."""
-    s = toolkit_host(name, description, no_cgroups=no_cgroups)
+    s = toolkit_host(name, description, toolkit=toolkit, no_cgroups=no_cgroups)
     del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
     s.file("/usr/bin/dockerd-rootless.sh", "")
     s.env["HOME"] = "/home/alice"
@@ -318,6 +318,32 @@ def scenarios():
     s = toolkit_host("host-docker-without-toolkit", "Docker on an H100 host without the NVIDIA Container Toolkit: "
                      "`docker run --gpus all` cannot select a device driver.", toolkit=False)
     yield s.expect("warn", None, ["docker-gpus-unavailable"], headline="docker-gpus-unavailable")
+
+    rootless_default = DAEMON_JSON  # nvidia-ctk runtime configure --runtime=docker --set-as-default --config=...
+    s = rootless_docker_host("host-docker-rootless-nvidia-default-healthy", "Alice's rootless Docker makes nvidia its "
+                             "default runtime; nvidia-container-runtime is on the PATH her unit was written with.",
+                             no_cgroups=True)
+    s.file("/home/alice/.config/docker/daemon.json", rootless_default)
+    yield s.expect("ok", None, [], absent=["docker-rootless-default-runtime-program-missing"])
+
+    s = rootless_docker_host("host-docker-rootless-toolkit-removed", "The toolkit was removed from the host; Alice's "
+                             "rootless daemon.json still makes nvidia the default: every container of her rootless "
+                             "Docker fails, where the rootful daemon (runc) is not affected.", no_cgroups=True, toolkit=False)
+    s.file("/home/alice/.config/docker/daemon.json", rootless_default)
+    yield s.expect("fail", "container", ["docker-gpus-unavailable", "docker-rootless-default-runtime-program-missing"],
+                   headline="docker-rootless-default-runtime-program-missing", action="fix-configuration")
+
+    s = rootless_docker_host("host-docker-rootless-runtime-off-path", "The toolkit was built from source into "
+                             "/usr/local/bin; Alice ran dockerd-rootless-setuptool.sh from a shell whose PATH lacked "
+                             "/usr/local/bin, and her daemon.json names the nvidia runtime by a bare name: `--runtime "
+                             "nvidia` fails for her, runc works.", no_cgroups=True, toolkit=False)
+    for program in ("nvidia-container-runtime", "nvidia-container-runtime-hook", "nvidia-ctk"):
+        s.file("/usr/local/bin/" + program, "")
+    s.file("/home/alice/.config/systemd/user/docker.service",
+           ROOTLESS_DOCKER_UNIT.replace("PATH=/usr/bin:/sbin:/usr/sbin:/usr/local/bin:/usr/bin:/bin",
+                                       "PATH=/usr/bin:/sbin:/usr/sbin:/home/alice/bin:/usr/bin:/bin"))
+    yield s.expect("warn", None, ["docker-rootless-runtime-program-missing"],
+                   headline="docker-rootless-runtime-program-missing")
 
     s = toolkit_host("host-docker-toolkit-no-cgroups", "no-cgroups = true, set for rootless podman, on a host whose "
                      "rootful dockerd reads the same file.", no_cgroups=True)
