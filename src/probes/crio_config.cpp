@@ -158,9 +158,9 @@ void read_command_line(Host& host, CrioEngineFacts& facts) {
     for (const auto& setting : k_settings) {
       const std::string_view word = words[at].text;
       for (const auto name : {setting.flag, setting.short_flag}) {
-        if (name.empty()) continue;
-        if (word == name && at + 1 < words.size()) add(setting, words[at + 1].text, words[at]);
-        else if (word.size() > name.size() && word.starts_with(name) && word[name.size()] == '=') add(setting, word.substr(name.size() + 1), words[at]);
+        if (name.empty() || !names_flag(word, name)) continue;
+        if (word.size() > name.size()) add(setting, word.substr(name.size() + 1), words[at]);
+        else if (at + 1 < words.size()) add(setting, words[at + 1].text, words[at]);
       }
     }
   for (const auto& variable : service.variables)

@@ -98,7 +98,7 @@ bool rootful_service_enabled(Host& host) {
 bool service_passes_runtime_flags(Host& host) {
   for (const auto& word : read_service_settings(host, "docker.service").command_words)
     for (const std::string_view flag : {"--add-runtime", "--default-runtime"})
-      if (word.text.starts_with(flag) && (word.text.size() == flag.size() || word.text[flag.size()] == '=')) return true;
+      if (names_flag(word.text, flag)) return true;
   return false;
 }
 

@@ -67,17 +67,17 @@ class Reader {
     const auto text = m_host.read_file(path, k_max_file);
     if (!text) return;
     for (const auto& line : logical_lines(*text)) {
-      const std::string_view view = line;
-      if (view.starts_with("ExecStart=")) {
-        const auto words = words_of(view.substr(10));
+      const std::string_view setting = line;
+      if (setting.starts_with("ExecStart=")) {
+        const auto words = words_of(setting.substr(10));
         if (words.empty()) m_exec_words.clear();
         for (const auto& word : words) m_exec_words.push_back({word, path});
-      } else if (view.starts_with("Environment=")) {
-        const auto assignments = words_of(view.substr(12));
+      } else if (setting.starts_with("Environment=")) {
+        const auto assignments = words_of(setting.substr(12));
         if (assignments.empty()) m_environment.clear();
         for (const auto& assignment : assignments) m_environment.push_back({assignment, path});
-      } else if (view.starts_with("EnvironmentFile=")) {
-        std::string_view file = trim(view.substr(16));
+      } else if (setting.starts_with("EnvironmentFile=")) {
+        std::string_view file = trim(setting.substr(16));
         if (file.empty()) m_environment_files.clear();
         if (file.starts_with('-')) file.remove_prefix(1);  // "-": optional; a missing one is skipped either way here
         if (!file.empty()) m_environment_files.emplace_back(file);
@@ -163,6 +163,10 @@ ServiceSettings read_service_settings(Host& host, std::string_view unit) {
   std::vector<std::string> dirs;
   for (const char* root : k_drop_in_roots) dirs.push_back(concat({root, "/", unit, ".d"}));
   return read_unit_settings(host, *found.path, dirs);
+}
+
+bool names_flag(std::string_view word, std::string_view flag) {
+  return word.starts_with(flag) && (word.size() == flag.size() || word[flag.size()] == '=');
 }
 
 std::optional<std::string> ServiceSettings::variable(std::string_view name) const {

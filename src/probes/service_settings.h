@@ -1,11 +1,11 @@
 #pragma once
 // What systemd gives a service beside its own files: the words of ExecStart
 // and the variables of Environment= and EnvironmentFile=, from its unit and
-// its drop-ins (NAME.d/*.conf below /etc, /run and /usr/lib), each with the
-// file it came from, as systemd applies them: an empty `ExecStart=` in a
-// drop-in replaces the unit's command. A daemon may take its settings from either (crio's flags, and the
-// CONTAINER_* variables its command line reads); what its files say is then
-// not all of it.
+// its drop-ins (NAME.d/*.conf below /etc, /run, /usr/local/lib, /usr/lib and
+// /lib), each with the file it came from, as systemd applies them: an empty
+// `ExecStart=` in a drop-in replaces the unit's command. A daemon may take
+// its settings from either (crio's flags, and the CONTAINER_* variables its
+// command line reads); what its files say is then not all of it.
 
 #include "host/host.h"
 
@@ -32,6 +32,10 @@ struct ServiceSettings {
 // A system service's: empty where the unit is not installed. Each file is
 // read up to 64 KiB, at most 16 drop-ins and environment files together.
 ServiceSettings read_service_settings(Host& host, std::string_view unit);
+
+// Whether a command word names a flag as Go's flag packages take it: `--flag`
+// (its value the next word) or `--flag=VALUE`.
+bool names_flag(std::string_view word, std::string_view flag);
 
 // One unit file's and its drop-ins' in the directories given (a user's
 // unit, whose directories are not the system's).

@@ -46,6 +46,15 @@ TEST_CASE("a service's drop-ins: /etc, /run and /usr/lib, by file name, the firs
   CHECK(settings.command_words[1].file == "/usr/lib/systemd/system/docker.service.d/10-vendor.conf");
 }
 
+TEST_CASE("a flag in a command word: alone or with =VALUE, never as a longer flag's start") {
+  CHECK(gd::names_flag("--config", "--config"));
+  CHECK(gd::names_flag("--config=/srv/crio.conf", "--config"));
+  CHECK_FALSE(gd::names_flag("--config-dir=/srv", "--config"));
+  CHECK_FALSE(gd::names_flag("--conf", "--config"));
+  CHECK(gd::names_flag("-c=x", "-c"));
+  CHECK_FALSE(gd::names_flag("-cx", "-c"));
+}
+
 TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said, and its defaults named again are not") {
   auto command_line = [](const std::string& sysconfig) {
     gd::ProbeFixture f;
