@@ -123,6 +123,10 @@ case "${1:-check}" in
     containerd_result=OK
     tools/containerd_test.sh build/gpudoctor || { code=$?; [ "$code" = 77 ] && containerd_result=SKIP || { containerd_result=FAIL; status=1; }; }
     echo "containerd tests: $containerd_result"
+    # Which unit file, mask and wants link systemd goes by, against `systemctl --root` (77: skipped).
+    systemd_result=OK
+    tools/systemd_test.sh build/gpudoctor || { code=$?; [ "$code" = 77 ] && systemd_result=SKIP || { systemd_result=FAIL; status=1; }; }
+    echo "systemd tests: $systemd_result"
     # The fuzz targets must keep building; each runs once over seeds from testdata.
     fuzz_result=OK
     CXX=clang++ configure build-fuzz -Dfuzz=true -Dtests=disabled -Dpci_names=disabled \
@@ -155,9 +159,10 @@ case "${1:-check}" in
     echo "fuzz targets: $fuzz_result"
     [ "$podman_result" = SKIP ] && podman_result=OK  # said above; where no engine runs there is nothing to count
     [ "$containerd_result" = SKIP ] && containerd_result=OK
-    python3 - "$static_result" "$fuzz_result" "$podman_result" "$containerd_result" build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
+    [ "$systemd_result" = SKIP ] && systemd_result=OK
+    python3 - "$static_result" "$fuzz_result" "$podman_result" "$containerd_result" "$systemd_result" build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json build-nopci/meson-logs/testlog.json <<'PY'
 import json, sys
-results = sys.argv[1:5] + [json.loads(line)["result"] for path in sys.argv[5:] for line in open(path) if line.strip()]
+results = sys.argv[1:6] + [json.loads(line)["result"] for path in sys.argv[6:] for line in open(path) if line.strip()]
 passed = sum(r == "OK" for r in results)
 print(f"{passed} passed, {len(results) - passed} failed")
 PY

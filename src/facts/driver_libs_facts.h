@@ -186,6 +186,7 @@ struct FabricManagerLogFacts {
 struct FabricManagerFacts {
   Nullable<std::string> program, unit;
   bool enabled = false;
+  bool masked = false;
   bool in_driver_container = false;
   Nullable<std::string> nvlsm_program;
   std::optional<bool> ib_umad;
@@ -199,6 +200,7 @@ struct FabricManagerFacts {
     f("program", program, "nv-fabricmanager, where the nvidia-fabricmanager package puts it");
     f("unit", unit, "nvidia-fabricmanager.service in a systemd unit directory");
     f("enabled", enabled, "the unit is wanted by multi-user.target (it starts at boot)");
+    f("masked", masked, "the unit is masked (`systemctl mask`: a link to /dev/null in a unit directory before its file): systemd starts it neither at boot nor by hand");
     f("in_driver_container", in_driver_container,
       "the program is the GPU Operator's, in its driver container's root (/run/nvidia/driver), which starts it itself");
     f("nvlsm_program", nvlsm_program,

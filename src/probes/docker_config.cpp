@@ -85,18 +85,12 @@ void read_settings(Host& host, const boost::json::object& config, const SearchPa
   }
 }
 
-// The rootful daemon starts at boot through docker.service or docker.socket;
-// a rootless one is a user's unit, with its own daemon.json.
-bool rootful_service_enabled(Host& host) {
-  return find_systemd_unit(host, "docker.service").enabled || find_systemd_unit(host, "docker.socket").enabled;
-}
-
 // dockerd's own flags can define runtimes (--add-runtime) and the default
 // (--default-runtime) beside daemon.json: where docker.service's command line
 // (its unit, drop-ins and environment) passes either, daemon.json alone does
 // not say which runtimes there are.
-bool service_passes_runtime_flags(Host& host) {
-  for (const auto& word : read_service_settings(host, "docker.service").command_words)
+bool passes_runtime_flags(const ServiceSettings& service) {
+  for (const auto& word : service.command_words)
     for (const std::string_view flag : {"--add-runtime", "--default-runtime"})
       if (names_flag(word.text, flag)) return true;
   return false;
@@ -149,8 +143,11 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   facts.installed = find_on_path(host, "dockerd", k_service_path).has_value();
   const auto file = read_engine_file(host, k_daemon_json, notes);
   if (!facts.installed && file.missing) return std::nullopt;
-  facts.rootful_service = rootful_service_enabled(host);
-  facts.runtime_flags = service_passes_runtime_flags(host);
+  // The rootful daemon starts at boot through docker.service or docker.socket;
+  // a rootless one is a user's unit, with its own daemon.json.
+  const auto unit = find_systemd_unit(host, "docker.service");
+  facts.rootful_service = unit.enabled || find_systemd_unit(host, "docker.socket").enabled;
+  facts.runtime_flags = passes_runtime_flags(read_service_settings(host, "docker.service", unit));
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", k_service_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", k_service_path).has_value();
   read_daemon_json(host, k_daemon_json, file, std::string(k_service_path), facts);

@@ -290,6 +290,7 @@ FabricManagerFacts find_fabric_manager(Host& host, const ProcessStates* states, 
   const auto unit = find_systemd_unit(host, "nvidia-fabricmanager.service");
   facts.unit.value = unit.path;
   facts.enabled = unit.enabled;
+  facts.masked = unit.masked;
   find_fabric_manager_process(states, facts);
   // Its package's version: what Fabric Manager would refuse the driver with, before it is asked to start.
   if (facts.program && !facts.in_driver_container)

@@ -129,11 +129,6 @@ class Reader {
   std::size_t m_files = 0;
 };
 
-// The directories systemd reads a system unit's drop-ins from, first the one
-// whose file wins where two hold the same name (systemd.unit(5)).
-constexpr const char* k_drop_in_roots[] = {"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system",
-                                           "/usr/lib/systemd/system", "/lib/systemd/system"};
-
 // Each drop-in's path, in the order systemd applies them: by file name,
 // whatever directory holds it.
 std::vector<std::string> drop_ins(Host& host, const std::vector<std::string>& dirs) {
@@ -158,10 +153,13 @@ ServiceSettings read_unit_settings(Host& host, const std::string& unit_path, con
 }
 
 ServiceSettings read_service_settings(Host& host, std::string_view unit) {
-  const auto found = find_systemd_unit(host, unit);
-  if (!found.path) return {};
+  return read_service_settings(host, unit, find_systemd_unit(host, unit));
+}
+
+ServiceSettings read_service_settings(Host& host, std::string_view unit, const SystemdUnit& found) {
+  if (!found.path || found.masked) return {};
   std::vector<std::string> dirs;
-  for (const char* root : k_drop_in_roots) dirs.push_back(concat({root, "/", unit, ".d"}));
+  for (const char* root : k_systemd_unit_dirs) dirs.push_back(concat({root, "/", unit, ".d"}));
   return read_unit_settings(host, *found.path, dirs);
 }
 

@@ -1,13 +1,14 @@
 #pragma once
 // What systemd gives a service beside its own files: the words of ExecStart
 // and the variables of Environment= and EnvironmentFile=, from its unit and
-// its drop-ins (NAME.d/*.conf below /etc, /run, /usr/local/lib, /usr/lib and
-// /lib), each with the file it came from, as systemd applies them: an empty
-// `ExecStart=` in a drop-in replaces the unit's command. A daemon may take
+// its drop-ins (NAME.d/*.conf in each of systemd's unit directories), each
+// with the file it came from, as systemd applies them: an empty `ExecStart=`
+// in a drop-in replaces the unit's command. A daemon may take
 // its settings from either (crio's flags, and the CONTAINER_* variables its
 // command line reads); what its files say is then not all of it.
 
 #include "host/host.h"
+#include "probes/systemd_units.h"
 
 #include <optional>
 #include <string>
@@ -29,9 +30,11 @@ struct ServiceSettings {
   std::optional<std::string> variable(std::string_view name) const;
 };
 
-// A system service's: empty where the unit is not installed. Each file is
+// A system service's: empty where the unit is not installed or is masked. Each file is
 // read up to 64 KiB, at most 16 drop-ins and environment files together.
 ServiceSettings read_service_settings(Host& host, std::string_view unit);
+// The same, for a unit already found.
+ServiceSettings read_service_settings(Host& host, std::string_view unit, const SystemdUnit& found);
 
 // Whether a command word names a flag as Go's flag packages take it: `--flag`
 // (its value the next word) or `--flag=VALUE`.

@@ -180,6 +180,14 @@ def scenarios():
                  "boot comes up without the NVLink fabric.", fabric_manager="installed")
     yield s.expect("warn", None, ["fabric-manager-not-enabled"], headline="fabric-manager-not-enabled")
 
+    s = hgx_host("host-hgx-fabric-manager-masked", "An admin masked Fabric Manager (`systemctl mask`) while debugging the "
+                 "fabric, then rebooted: systemd starts it neither at boot nor by hand, and cuInit returns 802.", fm_running=False)
+    s.link("/etc/systemd/system/nvidia-fabricmanager.service", "/dev/null")
+    s.cuda_probe(init=802, init_name="CUDA_ERROR_SYSTEM_NOT_READY", mapped="/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07")
+    s.nvml_probe(driver="550.90.07", devices=[nvml_device(i, bus.upper(), fabric_state="not-started") for i, bus in enumerate(buses)])
+    yield s.expect("fail", "driver-libs", ["fabric-manager-masked", "cuda-init-system-not-ready", "gpu-fabric-not-ready"],
+                   absent=["fabric-manager-not-enabled"], headline="fabric-manager-masked", action="fix-configuration")
+
     # A GPU Operator HGX node: Fabric Manager runs inside the driver container
     # (its root at /run/nvidia/driver), so the host has neither program nor unit.
     s = hgx_host("host-gpu-operator-hgx", "An HGX H100 node of the GPU Operator: the driver and Fabric Manager live in its "
