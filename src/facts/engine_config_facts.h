@@ -26,7 +26,7 @@ struct EngineRuntime {
     f("name", name, "the runtime's name (--runtime NAME, a RuntimeClass handler)");
     f("is_default", is_default, "it is the engine's default runtime: every container without another runs through it");
     f("binary", binary, "the program it runs (Docker's path, containerd's options.BinaryName), as written");
-    f("found", found, "that program exists: an absolute path as it is, a bare name on the daemon's PATH (systemd's for services; a rootless Docker's unit's own)");
+    f("found", found, "that program exists: an absolute path as it is, a bare name on the daemon's PATH (the one its unit sets, else systemd's default for services)");
   }
 };
 
@@ -35,6 +35,7 @@ struct DockerEngineFacts {
   bool installed = false;  // dockerd on the service PATH
   bool rootful_service = false;
   bool runtime_flags = false;
+  std::optional<std::string> path{};
   std::optional<std::string> config{}, problem{};
   std::vector<EngineRuntime> runtimes{};
   std::string default_runtime = "runc";
@@ -48,6 +49,9 @@ struct DockerEngineFacts {
     f("installed", installed, "dockerd is on the PATH systemd gives services");
     f("rootful_service", rootful_service, "docker.service or docker.socket is enabled at boot: the rootful daemon, which reads /etc/docker/daemon.json");
     f("runtime_flags", runtime_flags, "docker.service's command line (its unit, drop-ins and environment files) passes --add-runtime or --default-runtime: daemon.json does not hold every runtime");
+    f("path", path,
+      "PATH as docker.service sets it (Environment=PATH=..., in its unit, drop-ins or environment files): where dockerd looks for "
+      "nvidia-container-runtime-hook and a runtime's program; systemd's default PATH for services where it sets none");
     f("config", config, "/etc/docker/daemon.json, where it exists");
     f("problem", problem, "why dockerd would refuse the file (not JSON, not an object, a key of the wrong type)");
     f("runtimes", runtimes, "the runtimes it defines (at most 32)");
@@ -56,8 +60,8 @@ struct DockerEngineFacts {
       "the default runtime is runc, io.containerd.runc.v2, a shim name (with a dot, no slash) or one of runtimes: dockerd starts");
     f("cdi", cdi, "features.cdi as written (unset: on from Docker 28.2, off before)");
     f("cgroup_driver", cgroup_driver, "native.cgroupdriver from exec-opts");
-    f("gpus_hook", gpus_hook, "nvidia-container-runtime-hook is on the service PATH: dockerd registers the driver `--gpus` needs");
-    f("cdi_hook", cdi_hook, "nvidia-cdi-hook is on the service PATH: Docker 29.2 and later can serve `--gpus` through CDI");
+    f("gpus_hook", gpus_hook, "nvidia-container-runtime-hook is on dockerd's PATH: dockerd registers the driver `--gpus` needs");
+    f("cdi_hook", cdi_hook, "nvidia-cdi-hook is on dockerd's PATH: Docker 29.2 and later can serve `--gpus` through CDI");
   }
 };
 
@@ -104,11 +108,16 @@ struct ContainerdEngineFacts {
   std::optional<std::int64_t> major{};
   std::vector<std::string> sections_replaced{}, runtimes_dropped{};
   std::optional<std::string> default_runtime_dropped{}, refused{};
+  std::optional<std::string> unit{};
 
   template <class F>
   void fields(F& f) const {
-    f("config", config, "the main file: /etc/containerd/config.toml, or k3s's, rke2's or microk8s's");
-    f("program", program, "the containerd that reads it: containerd on the service PATH, k3s's, rke2's or microk8s's own");
+    f("config", config,
+      "the main file: the one containerd.service's command line names (--config, -c), else /etc/containerd/config.toml; or k3s's, rke2's or "
+      "microk8s's");
+    f("unit", unit, "containerd.service, where it is installed and not masked: its command line gave the config, the program and the PATH");
+    f("program", program,
+      "the containerd that reads it: containerd.service's program (else containerd on its PATH), or k3s's, rke2's or microk8s's own");
     f("release", release, "its version, as its build set it (-X .../version.Version) or its module says");
     f("major", major,
       "its major release, from the Go module it was built as (github.com/containerd/containerd/v2 is 2): 1 puts an import's plugin section in place of the one before it, whole; 2 merges them key by key. Unset: not known, and the files are read as 2.x reads them");

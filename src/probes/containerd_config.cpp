@@ -268,9 +268,9 @@ std::vector<FileCri> read_files(Host& host, const std::string& main, std::string
 }
 
 // Each runtime, and whether the program its runc shim runs is here. A bare
-// name is looked up only for containerd's own service: k3s, rke2 and
-// microk8s start containerd with a PATH of their own.
-void judge_runtimes(Host& host, const CriView& view, bool service_path_known, ContainerdEngineFacts& facts) {
+// name is looked up only on a PATH known: containerd.service's, not the one
+// k3s, rke2 and microk8s start containerd with.
+void judge_runtimes(Host& host, const CriView& view, const std::optional<std::string>& search_path, ContainerdEngineFacts& facts) {
   const std::string default_runtime = view.default_runtime.value_or("runc");
   facts.default_runtime = printable(default_runtime, 60);
   // runc is the CRI plugin's own default runtime; containerd 1.x (go-toml v1)
@@ -284,8 +284,8 @@ void judge_runtimes(Host& host, const CriView& view, bool service_path_known, Co
     EngineRuntime runtime{.name = printable(name, 60), .is_default = name == default_runtime};
     if (definition.binary && runs_binary_name(definition)) {
       runtime.binary = printable(*definition.binary, 200);
-      if (definition.binary->starts_with("/") || service_path_known) {
-        runtime.found = engine_program_found(host, *definition.binary);
+      if (definition.binary->starts_with("/") || search_path) {
+        runtime.found = engine_program_found(host, *definition.binary, search_path.value_or(""));
         if (!runtime.found.value.value_or(true)) {
           facts.runtimes_without_program.push_back(runtime.name + " (" + *runtime.binary + ")");
           facts.default_runtime_without_program = facts.default_runtime_without_program || runtime.is_default;
@@ -298,11 +298,12 @@ void judge_runtimes(Host& host, const CriView& view, bool service_path_known, Co
 }
 
 ContainerdEngineFacts read_containerd(Host& host, const ContainerdInstall& install, std::string main_text, ProbeNotes& notes) {
-  ContainerdEngineFacts facts{.config = install.config};
+  ContainerdEngineFacts facts{.config = printable(install.config, 200)};
+  if (install.unit) facts.unit = printable(*install.unit, 200);
   read_containerd_release(host, install, facts);
   const auto files = read_files(host, install.config, std::move(main_text), facts, notes);
   const CriView view = facts.major == 1 ? merge_section_by_section(files, facts) : merge_key_by_key(files);
-  judge_runtimes(host, view, install.program == nullptr, facts);
+  judge_runtimes(host, view, install.search_path, facts);
   return facts;
 }
 
@@ -310,7 +311,7 @@ ContainerdEngineFacts read_containerd(Host& host, const ContainerdInstall& insta
 
 std::vector<ContainerdEngineFacts> read_containerd_engines(Host& host, ProbeNotes& notes) {
   std::vector<ContainerdEngineFacts> engines;
-  for (const auto& install : k_containerd_installs) {
+  for (const auto& install : containerd_installs(host)) {
     auto file = read_engine_file(host, install.config, notes);
     if (!file.text) continue;
     const std::size_t noted_before = notes.unreadable.size();  // what its imports leave unread from here on

@@ -2,6 +2,8 @@
 
 #include "formats/go_buildinfo.h"
 #include "host/host_paths.h"
+#include "probes/service_settings.h"
+#include "probes/systemd_units.h"
 #include "util/text.h"
 
 namespace gd {
@@ -30,10 +32,30 @@ std::optional<std::pair<std::int64_t, const GoModule*>> containerd_of(const GoBu
 
 }  // namespace
 
+std::vector<ContainerdInstall> containerd_installs(Host& host) {
+  ContainerdInstall own{.config = "/etc/containerd/config.toml", .program = {}, .search_path = std::string(k_service_path), .unit = {}};
+  const auto unit = find_systemd_unit(host, "containerd.service");
+  if (unit.path && !unit.masked) {
+    const auto service = read_service_settings(host, "containerd.service", unit);
+    const auto command = service.command_line();
+    if (!command.empty() && command.front().starts_with('/')) own.program = command.front();
+    // A relative path is the service's working directory's: systemd's default for a system service is /.
+    if (auto config = go_flag_value(command, {"config", "c"}); config && !config->empty())
+      own.config = config->starts_with('/') ? std::move(*config) : "/" + *config;
+    own.search_path = service.search_path();
+    own.unit = unit.path;
+  }
+  std::vector<ContainerdInstall> installs{std::move(own)};
+  installs.push_back({"/var/lib/rancher/k3s/agent/etc/containerd/config.toml", "/var/lib/rancher/k3s/data/current/bin/containerd", {}, {}});
+  installs.push_back({"/var/lib/rancher/rke2/agent/etc/containerd/config.toml", "/var/lib/rancher/rke2/bin/containerd", {}, {}});
+  installs.push_back({"/var/snap/microk8s/current/args/containerd.toml", "/snap/microk8s/current/bin/containerd", {}, {}});
+  return installs;
+}
+
 void read_containerd_release(Host& host, const ContainerdInstall& install, ContainerdEngineFacts& facts) {
-  const auto program = !install.program                ? find_on_path(host, "containerd", k_service_path)
-                       : host.exists(install.program) ? std::optional<std::string>(install.program)
-                                                      : std::nullopt;
+  const auto program = !install.program             ? find_on_path(host, "containerd", install.search_path.value_or(""))
+                       : host.exists(*install.program) ? install.program
+                                                       : std::nullopt;
   if (!program) return;
   facts.program = printable(*program, 200);
   const auto info = read_go_buildinfo(host, *program);

@@ -7,22 +7,26 @@
 #include "facts/engine_config_facts.h"
 #include "host/host.h"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace gd {
 
 // A configuration and the containerd that reads it.
 struct ContainerdInstall {
-  const char* config;
-  const char* program;  // nullptr: "containerd" on the PATH systemd gives services
+  std::string config;
+  std::optional<std::string> program;      // none: "containerd" on search_path
+  std::optional<std::string> search_path;  // the PATH its shims look for a runtime's program on; none where not known
+  std::optional<std::string> unit;         // the unit file whose command line gave the three
 };
 
-// containerd's own, then the Kubernetes distributions that run their own
-// containerd: k3s builds it into its own program, rke2 and microk8s ship it.
-inline constexpr ContainerdInstall k_containerd_installs[] = {
-    {"/etc/containerd/config.toml", nullptr},
-    {"/var/lib/rancher/k3s/agent/etc/containerd/config.toml", "/var/lib/rancher/k3s/data/current/bin/containerd"},
-    {"/var/lib/rancher/rke2/agent/etc/containerd/config.toml", "/var/lib/rancher/rke2/bin/containerd"},
-    {"/var/snap/microk8s/current/args/containerd.toml", "/snap/microk8s/current/bin/containerd"},
-};
+// containerd's own as containerd.service starts it (its --config, its
+// program and the PATH it gives; /etc/containerd/config.toml by default),
+// then the Kubernetes distributions that run their own containerd: k3s
+// builds it into its own program, rke2 and microk8s ship it; each starts it
+// with a PATH of its own.
+std::vector<ContainerdInstall> containerd_installs(Host& host);
 
 // Sets facts.program, facts.release and facts.major where the program is
 // there and says what it was built from; leaves them unset otherwise.

@@ -147,10 +147,14 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   // a rootless one is a user's unit, with its own daemon.json.
   const auto unit = find_systemd_unit(host, "docker.service");
   facts.rootful_service = unit.enabled || find_systemd_unit(host, "docker.socket").enabled;
-  facts.runtime_flags = passes_runtime_flags(read_service_settings(host, "docker.service", unit));
-  facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", k_service_path).has_value();
-  facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", k_service_path).has_value();
-  read_daemon_json(host, k_daemon_json, file, std::string(k_service_path), facts);
+  // dockerd looks for the hook (at start) and a runtime's bare program name on the PATH docker.service gives it.
+  const auto service = read_service_settings(host, "docker.service", unit);
+  facts.runtime_flags = passes_runtime_flags(service);
+  if (const auto path = service.variable("PATH")) facts.path = printable(*path, 400);
+  const std::string search_path = service.search_path();
+  facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", search_path).has_value();
+  facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", search_path).has_value();
+  read_daemon_json(host, k_daemon_json, file, search_path, facts);
   return facts;
 }
 

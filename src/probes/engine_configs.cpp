@@ -46,12 +46,15 @@ EngineFacts read_engine_configs(Host& host, Probed<ContainerFacts>& notes) {
   std::string from;
   auto add = [&from](std::string_view file) { from += (from.empty() ? "" : ", ") + std::string(file); };
   if (facts.docker && facts.docker->config) add(*facts.docker->config);
+  if (facts.docker && facts.docker->path) add(concat({"dockerd's programs on ", *facts.docker->path}));
   if (facts.docker_rootless) {
     if (facts.docker_rootless->config) add(*facts.docker_rootless->config);
     if (!facts.docker_rootless->config || facts.docker_rootless->path) add(facts.docker_rootless->unit);  // the unit gives its PATH
   }
-  for (const auto& containerd : facts.containerd)
+  for (const auto& containerd : facts.containerd) {
+    if (containerd.unit) add(*containerd.unit);
     for (const auto& file : containerd.files) add(file);
+  }
   if (facts.crio)
     for (const auto& file : facts.crio->files) add(file);
   if (facts.oci_hooks)

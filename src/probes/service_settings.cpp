@@ -1,8 +1,10 @@
 #include "probes/service_settings.h"
 
+#include "host/host_paths.h"
 #include "probes/systemd_units.h"
 #include "util/text.h"
 
+#include <algorithm>
 #include <map>
 
 namespace gd {
@@ -89,7 +91,7 @@ class Reader {
 
   // The command's words first, then each variable's ($NAME expands into them).
   ServiceSettings take() {
-    ServiceSettings settings{.command_words = std::move(m_exec_words), .variables = {}};
+    ServiceSettings settings{.exec_words = m_exec_words, .command_words = std::move(m_exec_words), .variables = {}};
     for (auto& assignment : m_environment) variable(std::move(assignment), settings);
     for (const auto& file : m_environment_files) environment_file(file, settings);
     return settings;
@@ -172,6 +174,64 @@ std::optional<std::string> ServiceSettings::variable(std::string_view name) cons
   for (const auto& assignment : variables)
     if (assignment.text.size() > name.size() && assignment.text.starts_with(name) && assignment.text[name.size()] == '=')
       value = assignment.text.substr(name.size() + 1);
+  return value;
+}
+
+
+std::vector<std::string> ServiceSettings::command_line() const {
+  std::vector<std::string> argv;
+  bool own_argv0 = false;  // "@": the word after the program is its argv[0]
+  for (const auto& word : exec_words) {
+    std::string_view text = word.text;
+    if (argv.empty() && !own_argv0) {
+      const auto prefixes = text.find_first_not_of("-@:+!");
+      own_argv0 = text.substr(0, prefixes).find('@') != std::string_view::npos;
+      text.remove_prefix(std::min(prefixes, text.size()));
+      argv.emplace_back(text);
+      continue;
+    }
+    if (own_argv0 && argv.size() == 1) {
+      own_argv0 = false;
+      continue;
+    }
+    if (text.size() > 1 && text.front() == '$' && text[1] != '{') {
+      for (auto& value_word : words_of(variable(text.substr(1)).value_or(""))) argv.push_back(std::move(value_word));
+      continue;
+    }
+    std::string expanded;
+    for (std::size_t at = 0; at < text.size();) {
+      const auto open = text.find("${", at);
+      const auto close = open == std::string_view::npos ? open : text.find('}', open);
+      if (close == std::string_view::npos) {
+        expanded += text.substr(at);
+        break;
+      }
+      expanded += text.substr(at, open - at);
+      expanded += variable(text.substr(open + 2, close - open - 2)).value_or("");
+      at = close + 1;
+    }
+    argv.push_back(std::move(expanded));
+  }
+  return argv;
+}
+
+std::string ServiceSettings::search_path() const { return variable("PATH").value_or(std::string(k_service_path)); }
+
+std::optional<std::string> go_flag_value(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names) {
+  std::optional<std::string> value;
+  for (std::size_t i = 1; i < command_line.size(); ++i) {
+    std::string_view word = command_line[i];
+    if (word == "--") break;
+    if (!word.starts_with('-')) continue;
+    word.remove_prefix(word.starts_with("--") ? 2 : 1);
+    for (const auto name : names) {
+      if (!word.starts_with(name)) continue;
+      if (word.size() == name.size() && i + 1 < command_line.size()) value = command_line[++i];
+      else if (word.size() > name.size() && word[name.size()] == '=') value = std::string(word.substr(name.size() + 1));
+      else continue;
+      break;
+    }
+  }
   return value;
 }
 

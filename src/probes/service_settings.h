@@ -10,6 +10,7 @@
 #include "host/host.h"
 #include "probes/systemd_units.h"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,11 +24,20 @@ struct ServiceWord {
 };
 
 struct ServiceSettings {
+  std::vector<ServiceWord> exec_words;     // ExecStart's words as written
   std::vector<ServiceWord> command_words;  // ExecStart's words, and every variable value's words ($CRIO_RUNTIME_OPTIONS)
   std::vector<ServiceWord> variables;      // NAME=VALUE, as written; an environment file's after Environment='s, as systemd applies them
 
   // The value the service gets for a variable: the last one set.
   std::optional<std::string> variable(std::string_view name) const;
+
+  // ExecStart's command as systemd runs it: the program without its prefixes
+  // (-@:+!), each `$NAME` word replaced by that variable's words and each
+  // `${NAME}` by its value; empty where the unit starts nothing.
+  std::vector<std::string> command_line() const;
+
+  // The PATH the service's processes get: its Environment's, else systemd's default.
+  std::string search_path() const;
 };
 
 // A system service's: empty where the unit is not installed or is masked. Each file is
@@ -39,6 +49,11 @@ ServiceSettings read_service_settings(Host& host, std::string_view unit, const S
 // Whether a command word names a flag as Go's flag packages take it: `--flag`
 // (its value the next word) or `--flag=VALUE`.
 bool names_flag(std::string_view word, std::string_view flag);
+
+// The value a Go program's flag gets from a command line (Go's flag package,
+// and urfave/cli on it): the last `-NAME VALUE`, `--NAME VALUE`,
+// `-NAME=VALUE` or `--NAME=VALUE` for any of its names.
+std::optional<std::string> go_flag_value(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names);
 
 // One unit file's and its drop-ins' in the directories given (a user's
 // unit, whose directories are not the system's).

@@ -1,5 +1,6 @@
 #include "probes/service_settings.h"
 
+#include "host/host_paths.h"
 #include "probes/engine_configs.h"
 #include "test_support/probe_fixture.h"
 
@@ -53,6 +54,32 @@ TEST_CASE("a flag in a command word: alone or with =VALUE, never as a longer fla
   CHECK_FALSE(gd::names_flag("--conf", "--config"));
   CHECK(gd::names_flag("-c=x", "-c"));
   CHECK_FALSE(gd::names_flag("-cx", "-c"));
+}
+
+TEST_CASE("a service's command line as systemd runs it: the program's prefixes dropped, $NAME split, ${NAME} in place; PATH") {
+  gd::ProbeFixture f;
+  f.host.file("/usr/local/lib/systemd/system/containerd.service",
+              "[Service]\nEnvironment=\"OPTS=--log-level debug\" DIR=/srv/ctr PATH=/opt/bin:/usr/bin\n"
+              "ExecStart=-/usr/local/bin/containerd $OPTS --config=${DIR}/config.toml $UNSET\n");
+  auto settings = gd::read_service_settings(f.host, "containerd.service");
+  CHECK(settings.command_line() == std::vector<std::string>{"/usr/local/bin/containerd", "--log-level", "debug", "--config=/srv/ctr/config.toml"});
+  CHECK(settings.search_path() == "/opt/bin:/usr/bin");
+  f.host.file("/usr/local/lib/systemd/system/containerd.service", "[Service]\nExecStart=@/usr/bin/containerd my-containerd -c /a.toml\n");
+  settings = gd::read_service_settings(f.host, "containerd.service");
+  CHECK(settings.command_line() == std::vector<std::string>{"/usr/bin/containerd", "-c", "/a.toml"});
+  CHECK(settings.search_path() == gd::k_service_path);
+  f.host.file("/etc/systemd/system/containerd.service.d/10-off.conf", "[Service]\nExecStart=\n");
+  CHECK(gd::read_service_settings(f.host, "containerd.service").command_line().empty());
+}
+
+TEST_CASE("a Go flag's value: one or two dashes, = or the next word, the last one given; any of its names") {
+  using Words = std::vector<std::string>;
+  CHECK(gd::go_flag_value(Words{"containerd", "--config", "/a.toml"}, {"config", "c"}) == "/a.toml");
+  CHECK(gd::go_flag_value(Words{"containerd", "-c=/b.toml", "--log-level", "info"}, {"config", "c"}) == "/b.toml");
+  CHECK(gd::go_flag_value(Words{"containerd", "-config", "/a.toml", "--c", "/c.toml"}, {"config", "c"}) == "/c.toml");
+  CHECK_FALSE(gd::go_flag_value(Words{"containerd", "--config-dir", "/d", "--cx=1", "-c"}, {"config", "c"}));
+  CHECK_FALSE(gd::go_flag_value(Words{"--config", "/argv0-is-not-a-flag"}, {"config"}));
+  CHECK_FALSE(gd::go_flag_value(Words{"containerd", "--", "--config", "/after-the-end"}, {"config"}));
 }
 
 TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said, and its defaults named again are not") {

@@ -296,6 +296,28 @@ def scenarios():
     s.file("/etc/default/docker", 'DOCKER_OPTS="--add-runtime nvidia=/usr/bin/nvidia-container-runtime"\n')
     yield s.expect("ok", None, [], absent=["docker-default-runtime-undefined"])
 
+    # The toolkit built from source into /opt, off systemd's default PATH: dockerd finds the hook and the
+    # runtime's bare name only where docker.service gives it a PATH that holds them.
+    def toolkit_in_opt(name, description):
+        s = toolkit_host(name, description, toolkit=False)
+        for program in TOOLKIT_BINARIES:
+            s.file(program.replace("/usr/bin/", "/opt/nvidia-container-toolkit/bin/"), "")
+        s.file("/etc/docker/daemon.json", DAEMON_JSON)
+        return s
+
+    s = toolkit_in_opt("host-docker-toolkit-on-service-path-healthy", "The toolkit built into /opt/nvidia-container-toolkit/bin, "
+                       "and docker.service's drop-in puts that directory on dockerd's PATH: `--gpus` and the nvidia default "
+                       "runtime (a bare program name in daemon.json) work.")
+    s.file("/etc/systemd/system/docker.service.d/path.conf", "[Service]\nEnvironment=\"PATH=/opt/nvidia-container-toolkit/bin:"
+           "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\"\n")
+    yield s.expect("ok", None, [], absent=["docker-default-runtime-program-missing", "docker-gpus-unavailable"])
+
+    s = toolkit_in_opt("host-docker-toolkit-off-service-path", "The toolkit built into /opt/nvidia-container-toolkit/bin, "
+                       "on the admin's shell PATH but not on dockerd's (docker.service sets none): dockerd cannot run its "
+                       "nvidia default runtime, so no container starts.")
+    yield s.expect("fail", "container", ["docker-default-runtime-program-missing", "docker-gpus-unavailable"],
+                   headline="docker-default-runtime-program-missing")
+
     s = toolkit_host("host-docker-runtime-flag-commented-out", "daemon.json names nvidia the default runtime with no "
                      "runtimes section; docker.service's drop-in once defined it with --add-runtime, but that line is "
                      "commented out: dockerd does not start.")
@@ -490,6 +512,47 @@ oom_score = 0
     s.file("/etc/containerd/conf.d/99-nvidia.toml",
            CONTAINERD2_NVIDIA_DROP_IN.format(binary="/usr/local/nvidia/toolkit/nvidia-container-runtime"))
     yield s.expect("ok", None, [])
+
+    # containerd from its release tarball, as its getting-started guide installs it: the unit in
+    # /usr/local/lib/systemd/system; a site's drop-in starts it with a configuration of its own.
+    def containerd_started_with(name, description, config):
+        s = toolkit_host(name, description)
+        del s.files["/usr/bin/dockerd"]
+        del s.files["/usr/bin/containerd"]
+        del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
+        s.file("/usr/local/bin/containerd", "")
+        s.file("/usr/local/lib/systemd/system/containerd.service", "[Unit]\nDescription=containerd container runtime\n\n[Service]\n"
+               "ExecStartPre=-/sbin/modprobe overlay\nExecStart=/usr/local/bin/containerd\nType=notify\nDelegate=yes\n")
+        s.link("/etc/systemd/system/multi-user.target.wants/containerd.service", "/usr/local/lib/systemd/system/containerd.service")
+        s.file("/etc/systemd/system/containerd.service.d/10-site.conf",
+               f"[Service]\nExecStart=\nExecStart=/usr/local/bin/containerd --config {config}\n")
+        return s
+
+    s = containerd_started_with("host-containerd-config-flag-default-program-missing", "containerd started with --config "
+                                "/srv/containerd/config.toml (a site drop-in), which makes nvidia the default runtime from the "
+                                "GPU Operator's removed /usr/local/nvidia/toolkit; /etc/containerd/config.toml, stock and "
+                                "healthy, is not the file it reads: no pod starts.", "/srv/containerd/config.toml")
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG)
+    s.file("/srv/containerd/config.toml", """version = 3
+[plugins.'io.containerd.cri.v1.runtime'.containerd]
+  default_runtime_name = "nvidia"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
+  runtime_type = "io.containerd.runc.v2"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia]
+  runtime_type = "io.containerd.runc.v2"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia.options]
+  BinaryName = "/usr/local/nvidia/toolkit/nvidia-container-runtime"
+""")
+    yield s.expect("fail", "container", ["containerd-default-runtime-program-missing"],
+                   headline="containerd-default-runtime-program-missing")
+
+    s = containerd_started_with("host-containerd-config-flag-healthy", "containerd started with --config "
+                                "/etc/containerd/site.toml (a site drop-in) holding the nvidia runtime; /etc/containerd/config.toml "
+                                "is a half-edited leftover it never reads.", "/etc/containerd/site.toml")
+    s.file("/etc/containerd/site.toml", CONTAINERD2_CONFIG)
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD2_NVIDIA_DROP_IN.format(binary="/usr/bin/nvidia-container-runtime"))
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("root = '/var/lib/containerd'", "root = '/var/lib/containerd"))
+    yield s.expect("ok", None, [], absent=["containerd-config-unreadable"])
 
     s = toolkit_host("host-containerd-config-broken", "containerd's config.toml with an unclosed string.")
     del s.files["/usr/bin/dockerd"]
