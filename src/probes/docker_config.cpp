@@ -6,6 +6,7 @@
 #include "host/host_paths.h"
 #include "probes/service_settings.h"
 #include "probes/systemd_units.h"
+#include "util/path.h"
 #include "util/text.h"
 
 #include <boost/json.hpp>
@@ -120,12 +121,14 @@ std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& 
   const auto config_dir = user_config_dir(host);
   if (!config_dir) return std::nullopt;
   const std::string unit = *config_dir + "/systemd/user/docker.service";
-  const auto text = host.read_file(unit, 64 << 10);
-  if (!text || text->find("dockerd-rootless") == std::string::npos) return std::nullopt;
+  // The rootless daemon's unit runs dockerd-rootless.sh (a user's other docker.service is not it).
+  const auto settings = read_unit_settings(host, unit, {unit + ".d"});
+  const auto command = settings.command_line();
+  if (command.empty() || !base_name(command.front()).starts_with("dockerd-rootless")) return std::nullopt;
   RootlessDockerFacts facts{.unit = printable(unit, 200)};
   facts.enabled = host.exists(*config_dir + "/systemd/user/default.target.wants/docker.service");
   // dockerd-rootless-setuptool.sh writes the PATH it was run with into the unit.
-  const SearchPath search_path = read_unit_settings(host, unit, {unit + ".d"}).variable("PATH");
+  const SearchPath search_path = settings.variable("PATH");
   if (search_path) facts.path = printable(*search_path, 400);
   DockerEngineFacts daemon;
   const std::string daemon_json = *config_dir + "/docker/daemon.json";

@@ -320,6 +320,9 @@ TEST_CASE("rootless Docker: the user's unit that runs dockerd-rootless.sh, and i
   // A user unit called docker.service that is not the rootless daemon is not taken for it.
   f.host.file("/home/alice/.config/systemd/user/docker.service", "[Service]\nExecStart=/usr/bin/something-else\n");
   CHECK_FALSE(gd::read_rootless_docker(f.host, notes));
+  // Nor one that only names it in a comment: what it runs decides.
+  f.host.file("/home/alice/.config/systemd/user/docker.service", "[Service]\n# was dockerd-rootless.sh\nExecStart=/usr/bin/something-else\n");
+  CHECK_FALSE(gd::read_rootless_docker(f.host, notes));
   f.host.file("/home/alice/.config/systemd/user/docker.service", "[Service]\nExecStart=/home/alice/bin/dockerd-rootless.sh\n");
   auto rootless = gd::read_rootless_docker(f.host, notes).value();
   CHECK(rootless.unit == "/home/alice/.config/systemd/user/docker.service");

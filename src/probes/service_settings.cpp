@@ -65,9 +65,9 @@ class Reader {
  public:
   explicit Reader(Host& host) : m_host(host) {}
 
-  void unit_file(const std::string& path) {
+  bool unit_file(const std::string& path) {
     const auto text = m_host.read_file(path, k_max_file);
-    if (!text) return;
+    if (!text) return false;
     for (const auto& line : logical_lines(*text)) {
       const std::string_view setting = line;
       if (setting.starts_with("ExecStart=")) {
@@ -85,6 +85,7 @@ class Reader {
         if (!file.empty()) m_environment_files.emplace_back(file);
       }
     }
+    return true;
   }
 
   bool room() { return m_files++ < k_max_files; }
@@ -148,7 +149,7 @@ std::vector<std::string> drop_ins(Host& host, const std::vector<std::string>& di
 
 ServiceSettings read_unit_settings(Host& host, const std::string& unit_path, const std::vector<std::string>& drop_in_dirs) {
   Reader reader(host);
-  reader.unit_file(unit_path);
+  if (!reader.unit_file(unit_path)) return {};  // no unit file: systemd loads none of its drop-ins either
   for (const auto& path : drop_ins(host, drop_in_dirs))
     if (reader.room()) reader.unit_file(path);
   return reader.take();

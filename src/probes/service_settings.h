@@ -56,7 +56,8 @@ bool names_flag(std::string_view word, std::string_view flag);
 std::optional<std::string> go_flag_value(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names);
 
 // One unit file's and its drop-ins' in the directories given (a user's
-// unit, whose directories are not the system's).
+// unit, whose directories are not the system's); empty where the unit file
+// cannot be read.
 ServiceSettings read_unit_settings(Host& host, const std::string& unit_path, const std::vector<std::string>& drop_in_dirs);
 
 }  // namespace gd
