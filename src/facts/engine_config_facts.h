@@ -216,7 +216,7 @@ struct OciHooksFacts {
   void fields(F& f) const {
     f("podman", podman, "podman is on the PATH systemd gives services");
     f("podman_dirs", podman_dirs,
-      "where podman reads hooks: [engine] hooks_dir of containers.conf as podman reads it (/usr/share/containers, /etc/containers and its .d; for a user, containers.rootless.conf; then $XDG_CONFIG_HOME, else ~/.config), else /usr/share/containers/oci/hooks.d");
+      "where podman reads hooks: [engine] hooks_dir of containers.conf as podman reads it (/usr/share/containers, /etc/containers and its .d; for a user, containers.rootless.conf; then $XDG_CONFIG_HOME, else ~/.config; an array with {append=true} added to the one before), else /usr/share/containers/oci/hooks.d");
     f("hooks", hooks, "every hook file in podman's and CRI-O's directories (at most 64)");
     f("podman_refuses", podman_refuses,
       "the hook file, and why, that makes podman fail every container ('setting up OCI Hooks: ...'): the first file a directory refuses, unless a missing program came first");

@@ -199,10 +199,27 @@ EngineHooks judge_engine(HookReader& reader, const std::vector<std::string>& dir
   return result;
 }
 
+// containers/common's attributed string slices (v0.57, podman 4.8): an
+// inline table {append=true} among an array's items makes that file's array,
+// and every later file's, append to the value before it, until one says
+// {append=false} (internal/attributedstring: the attribute stays on the
+// slice the files are read into).
+std::optional<bool> append_attribute(const TomlDocument& document, const TomlPath& path, std::size_t strings) {
+  std::optional<bool> append;
+  for (std::size_t index = 0; index <= strings; ++index) {  // one table among the strings: at most their count
+    TomlPath attribute = path;
+    attribute.push_back("#" + std::to_string(index));
+    attribute.push_back("append");
+    if (const auto value = document.boolean(attribute)) append = value;
+  }
+  return append;
+}
+
 // podman's hooks_dir: containers.conf as containers/common reads it
 // (pkg/config/new.go systemConfigs): the distribution's, the site's and its
 // drop-ins; for a user, the site's rootless files; then the user's own. Each
-// later file's array replaces the one before; unset: the default directory.
+// later file's array replaces the one before, or appends to it (above);
+// unset: the default directory.
 std::vector<std::string> podman_hooks_dirs(Host& host, ProbeNotes& notes) {
   std::vector<std::string> files = {"/usr/share/containers/containers.conf", "/etc/containers/containers.conf"};
   auto add_drop_ins = [&](const std::string& dir) {
@@ -228,7 +245,8 @@ std::vector<std::string> podman_hooks_dirs(Host& host, ProbeNotes& notes) {
     files.push_back(*config + "/containers/containers.conf");
     add_drop_ins(*config + "/containers/containers.conf.d");
   }
-  std::optional<std::vector<std::string>> dirs;
+  std::vector<std::string> dirs{k_default_hooks_dir};
+  bool append = false;
   for (const auto& file : files) {
     const auto read = read_engine_file(host, file, notes);
     if (!read.text) continue;
@@ -237,11 +255,14 @@ std::vector<std::string> podman_hooks_dirs(Host& host, ProbeNotes& notes) {
       notes.note_unreadable(file, "not read as TOML (" + document.error() + "): podman refuses it too");
       continue;
     }
-    if (const TomlValue* value = document->find({"engine", "hooks_dir"}); value && value->kind == TomlValue::Kind::array) dirs = value->strings;
+    const TomlValue* value = document->find({"engine", "hooks_dir"});
+    if (!value || value->kind != TomlValue::Kind::array) continue;
+    append = append_attribute(*document, {"engine", "hooks_dir"}, value->strings.size()).value_or(append);
+    if (!append) dirs.clear();
+    dirs.insert(dirs.end(), value->strings.begin(), value->strings.end());
+    if (dirs.size() > k_max_dirs) dirs.resize(k_max_dirs);
   }
-  std::vector<std::string> result = dirs.value_or(std::vector<std::string>{k_default_hooks_dir});
-  if (result.size() > k_max_dirs) result.resize(k_max_dirs);
-  return result;
+  return dirs;
 }
 
 }  // namespace

@@ -143,3 +143,14 @@ TEST_CASE("OCI hooks: podman's hooks_dir as containers.conf gives it, the site's
   CHECK(user.read().podman_dirs == std::vector<std::string>{"/home/alice/hooks"});
 }
 
+
+TEST_CASE("OCI hooks: {append=true} in a hooks_dir array appends it, and every later file's, until {append=false}") {
+  Node node;
+  node.podman().file("/etc/containers/containers.conf", "[engine]\nhooks_dir = [{append=true}, '/etc/site-hooks']\n");
+  CHECK(node.read().podman_dirs == std::vector<std::string>{k_hooks, "/etc/site-hooks"});
+  // The attribute stays: a later file without one appends too.
+  node.file("/etc/containers/containers.conf.d/50-gpu.conf", "[engine]\nhooks_dir = ['/opt/gpu-hooks']\n");
+  CHECK(node.read().podman_dirs == std::vector<std::string>{k_hooks, "/etc/site-hooks", "/opt/gpu-hooks"});
+  node.file("/etc/containers/containers.conf.d/60-only.conf", "[engine]\nhooks_dir = ['/opt/only', {append=false}]\n");
+  CHECK(node.read().podman_dirs == std::vector<std::string>{"/opt/only"});
+}

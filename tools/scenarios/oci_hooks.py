@@ -80,6 +80,26 @@ def scenarios():
     s.file(HOOKS_DIR + "/oci-nvidia-hook.json", nvidia_hook("/usr/bin/nvidia-container-toolkit"))
     yield s.expect("warn", None, ["oci-nvidia-hook-program-missing"], headline="oci-nvidia-hook-program-missing")
 
+    # containers.conf's attributed arrays (containers/common 0.57, podman 4.8): {append=true} adds a site's
+    # directory to the default one, where a plain array puts it in the default's place.
+    def site_hooks_dir(name, description, append):
+        s = podman_host(name, description)
+        s.file("/etc/containers/containers.conf.d/50-site-hooks.conf", '[engine]\nhooks_dir = ["/etc/containers/oci/hooks.d"%s]\n'
+               % (", {append=true}" if append else ""))
+        s.file("/etc/containers/oci/hooks.d/oci-nvidia-hook.json", nvidia_hook())
+        s.file("/usr/libexec/oci/hooks.d/site-audit", "")
+        s.file(HOOKS_DIR + "/50-site-audit.json", site_hook("/usr/libexec/oci/hooks.d/site-audit", stages='"prestart"'))
+        return s
+
+    s = site_hooks_dir("host-podman-hooks-dir-appended", "A site's drop-in appends /etc/containers/oci/hooks.d to podman's "
+                       "hooks directories ({append=true}); the default directory still holds a hook written with stages as "
+                       "a string: podman reads both and refuses every container.", append=True)
+    yield s.expect("fail", "container", ["podman-oci-hooks-refused"], headline="podman-oci-hooks-refused")
+
+    s = site_hooks_dir("host-podman-hooks-dir-replaced-healthy", "The same files, the drop-in's hooks_dir without {append=true}: "
+                       "it replaces the default directory, whose broken hook podman then never reads.", append=False)
+    yield s.expect("ok", None, [], absent=["podman-oci-hooks-refused", "oci-nvidia-hook-program-missing"])
+
     s = crio_host("host-crio-gpu-operator-hook-healthy", "CRI-O set up by the GPU Operator in hook mode "
                   "(CRIO_CONFIG_MODE=hook): the hook runs the toolkit's program under /usr/local/nvidia/toolkit.")
     s.file("/usr/local/nvidia/toolkit/nvidia-container-runtime-hook", "")
