@@ -82,6 +82,18 @@ state = '/run/containerd'
             SystemdCgroup = true
 """
 
+# containerd 2.x with nvidia the default runtime, its program the GPU Operator's (removed with the operator).
+NVIDIA_DEFAULT_OPERATOR_REMOVED = """version = 3
+[plugins.'io.containerd.cri.v1.runtime'.containerd]
+  default_runtime_name = "nvidia"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
+  runtime_type = "io.containerd.runc.v2"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia]
+  runtime_type = "io.containerd.runc.v2"
+[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia.options]
+  BinaryName = "/usr/local/nvidia/toolkit/nvidia-container-runtime"
+"""
+
 # /etc/containerd/conf.d/99-nvidia.toml from nvidia-ctk runtime configure --runtime=containerd (1.18.1+):
 # a copy of the CRI section with the nvidia runtime added, runc left the default (pods ask through a RuntimeClass).
 CONTAINERD2_NVIDIA_DROP_IN = """version = 3
@@ -452,17 +464,7 @@ def containerd_scenarios():
                      "GPU Operator's /usr/local/nvidia/toolkit, which the operator was removed with: no pod starts.",
                      toolkit=False)
     del s.files["/usr/bin/dockerd"]
-    s.file("/var/lib/rancher/k3s/agent/etc/containerd/config.toml", """version = 3
-[plugins.'io.containerd.cri.v1.runtime'.containerd]
-  default_runtime_name = "nvidia"
-[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
-  runtime_type = "io.containerd.runc.v2"
-[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia]
-  runtime_type = "io.containerd.runc.v2"
-[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia.options]
-  BinaryName = "/usr/local/nvidia/toolkit/nvidia-container-runtime"
-  SystemdCgroup = true
-""")
+    s.file("/var/lib/rancher/k3s/agent/etc/containerd/config.toml", NVIDIA_DEFAULT_OPERATOR_REMOVED + "  SystemdCgroup = true\n")
     yield s.expect("fail", "container", ["containerd-default-runtime-program-missing"],
                    headline="containerd-default-runtime-program-missing")
 
@@ -533,16 +535,7 @@ oom_score = 0
                                 "GPU Operator's removed /usr/local/nvidia/toolkit; /etc/containerd/config.toml, stock and "
                                 "healthy, is not the file it reads: no pod starts.", "/srv/containerd/config.toml")
     s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG)
-    s.file("/srv/containerd/config.toml", """version = 3
-[plugins.'io.containerd.cri.v1.runtime'.containerd]
-  default_runtime_name = "nvidia"
-[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
-  runtime_type = "io.containerd.runc.v2"
-[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia]
-  runtime_type = "io.containerd.runc.v2"
-[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.nvidia.options]
-  BinaryName = "/usr/local/nvidia/toolkit/nvidia-container-runtime"
-""")
+    s.file("/srv/containerd/config.toml", NVIDIA_DEFAULT_OPERATOR_REMOVED)
     yield s.expect("fail", "container", ["containerd-default-runtime-program-missing"],
                    headline="containerd-default-runtime-program-missing")
 
