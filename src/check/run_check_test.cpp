@@ -1,10 +1,16 @@
 #include "check/run_check.h"
 
+#include "probes/systemd_units.h"
 #include "rules/rule_set.h"
+#include "snapshot/recording_host.h"
+#include "snapshot/replay_host.h"
 #include "test_support/binary_writer.h"
 #include "test_support/fake_host.h"
+#include "test_support/temp_dir.h"
 
 #include <doctest/doctest.h>
+
+#include <filesystem>
 
 namespace {
 
@@ -176,4 +182,24 @@ TEST_CASE("the rule set is asked for once, while the driver's children run, and 
                                    }};
   gd::run_check(for_table, table_rules, table);
   CHECK(asked == 0);
+}
+
+TEST_CASE("a unit masked on a live system, where stat follows the link to the device /dev/null, is masked in its snapshot too") {
+  gd::FakeHost live;
+  gd::DeviceNode null_device;
+  null_device.type = gd::FileType::char_device;
+  null_device.major = 1;
+  null_device.minor = 3;
+  live.devices["/dev/null"] = null_device;
+  live.file("/usr/lib/systemd/system/nvidia-fabricmanager.service", "[Service]\n");
+  live.link("/etc/systemd/system/nvidia-fabricmanager.service", "/dev/null");
+  gd::TempDir out;
+  std::filesystem::create_directories(out / "root");
+  gd::RecordingHost recorder(live, out.path());
+  CHECK(gd::find_systemd_unit(recorder, "nvidia-fabricmanager.service").masked);
+  REQUIRE(recorder.finish("test").has_value());
+  gd::ReplayHost replay(out.path());
+  const auto unit = gd::find_systemd_unit(replay, "nvidia-fabricmanager.service");
+  CHECK(unit.masked);
+  CHECK(unit.path == "/usr/lib/systemd/system/nvidia-fabricmanager.service");
 }

@@ -178,7 +178,6 @@ std::optional<std::string> ServiceSettings::variable(std::string_view name) cons
   return value;
 }
 
-
 std::vector<std::string> ServiceSettings::command_line() const {
   std::vector<std::string> argv;
   bool own_argv0 = false;  // "@": the word after the program is its argv[0]

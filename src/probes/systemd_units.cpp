@@ -7,15 +7,17 @@ namespace {
 
 enum class UnitFile { absent, mask, unit };
 
-// `systemctl mask` links the unit's name to /dev/null: live, stat(2) finds
-// that character device; below --root or in a snapshot the link's target is
-// not there, and the link itself says so. systemd.unit(5) says an empty unit
-// file masks too; that is not counted here, because a snapshot keeps a file
-// gpudoctor only looked at as an empty one.
+// `systemctl mask` links the unit's name to /dev/null. The link is read
+// before the file is looked at: a snapshot then keeps the link, where a stat
+// would follow it and keep an empty file in /dev/null's place. stat(2)
+// finding a character device catches a mask linked some other way.
+// systemd.unit(5) says an empty unit file masks too; that is not counted
+// here, because a snapshot keeps a file gpudoctor only looked at as an empty one.
 UnitFile unit_file(Host& host, const std::string& path) {
-  if (const auto stat = host.stat(path)) return stat->type == FileType::char_device ? UnitFile::mask : UnitFile::unit;
-  const auto target = host.read_link(path);
-  return target && *target == "/dev/null" ? UnitFile::mask : UnitFile::absent;
+  if (const auto target = host.read_link(path); target && *target == "/dev/null") return UnitFile::mask;
+  const auto stat = host.stat(path);
+  if (!stat) return UnitFile::absent;
+  return stat->type == FileType::char_device ? UnitFile::mask : UnitFile::unit;
 }
 
 }  // namespace
