@@ -3,8 +3,9 @@
 # wants links and masks, `systemctl --root is-enabled` (enabled, masked or
 # neither) and the link `systemctl --root enable` writes (the unit file it
 # loads) against what gpudoctor, given the same tree under --root, says of
-# nvidia-fabricmanager.service: its unit, enabled, masked. Nothing runs or
-# is installed: systemctl only reads and writes inside the case's tree.
+# nvidia-fabricmanager.service: its unit, enabled, masked; and the order of a
+# unit's drop-ins against `systemd-analyze --root cat-config` (below). Nothing
+# runs or is installed: systemctl only reads and writes inside the case's tree.
 # is-enabled says "disabled" for a unit a vendor's link below /usr/lib wants;
 # systemd still starts it at boot (a .wants directory in any unit path adds
 # the dependency, systemd.unit(5)), and gpudoctor counts it: the unit test
@@ -86,6 +87,55 @@ unit_case masked-in-etc usr/lib/systemd/system/$unit=unit "etc/systemd/system/$u
 unit_case masked-for-this-boot usr/lib/systemd/system/$unit=unit "run/systemd/system/$unit@/dev/null" "$wants@/usr/lib/systemd/system/$unit"
 unit_case etc-copy-over-run-mask etc/systemd/system/$unit=unit "run/systemd/system/$unit@/dev/null" "$wants@/etc/systemd/system/$unit"
 unit_case mask-below-the-unit etc/systemd/system/$unit=unit "usr/lib/systemd/system/$unit@/dev/null" "$wants@/etc/systemd/system/$unit"
+
+# Drop-ins: which of containerd.service's drop-ins apply, and in what order, as
+# `systemd-analyze --root cat-config` lists them (each drop-in here replaces
+# ExecStart with `--config /srv/NAME.toml`, so the last one listed names the
+# file containerd reads) against the configuration gpudoctor says containerd
+# reads. cat-config puts /usr/lib before /lib, where units load /lib first, so
+# no case has a file below /lib.
+# dropin_case NAME DIR/NAME.conf...: each drop-in below the root.
+dropin_case() {
+  local name=$1 root="$work/dropins/$1" entry base
+  shift
+  mkdir -p "$root/usr/local/bin" "$root/usr/local/lib/systemd/system" "$root/srv"
+  : >"$root/usr/local/bin/containerd"
+  printf '[Service]\nExecStart=/usr/local/bin/containerd\n' >"$root/usr/local/lib/systemd/system/containerd.service"
+  for entry in "$@"; do  # etc/.../10-a.conf names /srv/etc-10-a.toml; usr/local/lib/.../10-a.conf /srv/usr-local-lib-10-a.toml
+    base="$(echo "${entry%%/systemd/*}" | tr / -)-$(basename "$entry" .conf)"
+    mkdir -p "$(dirname "$root/$entry")"
+    printf '[Service]\nExecStart=\nExecStart=/usr/local/bin/containerd --config /srv/%s.toml\n' "$base" >"$root/$entry"
+    printf 'version = 2\n' >"$root/srv/$base.toml"
+  done
+  systemd-analyze --root="$root" cat-config systemd/system/containerd.service >"$work/dropins/$name.cat" 2>/dev/null
+  "$gpudoctor" check --root "$root" --no-probe --format json >"$work/dropins/$name.json" 2>/dev/null
+  if python3 - "$work/dropins/$name.cat" "$work/dropins/$name.json" <<'PY'; then
+import json, re, sys
+cat_path, report_path = sys.argv[1:]
+configs = re.findall(r"--config (\S+)", open(cat_path).read())
+expected = configs[-1] if configs else "/etc/containerd/config.toml"
+report = json.load(open(report_path))
+container = next(layer for layer in report["layers"] if layer["id"] == "container")
+engines = container["facts"].get("engines", {}).get("containerd", [])
+ours = engines[0]["config"] if engines else None
+if ours != expected:
+    print(f"  config: systemd's drop-ins give {expected!r}, gpudoctor {ours!r}")
+    sys.exit(1)
+PY
+    echo "ok   drop-ins $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL drop-ins $name"
+    failed=$((failed + 1))
+  fi
+}
+
+dropin=systemd/system/containerd.service.d
+dropin_case one-in-etc etc/$dropin/10-site.conf
+dropin_case by-name-across-directories etc/$dropin/10-a.conf run/$dropin/20-b.conf usr/local/lib/$dropin/30-c.conf usr/lib/$dropin/05-d.conf
+dropin_case etc-hides-run etc/$dropin/20-same.conf run/$dropin/20-same.conf usr/lib/$dropin/10-first.conf
+dropin_case run-hides-usr-lib run/$dropin/50-same.conf usr/lib/$dropin/50-same.conf
+dropin_case usr-local-lib-hides-usr-lib usr/local/lib/$dropin/50-same.conf usr/lib/$dropin/50-same.conf etc/$dropin/40-before.conf
 
 echo "systemd: $passed passed, $failed failed"
 [ "$failed" = 0 ]
