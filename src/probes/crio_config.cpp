@@ -153,7 +153,7 @@ void read_command_line(Host& host, CrioEngineFacts& facts) {
     facts.command_line_sets_hooks = facts.command_line_sets_hooks || setting.sets_hooks;
     if (facts.command_line.size() < 8) facts.command_line.push_back(printable(concat({setting.flag, "=", value, " (", word.file, ")"}), 240));
   };
-  const auto& words = service.command_words;
+  const auto words = service.command_words();
   for (std::size_t at = 0; at < words.size(); ++at)
     for (const auto& setting : k_settings) {
       const std::string_view word = words[at].text;

@@ -91,7 +91,7 @@ void read_settings(Host& host, const boost::json::object& config, const SearchPa
 // (its unit, drop-ins and environment) passes either, daemon.json alone does
 // not say which runtimes there are.
 bool passes_runtime_flags(const ServiceSettings& service) {
-  for (const auto& word : service.command_words)
+  for (const auto& word : service.command_words())
     for (const std::string_view flag : {"--add-runtime", "--default-runtime"})
       if (names_flag(word.text, flag)) return true;
   return false;

@@ -90,9 +90,8 @@ class Reader {
 
   bool room() { return m_files++ < k_max_files; }
 
-  // The command's words first, then each variable's ($NAME expands into them).
   ServiceSettings take() {
-    ServiceSettings settings{.exec_words = m_exec_words, .command_words = std::move(m_exec_words), .variables = {}};
+    ServiceSettings settings{.exec_words = std::move(m_exec_words), .variables = {}};
     for (auto& assignment : m_environment) variable(std::move(assignment), settings);
     for (const auto& file : m_environment_files) environment_file(file, settings);
     return settings;
@@ -117,13 +116,8 @@ class Reader {
     }
   }
 
-  // A variable, and its value's words.
   static void variable(ServiceWord assignment, ServiceSettings& settings) {
-    const auto equals = assignment.text.find('=');
-    if (equals == std::string::npos) return;
-    for (auto& word : words_of(std::string_view(assignment.text).substr(equals + 1)))
-      settings.command_words.push_back({std::move(word), assignment.file});
-    settings.variables.push_back(std::move(assignment));
+    if (assignment.text.find('=') != std::string::npos) settings.variables.push_back(std::move(assignment));
   }
 
   Host& m_host;
@@ -176,6 +170,15 @@ std::optional<std::string> ServiceSettings::variable(std::string_view name) cons
     if (assignment.text.size() > name.size() && assignment.text.starts_with(name) && assignment.text[name.size()] == '=')
       value = assignment.text.substr(name.size() + 1);
   return value;
+}
+
+// The command's words first, then each variable's ($NAME expands into them).
+std::vector<ServiceWord> ServiceSettings::command_words() const {
+  std::vector<ServiceWord> words = exec_words;
+  for (const auto& assignment : variables)
+    for (auto& word : words_of(std::string_view(assignment.text).substr(assignment.text.find('=') + 1)))
+      words.push_back({std::move(word), assignment.file});
+  return words;
 }
 
 std::vector<std::string> ServiceSettings::command_line() const {

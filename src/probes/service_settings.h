@@ -24,9 +24,11 @@ struct ServiceWord {
 };
 
 struct ServiceSettings {
-  std::vector<ServiceWord> exec_words;     // ExecStart's words as written
-  std::vector<ServiceWord> command_words;  // ExecStart's words, and every variable value's words ($CRIO_RUNTIME_OPTIONS)
-  std::vector<ServiceWord> variables;      // NAME=VALUE, as written; an environment file's after Environment='s, as systemd applies them
+  std::vector<ServiceWord> exec_words;  // ExecStart's words as written
+  std::vector<ServiceWord> variables;   // NAME=VALUE, as written; an environment file's after Environment='s, as systemd applies them
+
+  // ExecStart's words, and every variable value's words ($CRIO_RUNTIME_OPTIONS).
+  std::vector<ServiceWord> command_words() const;
 
   // The value the service gets for a variable: the last one set.
   std::optional<std::string> variable(std::string_view name) const;

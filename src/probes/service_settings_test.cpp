@@ -18,7 +18,7 @@ TEST_CASE("a service's settings: ExecStart's words with continuations, Environme
   f.host.file("/etc/systemd/system/crio.service.d/README", "ExecStart=/usr/bin/crio --not-a-drop-in\n");
   const auto settings = gd::read_service_settings(f.host, "crio.service");
   std::vector<std::string> words;
-  for (const auto& word : settings.command_words) words.push_back(word.text);
+  for (const auto& word : settings.command_words()) words.push_back(word.text);
   // The drop-in's empty ExecStart= dropped the unit's command.
   CHECK(words == std::vector<std::string>{"/usr/bin/crio", "-c", "/srv/crio.conf", "crash", "/opt/hooks", "d", "--config-dir", "/srv/crio.d"});
   REQUIRE(settings.variables.size() == 3);
@@ -26,7 +26,7 @@ TEST_CASE("a service's settings: ExecStart's words with continuations, Environme
   CHECK(settings.variables[1].file == "/usr/lib/systemd/system/crio.service");
   CHECK(settings.variables[2].text == "CRIO_CONFIG_OPTIONS=--config-dir /srv/crio.d");
   CHECK(settings.variables[2].file == "/etc/sysconfig/crio");
-  CHECK(gd::read_service_settings(f.host, "containerd.service").command_words.empty());  // not installed
+  CHECK(gd::read_service_settings(f.host, "containerd.service").command_words().empty());  // not installed
 }
 
 TEST_CASE("a service's drop-ins: /etc, /run and /usr/lib, by file name, the first directory's file where two share a name; empty settings reset") {
@@ -39,12 +39,12 @@ TEST_CASE("a service's drop-ins: /etc, /run and /usr/lib, by file name, the firs
   f.host.file("/run/systemd/system/docker.service.d/30-runtime.conf", "[Service]\nEnvironmentFile=\n");
   const auto settings = gd::read_service_settings(f.host, "docker.service");
   std::vector<std::string> words, variables;
-  for (const auto& word : settings.command_words) words.push_back(word.text);
+  for (const auto& word : settings.command_words()) words.push_back(word.text);
   for (const auto& variable : settings.variables) variables.push_back(variable.text);
   // /etc's 20-site.conf hides /run's (whose command never counts); 30-runtime.conf drops the environment file.
   CHECK(words == std::vector<std::string>{"/usr/bin/dockerd", "--vendor", "3"});
   CHECK(variables == std::vector<std::string>{"C=3"});
-  CHECK(settings.command_words[1].file == "/usr/lib/systemd/system/docker.service.d/10-vendor.conf");
+  CHECK(settings.command_words()[1].file == "/usr/lib/systemd/system/docker.service.d/10-vendor.conf");
 }
 
 TEST_CASE("a flag in a command word: alone or with =VALUE, never as a longer flag's start") {

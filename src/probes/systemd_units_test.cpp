@@ -34,7 +34,7 @@ TEST_CASE("a masked unit: a link to /dev/null before the unit file; never enable
   CHECK(unit.masked);
   CHECK_FALSE(unit.enabled);
   CHECK(unit.path == "/lib/systemd/system/docker.service");
-  CHECK(gd::read_service_settings(host, "docker.service").command_words.empty());
+  CHECK(gd::read_service_settings(host, "docker.service").command_words().empty());
   host.link("/run/systemd/system/containerd.service", "/dev/null");  // systemctl mask --runtime
   host.file("/usr/lib/systemd/system/containerd.service", "[Service]\n");
   CHECK(gd::find_systemd_unit(host, "containerd.service").masked);
