@@ -112,6 +112,7 @@ Report run_check(Host& host, const CheckRules& rules, ProbeOptions options) {
   context.system.image = options.image;
   // Bottom up, in k_layer_ids order: each probe reads the typed facts below it.
   Unfinished<KernelModuleFacts> kernel_module;
+  Unfinished<ContainerFacts> container;
   Unfinished<DeviceNodesFacts> device_nodes;
   Unfinished<DriverLibsFacts> driver_libs;
   if (options.image) {
@@ -125,11 +126,11 @@ Report run_check(Host& host, const CheckRules& rules, ProbeOptions options) {
   } else {
     context.hardware = run_contained(LayerId::hardware, probe_hardware, context, report);
     context.kernel_module = run_unfinished(LayerId::kernel_module, probe_kernel_module, kernel_module, context, report);
-    context.container = run_contained(LayerId::container, probe_container, context, report);
+    context.container = run_unfinished(LayerId::container, probe_container, container, context, report);
     context.device_nodes = run_unfinished(LayerId::device_nodes, probe_device_nodes, device_nodes, context, report);
   }
-  // What these layers asked ahead (dmesg, the device opens, nvidia-smi and
-  // the driver probe) runs while the layers above them are read; each is
+  // What these layers asked ahead (dmesg, docker info, the device opens,
+  // nvidia-smi and the driver probe) runs while the layers above them are read; each is
   // finished with its answers at the end, in layer order.
   context.driver_libs = run_unfinished(LayerId::driver_libs, probe_driver_libs, driver_libs, context, report);
   if (!options.gpu_table) {
@@ -140,6 +141,7 @@ Report run_check(Host& host, const CheckRules& rules, ProbeOptions options) {
   const RuleSet* rule_set = options.gpu_table ? nullptr : &rules.rule_set();
   if (!options.image) {
     finish_contained(LayerId::kernel_module, kernel_module.layer, finish_kernel_module, kernel_module.index, context.kernel_module, context, report);
+    finish_contained(LayerId::container, container.layer, finish_container, container.index, context.container, context, report);
     finish_contained(LayerId::device_nodes, device_nodes.layer, finish_device_nodes, device_nodes.index, context.device_nodes, context, report);
   }
   finish_contained(LayerId::driver_libs, driver_libs.layer, finish_driver_libs, driver_libs.index, context.driver_libs, context, report);

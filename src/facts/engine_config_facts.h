@@ -30,7 +30,28 @@ struct EngineRuntime {
   }
 };
 
-// /etc/docker/daemon.json of the rootful daemon (moby daemon/config).
+// What the running dockerd says it loaded (GET /info through `docker info`):
+// it reads daemon.json when it starts and when it reloads, so a file changed
+// since is not yet what `docker run` gets.
+struct DockerDaemonFacts {
+  bool answered = false;
+  std::optional<std::string> problem{}, version{}, default_runtime{};
+  std::vector<std::string> runtimes{};
+  bool runtimes_cut = false;
+
+  template <class F>
+  void fields(F& f) const {
+    f("answered", answered, "the running dockerd answered `docker info` on its socket");
+    f("problem", problem, "why it gave no answer (the docker command missing, permission denied on the socket, a timeout), from docker's stderr");
+    f("version", version, "its ServerVersion");
+    f("default_runtime", default_runtime, "the default runtime it runs with (DefaultRuntime)");
+    f("runtimes", runtimes, "the runtimes it has loaded (Runtimes' names, at most 32)");
+    f("runtimes_cut", runtimes_cut, "it has more than 32: the rest are not listed, so none is judged missing");
+  }
+};
+
+// The rootful daemon's daemon.json (moby daemon/config): /etc/docker/daemon.json
+// unless docker.service's command line names another with --config-file.
 struct DockerEngineFacts {
   bool installed = false;  // dockerd on the service PATH
   bool rootful_service = false;
@@ -43,6 +64,9 @@ struct DockerEngineFacts {
   std::optional<bool> cdi{};
   std::optional<std::string> cgroup_driver{};
   bool gpus_hook = false, cdi_hook = false;
+  std::optional<std::int64_t> pid{};
+  std::optional<std::string> socket{};
+  std::optional<DockerDaemonFacts> daemon{};
 
   template <class F>
   void fields(F& f) const {
@@ -52,16 +76,19 @@ struct DockerEngineFacts {
     f("path", path,
       "PATH as docker.service sets it (Environment=PATH=..., in its unit, drop-ins or environment files): where dockerd looks for "
       "nvidia-container-runtime-hook and a runtime's program; systemd's default PATH for services where it sets none");
-    f("config", config, "/etc/docker/daemon.json, where it exists");
+    f("config", config, "the daemon.json dockerd reads (docker.service's --config-file, else /etc/docker/daemon.json), where it exists");
     f("problem", problem, "why dockerd would refuse the file (not JSON, not an object, a key of the wrong type)");
     f("runtimes", runtimes, "the runtimes it defines (at most 32)");
-    f("default_runtime", default_runtime, "default-runtime, runc where unset");
+    f("default_runtime", default_runtime, "default-runtime, runc where unset", FreeText{});
     f("default_runtime_defined", default_runtime_defined,
       "the default runtime is runc, io.containerd.runc.v2, a shim name (with a dot, no slash) or one of runtimes: dockerd starts");
     f("cdi", cdi, "features.cdi as written (unset: on from Docker 28.2, off before)");
     f("cgroup_driver", cgroup_driver, "native.cgroupdriver from exec-opts");
     f("gpus_hook", gpus_hook, "nvidia-container-runtime-hook is on dockerd's PATH: dockerd registers the driver `--gpus` needs");
     f("cdi_hook", cdi_hook, "nvidia-cdi-hook is on dockerd's PATH: Docker 29.2 and later can serve `--gpus` through CDI");
+    f("pid", pid, "the running dockerd's process id: its pid file (--pidfile, else /var/run/docker.pid) names a live process called dockerd");
+    f("socket", socket, "where the running dockerd is asked: the unix socket its -H names, else /var/run/docker.sock (docker.socket's)");
+    f("daemon", daemon, "what the running dockerd answered; asked only where it runs (a connection to docker.socket would start it), never under --root");
   }
 };
 

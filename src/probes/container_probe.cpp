@@ -1,7 +1,9 @@
 #include "probes/container_probe.h"
 
+
 #include "platforms/container_engine.h"
 #include "probes/cdi_specs.h"
+#include "probes/docker_daemon.h"
 #include "probes/engine_configs.h"
 #include "probes/mountinfo.h"
 #include "probes/nvidia_env.h"
@@ -231,8 +233,11 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
       layer.source(&ContainerFacts::cdi_refresh, "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
     }
   if (!facts.in_container && !context.options.image)
-    if (auto engines = read_engine_configs(context.host, layer); !engines.empty())
+    if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
+      if (facts.engines->docker)
+        if (const auto request = docker_info_request(context.host, *facts.engines->docker)) context.host.ask_ahead(*request);
+    }
   if (!facts.in_container) {
     layer.summary = "not in a container";
     if (facts.own_root) layer.summary += " (" + facts.discounted_markers.front() + " is there, but " + *facts.own_root + ")";
@@ -249,6 +254,15 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   layer.summary = engine.named.value_or(enum_name(engine.engine)) + " container, GPU injection: " + enum_name(*facts.injection) + ", NVIDIA_VISIBLE_DEVICES " +
                   enum_name(facts.visible_devices.mode);
   return layer;
+}
+
+void finish_container(ProbeContext& context, Probed<ContainerFacts>& layer) {
+  auto& engines = layer.facts.engines;
+  if (!engines || !engines->docker) return;
+  engines->docker->daemon = ask_docker_daemon(context.host, *engines->docker);
+  if (!engines->docker->daemon) return;
+  auto& from = layer.sources[fact_name(layer.facts, &ContainerFacts::engines)];
+  from += (from.empty() ? "" : ", ") + std::string("docker info on ") + *engines->docker->socket;
 }
 
 }  // namespace gd

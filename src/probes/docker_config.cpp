@@ -4,6 +4,7 @@
 #include "probes/engine_configs.h"
 
 #include "host/host_paths.h"
+#include "probes/process_scan.h"
 #include "probes/service_settings.h"
 #include "probes/systemd_units.h"
 #include "util/path.h"
@@ -115,6 +116,27 @@ void read_daemon_json(Host& host, const std::string& path, const EngineFile& fil
     read_settings(host, document.as_object(), search_path, facts);
 }
 
+// The rootful dockerd that runs now: the process its pid file names, if
+// that process is dockerd (a pid file outlives a daemon that crashed).
+std::optional<std::int64_t> running_dockerd(Host& host, const std::vector<std::string>& command) {
+  const std::string pid_file = go_flag_value(command, {"pidfile", "p"}).value_or("/var/run/docker.pid");
+  const auto text = host.read_file(pid_file, 64);
+  const auto pid = text ? parse_int(trim(*text)) : std::nullopt;
+  if (!pid || *pid <= 0) return std::nullopt;
+  const auto stat = host.read_file("/proc/" + std::to_string(*pid) + "/stat", k_small_file);
+  const auto process = stat ? parse_proc_stat(*stat) : std::nullopt;
+  if (!process || process->command != "dockerd") return std::nullopt;
+  return pid;
+}
+
+// Its socket: the first unix one its -H flags name; docker.socket's
+// (-H fd://) and dockerd's own default are both /var/run/docker.sock.
+std::string dockerd_socket(const std::vector<std::string>& command) {
+  for (const auto& host : go_flag_values(command, {"host", "H"}))
+    if (host.starts_with("unix://") && host.size() > 7) return host.substr(7);
+  return "/var/run/docker.sock";
+}
+
 }  // namespace
 
 std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& notes) {
@@ -144,20 +166,32 @@ std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& 
 std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes) {
   DockerEngineFacts facts;
   facts.installed = find_on_path(host, "dockerd", k_service_path).has_value();
-  const auto file = read_engine_file(host, k_daemon_json, notes);
-  if (!facts.installed && file.missing) return std::nullopt;
   // The rootful daemon starts at boot through docker.service or docker.socket;
   // a rootless one is a user's unit, with its own daemon.json.
   const auto unit = find_systemd_unit(host, "docker.service");
+  const auto service = read_service_settings(host, "docker.service", unit);
+  // The file dockerd reads: --config-file on its command line, else the default.
+  std::string daemon_json = k_daemon_json;
+  const auto named = go_flag_value(service.command_line(), {"config-file"});
+  if (named && !named->empty()) daemon_json = *named;
+  const auto file = read_engine_file(host, daemon_json, notes);
+  if (!facts.installed && file.missing) return std::nullopt;
+  // dockerd starts without its default file, not without one its flag names.
+  if (named && file.missing) {
+    facts.config = printable(daemon_json, 200);
+    facts.problem = "it does not exist (docker.service passes --config-file " + *facts.config + ")";
+  }
   facts.rootful_service = unit.enabled || find_systemd_unit(host, "docker.socket").enabled;
   // dockerd looks for the hook (at start) and a runtime's bare program name on the PATH docker.service gives it.
-  const auto service = read_service_settings(host, "docker.service", unit);
   facts.runtime_flags = passes_runtime_flags(service);
   if (const auto path = service.variable("PATH")) facts.path = printable(*path, 400);
   const std::string search_path = service.search_path();
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", search_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", search_path).has_value();
-  read_daemon_json(host, k_daemon_json, file, search_path, facts);
+  read_daemon_json(host, daemon_json, file, search_path, facts);
+  // A --root tree's pid file names none of this machine's processes.
+  if (host.mode() != HostMode::root) facts.pid = running_dockerd(host, service.command_line());
+  if (facts.pid) facts.socket = printable(dockerd_socket(service.command_line()), 200);
   return facts;
 }
 

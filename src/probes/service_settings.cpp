@@ -220,8 +220,8 @@ std::vector<std::string> ServiceSettings::command_line() const {
 
 std::string ServiceSettings::search_path() const { return variable("PATH").value_or(std::string(k_service_path)); }
 
-std::optional<std::string> go_flag_value(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names) {
-  std::optional<std::string> value;
+std::vector<std::string> go_flag_values(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names) {
+  std::vector<std::string> values;
   for (std::size_t i = 1; i < command_line.size(); ++i) {
     std::string_view word = command_line[i];
     if (word == "--") break;
@@ -229,13 +229,19 @@ std::optional<std::string> go_flag_value(const std::vector<std::string>& command
     word.remove_prefix(word.starts_with("--") ? 2 : 1);
     for (const auto name : names) {
       if (!word.starts_with(name)) continue;
-      if (word.size() == name.size() && i + 1 < command_line.size()) value = command_line[++i];
-      else if (word.size() > name.size() && word[name.size()] == '=') value = std::string(word.substr(name.size() + 1));
+      if (word.size() == name.size() && i + 1 < command_line.size()) values.push_back(command_line[++i]);
+      else if (word.size() > name.size() && word[name.size()] == '=') values.emplace_back(word.substr(name.size() + 1));
       else continue;
       break;
     }
   }
-  return value;
+  return values;
+}
+
+std::optional<std::string> go_flag_value(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names) {
+  auto values = go_flag_values(command_line, names);
+  if (values.empty()) return std::nullopt;
+  return std::move(values.back());
 }
 
 }  // namespace gd

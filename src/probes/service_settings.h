@@ -56,6 +56,8 @@ bool names_flag(std::string_view word, std::string_view flag);
 // and urfave/cli on it): the last `-NAME VALUE`, `--NAME VALUE`,
 // `-NAME=VALUE` or `--NAME=VALUE` for any of its names.
 std::optional<std::string> go_flag_value(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names);
+// Every value a repeatable flag gets (dockerd's -H), in order.
+std::vector<std::string> go_flag_values(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names);
 
 // One unit file's and its drop-ins' in the directories given (a user's
 // unit, whose directories are not the system's); empty where the unit file

@@ -82,6 +82,13 @@ TEST_CASE("a Go flag's value: one or two dashes, = or the next word, the last on
   CHECK_FALSE(gd::go_flag_value(Words{"containerd", "--", "--config", "/after-the-end"}, {"config"}));
 }
 
+TEST_CASE("a repeatable flag's values, each in order") {
+  using Words = std::vector<std::string>;
+  const Words dockerd{"dockerd", "-H", "fd://", "--host=unix:///run/a.sock", "--hostname", "x", "-H", "tcp://0.0.0.0:2375"};
+  CHECK(gd::go_flag_values(dockerd, {"host", "H"}) == Words{"fd://", "unix:///run/a.sock", "tcp://0.0.0.0:2375"});
+  CHECK(gd::go_flag_values(Words{"dockerd", "--pidfile", "/p"}, {"host", "H"}).empty());
+}
+
 TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said, and its defaults named again are not") {
   auto command_line = [](const std::string& sysconfig) {
     gd::ProbeFixture f;

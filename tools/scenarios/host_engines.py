@@ -221,6 +221,27 @@ def rootless_docker_host(name, description, no_cgroups=None, toolkit=True):
     return s
 
 
+# What gpudoctor asks a running dockerd, and how GET /info lists runtimes (Docker 25 and later add each
+# runtime's status; stock runc appears under both of its names).
+DOCKER_INFO_FORMAT = ('{"ServerVersion":{{json .ServerVersion}},"DefaultRuntime":{{json .DefaultRuntime}},'
+                      '"Runtimes":{{json .Runtimes}}}')
+RUNC_STATUS = '{"status":{"org.opencontainers.runtime-spec.features":"{\\"ociVersionMin\\":\\"1.0.0\\"}"},"path":"runc"}'
+
+
+def dockerd_running(s, default="runc", runtimes=("io.containerd.runc.v2", "runc"), version="28.3.3", exit=0, stdout=None,
+                    stderr=""):
+    """dockerd running (its pid file and process), the docker command, and what `docker info` answered on its socket."""
+    s.file("/usr/bin/docker", "").file("/var/run/docker.pid", "1187").proc_stat(1187, "dockerd", parent=1)
+    if stdout is None:
+        listed = ",".join('"%s":%s' % (name, RUNC_STATUS if name in ("io.containerd.runc.v2", "runc")
+                                         else '{"path":"nvidia-container-runtime"}') for name in runtimes)
+        stdout = '{"ServerVersion":"%s","DefaultRuntime":"%s","Runtimes":{%s}}\n' % (version, default, listed)
+    s.children.append({"kind": "command", "args": ["/usr/bin/docker", "-H", "unix:///var/run/docker.sock", "info", "--format",
+                                                   DOCKER_INFO_FORMAT],
+                       "exit": exit, "stdout": stdout, "stderr": stderr, "timed_out": False})
+    return s
+
+
 def dra_node(name, description):
     """An H100 host with the toolkit in cdi mode, nvidia-cdi-refresh's /var/run/cdi/nvidia.yaml, and 300 transient
     claim specs of NVIDIA's DRA driver (the CDI package's GenerateTransientSpecName: VENDOR-CLASS_UID.yaml)."""
@@ -291,6 +312,76 @@ def scenarios():
     s = toolkit_host("host-docker-daemon-json-broken", "A hand edit left a trailing comma in daemon.json: dockerd does "
                      "not start at all.")
     s.file("/etc/docker/daemon.json", DAEMON_JSON.replace('"nvidia-container-runtime"', '"nvidia-container-runtime",'))
+    yield s.expect("fail", "container", ["docker-config-refused"], headline="docker-config-refused", action="fix-configuration")
+
+    s = toolkit_host("host-docker-not-restarted", "`nvidia-ctk runtime configure --runtime=docker --set-as-default` "
+                     "wrote daemon.json, and dockerd was never restarted: the running daemon has neither the nvidia runtime "
+                     "nor the new default.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    dockerd_running(s)
+    yield s.expect("warn", None, ["docker-runtime-not-loaded", "docker-default-runtime-not-loaded"],
+                   headline="docker-runtime-not-loaded")
+
+    s = toolkit_host("host-docker-not-restarted-toolkit-missing", "daemon.json makes nvidia the default runtime, the "
+                     "toolkit that provides it is not installed, and dockerd was not restarted since: containers start now "
+                     "(through runc, as `docker run` showed on Docker 20.10), and every one fails once dockerd reads the file.",
+                     toolkit=False)
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    dockerd_running(s)
+    yield s.expect("warn", None, ["docker-runtime-not-loaded", "docker-default-runtime-not-loaded", "docker-runtime-program-missing"],
+                   absent=["docker-default-runtime-program-missing"], headline="docker-runtime-not-loaded")
+
+    s = toolkit_host("host-docker-restarted-healthy", "daemon.json with the nvidia runtime as its default, and the "
+                     "running dockerd loaded both.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    dockerd_running(s, default="nvidia", runtimes=("io.containerd.runc.v2", "nvidia", "runc"))
+    yield s.expect("ok", None, [], absent=["docker-runtime-not-loaded", "docker-default-runtime-not-loaded"])
+
+    s = toolkit_host("host-docker-info-denied-healthy", "dockerd runs with the nvidia runtime in daemon.json, and "
+                     "gpudoctor runs as a user outside the docker group: docker info is refused, which is no finding.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    dockerd_running(s, exit=1, stdout="", stderr="permission denied while trying to connect to the docker API at "
+                    "unix:///var/run/docker.sock\n")
+    yield s.expect("ok", None, [], absent=["docker-runtime-not-loaded", "docker-default-runtime-not-loaded"])
+
+    s = toolkit_host("host-docker-daemon-json-broken-while-running", "A hand edit left a trailing comma in daemon.json "
+                     "while dockerd runs with what it read before: containers start now, and dockerd's next start fails.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON.replace('"nvidia-container-runtime"', '"nvidia-container-runtime",'))
+    dockerd_running(s, default="nvidia", runtimes=("io.containerd.runc.v2", "nvidia", "runc"))
+    yield s.expect("warn", None, ["docker-config-refused-at-restart"], absent=["docker-config-refused"],
+                   headline="docker-config-refused-at-restart")
+
+    s = toolkit_host("host-docker-default-runtime-undefined-while-running", "daemon.json's runtimes section was "
+                     "removed, its nvidia default kept, while dockerd runs with what it read before.")
+    s.file("/etc/docker/daemon.json", '{\n    "default-runtime": "nvidia"\n}\n')
+    dockerd_running(s, default="nvidia", runtimes=("io.containerd.runc.v2", "nvidia", "runc"))
+    yield s.expect("warn", None, ["docker-default-runtime-undefined-at-restart"], absent=["docker-default-runtime-undefined"],
+                   headline="docker-default-runtime-undefined-at-restart")
+
+    # A drop-in that starts dockerd with a daemon.json of its own (a provisioning tool's, beside the distribution's).
+    config_file_drop_in = ("[Service]\nExecStart=\nExecStart=/usr/bin/dockerd -H fd:// --containerd=/run/containerd/containerd.sock "
+                           "--config-file /etc/docker/gpu-daemon.json\n")
+    s = toolkit_host("host-docker-config-file-flag-healthy", "docker.service's drop-in starts dockerd with --config-file "
+                     "/etc/docker/gpu-daemon.json, which defines the nvidia runtime; /etc/docker/daemon.json, which dockerd "
+                     "does not read, is broken.")
+    s.file("/etc/systemd/system/docker.service.d/override.conf", config_file_drop_in)
+    s.file("/etc/docker/gpu-daemon.json", DAEMON_JSON)
+    s.file("/etc/docker/daemon.json", DAEMON_JSON.replace('"nvidia-container-runtime"', '"nvidia-container-runtime",'))
+    yield s.expect("ok", None, [], absent=["docker-config-refused"])
+
+    s = toolkit_host("host-docker-config-file-flag-broken", "docker.service's drop-in starts dockerd with --config-file "
+                     "/etc/docker/gpu-daemon.json, and that file has a trailing comma: dockerd does not start, though "
+                     "/etc/docker/daemon.json is fine.")
+    s.file("/etc/systemd/system/docker.service.d/override.conf", config_file_drop_in)
+    s.file("/etc/docker/gpu-daemon.json", DAEMON_JSON.replace('"nvidia-container-runtime"', '"nvidia-container-runtime",'))
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    yield s.expect("fail", "container", ["docker-config-refused"], headline="docker-config-refused", action="fix-configuration")
+
+    s = toolkit_host("host-docker-config-file-flag-missing", "docker.service's drop-in starts dockerd with --config-file "
+                     "/etc/docker/gpu-daemon.json, which was never written: dockerd, which starts without its default file, "
+                     "does not start without one its flag names.")
+    s.file("/etc/systemd/system/docker.service.d/override.conf", config_file_drop_in)
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
     yield s.expect("fail", "container", ["docker-config-refused"], headline="docker-config-refused", action="fix-configuration")
 
     s = toolkit_host("host-docker-default-runtime-undefined", "daemon.json names nvidia the default runtime, but its "

@@ -1,0 +1,28 @@
+#pragma once
+// The Docker daemon that runs now, asked what it loaded. dockerd reads
+// daemon.json when it starts and when it reloads (SIGHUP: runtimes and the
+// default runtime), so a file written since (`nvidia-ctk runtime configure`
+// without a restart) is not what `docker run` gets. Asked through the docker
+// command in a child, on the daemon's own socket, and only where dockerd
+// already runs: a connection to docker.socket would start it.
+
+#include "facts/engine_config_facts.h"
+#include "host/host.h"
+
+#include <optional>
+
+namespace gd {
+
+// `docker -H unix://SOCKET info --format ...` for the dockerd that runs
+// (facts.pid), by the docker command on PATH; none where none runs or
+// there is no docker command.
+std::optional<ChildRequest> docker_info_request(Host& host, const DockerEngineFacts& facts);
+
+// What a docker info answer says: the daemon's version, default runtime and
+// runtimes, or why there is no answer.
+DockerDaemonFacts parse_docker_info(const ChildAnswer& answer);
+
+// Asked (or taken, where it was asked ahead) and read; nullopt where no dockerd runs.
+std::optional<DockerDaemonFacts> ask_docker_daemon(Host& host, const DockerEngineFacts& facts);
+
+}  // namespace gd

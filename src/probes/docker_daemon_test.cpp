@@ -1,0 +1,112 @@
+#include "probes/docker_daemon.h"
+
+#include "probes/engine_configs.h"
+#include "test_support/probe_fixture.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace {
+
+gd::ChildAnswer answered(std::string stdout_text, int exit = 0, std::string stderr_text = {}) {
+  gd::ChildAnswer answer;
+  answer.exit = exit;
+  answer.output = std::move(stdout_text);
+  answer.error_output = std::move(stderr_text);
+  return answer;
+}
+
+// A host whose docker.service runs dockerd, with its pid file and process.
+gd::ProbeFixture docker_host(const std::string& exec_start, const std::string& pid_file = "/var/run/docker.pid",
+                             const std::string& command = "dockerd") {
+  gd::ProbeFixture f;
+  f.host.file("/usr/bin/dockerd", "").file("/usr/bin/docker", "");
+  f.host.file("/lib/systemd/system/docker.service", "[Service]\nExecStart=" + exec_start + "\n");
+  f.host.file(pid_file, "4242\n");
+  f.host.file("/proc/4242/stat", "4242 (" + command + ") S 1 4242 4242 0 -1 4194560 0 0 0 0\n");
+  return f;
+}
+
+gd::DockerEngineFacts read_docker(gd::ProbeFixture& f) {
+  gd::ProbeNotes notes;
+  return gd::read_docker_engine(f.host, notes).value();
+}
+
+}  // namespace
+
+TEST_CASE("docker info: the running daemon's version, default runtime and runtimes, or why it did not answer") {
+  const auto facts = gd::parse_docker_info(answered(
+      R"({"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"io.containerd.runc.v2":{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}})"
+      "\n"));
+  CHECK(facts.answered);
+  CHECK(facts.version == "28.3.3");
+  CHECK(facts.default_runtime == "runc");
+  CHECK(facts.runtimes == std::vector<std::string>{"io.containerd.runc.v2", "nvidia", "runc"});
+  CHECK_FALSE(facts.problem);
+
+  // Docker 24 to 28.0 print the error and exit 0 with the fields empty; later ones exit 1.
+  const auto unreachable = gd::parse_docker_info(answered(R"({"ServerVersion":"","DefaultRuntime":"","Runtimes":null})",
+                                                          0, "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n"));
+  CHECK_FALSE(unreachable.answered);
+  CHECK(unreachable.problem == "the daemon did not answer: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?");
+  const auto denied = gd::parse_docker_info(answered("", 1, "permission denied while trying to connect to the docker API at unix:///var/run/docker.sock\n"));
+  CHECK_FALSE(denied.answered);
+  CHECK(denied.problem.value().starts_with("docker info failed (exit 1): permission denied"));
+
+  gd::ChildAnswer late;
+  late.timed_out = true;
+  CHECK(gd::parse_docker_info(late).problem == "docker info did not answer within 3 s");
+  // podman's docker shim knows no .Runtimes: its template error is the answer.
+  CHECK(gd::parse_docker_info(answered("", 125, "Error: template: info:1:62: executing \"info\" at <.Runtimes>: can't evaluate field Runtimes\n"))
+            .problem.value().starts_with("docker info failed (exit 125): Error: template"));
+  CHECK(gd::parse_docker_info(answered("Client: Docker Engine\n Version: 28.3.3\n")).problem == "docker info's answer is not what was asked for");
+
+  // What a daemon names is escaped, and more than 32 runtimes are cut and said to be.
+  std::string many = R"({"ServerVersion":"28.3.3","DefaultRuntime":"ru\u001bnc","Runtimes":{)";
+  for (int i = 0; i < 40; ++i) many += (i ? "," : "") + std::string("\"r") + std::to_string(i) + "\":{}";
+  const auto cut = gd::parse_docker_info(answered(many + "}}"));
+  CHECK(cut.runtimes.size() == 32);
+  CHECK(cut.runtimes_cut);
+  CHECK(cut.default_runtime.value().find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("the running dockerd is asked on its own socket, and only where it runs") {
+  auto f = docker_host("/usr/bin/dockerd -H fd:// --containerd=/run/containerd/containerd.sock");
+  const auto facts = read_docker(f);
+  CHECK(facts.pid == 4242);
+  CHECK(facts.socket == "/var/run/docker.sock");
+  const auto request = gd::docker_info_request(f.host, facts).value();
+  REQUIRE(request.args.size() == 6);
+  CHECK(request.args[0] == "/usr/bin/docker");
+  CHECK(request.args[1] == "-H");
+  CHECK(request.args[2] == "unix:///var/run/docker.sock");
+  CHECK(request.args[3] == "info");
+
+  // -H unix://... and --pidfile on its command line.
+  auto custom = docker_host("/usr/bin/dockerd --pidfile /run/dockerd/pid -H tcp://0.0.0.0:2375 --host=unix:///run/dockerd/api.sock",
+                            "/run/dockerd/pid");
+  const auto moved = read_docker(custom);
+  CHECK(moved.pid == 4242);
+  CHECK(moved.socket == "/run/dockerd/api.sock");
+
+  // A pid file left by a daemon that died, whose number another process has now: none runs, nothing is asked.
+  auto stale = docker_host("/usr/bin/dockerd -H fd://", "/var/run/docker.pid", "bash");
+  const auto gone = read_docker(stale);
+  CHECK_FALSE(gone.pid);
+  CHECK_FALSE(gd::docker_info_request(stale.host, gone));
+  CHECK_FALSE(gd::ask_docker_daemon(stale.host, gone));
+  CHECK(stale.host.asked.empty());
+
+  // A --root tree's pid file is not this machine's.
+  auto tree = docker_host("/usr/bin/dockerd -H fd://");
+  tree.host.host_mode = gd::HostMode::root;
+  CHECK_FALSE(read_docker(tree).pid);
+
+  // dockerd runs but there is no docker command to ask it with: said, not judged.
+  auto no_cli = docker_host("/usr/bin/dockerd -H fd://");
+  no_cli.host.files.erase("/usr/bin/docker");
+  const auto daemon = gd::ask_docker_daemon(no_cli.host, read_docker(no_cli)).value();
+  CHECK_FALSE(daemon.answered);
+  CHECK(daemon.problem == "no docker command on PATH to ask it with");
+}
