@@ -129,7 +129,7 @@ Report run_check(Host& host, const CheckRules& rules, ProbeOptions options) {
     context.container = run_unfinished(LayerId::container, probe_container, container, context, report);
     context.device_nodes = run_unfinished(LayerId::device_nodes, probe_device_nodes, device_nodes, context, report);
   }
-  // What these layers asked ahead (dmesg, docker info, the device opens,
+  // What these layers asked ahead (dmesg, dockerd's GET /info, the device opens,
   // nvidia-smi and the driver probe) runs while the layers above them are read; each is
   // finished with its answers at the end, in layer order.
   context.driver_libs = run_unfinished(LayerId::driver_libs, probe_driver_libs, driver_libs, context, report);

@@ -19,10 +19,11 @@ enum class ChildKind {
   command,      // args: argv of a program, run without a shell
   device_open,  // args: /dev paths; the child opens each, and asks /dev/nvidiactl its version
   driver_probe, // args: cuda [smoke] | nvml; the child loads the driver's library and asks it
+  docker_api,   // args: SOCKET; the child asks dockerd GET /info there
 };
 template <>
 struct EnumTable<ChildKind> {
-  static constexpr std::array names{"command", "device-open", "driver-probe"};
+  static constexpr std::array names{"command", "device-open", "driver-probe", "docker-api"};
 };
 
 // Which part of an answer longer than k_max_child_output is kept: the start

@@ -30,7 +30,7 @@ struct EngineRuntime {
   }
 };
 
-// What the running dockerd says it loaded (GET /info through `docker info`):
+// What the running dockerd says it loaded (GET /info, what `docker info` asks):
 // it reads daemon.json when it starts and when it reloads, so a file changed
 // since is not yet what `docker run` gets.
 struct DockerDaemonFacts {
@@ -41,8 +41,8 @@ struct DockerDaemonFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("answered", answered, "the running dockerd answered `docker info` on its socket");
-    f("problem", problem, "why it gave no answer (the docker command missing, permission denied on the socket, a timeout), from docker's stderr");
+    f("answered", answered, "the running dockerd answered GET /info on its socket");
+    f("problem", problem, "why it gave no answer (permission denied on the socket, a timeout, not an HTTP server)");
     f("version", version, "its ServerVersion");
     f("default_runtime", default_runtime, "the default runtime it runs with (DefaultRuntime)");
     f("runtimes", runtimes, "the runtimes it has loaded (Runtimes' names, at most 32)");

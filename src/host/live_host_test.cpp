@@ -1,12 +1,17 @@
 #include "host/live_host.h"
 
 #include "test_support/temp_dir.h"
+#include "util/unique_fd.h"
 
 #include <doctest/doctest.h>
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include <cerrno>
+#include <cstring>
+#include <thread>
 
 using namespace std::chrono_literals;
 
@@ -85,4 +90,42 @@ TEST_CASE("under --root nothing is asked ahead either") {
   gd::LiveHost host(root.path());
   host.ask_ahead({gd::ChildKind::command, {"true"}, 1s});
   CHECK(host.ask({gd::ChildKind::command, {"true"}, 1s}).error == "ENOSYS");
+}
+
+TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only the fields gpudoctor reads") {
+  gd::TempDir dir;
+  const std::string path = dir / "docker.sock";
+  gd::UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size());
+  REQUIRE(::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::listen(listener.get(), 1) == 0);
+  // dockerd's side, as Go's net/http answers an HTTP/1.0 request: the body until it closes.
+  std::string request;
+  std::thread daemon([&] {
+    const gd::UniqueFd connection(::accept(listener.get(), nullptr, nullptr));
+    char buffer[512];
+    while (request.find("\r\n\r\n") == std::string::npos) {
+      const ssize_t got = ::recv(connection.get(), buffer, sizeof buffer, 0);
+      if (got <= 0) break;
+      request.append(buffer, static_cast<std::size_t>(got));
+    }
+    const std::string answer =
+        "HTTP/1.0 200 OK\r\nApi-Version: 1.41\r\nContent-Type: application/json\r\n\r\n"
+        R"({"Name":"gpu-node-17","ServerVersion":"20.10.24","DefaultRuntime":"runc","Runtimes":{"runc":{"path":"runc"}}})"
+        "\n";
+    (void)::send(connection.get(), answer.data(), answer.size(), MSG_NOSIGNAL);
+  });
+  gd::LiveHost host;
+  const auto answer = host.ask({gd::ChildKind::docker_api, {path}, 5s});
+  daemon.join();
+  CHECK(request.starts_with("GET /info HTTP/1.0\r\n"));
+  CHECK(answer.exit == 0);
+  CHECK(answer.output == R"({"ServerVersion":"20.10.24","DefaultRuntime":"runc","Runtimes":{"runc":{"path":"runc"}}})"
+                         "\n");
+  // Nothing listens: the child says why, in words a report can show.
+  const auto nobody = host.ask({gd::ChildKind::docker_api, {dir / "absent.sock"}, 5s});
+  CHECK(nobody.exit == 1);
+  CHECK(nobody.error_output == "cannot connect to dockerd at " + (dir / "absent.sock") + ": no such file or directory (ENOENT)\n");
 }

@@ -236,7 +236,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
       if (facts.engines->docker)
-        if (const auto request = docker_info_request(context.host, *facts.engines->docker)) context.host.ask_ahead(*request);
+        if (const auto request = docker_info_request(*facts.engines->docker)) context.host.ask_ahead(*request);
     }
   if (!facts.in_container) {
     layer.summary = "not in a container";
@@ -262,7 +262,7 @@ void finish_container(ProbeContext& context, Probed<ContainerFacts>& layer) {
   engines->docker->daemon = ask_docker_daemon(context.host, *engines->docker);
   if (!engines->docker->daemon) return;
   auto& from = layer.sources[fact_name(layer.facts, &ContainerFacts::engines)];
-  from += (from.empty() ? "" : ", ") + std::string("docker info on ") + *engines->docker->socket;
+  from += (from.empty() ? "" : ", ") + std::string("GET /info on ") + *engines->docker->socket;
 }
 
 }  // namespace gd

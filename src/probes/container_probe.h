@@ -11,7 +11,7 @@ namespace gd {
 Probed<ContainerFacts> probe_container(ProbeContext& context);
 
 // The answers it asked ahead: what the running dockerd loaded, taken once
-// the layers above were read (docker info runs beside them).
+// the layers above were read (its GET /info runs beside them).
 void finish_container(ProbeContext& context, Probed<ContainerFacts>& layer);
 
 }  // namespace gd

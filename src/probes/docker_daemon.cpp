@@ -1,6 +1,5 @@
 #include "probes/docker_daemon.h"
 
-#include "host/host_paths.h"
 #include "util/text.h"
 
 #include <boost/json.hpp>
@@ -12,21 +11,15 @@ using namespace std::chrono_literals;
 
 constexpr std::size_t k_max_runtimes = 32;
 
-// Fields of GET /info since API 1.24 (Docker 1.12), one JSON object; a
-// daemon that cannot be reached leaves them empty (the CLI of Docker 24 to
-// 28.0 then exits 0, later ones 1).
-constexpr const char* k_info_format =
-    R"({"ServerVersion":{{json .ServerVersion}},"DefaultRuntime":{{json .DefaultRuntime}},"Runtimes":{{json .Runtimes}}})";
-
 std::string first_line(std::string_view text) {
   text = trim(text);
   return printable(text.substr(0, text.find('\n')), 200);
 }
 
-// Why docker answered nothing usable: its own words where it gave some.
+// Why there is no usable answer: the child's own words where it gave some.
 std::string no_answer(const ChildAnswer& answer, std::string_view what) {
   const std::string said = first_line(answer.error_output);
-  return said.empty() ? std::string(what) : std::string(what) + ": " + said;
+  return said.empty() ? std::string(what) : said;
 }
 
 const boost::json::string* string_field(const boost::json::object& object, std::string_view key) {
@@ -36,29 +29,23 @@ const boost::json::string* string_field(const boost::json::object& object, std::
 
 }  // namespace
 
-std::optional<ChildRequest> docker_info_request(Host& host, const DockerEngineFacts& facts) {
+std::optional<ChildRequest> docker_info_request(const DockerEngineFacts& facts) {
   if (!facts.pid || !facts.socket) return std::nullopt;
-  auto docker = find_on_path(host, "docker");
-  if (!docker) docker = find_on_path(host, "docker", k_service_path);
-  if (!docker) return std::nullopt;
-  // -H pins the daemon: DOCKER_HOST and DOCKER_CONTEXT could name another (a rootless one, a remote one).
-  return ChildRequest{.kind = ChildKind::command,
-                      .args = {*docker, "-H", "unix://" + *facts.socket, "info", "--format", k_info_format},
-                      .deadline = 3000ms};
+  return ChildRequest{.kind = ChildKind::docker_api, .args = {*facts.socket}, .deadline = 3000ms};
 }
 
 DockerDaemonFacts parse_docker_info(const ChildAnswer& answer) {
   DockerDaemonFacts facts;
   if (answer.error) {
-    facts.problem = "docker could not be run (" + printable(*answer.error, 40) + ")";
+    facts.problem = "not asked (" + printable(*answer.error, 40) + ")";
     return facts;
   }
   if (answer.timed_out) {
-    facts.problem = "docker info did not answer within 3 s";
+    facts.problem = "dockerd did not answer GET /info within 3 s";
     return facts;
   }
   if (answer.exit != 0) {
-    facts.problem = no_answer(answer, answer.exit ? "docker info failed (exit " + std::to_string(*answer.exit) + ")" : "docker info was killed");
+    facts.problem = no_answer(answer, answer.exit ? "the child that asked it exited " + std::to_string(*answer.exit) : "the child that asked it was killed");
     return facts;
   }
   boost::system::error_code error;
@@ -66,7 +53,7 @@ DockerDaemonFacts parse_docker_info(const ChildAnswer& answer) {
   const auto* info = !error && document.is_object() ? &document.get_object() : nullptr;
   const auto* version = info ? string_field(*info, "ServerVersion") : nullptr;
   if (!version || version->empty()) {
-    facts.problem = no_answer(answer, info ? "the daemon did not answer" : "docker info's answer is not what was asked for");
+    facts.problem = no_answer(answer, info ? "dockerd gave no ServerVersion" : "the child's answer is not what was asked for");
     return facts;
   }
   facts.answered = true;
@@ -85,9 +72,7 @@ DockerDaemonFacts parse_docker_info(const ChildAnswer& answer) {
 
 std::optional<DockerDaemonFacts> ask_docker_daemon(Host& host, const DockerEngineFacts& facts) {
   if (!facts.pid) return std::nullopt;
-  const auto request = docker_info_request(host, facts);
-  if (!request) return DockerDaemonFacts{.problem = "no docker command on PATH to ask it with"};
-  return parse_docker_info(host.ask(*request));
+  return parse_docker_info(host.ask(*docker_info_request(facts)));
 }
 
 }  // namespace gd

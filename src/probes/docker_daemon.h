@@ -2,9 +2,9 @@
 // The Docker daemon that runs now, asked what it loaded. dockerd reads
 // daemon.json when it starts and when it reloads (SIGHUP: runtimes and the
 // default runtime), so a file written since (`nvidia-ctk runtime configure`
-// without a restart) is not what `docker run` gets. Asked through the docker
-// command in a child, on the daemon's own socket, and only where dockerd
-// already runs: a connection to docker.socket would start it.
+// without a restart) is not what `docker run` gets. Asked GET /info on the
+// daemon's own socket by a child (child/docker_api_child.h), and only where
+// dockerd already runs: a connection to docker.socket would start it.
 
 #include "facts/engine_config_facts.h"
 #include "host/host.h"
@@ -13,12 +13,10 @@
 
 namespace gd {
 
-// `docker -H unix://SOCKET info --format ...` for the dockerd that runs
-// (facts.pid), by the docker command on PATH; none where none runs or
-// there is no docker command.
-std::optional<ChildRequest> docker_info_request(Host& host, const DockerEngineFacts& facts);
+// GET /info on the socket of the dockerd that runs (facts.pid); none where none runs.
+std::optional<ChildRequest> docker_info_request(const DockerEngineFacts& facts);
 
-// What a docker info answer says: the daemon's version, default runtime and
+// What the child's answer says: the daemon's version, default runtime and
 // runtimes, or why there is no answer.
 DockerDaemonFacts parse_docker_info(const ChildAnswer& answer);
 

@@ -221,24 +221,18 @@ def rootless_docker_host(name, description, no_cgroups=None, toolkit=True):
     return s
 
 
-# What gpudoctor asks a running dockerd, and how GET /info lists runtimes (Docker 25 and later add each
-# runtime's status; stock runc appears under both of its names).
-DOCKER_INFO_FORMAT = ('{"ServerVersion":{{json .ServerVersion}},"DefaultRuntime":{{json .DefaultRuntime}},'
-                      '"Runtimes":{{json .Runtimes}}}')
-RUNC_STATUS = '{"status":{"org.opencontainers.runtime-spec.features":"{\\"ociVersionMin\\":\\"1.0.0\\"}"},"path":"runc"}'
-
-
+# What a running dockerd answers GET /info, as gpudoctor's docker-api child passes it on (Docker 25 and later
+# list stock runc under both of its names).
 def dockerd_running(s, default="runc", runtimes=("io.containerd.runc.v2", "runc"), version="28.3.3", exit=0, stdout=None,
                     stderr=""):
-    """dockerd running (its pid file and process), the docker command, and what `docker info` answered on its socket."""
-    s.file("/usr/bin/docker", "").file("/var/run/docker.pid", "1187").proc_stat(1187, "dockerd", parent=1)
+    """dockerd running (its pid file and process) and what it answered on its socket."""
+    s.file("/var/run/docker.pid", "1187").proc_stat(1187, "dockerd", parent=1)
     if stdout is None:
-        listed = ",".join('"%s":%s' % (name, RUNC_STATUS if name in ("io.containerd.runc.v2", "runc")
-                                         else '{"path":"nvidia-container-runtime"}') for name in runtimes)
+        listed = ",".join('"%s":{"path":"%s"}' % (name, "runc" if name in ("io.containerd.runc.v2", "runc")
+                                                   else "nvidia-container-runtime") for name in runtimes)
         stdout = '{"ServerVersion":"%s","DefaultRuntime":"%s","Runtimes":{%s}}\n' % (version, default, listed)
-    s.children.append({"kind": "command", "args": ["/usr/bin/docker", "-H", "unix:///var/run/docker.sock", "info", "--format",
-                                                   DOCKER_INFO_FORMAT],
-                       "exit": exit, "stdout": stdout, "stderr": stderr, "timed_out": False})
+    s.children.append({"kind": "docker-api", "args": ["/var/run/docker.sock"], "exit": exit, "stdout": stdout,
+                       "stderr": stderr, "timed_out": False})
     return s
 
 
@@ -328,7 +322,8 @@ def scenarios():
                      toolkit=False)
     s.file("/etc/docker/daemon.json", DAEMON_JSON)
     dockerd_running(s)
-    yield s.expect("warn", None, ["docker-runtime-not-loaded", "docker-default-runtime-not-loaded", "docker-runtime-program-missing"],
+    yield s.expect("warn", None, ["docker-runtime-not-loaded", "docker-default-runtime-not-loaded", "docker-runtime-program-missing",
+                                  "docker-gpus-unavailable"],
                    absent=["docker-default-runtime-program-missing"], headline="docker-runtime-not-loaded")
 
     s = toolkit_host("host-docker-restarted-healthy", "daemon.json with the nvidia runtime as its default, and the "
@@ -338,10 +333,9 @@ def scenarios():
     yield s.expect("ok", None, [], absent=["docker-runtime-not-loaded", "docker-default-runtime-not-loaded"])
 
     s = toolkit_host("host-docker-info-denied-healthy", "dockerd runs with the nvidia runtime in daemon.json, and "
-                     "gpudoctor runs as a user outside the docker group: docker info is refused, which is no finding.")
+                     "gpudoctor runs as a user outside the docker group: the socket refuses it, which is no finding.")
     s.file("/etc/docker/daemon.json", DAEMON_JSON)
-    dockerd_running(s, exit=1, stdout="", stderr="permission denied while trying to connect to the docker API at "
-                    "unix:///var/run/docker.sock\n")
+    dockerd_running(s, exit=1, stdout="", stderr="cannot connect to dockerd at /var/run/docker.sock: permission denied (EACCES)\n")
     yield s.expect("ok", None, [], absent=["docker-runtime-not-loaded", "docker-default-runtime-not-loaded"])
 
     s = toolkit_host("host-docker-daemon-json-broken-while-running", "A hand edit left a trailing comma in daemon.json "
