@@ -189,7 +189,7 @@ struct CrioEngineFacts {
   template <class F>
   void fields(F& f) const {
     f("installed", installed, "crio is on the PATH systemd gives services");
-    f("files", files, "/etc/crio/crio.conf and each file below /etc/crio/crio.conf.d read, in crio's order (at most 16)");
+    f("files", files, "crio.conf and each file below its drop-in directory read, in crio's order (at most 16): /etc/crio/crio.conf and /etc/crio/crio.conf.d, or what crio.service's --config and --config-dir (or CONTAINER_CONFIG, CONTAINER_CONFIG_DIR) name");
     f("problem", problem, "the file and line gpudoctor could not read as TOML");
     f("runtimes", runtimes, "the runtimes the files define ([crio.runtime.runtimes.NAME]; at most 32); a runtime without runtime_path runs the program of its own name");
     f("default_runtime", default_runtime, "[crio.runtime] default_runtime, where a file writes it (unset: crun from CRI-O 1.31, runc before)");
@@ -200,11 +200,11 @@ struct CrioEngineFacts {
       "files or directories crio reads that gpudoctor did not (a cap, or they could not be read; each in unreadable): its runtimes are then not judged");
     f("hooks_dirs", hooks_dirs, "[crio.runtime] hooks_dir, where crio reads OCI hooks (unset: /usr/share/containers/oci/hooks.d; at most 8)");
     f("command_line", command_line,
-      "settings crio.service gives crio on its command line or in its environment where its files set them (--default-runtime, --runtimes, --hooks-dir, another --config or --config-dir, or their CONTAINER_* variables), each as FLAG=VALUE (FILE; at most 8): the files alone do not say all crio has");
+      "settings crio.service gives crio on its command line or in its environment where its files set them (--default-runtime, --runtimes, --hooks-dir, or their CONTAINER_* variables), each as FLAG=VALUE (FILE; at most 8): the files alone do not say all crio has");
     f("command_line_sets_runtimes", command_line_sets_runtimes,
-      "one of them sets the default runtime, more runtimes or other files (--default-runtime, --runtimes, --config, --config-dir): CRI-O's runtimes are not judged");
+      "one of them sets the default runtime or more runtimes (--default-runtime, --runtimes): CRI-O's runtimes are not judged");
     f("command_line_sets_hooks", command_line_sets_hooks,
-      "one of them sets the hooks directory or other files (--hooks-dir, --config, --config-dir): CRI-O's OCI hooks are not judged");
+      "one of them sets the hooks directory (--hooks-dir): CRI-O's OCI hooks are not judged");
   }
 };
 

@@ -1,6 +1,7 @@
 // CRI-O's configuration as crio reads it at start (cri-o internal/criocli
 // and pkg/config): /etc/crio/crio.conf where it exists, then every file
-// below /etc/crio/crio.conf.d in lexical order, subdirectories included
+// below /etc/crio/crio.conf.d in lexical order (or the file and directory
+// crio.service's command line or variables name), subdirectories included
 // (filepath.Walk), each decoded over what came before. A runtime's table in
 // a later file replaces that runtime's whole entry: a TOML map decodes a new
 // value for each key it names. At start crio refuses a default_runtime
@@ -132,23 +133,19 @@ void judge_runtimes(Host& host, const CrioView& view, CrioEngineFacts& facts) {
 
 // What crio takes from its command line or the CONTAINER_* variables that
 // stand for its flags (internal/criocli) in place of its files: the default
-// runtime, more runtimes, the hooks directories, other files. The default
-// files named again are not a change.
-void read_command_line(Host& host, CrioEngineFacts& facts) {
+// runtime, more runtimes, the hooks directories. Other files (--config,
+// --config-dir) are followed, not listed (crio_files).
+void read_command_line(const ServiceSettings& service, CrioEngineFacts& facts) {
   struct Setting {
-    std::string_view flag, short_flag, variable, default_value;
+    std::string_view flag, variable;
     bool sets_runtimes, sets_hooks;
   };
   constexpr Setting k_settings[] = {
-      {"--default-runtime", "", "CONTAINER_DEFAULT_RUNTIME=", "", true, false},
-      {"--runtimes", "", "CONTAINER_RUNTIMES=", "", true, false},
-      {"--hooks-dir", "", "CONTAINER_HOOKS_DIR=", "", false, true},
-      {"--config", "-c", "CONTAINER_CONFIG=", k_crio_conf, true, true},
-      {"--config-dir", "-d", "CONTAINER_CONFIG_DIR=", k_crio_drop_ins, true, true},
+      {"--default-runtime", "CONTAINER_DEFAULT_RUNTIME=", true, false},
+      {"--runtimes", "CONTAINER_RUNTIMES=", true, false},
+      {"--hooks-dir", "CONTAINER_HOOKS_DIR=", false, true},
   };
-  const auto service = read_service_settings(host, "crio.service");
   auto add = [&](const Setting& setting, std::string_view value, const ServiceWord& word) {
-    if (!setting.default_value.empty() && value == setting.default_value) return;
     facts.command_line_sets_runtimes = facts.command_line_sets_runtimes || setting.sets_runtimes;
     facts.command_line_sets_hooks = facts.command_line_sets_hooks || setting.sets_hooks;
     if (facts.command_line.size() < 8) facts.command_line.push_back(printable(concat({setting.flag, "=", value, " (", word.file, ")"}), 240));
@@ -157,11 +154,9 @@ void read_command_line(Host& host, CrioEngineFacts& facts) {
   for (std::size_t at = 0; at < words.size(); ++at)
     for (const auto& setting : k_settings) {
       const std::string_view word = words[at].text;
-      for (const auto name : {setting.flag, setting.short_flag}) {
-        if (name.empty() || !names_flag(word, name)) continue;
-        if (word.size() > name.size()) add(setting, word.substr(name.size() + 1), words[at]);
-        else if (at + 1 < words.size()) add(setting, words[at + 1].text, words[at]);
-      }
+      if (!names_flag(word, setting.flag)) continue;
+      if (word.size() > setting.flag.size()) add(setting, word.substr(setting.flag.size() + 1), words[at]);
+      else if (at + 1 < words.size()) add(setting, words[at + 1].text, words[at]);
     }
   for (const auto& variable : service.variables)
     for (const auto& setting : k_settings)
@@ -169,19 +164,34 @@ void read_command_line(Host& host, CrioEngineFacts& facts) {
         add(setting, std::string_view(variable.text).substr(setting.variable.size()), variable);
 }
 
+// crio's file and drop-in directory: its command line's --config and
+// --config-dir, else the CONTAINER_CONFIG and CONTAINER_CONFIG_DIR its unit
+// gives it (urfave/cli takes a flag before its variable), else the defaults.
+std::pair<std::string, std::string> crio_files(const ServiceSettings& service) {
+  const auto command = service.command_line();
+  auto chosen = [&](std::initializer_list<std::string_view> flag, std::string_view variable, const char* fallback) {
+    if (auto value = go_flag_value(command, flag); value && !value->empty()) return *value;
+    if (auto value = service.variable(variable); value && !value->empty()) return *value;
+    return std::string(fallback);
+  };
+  return {chosen({"config", "c"}, "CONTAINER_CONFIG", k_crio_conf), chosen({"config-dir", "d"}, "CONTAINER_CONFIG_DIR", k_crio_drop_ins)};
+}
+
 }  // namespace
 
 std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   const std::size_t noted_before = notes.unreadable.size();  // what is noted from here on, crio read and gpudoctor did not
-  std::vector<std::string> files = {k_crio_conf};
-  list_drop_ins(host, k_crio_drop_ins, 1, files, notes);
+  const auto service = read_service_settings(host, "crio.service");
+  const auto [config, drop_ins] = crio_files(service);
+  std::vector<std::string> files = {config};
+  list_drop_ins(host, drop_ins, 1, files, notes);
   CrioEngineFacts facts;
   facts.installed = find_on_path(host, "crio", k_service_path).has_value();
   const CrioView view = read_files(host, files, facts, notes);
   facts.files_not_read = notes.noted_since(noted_before);
   if (!facts.installed && facts.files.empty() && !facts.files_not_read) return std::nullopt;
   judge_runtimes(host, view, facts);
-  read_command_line(host, facts);
+  read_command_line(service, facts);
   for (const auto& dir : view.hooks_dirs.value_or(std::vector<std::string>{"/usr/share/containers/oci/hooks.d"}))
     if (facts.hooks_dirs.size() < 8) facts.hooks_dirs.push_back(printable(dir, 200));
   return facts;

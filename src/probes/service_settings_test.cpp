@@ -89,7 +89,7 @@ TEST_CASE("a repeatable flag's values, each in order") {
   CHECK(gd::go_flag_values(Words{"dockerd", "--pidfile", "/p"}, {"host", "H"}).empty());
 }
 
-TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said, and its defaults named again are not") {
+TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said; those naming other files are followed") {
   auto command_line = [](const std::string& sysconfig) {
     gd::ProbeFixture f;
     f.host.file("/usr/bin/crio", "");
@@ -115,14 +115,35 @@ TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would 
   CHECK(sets("CRIO_RUNTIME_OPTIONS=--hooks-dir=/opt/hooks\n") == std::pair{false, true});
   CHECK(sets("CRIO_RUNTIME_OPTIONS=--default-runtime=nvidia\n") == std::pair{true, false});
   CHECK(sets("CONTAINER_RUNTIMES=x:/bin/x:/run/x\n") == std::pair{true, false});
-  CHECK(sets("CRIO_RUNTIME_OPTIONS=--config=/srv/crio.conf\n") == std::pair{true, true});
-  CHECK(sets("CRIO_RUNTIME_OPTIONS=--config=/etc/crio/crio.conf\n") == std::pair{false, false});
+  CHECK(sets("CRIO_RUNTIME_OPTIONS=--config=/srv/crio.conf\n") == std::pair{false, false});
   CHECK(command_line("#CRIO_METRICS_OPTIONS=\"--enable-metrics\"\n").empty());  // the package's file
   CHECK(command_line("CRIO_CONFIG_OPTIONS=\"--config-dir=/etc/crio/crio.conf.d -c /etc/crio/crio.conf\"\n").empty());
   CHECK(command_line("CRIO_RUNTIME_OPTIONS=--default-runtime nvidia\n") ==
         std::vector<std::string>{"--default-runtime=nvidia (/etc/sysconfig/crio)"});
   CHECK(command_line("CONTAINER_DEFAULT_RUNTIME=nvidia\n") == std::vector<std::string>{"--default-runtime=nvidia (/etc/sysconfig/crio)"});
-  CHECK(command_line("CRIO_CONFIG_OPTIONS=-d /srv/crio.d\n") == std::vector<std::string>{"--config-dir=/srv/crio.d (/etc/sysconfig/crio)"});
+  CHECK(command_line("CRIO_CONFIG_OPTIONS=-d /srv/crio.d\n").empty());
   CHECK(command_line("CRIO_RUNTIME_OPTIONS=\"--hooks-dir=/opt/hooks --runtimes=x:/bin/x:/run/x\"\n") ==
         std::vector<std::string>{"--hooks-dir=/opt/hooks (/etc/sysconfig/crio)", "--runtimes=x:/bin/x:/run/x (/etc/sysconfig/crio)"});
+}
+
+TEST_CASE("CRI-O reads the file and drop-ins its command line names, else those its CONTAINER_* variables name") {
+  auto files = [](const std::string& sysconfig, const std::string& drop_in = {}) {
+    gd::ProbeFixture f;
+    f.host.file("/usr/bin/crio", "");
+    f.host.file("/usr/lib/systemd/system/crio.service",
+                "[Service]\nEnvironmentFile=-/etc/sysconfig/crio\nExecStart=/usr/bin/crio $CRIO_CONFIG_OPTIONS\n");
+    if (!drop_in.empty()) f.host.file("/etc/systemd/system/crio.service.d/10.conf", drop_in);
+    f.host.file("/etc/sysconfig/crio", sysconfig);
+    for (const char* path : {"/etc/crio/crio.conf", "/etc/crio/crio.conf.d/10.conf", "/srv/crio.conf", "/srv/crio.d/10.conf", "/env/crio.d/10.conf"})
+      f.host.file(path, "[crio.runtime]\n");
+    gd::ProbeNotes notes;
+    return gd::read_crio_engine(f.host, notes).value().files;
+  };
+  using Files = std::vector<std::string>;
+  CHECK(files("") == Files{"/etc/crio/crio.conf", "/etc/crio/crio.conf.d/10.conf"});
+  CHECK(files("CRIO_CONFIG_OPTIONS=\"-c /srv/crio.conf --config-dir=/srv/crio.d\"\n") == Files{"/srv/crio.conf", "/srv/crio.d/10.conf"});
+  CHECK(files("CONTAINER_CONFIG_DIR=/env/crio.d\n") == Files{"/etc/crio/crio.conf", "/env/crio.d/10.conf"});
+  // A flag before its variable (urfave/cli), wherever each is set.
+  CHECK(files("CRIO_CONFIG_OPTIONS=-d /srv/crio.d\n", "[Service]\nEnvironment=CONTAINER_CONFIG_DIR=/env/crio.d\n") ==
+        Files{"/etc/crio/crio.conf", "/srv/crio.d/10.conf"});
 }

@@ -853,6 +853,27 @@ def crio_scenarios():
            'CRIO_RUNTIME_OPTIONS="--runtimes=nvidia:/usr/bin/nvidia-container-runtime:/run/nvidia-runtime"\n')
     yield s.expect("ok", None, [], info=["crio-command-line-not-judged"])
 
+    s = crio_host("host-crio-config-dir-flag-program-missing", "crio.service's CRIO_CONFIG_OPTIONS (in /etc/sysconfig/crio) "
+                  "point crio at /etc/crio/site.d, whose drop-in makes nvidia the default with the GPU Operator's removed "
+                  "runtime: crio does not start, though /etc/crio/crio.conf.d, which it does not read, is healthy.")
+    s.file("/etc/sysconfig/crio", CRIO_SYSCONFIG + 'CRIO_CONFIG_OPTIONS="--config-dir=/etc/crio/site.d"\n')
+    s.file("/etc/crio/site.d/10-crio.conf", CRIO_PACKAGED_DROP_IN)
+    s.file("/etc/crio/site.d/99-nvidia.toml", CRIO_NVIDIA_DROP_IN.format(default='    default_runtime = "nvidia"\n',
+                                                                        directory="/usr/local/nvidia/toolkit"))
+    yield s.expect("fail", "container", ["crio-default-runtime-program-missing"], headline="crio-default-runtime-program-missing",
+                   absent=["crio-command-line-not-judged"])
+
+    s = crio_host("host-crio-config-dir-variable-healthy", "A drop-in of crio.service sets CONTAINER_CONFIG_DIR to "
+                  "/etc/crio/site.d, which holds the package's and the toolkit's drop-ins with nvidia the default; "
+                  "/etc/crio/crio.conf.d, which crio does not read, still has a drop-in that makes an undefined runtime "
+                  "the default.", default=True)
+    s.file("/etc/systemd/system/crio.service.d/10-site.conf", '[Service]\nEnvironment="CONTAINER_CONFIG_DIR=/etc/crio/site.d"\n')
+    s.file("/etc/crio/site.d/10-crio.conf", CRIO_PACKAGED_DROP_IN)
+    s.file("/etc/crio/site.d/99-nvidia.toml", s.files["/etc/crio/crio.conf.d/99-nvidia.toml"])
+    del s.files["/etc/crio/crio.conf.d/99-nvidia.toml"]
+    s.file("/etc/crio/crio.conf.d/50-gpu.conf", '[crio.runtime]\ndefault_runtime = "kata"\n')
+    yield s.expect("ok", None, [], absent=["crio-default-runtime-undefined", "crio-command-line-not-judged"])
+
     s = crio_host("host-crio-hooks-dir-flag-default-runtime-undefined", "A site drop-in makes nvidia CRI-O's default "
                   "and no file defines it; crio.service's override names another hooks directory (--hooks-dir in "
                   "CRIO_RUNTIME_OPTIONS). That flag changes the hooks, not the runtimes: crio still does not start, and "
