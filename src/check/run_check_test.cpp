@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace {
@@ -182,6 +183,36 @@ TEST_CASE("the rule set is asked for once, while the driver's children run, and 
                                    }};
   gd::run_check(for_table, table_rules, table);
   CHECK(asked == 0);
+}
+
+TEST_CASE("a running dockerd is asked once, ahead of the driver's children, and not at all for a GPU table") {
+  const auto rules = gd::load_embedded_rules();
+  auto docker_host = [] {
+    auto host = answering_host(true);
+    host.file("/usr/bin/dockerd", "").file("/etc/docker/daemon.json", R"({"runtimes": {"nvidia": {"path": "/usr/bin/dockerd"}}})");
+    host.file("/var/run/docker.pid", "4242\n").file("/proc/4242/stat", "4242 (dockerd) S 1 4242 4242 0 -1 0\n");
+    gd::ChildAnswer info;
+    info.exit = 0;
+    info.output = R"({"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"runc":{"path":"runc"}}})";
+    host.answers["docker-api /var/run/docker.sock"] = info;
+    return host;
+  };
+  auto host = docker_host();
+  const auto report = gd::run_check(host, rules);
+  CHECK(asked_of(host, gd::ChildKind::docker_api) == 1);
+  REQUIRE_FALSE(host.asked_ahead.empty());
+  CHECK(host.asked_ahead.front().kind == gd::ChildKind::docker_api);  // before cuInit, NVML and nvidia-smi are started
+  const auto& container = layer_of(report, "container");
+  CHECK(container.facts.facts.at("engines").at("docker").at("daemon").at("answered") == true);
+  CHECK(std::any_of(container.findings.begin(), container.findings.end(),
+                    [](const gd::Finding& finding) { return finding.rule == "docker-runtime-not-loaded"; }));
+
+  gd::ProbeOptions table;
+  table.gpu_table = true;
+  auto for_table = docker_host();
+  gd::run_check(for_table, rules, table);
+  CHECK(asked_of(for_table, gd::ChildKind::docker_api) == 0);
+  for (const auto& request : for_table.asked_ahead) CHECK(request.kind != gd::ChildKind::docker_api);
 }
 
 TEST_CASE("a unit masked on a live system, where stat follows the link to the device /dev/null, is masked in its snapshot too") {

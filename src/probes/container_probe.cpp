@@ -232,7 +232,8 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
       facts.cdi_refresh = cdi_refresh_state(context.host);
       layer.source(&ContainerFacts::cdi_refresh, "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
     }
-  if (!facts.in_container && !context.options.image)
+  // A GPU table (`gpus`) needs no engine: their files are not read, their daemons not asked.
+  if (!facts.in_container && !context.options.image && !context.options.gpu_table)
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
       if (facts.engines->docker)
