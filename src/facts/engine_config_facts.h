@@ -102,6 +102,9 @@ struct RootlessDockerFacts {
   bool default_runtime_defined = true;
   std::vector<EngineRuntime> runtimes{};
   std::optional<std::string> path{};
+  std::optional<std::int64_t> pid{};
+  std::optional<std::string> socket{};
+  std::optional<DockerDaemonFacts> daemon{};
 
   template <class F>
   void fields(F& f) const {
@@ -109,10 +112,13 @@ struct RootlessDockerFacts {
     f("enabled", enabled, "it is enabled (default.target.wants): the rootless daemon starts with the user's session");
     f("config", config, "its daemon.json ($XDG_CONFIG_HOME/docker/daemon.json), where it exists");
     f("problem", problem, "why the rootless dockerd would refuse that file");
-    f("default_runtime", default_runtime, "default-runtime there, runc where unset");
+    f("default_runtime", default_runtime, "default-runtime there, runc where unset", FreeText{});
     f("default_runtime_defined", default_runtime_defined, "the default runtime is runc, a shim name or one the file defines: the rootless dockerd starts");
     f("runtimes", runtimes, "the runtimes that file defines (at most 32); a bare program name is looked for on path, and not judged where the unit sets none");
     f("path", path, "PATH as the unit sets it (Environment=PATH=..., which dockerd-rootless-setuptool.sh writes): where the rootless dockerd looks for a runtime's program");
+    f("pid", pid, "the running rootless dockerd's process id: $XDG_RUNTIME_DIR/docker.pid names a live process called dockerd");
+    f("socket", socket, "where it is asked: $XDG_RUNTIME_DIR/docker.sock");
+    f("daemon", daemon, "what the running rootless dockerd answered; asked only where it runs");
   }
 };
 

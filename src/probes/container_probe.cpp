@@ -236,8 +236,11 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   if (!facts.in_container && !context.options.image && !context.options.gpu_table)
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
-      if (facts.engines->docker)
-        if (const auto request = docker_info_request(*facts.engines->docker)) context.host.ask_ahead(*request);
+      // The running dockerds, asked ahead: their answers are taken by finish_container.
+      for (const auto* socket : {facts.engines->docker ? &facts.engines->docker->socket : nullptr,
+                                 facts.engines->docker_rootless ? &facts.engines->docker_rootless->socket : nullptr})
+        if (socket)
+          if (const auto request = docker_info_request(*socket)) context.host.ask_ahead(*request);
     }
   if (!facts.in_container) {
     layer.summary = "not in a container";
@@ -259,11 +262,14 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
 
 void finish_container(ProbeContext& context, Probed<ContainerFacts>& layer) {
   auto& engines = layer.facts.engines;
-  if (!engines || !engines->docker) return;
-  engines->docker->daemon = ask_docker_daemon(context.host, *engines->docker);
-  if (!engines->docker->daemon) return;
+  if (!engines) return;
   auto& from = layer.sources[fact_name(layer.facts, &ContainerFacts::engines)];
-  from += (from.empty() ? "" : ", ") + std::string("GET /info on ") + *engines->docker->socket;
+  auto ask = [&](auto& docker) {
+    docker.daemon = ask_docker_daemon(context.host, docker.socket);
+    if (docker.daemon) from += (from.empty() ? "" : ", ") + std::string("GET /info on ") + *docker.socket;
+  };
+  if (engines->docker) ask(*engines->docker);
+  if (engines->docker_rootless) ask(*engines->docker_rootless);
 }
 
 }  // namespace gd

@@ -116,10 +116,11 @@ void read_daemon_json(Host& host, const std::string& path, const EngineFile& fil
     read_settings(host, document.as_object(), search_path, facts);
 }
 
-// The rootful dockerd that runs now: the process its pid file names, if
-// that process is dockerd (a pid file outlives a daemon that crashed).
-std::optional<std::int64_t> running_dockerd(Host& host, const std::vector<std::string>& command) {
-  const std::string pid_file = go_flag_value(command, {"pidfile", "p"}).value_or("/var/run/docker.pid");
+// The dockerd that runs now: the process its pid file names, if that
+// process is dockerd (a pid file outlives a daemon that crashed). A --root
+// tree's pid file names none of this machine's processes.
+std::optional<std::int64_t> running_dockerd(Host& host, const std::string& pid_file) {
+  if (host.mode() == HostMode::root) return std::nullopt;
   const auto text = host.read_file(pid_file, 64);
   const auto pid = text ? parse_int(trim(*text)) : std::nullopt;
   if (!pid || *pid <= 0) return std::nullopt;
@@ -160,6 +161,11 @@ std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& 
   facts.default_runtime = daemon.default_runtime;
   facts.default_runtime_defined = daemon.default_runtime_defined;
   facts.runtimes = std::move(daemon.runtimes);
+  // dockerd-rootless.sh starts it with its pid file and socket in $XDG_RUNTIME_DIR.
+  if (const auto runtime_dir = host.env("XDG_RUNTIME_DIR"); runtime_dir && runtime_dir->starts_with('/')) {
+    facts.pid = running_dockerd(host, *runtime_dir + "/docker.pid");
+    if (facts.pid) facts.socket = printable(*runtime_dir + "/docker.sock", 200);
+  }
   return facts;
 }
 
@@ -189,9 +195,9 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", search_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", search_path).has_value();
   read_daemon_json(host, daemon_json, file, search_path, facts);
-  // A --root tree's pid file names none of this machine's processes.
-  if (host.mode() != HostMode::root) facts.pid = running_dockerd(host, service.command_line());
-  if (facts.pid) facts.socket = printable(dockerd_socket(service.command_line()), 200);
+  const auto command = service.command_line();
+  facts.pid = running_dockerd(host, go_flag_value(command, {"pidfile", "p"}).value_or("/var/run/docker.pid"));
+  if (facts.pid) facts.socket = printable(dockerd_socket(command), 200);
   return facts;
 }
 

@@ -29,9 +29,9 @@ const boost::json::string* string_field(const boost::json::object& object, std::
 
 }  // namespace
 
-std::optional<ChildRequest> docker_info_request(const DockerEngineFacts& facts) {
-  if (!facts.pid || !facts.socket) return std::nullopt;
-  return ChildRequest{.kind = ChildKind::docker_api, .args = {*facts.socket}, .deadline = 3000ms};
+std::optional<ChildRequest> docker_info_request(const std::optional<std::string>& socket) {
+  if (!socket) return std::nullopt;
+  return ChildRequest{.kind = ChildKind::docker_api, .args = {*socket}, .deadline = 3000ms};
 }
 
 DockerDaemonFacts parse_docker_info(const ChildAnswer& answer) {
@@ -70,9 +70,10 @@ DockerDaemonFacts parse_docker_info(const ChildAnswer& answer) {
   return facts;
 }
 
-std::optional<DockerDaemonFacts> ask_docker_daemon(Host& host, const DockerEngineFacts& facts) {
-  if (!facts.pid) return std::nullopt;
-  return parse_docker_info(host.ask(*docker_info_request(facts)));
+std::optional<DockerDaemonFacts> ask_docker_daemon(Host& host, const std::optional<std::string>& socket) {
+  const auto request = docker_info_request(socket);
+  if (!request) return std::nullopt;
+  return parse_docker_info(host.ask(*request));
 }
 
 }  // namespace gd

@@ -13,14 +13,15 @@
 
 namespace gd {
 
-// GET /info on the socket of the dockerd that runs (facts.pid); none where none runs.
-std::optional<ChildRequest> docker_info_request(const DockerEngineFacts& facts);
+// GET /info on the socket of a dockerd that runs (rootful or rootless: its
+// facts' socket is set only then); none where none runs.
+std::optional<ChildRequest> docker_info_request(const std::optional<std::string>& socket);
 
 // What the child's answer says: the daemon's version, default runtime and
 // runtimes, or why there is no answer.
 DockerDaemonFacts parse_docker_info(const ChildAnswer& answer);
 
 // Asked (or taken, where it was asked ahead) and read; nullopt where no dockerd runs.
-std::optional<DockerDaemonFacts> ask_docker_daemon(Host& host, const DockerEngineFacts& facts);
+std::optional<DockerDaemonFacts> ask_docker_daemon(Host& host, const std::optional<std::string>& socket);
 
 }  // namespace gd

@@ -74,7 +74,7 @@ TEST_CASE("the running dockerd is asked on its own socket, and only where it run
   const auto facts = read_docker(f);
   CHECK(facts.pid == 4242);
   CHECK(facts.socket == "/var/run/docker.sock");
-  const auto request = gd::docker_info_request(facts).value();
+  const auto request = gd::docker_info_request(facts.socket).value();
   CHECK(request.kind == gd::ChildKind::docker_api);
   CHECK(request.args == std::vector<std::string>{"/var/run/docker.sock"});
 
@@ -89,12 +89,30 @@ TEST_CASE("the running dockerd is asked on its own socket, and only where it run
   auto stale = docker_host("/usr/bin/dockerd -H fd://", "/var/run/docker.pid", "bash");
   const auto gone = read_docker(stale);
   CHECK_FALSE(gone.pid);
-  CHECK_FALSE(gd::docker_info_request(gone));
-  CHECK_FALSE(gd::ask_docker_daemon(stale.host, gone));
+  CHECK_FALSE(gd::docker_info_request(gone.socket));
+  CHECK_FALSE(gd::ask_docker_daemon(stale.host, gone.socket));
   CHECK(stale.host.asked.empty());
 
   // A --root tree's pid file is not this machine's.
   auto tree = docker_host("/usr/bin/dockerd -H fd://");
   tree.host.host_mode = gd::HostMode::root;
   CHECK_FALSE(read_docker(tree).pid);
+}
+
+TEST_CASE("a user's rootless dockerd is found by its pid file in XDG_RUNTIME_DIR and asked on its socket there") {
+  auto rootless = [](const std::string& command) {
+    gd::ProbeFixture f;
+    f.host.env_var("HOME", "/home/alice").env_var("XDG_RUNTIME_DIR", "/run/user/1000");
+    f.host.file("/home/alice/.config/systemd/user/docker.service", "[Service]\nExecStart=/usr/bin/dockerd-rootless.sh\n");
+    f.host.file("/run/user/1000/docker.pid", "5151\n");
+    f.host.file("/proc/5151/stat", "5151 (" + command + ") S 5140 5151 5151 0 -1 4194560 0 0 0 0\n");
+    gd::ProbeNotes notes;
+    return gd::read_rootless_docker(f.host, notes).value();
+  };
+  const auto running = rootless("dockerd");
+  CHECK(running.pid == 5151);
+  CHECK(running.socket == "/run/user/1000/docker.sock");
+  CHECK(gd::docker_info_request(running.socket).value().args == std::vector<std::string>{"/run/user/1000/docker.sock"});
+  // rootlesskit's own process is not the daemon.
+  CHECK_FALSE(rootless("rootlesskit").pid);
 }

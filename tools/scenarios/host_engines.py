@@ -280,6 +280,28 @@ def scenarios():
                              "daemon.json, no rootful daemon enabled.", no_cgroups=True)
     yield s.expect("ok", None, [], absent=["toolkit-no-cgroups-with-rootful-docker", "toolkit-cgroups-with-rootless-docker"])
 
+    s = rootless_docker_host("host-docker-rootless-not-restarted", "Alice ran `nvidia-ctk runtime configure --runtime=docker "
+                             "--config=$HOME/.config/docker/daemon.json --set-as-default` and not `systemctl --user restart "
+                             "docker`: her running rootless dockerd has neither the nvidia runtime nor the new default.",
+                             no_cgroups=True)
+    s.file("/home/alice/.config/docker/daemon.json", DAEMON_JSON)
+    s.env["XDG_RUNTIME_DIR"] = "/run/user/1000"
+    s.file("/run/user/1000/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)
+    s.children.append({"kind": "docker-api", "args": ["/run/user/1000/docker.sock"], "exit": 0, "timed_out": False, "stderr": "",
+                       "stdout": '{"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"io.containerd.runc.v2":'
+                                 '{"path":"runc"},"runc":{"path":"runc"}}}\n'})
+    yield s.expect("warn", None, ["docker-rootless-runtime-not-loaded", "docker-rootless-default-runtime-not-loaded"],
+                   headline="docker-rootless-runtime-not-loaded")
+
+    s = rootless_docker_host("host-docker-rootless-restarted-healthy", "Alice's rootless dockerd, restarted after "
+                             "`nvidia-ctk runtime configure`, runs with the nvidia runtime her daemon.json defines.", no_cgroups=True)
+    s.env["XDG_RUNTIME_DIR"] = "/run/user/1000"
+    s.file("/run/user/1000/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)
+    s.children.append({"kind": "docker-api", "args": ["/run/user/1000/docker.sock"], "exit": 0, "timed_out": False, "stderr": "",
+                       "stdout": '{"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"io.containerd.runc.v2":'
+                                 '{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}}\n'})
+    yield s.expect("ok", None, [], absent=["docker-rootless-runtime-not-loaded", "docker-rootless-default-runtime-not-loaded"])
+
     s = rootless_docker_host("host-docker-rootless-toolkit-config-hidden", "Alice's rootless Docker on a host whose "
                              "toolkit config.toml a hardening baseline made 0600: gpudoctor, run as alice, cannot read "
                              "it, says so, and judges none of its defaults.")
