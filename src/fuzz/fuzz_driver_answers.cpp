@@ -1,5 +1,8 @@
-// libFuzzer target: what children answer — nvidia-smi's CSV and banner, and
-// the driver probe's JSON lines (a library may print anything).
+// libFuzzer target: what children answer — nvidia-smi's CSV and banner, the
+// driver probe's JSON lines (a library may print anything), and what answers
+// on a dockerd socket (anything may listen there) with the docker-api child's line.
+#include "child/docker_api_child.h"
+#include "probes/docker_daemon.h"
 #include "probes/driver_probe.h"
 #include "probes/nvidia_smi.h"
 
@@ -17,6 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   answer.output = text;
   gd::parse_cuda_probe(answer);
   gd::parse_nvml_probe(answer);
+  gd::parse_docker_info(answer);
+  if (const auto response = gd::parse_http_response(text)) gd::docker_info_fields(response->body);
+  gd::docker_info_fields(text);
   answer.signal = 11;
   gd::parse_cuda_probe(answer);
   return 0;
