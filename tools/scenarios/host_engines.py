@@ -302,6 +302,30 @@ def scenarios():
                                  '{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}}\n'})
     yield s.expect("ok", None, [], absent=["docker-rootless-runtime-not-loaded", "docker-rootless-default-runtime-not-loaded"])
 
+    s = rootless_docker_host("host-docker-rootless-daemon-json-broken-while-running", "A trailing comma in Alice's "
+                             "rootless daemon.json, written while her rootless dockerd runs with what it read before: her "
+                             "containers start now, and its next start fails.", no_cgroups=True)
+    s.file("/home/alice/.config/docker/daemon.json", DAEMON_JSON.replace('"nvidia-container-runtime"', '"nvidia-container-runtime",'))
+    s.env["XDG_RUNTIME_DIR"] = "/run/user/1000"
+    s.file("/run/user/1000/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)
+    s.children.append({"kind": "docker-api", "args": ["/run/user/1000/docker.sock"], "exit": 0, "timed_out": False, "stderr": "",
+                       "stdout": '{"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"io.containerd.runc.v2":'
+                                 '{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}}\n'})
+    yield s.expect("warn", None, ["docker-rootless-config-refused-at-restart"], absent=["docker-rootless-config-refused"],
+                   headline="docker-rootless-config-refused-at-restart")
+
+    s = rootless_docker_host("host-docker-rootless-default-undefined-while-running", "Alice's rootless daemon.json lost "
+                             "its runtimes section and kept nvidia as the default while her rootless dockerd runs with what "
+                             "it read before.", no_cgroups=True)
+    s.file("/home/alice/.config/docker/daemon.json", '{\n    "default-runtime": "nvidia"\n}\n')
+    s.env["XDG_RUNTIME_DIR"] = "/run/user/1000"
+    s.file("/run/user/1000/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)
+    s.children.append({"kind": "docker-api", "args": ["/run/user/1000/docker.sock"], "exit": 0, "timed_out": False, "stderr": "",
+                       "stdout": '{"ServerVersion":"28.3.3","DefaultRuntime":"nvidia","Runtimes":{"io.containerd.runc.v2":'
+                                 '{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}}\n'})
+    yield s.expect("warn", None, ["docker-rootless-config-refused-at-restart"],
+                   absent=["docker-rootless-default-runtime-undefined"], headline="docker-rootless-config-refused-at-restart")
+
     s = rootless_docker_host("host-docker-rootless-toolkit-config-hidden", "Alice's rootless Docker on a host whose "
                              "toolkit config.toml a hardening baseline made 0600: gpudoctor, run as alice, cannot read "
                              "it, says so, and judges none of its defaults.")
