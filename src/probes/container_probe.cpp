@@ -1,6 +1,5 @@
 #include "probes/container_probe.h"
 
-
 #include "platforms/container_engine.h"
 #include "probes/cdi_specs.h"
 #include "probes/docker_daemon.h"

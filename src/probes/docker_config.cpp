@@ -12,6 +12,8 @@
 
 #include <boost/json.hpp>
 
+#include <cerrno>
+
 namespace gd {
 namespace {
 
@@ -172,16 +174,20 @@ std::optional<RootlessDockerFacts> read_rootless_docker(Host& host, ProbeNotes& 
 std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& notes) {
   DockerEngineFacts facts;
   facts.installed = find_on_path(host, "dockerd", k_service_path).has_value();
+  // No Docker here: no unit is read (a daemon.json there but unreadable still names Docker).
+  if (!facts.installed)
+    if (const auto there = host.stat(k_daemon_json); !there && (there.error().value() == ENOENT || there.error().value() == ENOTDIR))
+      return std::nullopt;
   // The rootful daemon starts at boot through docker.service or docker.socket;
   // a rootless one is a user's unit, with its own daemon.json.
   const auto unit = find_systemd_unit(host, "docker.service");
   const auto service = read_service_settings(host, "docker.service", unit);
+  const auto command = service.command_line();
   // The file dockerd reads: --config-file on its command line, else the default.
   std::string daemon_json = k_daemon_json;
-  const auto named = go_flag_value(service.command_line(), {"config-file"});
+  const auto named = go_flag_value(command, {"config-file"});
   if (named && !named->empty()) daemon_json = *named;
   const auto file = read_engine_file(host, daemon_json, notes);
-  if (!facts.installed && file.missing) return std::nullopt;
   // dockerd starts without its default file, not without one its flag names.
   if (named && file.missing) {
     facts.config = printable(daemon_json, 200);
@@ -195,7 +201,6 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", search_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", search_path).has_value();
   read_daemon_json(host, daemon_json, file, search_path, facts);
-  const auto command = service.command_line();
   facts.pid = running_dockerd(host, go_flag_value(command, {"pidfile", "p"}).value_or("/var/run/docker.pid"));
   if (facts.pid) facts.socket = printable(dockerd_socket(command), 200);
   return facts;
