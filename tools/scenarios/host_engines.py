@@ -224,15 +224,20 @@ def rootless_docker_host(name, description, no_cgroups=None, toolkit=True):
 # What a running dockerd answers GET /info, as gpudoctor's docker-api child passes it on (Docker 25 and later
 # list stock runc under both of its names).
 def dockerd_running(s, default="runc", runtimes=("io.containerd.runc.v2", "runc"), version="28.3.3", exit=0, stdout=None,
-                    stderr=""):
-    """dockerd running (its pid file and process) and what it answered on its socket."""
-    s.file("/var/run/docker.pid", "1187").proc_stat(1187, "dockerd", parent=1)
+                    stderr="", runtime_dir=None):
+    """dockerd running (its pid file and process) and what it answered on its socket: the rootful one, or with
+    runtime_dir the user's rootless one, whose pid file and socket dockerd-rootless.sh puts in $XDG_RUNTIME_DIR."""
+    if runtime_dir:
+        s.env["XDG_RUNTIME_DIR"] = runtime_dir
+        s.file(runtime_dir + "/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)  # rootlesskit's child
+    else:
+        s.file("/var/run/docker.pid", "1187").proc_stat(1187, "dockerd", parent=1)
     if stdout is None:
         listed = ",".join('"%s":{"path":"%s"}' % (name, "runc" if name in ("io.containerd.runc.v2", "runc")
                                                    else "nvidia-container-runtime") for name in runtimes)
         stdout = '{"ServerVersion":"%s","DefaultRuntime":"%s","Runtimes":{%s}}\n' % (version, default, listed)
-    s.children.append({"kind": "docker-api", "args": ["/var/run/docker.sock"], "exit": exit, "stdout": stdout,
-                       "stderr": stderr, "timed_out": False})
+    s.children.append({"kind": "docker-api", "args": [(runtime_dir or "/var/run") + "/docker.sock"], "exit": exit,
+                       "stdout": stdout, "stderr": stderr, "timed_out": False})
     return s
 
 
@@ -285,32 +290,20 @@ def scenarios():
                              "docker`: her running rootless dockerd has neither the nvidia runtime nor the new default.",
                              no_cgroups=True)
     s.file("/home/alice/.config/docker/daemon.json", DAEMON_JSON)
-    s.env["XDG_RUNTIME_DIR"] = "/run/user/1000"
-    s.file("/run/user/1000/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)
-    s.children.append({"kind": "docker-api", "args": ["/run/user/1000/docker.sock"], "exit": 0, "timed_out": False, "stderr": "",
-                       "stdout": '{"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"io.containerd.runc.v2":'
-                                 '{"path":"runc"},"runc":{"path":"runc"}}}\n'})
+    dockerd_running(s, runtime_dir="/run/user/1000")
     yield s.expect("warn", None, ["docker-rootless-runtime-not-loaded", "docker-rootless-default-runtime-not-loaded"],
                    headline="docker-rootless-runtime-not-loaded")
 
     s = rootless_docker_host("host-docker-rootless-restarted-healthy", "Alice's rootless dockerd, restarted after "
                              "`nvidia-ctk runtime configure`, runs with the nvidia runtime her daemon.json defines.", no_cgroups=True)
-    s.env["XDG_RUNTIME_DIR"] = "/run/user/1000"
-    s.file("/run/user/1000/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)
-    s.children.append({"kind": "docker-api", "args": ["/run/user/1000/docker.sock"], "exit": 0, "timed_out": False, "stderr": "",
-                       "stdout": '{"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"io.containerd.runc.v2":'
-                                 '{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}}\n'})
+    dockerd_running(s, runtimes=("io.containerd.runc.v2", "nvidia", "runc"), runtime_dir="/run/user/1000")
     yield s.expect("ok", None, [], absent=["docker-rootless-runtime-not-loaded", "docker-rootless-default-runtime-not-loaded"])
 
     s = rootless_docker_host("host-docker-rootless-daemon-json-broken-while-running", "A trailing comma in Alice's "
                              "rootless daemon.json, written while her rootless dockerd runs with what it read before: her "
                              "containers start now, and its next start fails.", no_cgroups=True)
     s.file("/home/alice/.config/docker/daemon.json", DAEMON_JSON.replace('"nvidia-container-runtime"', '"nvidia-container-runtime",'))
-    s.env["XDG_RUNTIME_DIR"] = "/run/user/1000"
-    s.file("/run/user/1000/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)
-    s.children.append({"kind": "docker-api", "args": ["/run/user/1000/docker.sock"], "exit": 0, "timed_out": False, "stderr": "",
-                       "stdout": '{"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"io.containerd.runc.v2":'
-                                 '{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}}\n'})
+    dockerd_running(s, runtimes=("io.containerd.runc.v2", "nvidia", "runc"), runtime_dir="/run/user/1000")
     yield s.expect("warn", None, ["docker-rootless-config-refused-at-restart"], absent=["docker-rootless-config-refused"],
                    headline="docker-rootless-config-refused-at-restart")
 
@@ -318,11 +311,7 @@ def scenarios():
                              "its runtimes section and kept nvidia as the default while her rootless dockerd runs with what "
                              "it read before.", no_cgroups=True)
     s.file("/home/alice/.config/docker/daemon.json", '{\n    "default-runtime": "nvidia"\n}\n')
-    s.env["XDG_RUNTIME_DIR"] = "/run/user/1000"
-    s.file("/run/user/1000/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)
-    s.children.append({"kind": "docker-api", "args": ["/run/user/1000/docker.sock"], "exit": 0, "timed_out": False, "stderr": "",
-                       "stdout": '{"ServerVersion":"28.3.3","DefaultRuntime":"nvidia","Runtimes":{"io.containerd.runc.v2":'
-                                 '{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}}\n'})
+    dockerd_running(s, runtimes=("io.containerd.runc.v2", "nvidia", "runc"), default="nvidia", runtime_dir="/run/user/1000")
     yield s.expect("warn", None, ["docker-rootless-config-refused-at-restart"],
                    absent=["docker-rootless-default-runtime-undefined"], headline="docker-rootless-config-refused-at-restart")
 
