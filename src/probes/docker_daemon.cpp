@@ -11,14 +11,9 @@ using namespace std::chrono_literals;
 
 constexpr std::size_t k_max_runtimes = 32;
 
-std::string first_line(std::string_view text) {
-  text = trim(text);
-  return printable(text.substr(0, text.find('\n')), 200);
-}
-
 // Why there is no usable answer: the child's own words where it gave some.
 std::string no_answer(const ChildAnswer& answer, std::string_view what) {
-  const std::string said = first_line(answer.error_output);
+  const std::string said = first_nonblank_line(answer.error_output);
   return said.empty() ? std::string(what) : said;
 }
 

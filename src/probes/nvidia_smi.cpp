@@ -27,13 +27,6 @@ std::optional<std::string> value_of(std::string_view field) {
   return printable(text, 120);
 }
 
-std::string first_line(const std::string& text) {
-  const auto all = lines(text);
-  for (auto line : all)
-    if (!trim(line).empty()) return printable(trim(line), 200);
-  return {};
-}
-
 std::vector<std::string> query_argv(const std::string& program, bool with_cc) {
   return {program, std::string("--query-gpu=") + (with_cc ? k_fields_with_cc : k_fields_without_cc),
           "--format=csv,noheader,nounits"};
@@ -211,7 +204,7 @@ NvidiaSmiFacts run_nvidia_smi(ChildEvidence& children, const std::string& progra
         }
       }
   if (facts.status != ChildStatus::ok && facts.status != ChildStatus::not_run && facts.status != ChildStatus::not_recorded)
-    facts.message = first_line(answer.error_output.empty() ? answer.output : answer.error_output);
+    facts.message = first_nonblank_line(answer.error_output.empty() ? answer.output : answer.error_output);
   // A row has one value per field asked; a line with another count is not a GPU's (a wrapper's notice, damage).
   const std::size_t row_fields = split(with_cc ? k_fields_with_cc : k_fields_without_cc, ',').size();
   if (facts.status == ChildStatus::ok || !facts.lost_gpus.empty())

@@ -78,6 +78,12 @@ std::optional<std::int64_t> parse_int(std::string_view text) {
   return value;
 }
 
+std::string first_nonblank_line(std::string_view text) {
+  for (const auto line : lines(text))
+    if (!trim(line).empty()) return printable(trim(line), 200);
+  return {};
+}
+
 std::map<std::string, std::string> parse_colon_fields(std::string_view text) {
   std::map<std::string, std::string> fields;
   for (auto line : lines(text)) {

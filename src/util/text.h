@@ -38,6 +38,10 @@ std::optional<std::uint32_t> parse_hex(std::string_view text);
 // Decimal, without sign or spaces around it.
 std::optional<std::int64_t> parse_int(std::string_view text);
 
+// The first line that is not blank, trimmed and made printable (200 at
+// most): what a program's error output says first.
+std::string first_nonblank_line(std::string_view text);
+
 // "Key:   value" lines, as in /proc/driver/nvidia/gpus/*/information.
 std::map<std::string, std::string> parse_colon_fields(std::string_view text);
 

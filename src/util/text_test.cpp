@@ -98,3 +98,10 @@ TEST_CASE("without_bracketed_prefix drops a log's leading fields, no more than a
   CHECK(gd::without_bracketed_prefix("NVRM: [x] y", 3) == "NVRM: [x] y");
   CHECK(gd::without_bracketed_prefix("", 3).empty());
 }
+
+TEST_CASE("first_nonblank_line: a program's first words, trimmed, escaped and capped") {
+  CHECK(gd::first_nonblank_line("\n  \r\n  cannot connect: permission denied (EACCES)  \r\nmore\n") == "cannot connect: permission denied (EACCES)");
+  CHECK(gd::first_nonblank_line(" \n\t\n").empty());
+  CHECK(gd::first_nonblank_line("a\x1b[31mb\n") == gd::printable("a\x1b[31mb", 200));
+  CHECK(gd::first_nonblank_line(std::string(500, 'x')).size() == gd::printable(std::string(500, 'x'), 200).size());
+}
