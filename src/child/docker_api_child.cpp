@@ -40,15 +40,13 @@ std::optional<std::string> unchunk(std::string_view text) {
   while (true) {
     const std::size_t line_end = text.find("\r\n");
     if (line_end == std::string_view::npos) return std::nullopt;
-    std::size_t size = 0;
     const std::string_view line = text.substr(0, line_end);
     const std::string_view digits = line.substr(0, line.find(';'));  // a chunk extension after ';' is not ours
-    if (digits.empty() || digits.size() > 8) return std::nullopt;
-    for (const char c : digits) {
-      const int value = std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
-      if (value < 0) return std::nullopt;
-      size = size * 16 + static_cast<std::size_t>(value);
-    }
+    // Hex digits alone (parse_hex would also take "0x" and spaces), 8 at most.
+    if (digits.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos) return std::nullopt;
+    const auto parsed = parse_hex(digits);
+    if (!parsed) return std::nullopt;
+    const std::size_t size = *parsed;
     text.remove_prefix(line_end + 2);
     if (size == 0) return body;
     if (text.size() < size) return std::nullopt;

@@ -236,10 +236,11 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
       // The running dockerds, asked ahead: their answers are taken by finish_container.
-      for (const auto* socket : {facts.engines->docker ? &facts.engines->docker->socket : nullptr,
-                                 facts.engines->docker_rootless ? &facts.engines->docker_rootless->socket : nullptr})
-        if (socket)
-          if (const auto request = docker_info_request(*socket)) context.host.ask_ahead(*request);
+      auto ask_ahead = [&](const auto& docker) {
+        if (const auto request = docker_info_request(docker.socket)) context.host.ask_ahead(*request);
+      };
+      if (facts.engines->docker) ask_ahead(*facts.engines->docker);
+      if (facts.engines->docker_rootless) ask_ahead(*facts.engines->docker_rootless);
     }
   if (!facts.in_container) {
     layer.summary = "not in a container";
