@@ -20,10 +20,11 @@ enum class ChildKind {
   device_open,  // args: /dev paths; the child opens each, and asks /dev/nvidiactl its version
   driver_probe, // args: cuda [smoke] | nvml; the child loads the driver's library and asks it
   docker_api,   // args: SOCKET; the child asks dockerd GET /info there
+  cri_status,   // args: SOCKET; the child asks containerd's CRI plugin its status there
 };
 template <>
 struct EnumTable<ChildKind> {
-  static constexpr std::array names{"command", "device-open", "driver-probe", "docker-api"};
+  static constexpr std::array names{"command", "device-open", "driver-probe", "docker-api", "cri-status"};
 };
 
 // Which part of an answer longer than k_max_child_output is kept: the start

@@ -1,18 +1,12 @@
 #include "child/docker_api_child.h"
 
 #include "child/child_evidence.h"
+#include "child/unix_socket.h"
 #include "util/result.h"
 #include "util/text.h"
-#include "util/unique_fd.h"
 
 #include <boost/json.hpp>
 
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 
 namespace gd {
@@ -103,38 +97,18 @@ int docker_api_child(const std::vector<std::string>& args) {
     return 2;
   }
   const std::string& path = args[0];
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  if (path.empty() || path.size() >= sizeof address.sun_path) {
-    std::cerr << "cannot connect to dockerd: the socket path is empty or too long\n";
+  const auto fd = connect_unix(path);
+  if (!fd) {
+    std::cerr << "cannot connect to dockerd at " << path << ": " << to_lower(fd.error().message()) << " (" << errno_name(fd.error()) << ")\n";
     return 1;
   }
-  std::memcpy(address.sun_path, path.data(), path.size());
-  const UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (!fd.valid() || ::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
-    const int error = errno;
-    std::cerr << "cannot connect to dockerd at " << path << ": " << to_lower(std::strerror(error)) << " (" << errno_name(error) << ")\n";
+  if (const auto sent = send_all(fd->get(), k_request); !sent) {
+    std::cerr << "dockerd at " << path << " closed the connection: " << errno_name(sent.error()) << "\n";
     return 1;
   }
-  for (std::string_view rest = k_request; !rest.empty();) {
-    const ssize_t sent = ::send(fd.get(), rest.data(), rest.size(), MSG_NOSIGNAL);
-    if (sent < 0 && errno == EINTR) continue;
-    if (sent <= 0) {
-      const int error = sent < 0 ? errno : EPIPE;
-      std::cerr << "dockerd at " << path << " closed the connection: " << errno_name(error) << "\n";
-      return 1;
-    }
-    rest.remove_prefix(static_cast<std::size_t>(sent));
-  }
-  // The answer, up to the cap every child's output has (the parent's deadline ends a daemon that never closes).
+  // The answer, up to the cap every child's output has; a connection reset ends it as the server's close does.
   std::string text;
-  char buffer[16384];
-  while (text.size() <= k_max_child_output) {
-    const ssize_t got = ::recv(fd.get(), buffer, sizeof buffer, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(got));
-  }
+  (void)receive_until_close(fd->get(), k_max_child_output, text);
   if (text.size() > k_max_child_output) {
     std::cerr << "dockerd's answer is larger than " << (k_max_child_output >> 20) << " MiB: not read\n";
     return 1;

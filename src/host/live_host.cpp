@@ -135,6 +135,7 @@ namespace {
 // "nvidia-smi -q", or "the driver (cuda-probe)": what the note says is being waited for.
 std::string waited_for(const ChildRequest& request) {
   if (request.kind == ChildKind::docker_api) return "dockerd (GET /info)";
+  if (request.kind == ChildKind::cri_status) return "containerd (CRI status)";
   if (request.kind != ChildKind::command)
     return std::string("the driver (") + child_kind_name(request.kind) + ")";
   std::string what;

@@ -1,4 +1,5 @@
 #include "host/live_host.h"
+#include "child/cri_status_child.h"
 
 #include "test_support/temp_dir.h"
 #include "util/unique_fd.h"
@@ -128,4 +129,107 @@ TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only
   const auto nobody = host.ask({gd::ChildKind::docker_api, {dir / "absent.sock"}, 5s});
   CHECK(nobody.exit == 1);
   CHECK(nobody.error_output == "cannot connect to dockerd at " + (dir / "absent.sock") + ": no such file or directory (ENOENT)\n");
+}
+
+namespace {
+
+// A listening unix socket at `path`.
+gd::UniqueFd listen_at(const std::string& path) {
+  gd::UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size());
+  REQUIRE(::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::listen(listener.get(), 1) == 0);
+  return listener;
+}
+
+// What the client sent, read frame by frame after the preface until a frame on
+// `stream` ends it; the paths its HEADERS named are in the bytes kept.
+bool read_call(int fd, std::uint32_t stream, std::string& seen) {
+  char buffer[4096];
+  while (true) {
+    // Frames start after the 24-byte preface; walk them.
+    std::size_t at = 24;
+    while (seen.size() >= at + 9) {
+      const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(seen[at + i]); };
+      const std::size_t length = byte(0) << 16 | byte(1) << 8 | byte(2);
+      if (seen.size() < at + 9 + length) break;
+      const std::uint32_t id = (byte(5) & 0x7f) << 24 | byte(6) << 16 | byte(7) << 8 | byte(8);
+      if (id == stream && byte(3) == 0 && (byte(4) & 1)) return true;
+      at += 9 + length;
+    }
+    const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
+    if (got <= 0) return false;
+    seen.append(buffer, static_cast<std::size_t>(got));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a cri-status child speaks gRPC to containerd's socket: CRI v1, then v1alpha2 where v1 is refused") {
+  gd::TempDir dir;
+  const std::string path = dir / "containerd.sock";
+  const auto listener = listen_at(path);
+  const std::string config = R"({"containerd":{"defaultRuntimeName":"runc","runtimes":{"runc":{"runtimeType":"io.containerd.runc.v2"}}}})";
+  // StatusResponse{info: {"config": CONFIG}}, as gRPC frames it: 5 bytes of prefix.
+  const std::string entry = std::string("\x0a\x06") + "config" + "\x12" + static_cast<char>(config.size()) + config;
+  const std::string message = "\x12" + std::string(1, static_cast<char>(entry.size())) + entry;
+  std::string body(1, '\0');
+  body += std::string("\0\0\0", 3) + static_cast<char>(message.size()) + message;
+  std::string seen;
+  std::thread daemon([&] {
+    const gd::UniqueFd connection(::accept(listener.get(), nullptr, nullptr));
+    // As containerd 1.4 would: v1 is an unknown service (a trailers-only answer), v1alpha2 answers.
+    if (!read_call(connection.get(), 1, seen)) return;
+    const std::string refuse = gd::http2_frame(0x4, 0, 0, "") + gd::http2_frame(0x1, 0x5, 1, "\x88");
+    (void)::send(connection.get(), refuse.data(), refuse.size(), MSG_NOSIGNAL);
+    if (!read_call(connection.get(), 3, seen)) return;
+    const std::string answer = gd::http2_frame(0x1, 0x4, 3, "\x88") + gd::http2_frame(0x0, 0, 3, body) + gd::http2_frame(0x1, 0x5, 3, "\x40");
+    (void)::send(connection.get(), answer.data(), answer.size(), MSG_NOSIGNAL);
+  });
+  gd::LiveHost host;
+  const auto answer = host.ask({gd::ChildKind::cri_status, {path}, 5s});
+  daemon.join();
+  CHECK(seen.starts_with("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"));
+  CHECK(seen.find("/runtime.v1.RuntimeService/Status") < seen.find("/runtime.v1alpha2.RuntimeService/Status"));
+  CHECK(answer.exit == 0);
+  CHECK(answer.output == R"({"API":"runtime.v1alpha2","DefaultRuntime":"runc","Runtimes":{"runc":{"type":"io.containerd.runc.v2"}}})"
+                         "\n");
+}
+
+TEST_CASE("a cri-status child tells a containerd without CRI, a socket nobody listens on and a server that is not gRPC apart") {
+  gd::TempDir dir;
+  gd::LiveHost host;
+  // containerd with its CRI plugin disabled: every call is an unknown service.
+  const std::string path = dir / "containerd.sock";
+  const auto listener = listen_at(path);
+  std::thread daemon([&] {
+    const gd::UniqueFd connection(::accept(listener.get(), nullptr, nullptr));
+    std::string seen;
+    for (std::uint32_t stream : {1u, 3u}) {
+      if (!read_call(connection.get(), stream, seen)) return;
+      const std::string refuse = (stream == 1 ? gd::http2_frame(0x4, 0, 0, "") : "") + gd::http2_frame(0x1, 0x5, stream, "\x88");
+      (void)::send(connection.get(), refuse.data(), refuse.size(), MSG_NOSIGNAL);
+    }
+  });
+  const auto no_cri = host.ask({gd::ChildKind::cri_status, {path}, 5s});
+  daemon.join();
+  CHECK(no_cri.exit == 3);
+  CHECK(no_cri.error_output == "containerd at " + path + " serves no CRI runtime service: its CRI plugin is disabled or did not load\n");
+  const auto nobody = host.ask({gd::ChildKind::cri_status, {dir / "absent.sock"}, 5s});
+  CHECK(nobody.exit == 1);
+  CHECK(nobody.error_output == "cannot connect to containerd at " + (dir / "absent.sock") + ": no such file or directory (ENOENT)\n");
+  // An HTTP/1 server closes on the preface without a frame.
+  const std::string web = dir / "web.sock";
+  const auto web_listener = listen_at(web);
+  std::thread server([&] {
+    const gd::UniqueFd connection(::accept(web_listener.get(), nullptr, nullptr));
+    const std::string bad = "HTTP/1.1 400 Bad Request\r\n\r\n";
+    (void)::send(connection.get(), bad.data(), bad.size(), MSG_NOSIGNAL);
+  });
+  const auto not_grpc = host.ask({gd::ChildKind::cri_status, {web}, 5s});
+  server.join();
+  CHECK(not_grpc.exit == 1);
+  CHECK(not_grpc.error_output == "what answered on " + web + " is not a gRPC server\n");
 }
