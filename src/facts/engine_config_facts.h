@@ -122,6 +122,31 @@ struct RootlessDockerFacts {
   }
 };
 
+// What the running containerd's CRI plugin answered to its status call
+// (crictl info's "config"): the configuration it loaded when containerd
+// started, which has no reload.
+struct ContainerdDaemonFacts {
+  bool running = false;
+  bool answered = false;
+  std::optional<std::string> problem{}, api{}, default_runtime{};
+  std::vector<std::string> runtimes{};
+  bool runtimes_cut = false;
+  std::optional<bool> cdi{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("running", running, "containerd answered on the socket (gRPC): it runs, with the configuration it read when it started");
+    f("answered", answered, "its CRI plugin answered the status call: it loaded");
+    f("problem", problem,
+      "why it gave no answer (permission denied on the socket, connection refused where containerd is not running, its CRI plugin disabled or not loaded, a timeout)");
+    f("api", api, "the CRI API that answered: runtime.v1, else runtime.v1alpha2");
+    f("default_runtime", default_runtime, "the default runtime it runs pods with (defaultRuntimeName)");
+    f("runtimes", runtimes, "the runtimes it has loaded (at most 32)");
+    f("runtimes_cut", runtimes_cut, "it has more than 32: the rest are not listed, so none is judged missing");
+    f("cdi", cdi, "enable_cdi as it loaded it");
+  }
+};
+
 // One containerd configuration with its imports, seen as its CRI plugin
 // reads it (containerd's config versions 1 to 4, each file by its own).
 struct ContainerdEngineFacts {
@@ -142,6 +167,9 @@ struct ContainerdEngineFacts {
   std::vector<std::string> sections_replaced{}, runtimes_dropped{};
   std::optional<std::string> default_runtime_dropped{}, refused{};
   std::optional<std::string> unit{};
+  std::optional<std::string> socket{};
+  std::optional<ContainerdDaemonFacts> daemon{};
+  std::vector<std::string> runtimes_not_loaded{};
 
   template <class F>
   void fields(F& f) const {
@@ -174,6 +202,11 @@ struct ContainerdEngineFacts {
       "containerd 1.x: the default_runtime_name an earlier file set, lost the same way, as NAME (FILE); the default is then runc");
     f("refused", refused,
       "containerd 1.x does not start on these files, in its words: a plugin, disabled or required plugin not named by its URI once a file says version 2 (\"cri\" is version 1's name)");
+    f("socket", socket,
+      "where it is asked, where the socket is there: containerd.service's --address (-a), else [grpc] address in the files, else /run/containerd/containerd.sock; k3s's and rke2's /run/k3s/containerd/containerd.sock, microk8s's own");
+    f("daemon", daemon, "what the running containerd's CRI plugin loaded; asked only where its socket is there");
+    f("runtimes_not_loaded", runtimes_not_loaded,
+      "runtimes the files define that the running containerd has not loaded (set only where it answered): the files changed after it started");
   }
 };
 

@@ -1,7 +1,10 @@
 // libFuzzer target: what children answer — nvidia-smi's CSV and banner, the
 // driver probe's JSON lines (a library may print anything), and what answers
-// on a dockerd socket (anything may listen there) with the docker-api child's line.
+// on a dockerd socket (anything may listen there) with the docker-api child's
+// line, and a containerd's gRPC answer with the cri-status child's.
+#include "child/cri_status_child.h"
 #include "child/docker_api_child.h"
+#include "probes/containerd_daemon.h"
 #include "probes/docker_daemon.h"
 #include "probes/driver_probe.h"
 #include "probes/nvidia_smi.h"
@@ -23,6 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   gd::parse_docker_info(answer);
   if (const auto response = gd::parse_http_response(text)) gd::docker_info_fields(response->body);
   gd::docker_info_fields(text);
+  gd::parse_cri_status(answer);
+  if (const auto message = gd::grpc_first_message(text))
+    if (const auto config = gd::protobuf_map_value(*message, 2, "config")) gd::cri_config_fields(*config, "runtime.v1");
+  gd::cri_config_fields(text, "runtime.v1");
   answer.signal = 11;
   gd::parse_cuda_probe(answer);
   return 0;

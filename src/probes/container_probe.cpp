@@ -2,6 +2,7 @@
 
 #include "platforms/container_engine.h"
 #include "probes/cdi_specs.h"
+#include "probes/containerd_daemon.h"
 #include "probes/docker_daemon.h"
 #include "probes/engine_configs.h"
 #include "probes/mountinfo.h"
@@ -235,12 +236,13 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   if (!facts.in_container && !context.options.image && !context.options.gpu_table)
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
-      // The running dockerds, asked ahead: their answers are taken by finish_container.
-      auto ask_ahead = [&](const auto& docker) {
-        if (const auto request = docker_info_request(docker.socket)) context.host.ask_ahead(*request);
+      // The running dockerds and containerds, asked ahead: their answers are taken by finish_container.
+      auto ask_ahead = [&](const std::optional<ChildRequest>& request) {
+        if (request) context.host.ask_ahead(*request);
       };
-      if (facts.engines->docker) ask_ahead(*facts.engines->docker);
-      if (facts.engines->docker_rootless) ask_ahead(*facts.engines->docker_rootless);
+      if (facts.engines->docker) ask_ahead(docker_info_request(facts.engines->docker->socket));
+      if (facts.engines->docker_rootless) ask_ahead(docker_info_request(facts.engines->docker_rootless->socket));
+      for (const auto& containerd : facts.engines->containerd) ask_ahead(cri_status_request(containerd.socket));
     }
   if (!facts.in_container) {
     layer.summary = "not in a container";
@@ -270,6 +272,10 @@ void finish_container(ProbeContext& context, Probed<ContainerFacts>& layer) {
   };
   if (engines->docker) ask(*engines->docker);
   if (engines->docker_rootless) ask(*engines->docker_rootless);
+  for (auto& containerd : engines->containerd) {
+    ask_containerd_daemon(context.host, containerd);
+    if (containerd.daemon) from += (from.empty() ? "" : ", ") + std::string("CRI status on ") + *containerd.socket;
+  }
 }
 
 }  // namespace gd

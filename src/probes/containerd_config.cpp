@@ -28,6 +28,7 @@ namespace {
 
 constexpr std::size_t k_max_files = 16;
 constexpr std::size_t k_max_runtimes = 32;
+constexpr std::string_view k_default_socket = "/run/containerd/containerd.sock";
 
 // A runtime as the files read so far define it.
 struct CriRuntime {
@@ -73,6 +74,7 @@ struct FileCri {
   std::optional<std::int64_t> version;  // as written
   std::map<std::string, CriView, std::less<>> sections;
   std::vector<std::string> plugin_keys, disabled_plugins, required_plugins;  // what containerd 1.x validates
+  std::optional<std::string> grpc_address;
 };
 
 // The CRI plugin's key under "plugins": version 1's name, version 2's, versions 3 and 4's.
@@ -81,12 +83,13 @@ constexpr std::string_view k_cri_keys[] = {k_cri_v1, k_cri_v2, k_cri_v3};
 
 FileCri read_file_sections(std::string path, const TomlDocument& document) {
   FileCri file{.path = std::move(path), .version = document.integer({"version"}), .sections = {},
-               .plugin_keys = document.tables_below({"plugins"}), .disabled_plugins = {}, .required_plugins = {}};
+               .plugin_keys = document.tables_below({"plugins"}), .disabled_plugins = {}, .required_plugins = {}, .grpc_address = {}};
   for (const auto key : k_cri_keys)
     if (std::find(file.plugin_keys.begin(), file.plugin_keys.end(), key) != file.plugin_keys.end())
       read_cri(document, {"plugins", std::string(key)}, file.sections[std::string(key)]);
   if (const auto* disabled = document.find({"disabled_plugins"})) file.disabled_plugins = disabled->strings;
   if (const auto* required = document.find({"required_plugins"})) file.required_plugins = required->strings;
+  if (auto address = document.string({"grpc", "address"}); address && !address->empty()) file.grpc_address = std::move(*address);
   return file;
 }
 
@@ -304,6 +307,13 @@ ContainerdEngineFacts read_containerd(Host& host, const ContainerdInstall& insta
   const auto files = read_files(host, install.config, std::move(main_text), facts, notes);
   const CriView view = facts.major == 1 ? merge_section_by_section(files, facts) : merge_key_by_key(files);
   judge_runtimes(host, view, install.search_path, facts);
+  // Its socket, asked only where it is there (containerd has no socket
+  // activation: nothing starts for the asking) and is this machine's.
+  std::string socket = install.address.value_or(std::string(k_default_socket));
+  if (!install.address)
+    for (const auto& file : files)
+      if (file.grpc_address) socket = *file.grpc_address;  // a later file's wins, as containerd merges them
+  if (host.mode() != HostMode::root && socket.starts_with('/') && host.exists(socket)) facts.socket = printable(socket, 200);
   return facts;
 }
 

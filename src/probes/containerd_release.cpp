@@ -42,13 +42,17 @@ std::vector<ContainerdInstall> containerd_installs(Host& host) {
     // A relative path is the service's working directory's: systemd's default for a system service is /.
     if (auto config = go_flag_value(command, {"config", "c"}); config && !config->empty())
       own.config = config->starts_with('/') ? std::move(*config) : "/" + *config;
+    if (auto address = go_flag_value(command, {"address", "a"}); address && !address->empty()) own.address = std::move(*address);
     own.search_path = service.search_path();
     own.unit = unit.path;
   }
   std::vector<ContainerdInstall> installs{std::move(own)};
-  installs.push_back({"/var/lib/rancher/k3s/agent/etc/containerd/config.toml", "/var/lib/rancher/k3s/data/current/bin/containerd", {}, {}});
-  installs.push_back({"/var/lib/rancher/rke2/agent/etc/containerd/config.toml", "/var/lib/rancher/rke2/bin/containerd", {}, {}});
-  installs.push_back({"/var/snap/microk8s/current/args/containerd.toml", "/snap/microk8s/current/bin/containerd", {}, {}});
+  // k3s and rke2 start theirs with -a; microk8s's snap service with --address.
+  constexpr std::string_view k3s_socket = "/run/k3s/containerd/containerd.sock";
+  installs.push_back({"/var/lib/rancher/k3s/agent/etc/containerd/config.toml", "/var/lib/rancher/k3s/data/current/bin/containerd", {}, {}, std::string(k3s_socket)});
+  installs.push_back({"/var/lib/rancher/rke2/agent/etc/containerd/config.toml", "/var/lib/rancher/rke2/bin/containerd", {}, {}, std::string(k3s_socket)});
+  installs.push_back({"/var/snap/microk8s/current/args/containerd.toml", "/snap/microk8s/current/bin/containerd", {}, {},
+                      "/var/snap/microk8s/common/run/containerd.sock"});
   return installs;
 }
 

@@ -19,6 +19,9 @@ struct ContainerdInstall {
   std::optional<std::string> program;      // none: "containerd" on search_path
   std::optional<std::string> search_path;  // the PATH its shims look for a runtime's program on; none where not known
   std::optional<std::string> unit;         // the unit file whose command line gave the three
+  // Its socket where the command line sets it (--address, -a); else the
+  // files' [grpc] address, else containerd's default.
+  std::optional<std::string> address{};
 };
 
 // containerd's own as containerd.service starts it (its --config, its

@@ -241,6 +241,25 @@ def dockerd_running(s, default="runc", runtimes=("io.containerd.runc.v2", "runc"
     return s
 
 
+# What a running containerd's CRI plugin answers its verbose status call, as gpudoctor's cri-status child passes it
+# on (crictl info's config: the runtimes, the default and CDI as containerd loaded them when it started). exit 3 is
+# the child's "no CRI runtime service" (the plugin disabled or not loaded); 1 a socket it could not use.
+def containerd_running(s, default="runc", runtimes=(("runc", None),), cdi=None, socket="/run/containerd/containerd.sock",
+                       exit=0, stderr="", api="runtime.v1"):
+    """containerd's socket (a file in a snapshot: stat is all gpudoctor asks of it) and its answer. runtimes: (name,
+    BinaryName or None) pairs."""
+    s.file(socket, "")
+    stdout = ""
+    if exit == 0:
+        listed = ",".join('"%s":{"type":"io.containerd.runc.v2"%s}' % (name, ',"binary":"%s"' % binary if binary else "")
+                          for name, binary in runtimes)
+        stdout = '{"API":"%s","DefaultRuntime":"%s","Runtimes":{%s}%s}\n' % (
+            api, default, listed, ',"CDI":%s' % ("true" if cdi else "false") if cdi is not None else "")
+    s.children.append({"kind": "cri-status", "args": [socket], "exit": exit, "stdout": stdout, "stderr": stderr,
+                       "timed_out": False})
+    return s
+
+
 def dra_node(name, description):
     """An H100 host with the toolkit in cdi mode, nvidia-cdi-refresh's /var/run/cdi/nvidia.yaml, and 300 transient
     claim specs of NVIDIA's DRA driver (the CDI package's GenerateTransientSpecName: VENDOR-CLASS_UID.yaml)."""
@@ -548,6 +567,7 @@ def scenarios():
     yield s.expect("warn", None, ["toolkit-config-unreadable"], headline="toolkit-config-unreadable")
     yield from containerd_scenarios()
     yield from containerd_release_scenarios()
+    yield from containerd_daemon_scenarios()
     yield from crio_scenarios()
 
 
@@ -671,6 +691,105 @@ oom_score = 0
     del s.files["/usr/bin/dockerd"]
     s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("root = '/var/lib/containerd'", "root = '/var/lib/containerd"))
     yield s.expect("warn", None, ["containerd-config-unreadable"], headline="containerd-config-unreadable")
+
+
+def containerd_daemon_scenarios():
+    """The running containerd asked what its CRI plugin loaded: containerd reads its files only when it starts."""
+    nvidia = ("nvidia", "/usr/bin/nvidia-container-runtime")
+
+    def configured(name, description):
+        s = toolkit_host(name, description)
+        del s.files["/usr/bin/dockerd"]
+        del s.links["/etc/systemd/system/multi-user.target.wants/docker.service"]
+        s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG)
+        s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD2_NVIDIA_DROP_IN.format(binary="/usr/bin/nvidia-container-runtime"))
+        return s
+
+    s = configured("host-containerd-running-healthy", "containerd 2.x configured by nvidia-ctk and restarted since: "
+                   "its CRI plugin loaded runc and nvidia, as the files say.")
+    yield containerd_running(s, runtimes=(("runc", None), nvidia)).expect("ok", None, [])
+
+    s = configured("host-containerd-nvidia-not-loaded", "`nvidia-ctk runtime configure --runtime=containerd` without a "
+                   "restart: the drop-in defines nvidia, the running containerd has runc alone, and pods of the nvidia "
+                   "RuntimeClass fail ('no runtime for \"nvidia\" is configured').")
+    yield containerd_running(s).expect("warn", None, ["containerd-runtime-not-loaded"], headline="containerd-runtime-not-loaded")
+
+    s = configured("host-containerd-nvidia-default-not-loaded", "`nvidia-ctk runtime configure --runtime=containerd "
+                   "--set-as-default` without a restart: nvidia is the files' default, the running containerd neither has "
+                   "it nor runs pods with it.")
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD2_NVIDIA_DROP_IN.format(
+        binary="/usr/bin/nvidia-container-runtime").replace('default_runtime_name = "runc"', 'default_runtime_name = "nvidia"'))
+    yield containerd_running(s).expect("warn", None, ["containerd-runtime-not-loaded", "containerd-default-runtime-not-loaded"],
+                                       headline="containerd-runtime-not-loaded")
+
+    s = configured("host-containerd-import-missing-running", "config.toml gained an import of a file that is not "
+                   "there while containerd ran: pods start now, and containerd's next start fails.")
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("'/etc/containerd/conf.d/*.toml'", "'nvidia.toml'"))
+    del s.files["/etc/containerd/conf.d/99-nvidia.toml"]
+    yield containerd_running(s).expect("warn", None, ["containerd-import-missing-at-restart"], absent=["containerd-import-missing"],
+                                       headline="containerd-import-missing-at-restart")
+
+    s = configured("host-containerd-default-undefined-running", "nvidia made the default in the drop-in under a runtime "
+                   "of another name while containerd ran: its CRI plugin runs with runc now, and will not load at the next start.")
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD2_NVIDIA_DROP_IN.format(
+        binary="/usr/bin/nvidia-container-runtime").replace('default_runtime_name = "runc"', 'default_runtime_name = "nvidia-cdi"'))
+    yield containerd_running(s, runtimes=(("runc", None), nvidia)).expect(
+        "warn", None, ["containerd-default-runtime-undefined-at-restart", "containerd-default-runtime-not-loaded"],
+        absent=["containerd-default-runtime-undefined"], headline="containerd-default-runtime-undefined-at-restart")
+
+    s = toolkit_host("host-k3s-default-program-missing-running", "k3s whose config makes nvidia the default from the GPU "
+                     "Operator's removed toolkit, written after k3s's containerd started with runc its default: pods "
+                     "start now, and none after its next start.", toolkit=False)
+    del s.files["/usr/bin/dockerd"]
+    s.file("/var/lib/rancher/k3s/agent/etc/containerd/config.toml", NVIDIA_DEFAULT_OPERATOR_REMOVED)
+    yield containerd_running(s, socket="/run/k3s/containerd/containerd.sock").expect(
+        "warn", None, ["containerd-default-runtime-program-missing-at-restart", "containerd-default-runtime-not-loaded",
+                       "containerd-runtime-not-loaded"],
+        absent=["containerd-default-runtime-program-missing"], headline="containerd-default-runtime-program-missing-at-restart")
+
+    s = toolkit_host("host-k3s-default-program-missing-loaded", "The same k3s node whose containerd loaded nvidia as its "
+                     "default: every pod fails now.", toolkit=False)
+    del s.files["/usr/bin/dockerd"]
+    s.file("/var/lib/rancher/k3s/agent/etc/containerd/config.toml", NVIDIA_DEFAULT_OPERATOR_REMOVED)
+    yield containerd_running(s, default="nvidia", runtimes=(("runc", None), ("nvidia", "/usr/local/nvidia/toolkit/nvidia-container-runtime")),
+                             socket="/run/k3s/containerd/containerd.sock").expect(
+        "fail", "container", ["containerd-default-runtime-program-missing"], headline="containerd-default-runtime-program-missing")
+
+    s = configured("host-containerd-cdi-not-loaded", "enable_cdi = true written for the GPU Operator's CDI mode while "
+                   "containerd ran with CDI off.")
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("    enable_selinux = false\n", "    enable_selinux = false\n    enable_cdi = true\n"))
+    yield containerd_running(s, runtimes=(("runc", None), nvidia), cdi=False).expect(
+        "warn", None, ["containerd-cdi-not-loaded"], headline="containerd-cdi-not-loaded")
+
+    s = configured("host-containerd-cdi-loaded-healthy", "enable_cdi = true, and the running containerd loaded it.")
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("    enable_selinux = false\n", "    enable_selinux = false\n    enable_cdi = true\n"))
+    yield containerd_running(s, runtimes=(("runc", None), nvidia), cdi=True).expect("ok", None, [])
+
+    s = containerd_node("host-containerd17-refused-running", "Docker's containerd.io 1.7.27, its CRI plugin disabled, given "
+                        "an imports line and nvidia-ctk's version 2 drop-in while it ran: it answers on its socket (without "
+                        "CRI), its containers start now, and it refuses the files at its next start.", 1, "1.7.27")
+    s.file("/etc/containerd/config.toml", 'imports = ["/etc/containerd/conf.d/*.toml"]\n' + CONTAINERD_IO_CONFIG)
+    s.file("/etc/containerd/conf.d/99-nvidia.toml", CONTAINERD17_NVIDIA_CTK_DROP_IN)
+    yield containerd_running(s, exit=3, stderr="containerd at /run/containerd/containerd.sock serves no CRI runtime service: "
+                             "its CRI plugin is disabled or did not load\n").expect(
+        "warn", None, ["containerd-refuses-config-at-restart"], absent=["containerd-refuses-config"],
+        headline="containerd-refuses-config-at-restart")
+
+    s = toolkit_host("host-docker-containerd-cri-disabled-healthy", "A Docker host: containerd.io's config.toml disables "
+                     "the CRI plugin, and containerd, asked, serves no CRI: nothing to judge.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    s.file("/etc/containerd/config.toml", CONTAINERD_IO_CONFIG)
+    yield containerd_running(s, exit=3, stderr="containerd at /run/containerd/containerd.sock serves no CRI runtime service: "
+                             "its CRI plugin is disabled or did not load\n").expect("ok", None, [])
+
+    s = configured("host-containerd-socket-denied", "A user outside root asks a node whose drop-in lost its file: the "
+                   "socket refuses the user, so the files are judged as containerd would read them at its next start.")
+    s.user = {"uid": 1000, "gid": 1000, "groups": [1000]}
+    s.file("/etc/containerd/config.toml", CONTAINERD2_CONFIG.replace("'/etc/containerd/conf.d/*.toml'", "'nvidia.toml'"))
+    del s.files["/etc/containerd/conf.d/99-nvidia.toml"]
+    yield containerd_running(s, exit=1, stderr="cannot connect to containerd at /run/containerd/containerd.sock: permission "
+                             "denied (EACCES)\n").expect("fail", "container", ["containerd-import-missing"],
+                                                          headline="containerd-import-missing")
 
 
 def crio_host(name, description, toolkit=True, default=False, directory="/usr/bin"):
