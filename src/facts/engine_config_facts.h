@@ -132,6 +132,7 @@ struct ContainerdDaemonFacts {
   std::vector<std::string> runtimes{};
   bool runtimes_cut = false;
   std::optional<bool> cdi{};
+  std::vector<std::string> runtimes_not_loaded{};
 
   template <class F>
   void fields(F& f) const {
@@ -144,6 +145,8 @@ struct ContainerdDaemonFacts {
     f("runtimes", runtimes, "the runtimes it has loaded (at most 32)");
     f("runtimes_cut", runtimes_cut, "it has more than 32: the rest are not listed, so none is judged missing");
     f("cdi", cdi, "enable_cdi as it loaded it");
+    f("runtimes_not_loaded", runtimes_not_loaded,
+      "runtimes the files define that it has not loaded (where it answered, with all its runtimes listed): the files changed after it started");
   }
 };
 
@@ -169,7 +172,6 @@ struct ContainerdEngineFacts {
   std::optional<std::string> unit{};
   std::optional<std::string> socket{};
   std::optional<ContainerdDaemonFacts> daemon{};
-  std::vector<std::string> runtimes_not_loaded{};
 
   template <class F>
   void fields(F& f) const {
@@ -205,8 +207,6 @@ struct ContainerdEngineFacts {
     f("socket", socket,
       "where it is asked, where the socket is there: containerd.service's --address (-a), else [grpc] address in the files, else /run/containerd/containerd.sock; k3s's and rke2's /run/k3s/containerd/containerd.sock, microk8s's own");
     f("daemon", daemon, "what the running containerd's CRI plugin loaded; asked only where its socket is there");
-    f("runtimes_not_loaded", runtimes_not_loaded,
-      "runtimes the files define that the running containerd has not loaded (set only where it answered): the files changed after it started");
   }
 };
 

@@ -93,15 +93,25 @@ TEST_CASE("under --root nothing is asked ahead either") {
   CHECK(host.ask({gd::ChildKind::command, {"true"}, 1s}).error == "ENOSYS");
 }
 
-TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only the fields gpudoctor reads") {
-  gd::TempDir dir;
-  const std::string path = dir / "docker.sock";
+namespace {
+
+// A listening unix socket at `path`.
+gd::UniqueFd listen_at(const std::string& path) {
   gd::UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   std::memcpy(address.sun_path, path.c_str(), path.size());
   REQUIRE(::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
   REQUIRE(::listen(listener.get(), 1) == 0);
+  return listener;
+}
+
+}  // namespace
+
+TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only the fields gpudoctor reads") {
+  gd::TempDir dir;
+  const std::string path = dir / "docker.sock";
+  const auto listener = listen_at(path);
   // dockerd's side, as Go's net/http answers an HTTP/1.0 request: the body until it closes.
   std::string request;
   std::thread daemon([&] {
@@ -132,17 +142,6 @@ TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only
 }
 
 namespace {
-
-// A listening unix socket at `path`.
-gd::UniqueFd listen_at(const std::string& path) {
-  gd::UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, path.c_str(), path.size());
-  REQUIRE(::bind(listener.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
-  REQUIRE(::listen(listener.get(), 1) == 0);
-  return listener;
-}
 
 // What the client sent, read frame by frame after the preface until a frame on
 // `stream` ends it; the paths its HEADERS named are in the bytes kept.

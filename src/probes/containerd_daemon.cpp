@@ -72,7 +72,7 @@ void ask_containerd_daemon(Host& host, ContainerdEngineFacts& facts) {
   if (!facts.daemon->answered || facts.daemon->runtimes_cut) return;
   const auto& loaded = facts.daemon->runtimes;
   for (const auto& runtime : facts.runtimes)
-    if (std::find(loaded.begin(), loaded.end(), runtime.name) == loaded.end()) facts.runtimes_not_loaded.push_back(runtime.name);
+    if (std::find(loaded.begin(), loaded.end(), runtime.name) == loaded.end()) facts.daemon->runtimes_not_loaded.push_back(runtime.name);
 }
 
 }  // namespace gd

@@ -9,13 +9,7 @@
 
 namespace {
 
-gd::ChildAnswer answered(std::string stdout_text, int exit = 0, std::string stderr_text = {}) {
-  gd::ChildAnswer answer;
-  answer.exit = exit;
-  answer.output = std::move(stdout_text);
-  answer.error_output = std::move(stderr_text);
-  return answer;
-}
+using gd::child_answer;
 
 constexpr std::string_view k_config = R"(version = 3
 [plugins.'io.containerd.cri.v1.runtime'.containerd]
@@ -38,7 +32,7 @@ gd::ContainerdEngineFacts read_own(gd::ProbeFixture& f) {
 }  // namespace
 
 TEST_CASE("the CRI status: what containerd's CRI plugin loaded, or why there is no answer") {
-  const auto facts = gd::parse_cri_status(answered(
+  const auto facts = gd::parse_cri_status(child_answer(
       R"({"API":"runtime.v1","DefaultRuntime":"nvidia","Runtimes":{"nvidia":{"type":"io.containerd.runc.v2","binary":"/usr/bin/nvidia-container-runtime"},"runc":{}},"CDI":true})"
       "\n"));
   CHECK(facts.running);
@@ -48,15 +42,15 @@ TEST_CASE("the CRI status: what containerd's CRI plugin loaded, or why there is 
   CHECK(facts.runtimes == std::vector<std::string>{"nvidia", "runc"});
   CHECK(facts.cdi == true);
   // No default in the configuration: containerd's own, runc. No CDI key (containerd 1.6): not known.
-  const auto bare = gd::parse_cri_status(answered(R"({"API":"runtime.v1alpha2","Runtimes":{}})"));
+  const auto bare = gd::parse_cri_status(child_answer(R"({"API":"runtime.v1alpha2","Runtimes":{}})"));
   CHECK(bare.default_runtime == "runc");
   CHECK_FALSE(bare.cdi);
   // Running without CRI (exit 3), not reachable (exit 1): the child's words.
-  const auto no_cri = gd::parse_cri_status(answered("", 3, "containerd at /run/containerd/containerd.sock serves no CRI runtime service: x\n"));
+  const auto no_cri = gd::parse_cri_status(child_answer("", 3, "containerd at /run/containerd/containerd.sock serves no CRI runtime service: x\n"));
   CHECK(no_cri.running);
   CHECK_FALSE(no_cri.answered);
   CHECK(no_cri.problem == "containerd at /run/containerd/containerd.sock serves no CRI runtime service: x");
-  const auto denied = gd::parse_cri_status(answered("", 1, "cannot connect to containerd at /run/containerd/containerd.sock: permission denied (EACCES)\n"));
+  const auto denied = gd::parse_cri_status(child_answer("", 1, "cannot connect to containerd at /run/containerd/containerd.sock: permission denied (EACCES)\n"));
   CHECK_FALSE(denied.running);
   CHECK(denied.problem == "cannot connect to containerd at /run/containerd/containerd.sock: permission denied (EACCES)");
   gd::ChildAnswer late;
@@ -67,7 +61,7 @@ TEST_CASE("the CRI status: what containerd's CRI plugin loaded, or why there is 
   CHECK(gd::parse_cri_status(unrecorded).problem == "not asked (not-recorded)");
   // Whatever else the child printed is no answer.
   for (const char* odd : {"", "[]", R"({"API":7})", R"({"API":""})", "{\"API\":\"x\",\"Runtimes\":[1]"})
-    CHECK_FALSE(gd::parse_cri_status(answered(odd)).answered);
+    CHECK_FALSE(gd::parse_cri_status(child_answer(odd)).answered);
 }
 
 TEST_CASE("containerd is asked on its socket where the socket is there: the flag's, the files' [grpc] address, or the default") {
@@ -97,16 +91,16 @@ TEST_CASE("the runtimes the files define that the running containerd has not loa
   auto facts = read_own(f);
   const auto request = gd::cri_status_request(facts.socket);
   REQUIRE(request);
-  f.host.answers[request->key()] = answered(R"({"API":"runtime.v1","DefaultRuntime":"runc","Runtimes":{"runc":{}}})");
+  f.host.answers[request->key()] = child_answer(R"({"API":"runtime.v1","DefaultRuntime":"runc","Runtimes":{"runc":{}}})");
   gd::ask_containerd_daemon(f.host, facts);
   REQUIRE(facts.daemon);
-  CHECK(facts.runtimes_not_loaded == std::vector<std::string>{"nvidia"});
+  CHECK(facts.daemon->runtimes_not_loaded == std::vector<std::string>{"nvidia"});
   // Not answered (its CRI plugin not loaded): nothing is said to be missing.
   auto again = read_own(f);
-  f.host.answers[request->key()] = answered("", 3, "no CRI\n");
+  f.host.answers[request->key()] = child_answer("", 3, "no CRI\n");
   gd::ask_containerd_daemon(f.host, again);
   CHECK(again.daemon->running);
-  CHECK(again.runtimes_not_loaded.empty());
+  CHECK(again.daemon->runtimes_not_loaded.empty());
   // No socket: not asked at all.
   gd::ContainerdEngineFacts absent;
   gd::ask_containerd_daemon(f.host, absent);

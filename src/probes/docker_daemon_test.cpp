@@ -9,13 +9,7 @@
 
 namespace {
 
-gd::ChildAnswer answered(std::string stdout_text, int exit = 0, std::string stderr_text = {}) {
-  gd::ChildAnswer answer;
-  answer.exit = exit;
-  answer.output = std::move(stdout_text);
-  answer.error_output = std::move(stderr_text);
-  return answer;
-}
+using gd::child_answer;
 
 // A host whose docker.service runs dockerd, with its pid file and process.
 gd::ProbeFixture docker_host(const std::string& exec_start, const std::string& pid_file = "/var/run/docker.pid",
@@ -36,7 +30,7 @@ gd::DockerEngineFacts read_docker(gd::ProbeFixture& f) {
 }  // namespace
 
 TEST_CASE("GET /info: the running daemon's version, default runtime and runtimes, or why it did not answer") {
-  const auto facts = gd::parse_docker_info(answered(
+  const auto facts = gd::parse_docker_info(child_answer(
       R"({"ServerVersion":"28.3.3","DefaultRuntime":"runc","Runtimes":{"io.containerd.runc.v2":{"path":"runc"},"nvidia":{"path":"nvidia-container-runtime"},"runc":{"path":"runc"}}})"
       "\n"));
   CHECK(facts.answered);
@@ -46,10 +40,10 @@ TEST_CASE("GET /info: the running daemon's version, default runtime and runtimes
   CHECK_FALSE(facts.problem);
 
   // The child's own words where it could not ask.
-  const auto denied = gd::parse_docker_info(answered("", 1, "cannot connect to dockerd at /var/run/docker.sock: permission denied (EACCES)\n"));
+  const auto denied = gd::parse_docker_info(child_answer("", 1, "cannot connect to dockerd at /var/run/docker.sock: permission denied (EACCES)\n"));
   CHECK_FALSE(denied.answered);
   CHECK(denied.problem == "cannot connect to dockerd at /var/run/docker.sock: permission denied (EACCES)");
-  CHECK(gd::parse_docker_info(answered("", 3)).problem == "the child that asked it exited 3");
+  CHECK(gd::parse_docker_info(child_answer("", 3)).problem == "the child that asked it exited 3");
   gd::ChildAnswer late;
   late.timed_out = true;
   CHECK(gd::parse_docker_info(late).problem == "dockerd did not answer GET /info within 3 s");
@@ -57,13 +51,13 @@ TEST_CASE("GET /info: the running daemon's version, default runtime and runtimes
   replayed.error = "not-recorded";
   CHECK(gd::parse_docker_info(replayed).problem == "not asked (not-recorded)");
   // An answer without a version is no answer; one that is not JSON is not trusted.
-  CHECK(gd::parse_docker_info(answered(R"({"Runtimes":{}})")).problem == "dockerd gave no ServerVersion");
-  CHECK(gd::parse_docker_info(answered("Client: Docker Engine\n")).problem == "the child's answer is not what was asked for");
+  CHECK(gd::parse_docker_info(child_answer(R"({"Runtimes":{}})")).problem == "dockerd gave no ServerVersion");
+  CHECK(gd::parse_docker_info(child_answer("Client: Docker Engine\n")).problem == "the child's answer is not what was asked for");
 
   // What a daemon names is escaped, and more than 32 runtimes are cut and said to be.
   std::string many = R"({"ServerVersion":"28.3.3","DefaultRuntime":"ru\u001bnc","Runtimes":{)";
   for (int i = 0; i < 40; ++i) many += (i ? "," : "") + std::string("\"r") + std::to_string(i) + "\":{}";
-  const auto cut = gd::parse_docker_info(answered(many + "}}"));
+  const auto cut = gd::parse_docker_info(child_answer(many + "}}"));
   CHECK(cut.runtimes.size() == 32);
   CHECK(cut.runtimes_cut);
   CHECK(cut.default_runtime.value().find('\x1b') == std::string::npos);

@@ -15,6 +15,15 @@
 
 namespace gd {
 
+// A child that exited with `exit`, having printed these.
+inline ChildAnswer child_answer(std::string stdout_text, int exit = 0, std::string stderr_text = {}) {
+  ChildAnswer answer;
+  answer.exit = exit;
+  answer.output = std::move(stdout_text);
+  answer.error_output = std::move(stderr_text);
+  return answer;
+}
+
 class FakeHost final : public Host {
  public:
   std::map<std::string, std::string, std::less<>> files;
