@@ -135,7 +135,7 @@ std::optional<std::int64_t> running_dockerd(Host& host, const std::string& pid_f
 // Its socket: the first unix one its -H flags name; docker.socket's
 // (-H fd://) and dockerd's own default are both /var/run/docker.sock.
 std::string dockerd_socket(const std::vector<std::string>& command) {
-  for (const auto& host : go_flag_values(command, {"host", "H"}))
+  for (const auto& host : pflag_values(command, "host", 'H'))
     if (host.starts_with("unix://") && host.size() > 7) return host.substr(7);
   return "/var/run/docker.sock";
 }
@@ -185,7 +185,7 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   const auto command = service.command_line();
   // The file dockerd reads: --config-file on its command line, else the default.
   std::string daemon_json = k_daemon_json;
-  const auto named = go_flag_value(command, {"config-file"});
+  const auto named = pflag_value(command, "config-file");
   if (named && !named->empty()) daemon_json = *named;
   const auto file = read_engine_file(host, daemon_json, notes);
   // dockerd starts without its default file, not without one its flag names.
@@ -201,7 +201,7 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", search_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", search_path).has_value();
   read_daemon_json(host, daemon_json, file, search_path, facts);
-  facts.pid = running_dockerd(host, go_flag_value(command, {"pidfile", "p"}).value_or("/var/run/docker.pid"));
+  facts.pid = running_dockerd(host, pflag_value(command, "pidfile", 'p').value_or("/var/run/docker.pid"));
   if (facts.pid) facts.socket = printable(dockerd_socket(command), 200);
   return facts;
 }

@@ -238,6 +238,32 @@ std::vector<std::string> go_flag_values(const std::vector<std::string>& command_
   return values;
 }
 
+std::vector<std::string> pflag_values(const std::vector<std::string>& command_line, std::string_view long_name, char short_name) {
+  std::vector<std::string> values;
+  for (std::size_t i = 1; i < command_line.size(); ++i) {
+    std::string_view word = command_line[i];
+    if (word == "--") break;
+    const bool has_next = i + 1 < command_line.size();
+    if (word.starts_with("--")) {
+      word.remove_prefix(2);
+      if (!word.starts_with(long_name)) continue;
+      if (word.size() == long_name.size() && has_next) values.push_back(command_line[++i]);
+      else if (word.size() > long_name.size() && word[long_name.size()] == '=') values.emplace_back(word.substr(long_name.size() + 1));
+    } else if (short_name && word.size() >= 2 && word[0] == '-' && word[1] == short_name) {
+      word.remove_prefix(2);
+      if (word.empty() && has_next) values.push_back(command_line[++i]);
+      else if (!word.empty()) values.emplace_back(word.starts_with('=') ? word.substr(1) : word);
+    }
+  }
+  return values;
+}
+
+std::optional<std::string> pflag_value(const std::vector<std::string>& command_line, std::string_view long_name, char short_name) {
+  auto values = pflag_values(command_line, long_name, short_name);
+  if (values.empty()) return std::nullopt;
+  return std::move(values.back());
+}
+
 std::optional<std::string> go_flag_value(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names) {
   auto values = go_flag_values(command_line, names);
   if (values.empty()) return std::nullopt;

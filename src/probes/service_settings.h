@@ -56,8 +56,16 @@ bool names_flag(std::string_view word, std::string_view flag);
 // and urfave/cli on it): the last `-NAME VALUE`, `--NAME VALUE`,
 // `-NAME=VALUE` or `--NAME=VALUE` for any of its names.
 std::optional<std::string> go_flag_value(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names);
-// Every value a repeatable flag gets (dockerd's -H), in order.
+// Every value a repeatable flag gets, in order.
 std::vector<std::string> go_flag_values(const std::vector<std::string>& command_line, std::initializer_list<std::string_view> names);
+
+// The same for a program on spf13/pflag (dockerd): the long name takes two
+// dashes (`--NAME VALUE`, `--NAME=VALUE`), the one-letter one one dash, its
+// value the next word, after '=' or joined (`-H VALUE`, `-H=VALUE`,
+// `-HVALUE`). `short_name` 0: none. A cluster of one-letter flags before it
+// (`-DH`) is not read.
+std::vector<std::string> pflag_values(const std::vector<std::string>& command_line, std::string_view long_name, char short_name = 0);
+std::optional<std::string> pflag_value(const std::vector<std::string>& command_line, std::string_view long_name, char short_name = 0);
 
 // One unit file's and its drop-ins' in the directories given (a user's
 // unit, whose directories are not the system's); empty where the unit file

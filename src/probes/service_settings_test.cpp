@@ -84,9 +84,22 @@ TEST_CASE("a Go flag's value: one or two dashes, = or the next word, the last on
 
 TEST_CASE("a repeatable flag's values, each in order") {
   using Words = std::vector<std::string>;
-  const Words dockerd{"dockerd", "-H", "fd://", "--host=unix:///run/a.sock", "--hostname", "x", "-H", "tcp://0.0.0.0:2375"};
-  CHECK(gd::go_flag_values(dockerd, {"host", "H"}) == Words{"fd://", "unix:///run/a.sock", "tcp://0.0.0.0:2375"});
-  CHECK(gd::go_flag_values(Words{"dockerd", "--pidfile", "/p"}, {"host", "H"}).empty());
+  const Words containerd{"containerd", "-a", "/run/a.sock", "--address=/run/b.sock", "--address-x", "y"};
+  CHECK(gd::go_flag_values(containerd, {"address", "a"}) == Words{"/run/a.sock", "/run/b.sock"});
+  CHECK(gd::go_flag_values(Words{"containerd", "--config", "/p"}, {"address", "a"}).empty());
+}
+
+TEST_CASE("pflag, as dockerd reads its command line: two dashes for a long name, one letter joined, after = or the next word") {
+  using Words = std::vector<std::string>;
+  const Words dockerd{"dockerd", "-H", "fd://", "--host=unix:///run/a.sock", "--hostname", "x", "-Hunix:///run/b.sock", "-H=tcp://0.0.0.0:2375",
+                      "--host", "unix:///run/c.sock"};
+  CHECK(gd::pflag_values(dockerd, "host", 'H') == Words{"fd://", "unix:///run/a.sock", "unix:///run/b.sock", "tcp://0.0.0.0:2375", "unix:///run/c.sock"});
+  // One dash and a long name is a cluster of letters to pflag, not the flag; -p is --pidfile's letter, not -pidfile's.
+  CHECK_FALSE(gd::pflag_value(Words{"dockerd", "-pidfile", "/p"}, "pidfile"));
+  CHECK(gd::pflag_value(Words{"dockerd", "-p/run/d.pid"}, "pidfile", 'p') == "/run/d.pid");
+  CHECK(gd::pflag_value(Words{"dockerd", "--config-file", "/etc/d.json", "--config-file=/etc/e.json"}, "config-file") == "/etc/e.json");
+  CHECK_FALSE(gd::pflag_value(Words{"dockerd", "--", "--config-file=/x"}, "config-file"));
+  CHECK_FALSE(gd::pflag_value(Words{"dockerd", "-H"}, "host", 'H'));
 }
 
 TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said; those naming other files are followed") {
