@@ -224,19 +224,19 @@ def rootless_docker_host(name, description, no_cgroups=None, toolkit=True):
 # What a running dockerd answers GET /info, as gpudoctor's docker-api child passes it on (Docker 25 and later
 # list stock runc under both of its names).
 def dockerd_running(s, default="runc", runtimes=("io.containerd.runc.v2", "runc"), version="28.3.3", exit=0, stdout=None,
-                    stderr="", runtime_dir=None):
+                    stderr="", runtime_dir=None, pid_file="/var/run/docker.pid", socket="/var/run/docker.sock"):
     """dockerd running (its pid file and process) and what it answered on its socket: the rootful one, or with
     runtime_dir the user's rootless one, whose pid file and socket dockerd-rootless.sh puts in $XDG_RUNTIME_DIR."""
     if runtime_dir:
         s.env["XDG_RUNTIME_DIR"] = runtime_dir
         s.file(runtime_dir + "/docker.pid", "5151").proc_stat(5151, "dockerd", parent=5140)  # rootlesskit's child
     else:
-        s.file("/var/run/docker.pid", "1187").proc_stat(1187, "dockerd", parent=1)
+        s.file(pid_file, "1187").proc_stat(1187, "dockerd", parent=1)
     if stdout is None:
         listed = ",".join('"%s":{"path":"%s"}' % (name, "runc" if name in ("io.containerd.runc.v2", "runc")
                                                    else "nvidia-container-runtime") for name in runtimes)
         stdout = '{"ServerVersion":"%s","DefaultRuntime":"%s","Runtimes":{%s}}\n' % (version, default, listed)
-    s.children.append({"kind": "docker-api", "args": [(runtime_dir or "/var/run") + "/docker.sock"], "exit": exit,
+    s.children.append({"kind": "docker-api", "args": [runtime_dir + "/docker.sock" if runtime_dir else socket], "exit": exit,
                        "stdout": stdout, "stderr": stderr, "timed_out": False})
     return s
 
@@ -367,6 +367,15 @@ def scenarios():
                      "nor the new default.")
     s.file("/etc/docker/daemon.json", DAEMON_JSON)
     dockerd_running(s)
+    yield s.expect("warn", None, ["docker-runtime-not-loaded", "docker-default-runtime-not-loaded"],
+                   headline="docker-runtime-not-loaded")
+
+    s = toolkit_host("host-docker-joined-flags-not-restarted", "The same, where docker.service names its socket and pid "
+                     "file with pflag's joined short flags (-Hunix://..., -p...): that dockerd is found and asked.")
+    s.file("/etc/docker/daemon.json", DAEMON_JSON)
+    s.file("/etc/systemd/system/docker.service.d/10-socket.conf", "[Service]\nExecStart=\nExecStart=/usr/bin/dockerd "
+           "-Hunix:///run/docker-gpu.sock -p/run/docker-gpu.pid --containerd=/run/containerd/containerd.sock\n")
+    dockerd_running(s, pid_file="/run/docker-gpu.pid", socket="/run/docker-gpu.sock")
     yield s.expect("warn", None, ["docker-runtime-not-loaded", "docker-default-runtime-not-loaded"],
                    headline="docker-runtime-not-loaded")
 
