@@ -13,31 +13,13 @@
 # usage: containerd_live_test.sh path/to/gpudoctor
 set -u
 gpudoctor=$(realpath "$1")
-skip() { echo "containerd live: skipped: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "not root"
-command -v unshare >/dev/null || skip "no unshare"
-if [ -z "${GPUDOCTOR_CONTAINERD_TEST_NAMESPACE:-}" ]; then
-  GPUDOCTOR_CONTAINERD_TEST_NAMESPACE=1 exec unshare --mount --propagation private bash "$0" "$@"
-fi
+test_name="containerd live"
+. "$(dirname "$0")/daemon_test_lib.sh"
+in_private_namespace "$@"
 
 work=$(mktemp -d /tmp/gpudoctor-containerd-live.XXXXXX)
-daemon_pid=
-stop_daemon() {
-  [ -n "$daemon_pid" ] || return 0
-  kill "$daemon_pid" 2>/dev/null
-  for _ in $(seq 100); do kill -0 "$daemon_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -9 "$daemon_pid" 2>/dev/null
-  daemon_pid=
-}
 trap 'stop_daemon; rm -rf "$work"' EXIT
-
-program=$(command -v containerd || true)
-if [ -z "$program" ]; then
-  (cd "$work" && timeout 120 apt-get download containerd >/dev/null 2>&1) || skip "containerd is not installed and its package cannot be fetched"
-  dpkg-deb -x "$work"/containerd_*.deb "$work/package" || skip "the containerd package does not unpack"
-  program="$work/package/usr/bin/containerd"
-fi
-[ -x "$program" ] || skip "no containerd program"
+containerd_program "$work"
 mount -t tmpfs tmpfs /run || skip "cannot mount a tmpfs over /run"
 echo "containerd live: $("$program" --version)"
 

@@ -11,17 +11,11 @@
 # usage: containerd_test.sh path/to/gpudoctor
 set -u
 gpudoctor=$(realpath "$1")
-skip() { echo "containerd: skipped: $*"; exit 77; }
+test_name=containerd
+. "$(dirname "$0")/daemon_test_lib.sh"
 work=$(mktemp -d /tmp/gpudoctor-containerd-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-
-program=$(command -v containerd || true)
-if [ -z "$program" ]; then
-  (cd "$work" && timeout 120 apt-get download containerd >/dev/null 2>&1) || skip "containerd is not installed and its package cannot be fetched"
-  dpkg-deb -x "$work"/containerd_*.deb "$work/package" || skip "the containerd package does not unpack"
-  program="$work/package/usr/bin/containerd"
-fi
-[ -x "$program" ] || skip "no containerd program"
+containerd_program "$work"
 echo "containerd: $("$program" --version 2>/dev/null || echo "$program")"
 
 passed=0

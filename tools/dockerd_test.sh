@@ -12,22 +12,11 @@
 # usage: dockerd_test.sh path/to/gpudoctor
 set -u
 gpudoctor=$(realpath "$1")
-skip() { echo "dockerd: skipped: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "not root"
-command -v unshare >/dev/null || skip "no unshare"
-if [ -z "${GPUDOCTOR_DOCKERD_TEST_NAMESPACE:-}" ]; then
-  GPUDOCTOR_DOCKERD_TEST_NAMESPACE=1 exec unshare --mount --propagation private bash "$0" "$@"
-fi
+test_name=dockerd
+. "$(dirname "$0")/daemon_test_lib.sh"
+in_private_namespace "$@"
 
 work=$(mktemp -d /tmp/gpudoctor-dockerd-test.XXXXXX)
-daemon_pid=
-stop_daemon() {
-  [ -n "$daemon_pid" ] || return 0
-  kill "$daemon_pid" 2>/dev/null
-  for _ in $(seq 100); do kill -0 "$daemon_pid" 2>/dev/null || break; sleep 0.2; done
-  kill -9 "$daemon_pid" 2>/dev/null
-  daemon_pid=
-}
 trap 'stop_daemon; rm -rf "$work"' EXIT
 
 for program in dockerd docker containerd runc; do
