@@ -1,5 +1,6 @@
 #include "probes/containerd_daemon.h"
 
+#include "probes/daemon_answer.h"
 #include "util/text.h"
 
 #include <boost/json.hpp>
@@ -11,8 +12,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::size_t k_max_runtimes = 32;
-
 }  // namespace
 
 std::optional<ChildRequest> cri_status_request(const std::optional<std::string>& socket) {
@@ -22,29 +21,15 @@ std::optional<ChildRequest> cri_status_request(const std::optional<std::string>&
 
 ContainerdDaemonFacts parse_cri_status(const ChildAnswer& answer) {
   ContainerdDaemonFacts facts;
-  const std::string said = first_nonblank_line(answer.error_output);
-  if (answer.error) {
-    facts.problem = "not asked (" + printable(*answer.error, 40) + ")";
-    return facts;
-  }
-  if (answer.timed_out) {
-    facts.problem = "containerd did not answer the CRI status call within 3 s";
-    return facts;
-  }
   // 3: containerd answered, without a CRI runtime service (the child's word for it).
-  facts.running = answer.exit == 0 || answer.exit == 3;
-  if (answer.exit != 0) {
-    facts.problem = !said.empty() ? said
-                    : answer.exit ? "the child that asked it exited " + std::to_string(*answer.exit)
-                                  : std::string("the child that asked it was killed");
-    return facts;
-  }
+  facts.running = !answer.error && !answer.timed_out && (answer.exit == 0 || answer.exit == 3);
+  if ((facts.problem = daemon_unanswered(answer, "containerd did not answer the CRI status call within 3 s"))) return facts;
   boost::system::error_code error;
   const auto document = boost::json::parse(trim(answer.output), error);
   const auto* status = !error && document.is_object() ? &document.get_object() : nullptr;
   const auto* api = status ? status->if_contains("API") : nullptr;
   if (!api || !api->is_string() || api->get_string().empty()) {
-    facts.problem = said.empty() ? "the child's answer is not what was asked for" : said;
+    facts.problem = child_words_or(answer, "the child's answer is not what was asked for");
     return facts;
   }
   facts.answered = true;
@@ -53,14 +38,7 @@ ContainerdDaemonFacts parse_cri_status(const ChildAnswer& answer) {
   facts.default_runtime = "runc";
   if (const auto* name = status->if_contains("DefaultRuntime"); name && name->is_string() && !name->get_string().empty())
     facts.default_runtime = printable(name->get_string(), 60);
-  if (const auto* runtimes = status->if_contains("Runtimes"); runtimes && runtimes->is_object())
-    for (const auto& entry : runtimes->get_object()) {
-      if (facts.runtimes.size() == k_max_runtimes) {
-        facts.runtimes_cut = true;
-        break;
-      }
-      facts.runtimes.push_back(printable(entry.key(), 60));
-    }
+  facts.runtimes_cut = runtime_names(status->if_contains("Runtimes"), facts.runtimes);
   if (const auto* cdi = status->if_contains("CDI"); cdi && cdi->is_bool()) facts.cdi = cdi->get_bool();
   return facts;
 }

@@ -1,0 +1,36 @@
+#include "probes/daemon_answer.h"
+
+#include "util/text.h"
+
+#include <boost/json.hpp>
+
+namespace gd {
+namespace {
+
+constexpr std::size_t k_max_runtimes = 32;
+
+}  // namespace
+
+std::string child_words_or(const ChildAnswer& answer, std::string_view what) {
+  const std::string said = first_nonblank_line(answer.error_output);
+  return said.empty() ? std::string(what) : said;
+}
+
+std::optional<std::string> daemon_unanswered(const ChildAnswer& answer, std::string_view late) {
+  if (answer.error) return "not asked (" + printable(*answer.error, 40) + ")";
+  if (answer.timed_out) return std::string(late);
+  if (answer.exit != 0)
+    return child_words_or(answer, answer.exit ? "the child that asked it exited " + std::to_string(*answer.exit) : "the child that asked it was killed");
+  return std::nullopt;
+}
+
+bool runtime_names(const boost::json::value* listed, std::vector<std::string>& names) {
+  if (!listed || !listed->is_object()) return false;
+  for (const auto& entry : listed->get_object()) {
+    if (names.size() == k_max_runtimes) return true;
+    names.push_back(printable(entry.key(), 60));
+  }
+  return false;
+}
+
+}  // namespace gd
