@@ -2,12 +2,12 @@
 
 #include "child/child_evidence.h"
 #include "child/unix_socket.h"
+#include "util/byte_order.h"
 #include "util/text.h"
 
 #include <boost/json.hpp>
 
 #include <iostream>
-#include <map>
 
 namespace gd {
 namespace {
@@ -31,12 +31,6 @@ constexpr std::uint32_t k_info_field = 2;          // StatusResponse.info
 
 void put_u32(std::string& out, std::uint32_t value) {
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((value >> shift) & 0xff));
-}
-
-std::uint32_t get_u32(std::string_view bytes) {
-  std::uint32_t value = 0;
-  for (int i = 0; i < 4; ++i) value = (value << 8) | static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)]);
-  return value;
 }
 
 // An HPACK string, not Huffman-coded: every one here is shorter than 127 bytes.
@@ -112,9 +106,9 @@ class Connection {
       m_closed = true;
       return std::nullopt;
     }
-    const std::size_t length = get_u32(head) >> 8;  // 24 bits, then the type
+    const auto length = static_cast<std::size_t>(load_uint(head, 0, 3, false));  // 24 bits, big-endian
     Frame frame{.type = static_cast<std::uint8_t>(head[3]), .flags = static_cast<std::uint8_t>(head[4]),
-                .stream = get_u32(std::string_view(head).substr(5)) & 0x7fffffffu, .payload = {}};
+                .stream = static_cast<std::uint32_t>(load_uint(head, 5, 4, false)) & 0x7fffffffu, .payload = {}};
     m_received += 9 + length;
     if (length > k_max_frame || m_received > k_max_received || !receive_exactly(m_fd, length, frame.payload) ||
         frame.payload.size() != length || (!m_spoke && frame.type != k_settings)) {
@@ -196,7 +190,7 @@ std::string grpc_call(std::string_view path, std::string_view message, std::uint
 
 std::optional<std::string> grpc_first_message(std::string_view body) {
   if (body.size() < 5 || body[0] != '\0') return std::nullopt;
-  const std::uint32_t length = get_u32(body.substr(1));
+  const auto length = load_uint(body, 1, 4, false);
   if (length > body.size() - 5) return std::nullopt;
   return std::string(body.substr(5, length));
 }
@@ -250,7 +244,7 @@ int cri_status_child(const std::vector<std::string>& args) {
   const std::string& path = args[0];
   const auto fd = connect_unix(path);
   if (!fd) {
-    std::cerr << "cannot connect to containerd at " << path << ": " << to_lower(fd.error().message()) << " (" << errno_name(fd.error()) << ")\n";
+    std::cerr << cannot_connect("containerd", path, fd.error()) << "\n";
     return 1;
   }
   std::string opening(k_preface);

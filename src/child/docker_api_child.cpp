@@ -99,7 +99,7 @@ int docker_api_child(const std::vector<std::string>& args) {
   const std::string& path = args[0];
   const auto fd = connect_unix(path);
   if (!fd) {
-    std::cerr << "cannot connect to dockerd at " << path << ": " << to_lower(fd.error().message()) << " (" << errno_name(fd.error()) << ")\n";
+    std::cerr << cannot_connect("dockerd", path, fd.error()) << "\n";
     return 1;
   }
   if (const auto sent = send_all(fd->get(), k_request); !sent) {

@@ -1,5 +1,7 @@
 #include "child/unix_socket.h"
 
+#include "util/text.h"
+
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -19,6 +21,10 @@ Result<UniqueFd> connect_unix(const std::string& path) {
   while (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0)
     if (errno != EINTR) return errno_code(errno);
   return fd;
+}
+
+std::string cannot_connect(std::string_view daemon, const std::string& path, const std::error_code& error) {
+  return concat({"cannot connect to ", daemon, " at ", path, ": ", to_lower(error.message()), " (", errno_name(error), ")"});
 }
 
 Result<void> send_all(int fd, std::string_view bytes) {

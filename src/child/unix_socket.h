@@ -15,6 +15,10 @@ namespace gd {
 // A connected stream socket; the errno of socket(2) or connect(2) otherwise.
 Result<UniqueFd> connect_unix(const std::string& path);
 
+// "cannot connect to DAEMON at PATH: permission denied (EACCES)": what a
+// child says where connect_unix failed.
+std::string cannot_connect(std::string_view daemon, const std::string& path, const std::error_code& error);
+
 // Every byte sent (retried past EINTR and short writes); EPIPE where the peer closed.
 Result<void> send_all(int fd, std::string_view bytes);
 

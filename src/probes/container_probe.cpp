@@ -266,15 +266,19 @@ void finish_container(ProbeContext& context, Probed<ContainerFacts>& layer) {
   auto& engines = layer.facts.engines;
   if (!engines) return;
   auto& from = layer.sources[fact_name(layer.facts, &ContainerFacts::engines)];
+  // Each daemon asked is a source: what was asked, on which socket.
+  auto asked = [&](const auto& engine, std::string_view call) {
+    if (engine.daemon) from += concat({from.empty() ? "" : ", ", call, " on ", *engine.socket});
+  };
   auto ask = [&](auto& docker) {
     docker.daemon = ask_docker_daemon(context.host, docker.socket);
-    if (docker.daemon) from += (from.empty() ? "" : ", ") + std::string("GET /info on ") + *docker.socket;
+    asked(docker, "GET /info");
   };
   if (engines->docker) ask(*engines->docker);
   if (engines->docker_rootless) ask(*engines->docker_rootless);
   for (auto& containerd : engines->containerd) {
     ask_containerd_daemon(context.host, containerd);
-    if (containerd.daemon) from += (from.empty() ? "" : ", ") + std::string("CRI status on ") + *containerd.socket;
+    asked(containerd, "CRI status");
   }
 }
 
