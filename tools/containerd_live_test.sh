@@ -90,11 +90,7 @@ judge() {
   shift
   printf '%s\n' "$@" >"$work/$name.real"
   user=$(sed -n 's/^user=//p' "$work/$name.real")
-  if [ -n "$user" ]; then
-    setpriv --reuid "$user" --regid "$user" --clear-groups "$gpudoctor" check --no-probe --format json >"$work/$name.json" 2>/dev/null
-  else
-    "$gpudoctor" check --no-probe --format json >"$work/$name.json" 2>/dev/null
-  fi
+  live_check "$work/$name.json" "$user"
   if python3 - "$work/$name.json" "$work/$name.real" "$name" <<'PY'; then
 import json, sys
 report_path, real_path, name = sys.argv[1:]

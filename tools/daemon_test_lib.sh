@@ -14,6 +14,16 @@ in_private_namespace() {
   fi
 }
 
+# live_check OUT [USER]: $gpudoctor's live check (--no-probe) as JSON in OUT,
+# as USER with no supplementary groups where given.
+live_check() {
+  if [ -n "${2:-}" ]; then
+    setpriv --reuid "$2" --regid "$2" --clear-groups "$gpudoctor" check --no-probe --format json >"$1" 2>/dev/null
+  else
+    "$gpudoctor" check --no-probe --format json >"$1" 2>/dev/null
+  fi
+}
+
 # The daemon a test started ($daemon_pid), stopped: TERM, then KILL after 20 s.
 daemon_pid=
 stop_daemon() {

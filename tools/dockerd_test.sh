@@ -65,11 +65,7 @@ failed=0
 # judge NAME [USER]: gpudoctor's live check (as USER where given) against the facts the case collected in $work/NAME.real.
 judge() {
   local name=$1 user=${2:-}
-  if [ -n "$user" ]; then
-    setpriv --reuid "$user" --regid "$user" --clear-groups "$gpudoctor" check --no-probe --format json >"$work/$name.json" 2>/dev/null
-  else
-    "$gpudoctor" check --no-probe --format json >"$work/$name.json" 2>/dev/null
-  fi
+  live_check "$work/$name.json" "$user"
   if python3 - "$work/$name.json" "$work/$name.real" "$name" <<'PY'; then
 import json, sys
 report_path, real_path, name = sys.argv[1:]
