@@ -13,15 +13,6 @@
 
 namespace gd {
 
-// An HTTP/1.x response as a server gives it to an HTTP/1.0 request: its
-// status and its body (read to the end, or de-chunked); nullopt where it is
-// not one.
-struct HttpResponse {
-  int status = 0;
-  std::string body;
-};
-std::optional<HttpResponse> parse_http_response(std::string_view text);
-
 // {"ServerVersion":...,"DefaultRuntime":...,"Runtimes":{NAME:{"path":...}}}
 // from GET /info's body; nullopt where the body is not a JSON object.
 std::optional<std::string> docker_info_fields(std::string_view body);

@@ -4,6 +4,7 @@
 // line, and a containerd's gRPC answer with the cri-status child's.
 #include "child/cri_status_child.h"
 #include "child/docker_api_child.h"
+#include "child/http_get.h"
 #include "probes/containerd_daemon.h"
 #include "probes/docker_daemon.h"
 #include "probes/driver_probe.h"
