@@ -21,10 +21,11 @@ enum class ChildKind {
   driver_probe, // args: cuda [smoke] | nvml; the child loads the driver's library and asks it
   docker_api,   // args: SOCKET; the child asks dockerd GET /info there
   cri_status,   // args: SOCKET; the child asks containerd's CRI plugin its status there
+  crio_config,  // args: SOCKET; the child asks CRI-O GET /config there
 };
 template <>
 struct EnumTable<ChildKind> {
-  static constexpr std::array names{"command", "device-open", "driver-probe", "docker-api", "cri-status"};
+  static constexpr std::array names{"command", "device-open", "driver-probe", "docker-api", "cri-status", "crio-config"};
 };
 
 // Which part of an answer longer than k_max_child_output is kept: the start

@@ -2,6 +2,7 @@
 
 #include "child/child_evidence.h"
 #include "child/cri_status_child.h"
+#include "child/crio_config_child.h"
 #include "child/docker_api_child.h"
 #include "child/driver_probe_child.h"
 #include "util/result.h"
@@ -68,6 +69,7 @@ int child_main(const std::vector<std::string>& args) {
   if (kind == ChildKind::driver_probe) return driver_probe_child(std::vector<std::string>(args.begin() + 1, args.end()));
   if (kind == ChildKind::docker_api) return docker_api_child(std::vector<std::string>(args.begin() + 1, args.end()));
   if (kind == ChildKind::cri_status) return cri_status_child(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (kind == ChildKind::crio_config) return crio_config_child(std::vector<std::string>(args.begin() + 1, args.end()));
   if (kind != ChildKind::device_open) {
     std::cerr << "gpudoctor " << k_child_command << ": unknown kind\n";
     return 2;

@@ -136,6 +136,7 @@ namespace {
 std::string waited_for(const ChildRequest& request) {
   if (request.kind == ChildKind::docker_api) return "dockerd (GET /info)";
   if (request.kind == ChildKind::cri_status) return "containerd (CRI status)";
+  if (request.kind == ChildKind::crio_config) return "crio (GET /config)";
   if (request.kind != ChildKind::command)
     return std::string("the driver (") + child_kind_name(request.kind) + ")";
   std::string what;

@@ -141,6 +141,38 @@ TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only
   CHECK(nobody.error_output == "cannot connect to dockerd at " + (dir / "absent.sock") + ": no such file or directory (ENOENT)\n");
 }
 
+TEST_CASE("a crio-config child asks crio's socket GET /config and passes on only the lines gpudoctor reads") {
+  gd::TempDir dir;
+  const std::string path = dir / "crio.sock";
+  const auto listener = listen_at(path);
+  // crio's side: Go's net/http behind cmux, the configuration as BurntSushi/toml encodes it.
+  std::string request;
+  std::thread daemon([&] {
+    const gd::UniqueFd connection(::accept(listener.get(), nullptr, nullptr));
+    char buffer[512];
+    while (request.find("\r\n\r\n") == std::string::npos) {
+      const ssize_t got = ::recv(connection.get(), buffer, sizeof buffer, 0);
+      if (got <= 0) break;
+      request.append(buffer, static_cast<std::size_t>(got));
+    }
+    const std::string answer =
+        "HTTP/1.0 200 OK\r\nContent-Type: application/toml\r\n\r\n"
+        "[crio]\n  root = \"/var/lib/containers/storage\"\n  [crio.runtime]\n    default_runtime = \"crun\"\n"
+        "    default_env = [\"HTTPS_PROXY=http://u:pw@proxy:3128\"]\n    [crio.runtime.runtimes]\n"
+        "      [crio.runtime.runtimes.crun]\n        runtime_path = \"/usr/libexec/crio/crun\"\n        monitor_path = \"/usr/libexec/crio/conmon\"\n";
+    (void)::send(connection.get(), answer.data(), answer.size(), MSG_NOSIGNAL);
+  });
+  gd::LiveHost host;
+  const auto answer = host.ask({gd::ChildKind::crio_config, {path}, 5s});
+  daemon.join();
+  CHECK(request.starts_with("GET /config HTTP/1.0\r\n"));
+  CHECK(answer.exit == 0);
+  CHECK(answer.output == "[crio.runtime]\ndefault_runtime = \"crun\"\n[crio.runtime.runtimes.crun]\nruntime_path = \"/usr/libexec/crio/crun\"\n");
+  const auto nobody = host.ask({gd::ChildKind::crio_config, {dir / "absent.sock"}, 5s});
+  CHECK(nobody.exit == 1);
+  CHECK(nobody.error_output == "cannot connect to crio at " + (dir / "absent.sock") + ": no such file or directory (ENOENT)\n");
+}
+
 namespace {
 
 // What the client sent, read frame by frame after the preface until a frame on
