@@ -210,6 +210,29 @@ struct ContainerdEngineFacts {
   }
 };
 
+// What the running crio answered GET /config on its socket: the
+// configuration it runs with, read at start or at its last reload (SIGHUP
+// rereads the runtimes from CRI-O 1.25 on), its flags applied and runtimes
+// whose program it did not find dropped.
+struct CrioDaemonFacts {
+  bool answered = false;
+  std::optional<std::string> problem{}, default_runtime{};
+  std::vector<std::string> runtimes{};
+  bool runtimes_cut = false;
+  std::vector<std::string> runtimes_not_loaded{};
+
+  template <class F>
+  void fields(F& f) const {
+    f("answered", answered, "the running crio answered GET /config on its socket");
+    f("problem", problem, "why it gave no answer (permission denied on the socket, connection refused where crio is not running, a timeout, not CRI-O)");
+    f("default_runtime", default_runtime, "the default runtime it runs pods with (any name crio.conf gives)", FreeText{});
+    f("runtimes", runtimes, "the runtimes it has (at most 32)");
+    f("runtimes_cut", runtimes_cut, "it has more than 32: the rest are not listed, so none is judged missing");
+    f("runtimes_not_loaded", runtimes_not_loaded,
+      "runtimes the files define, with their program here, that it does not have (where it answered, the files were all read and all its runtimes listed): the files changed after it started or was last reloaded");
+  }
+};
+
 // CRI-O's crio.conf and its drop-ins, as crio reads them at start (cri-o pkg/config).
 struct CrioEngineFacts {
   bool installed = false;
@@ -224,6 +247,8 @@ struct CrioEngineFacts {
   std::vector<std::string> hooks_dirs{};
   std::vector<std::string> command_line{};
   bool command_line_sets_runtimes = false, command_line_sets_hooks = false;
+  std::optional<std::string> socket{};
+  std::optional<CrioDaemonFacts> daemon{};
 
   template <class F>
   void fields(F& f) const {
@@ -244,6 +269,9 @@ struct CrioEngineFacts {
       "one of them sets the default runtime or more runtimes (--default-runtime, --runtimes): CRI-O's runtimes are not judged");
     f("command_line_sets_hooks", command_line_sets_hooks,
       "one of them sets the hooks directory (--hooks-dir): CRI-O's OCI hooks are not judged");
+    f("socket", socket,
+      "where the running crio is asked: crio.service's --listen (or CONTAINER_LISTEN), else the files' [crio.api] listen, else /var/run/crio/crio.sock; set only where that socket is there, never under --root");
+    f("daemon", daemon, "what the running crio runs with; asked only where its socket is there");
   }
 };
 

@@ -3,6 +3,7 @@
 #include "platforms/container_engine.h"
 #include "probes/cdi_specs.h"
 #include "probes/containerd_daemon.h"
+#include "probes/crio_daemon.h"
 #include "probes/docker_daemon.h"
 #include "probes/engine_configs.h"
 #include "probes/mountinfo.h"
@@ -236,13 +237,14 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   if (!facts.in_container && !context.options.image && !context.options.gpu_table)
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
-      // The running dockerds and containerds, asked ahead: their answers are taken by finish_container.
+      // The running dockerds, containerds and crio, asked ahead: their answers are taken by finish_container.
       auto ask_ahead = [&](const std::optional<ChildRequest>& request) {
         if (request) context.host.ask_ahead(*request);
       };
       if (facts.engines->docker) ask_ahead(docker_info_request(facts.engines->docker->socket));
       if (facts.engines->docker_rootless) ask_ahead(docker_info_request(facts.engines->docker_rootless->socket));
       for (const auto& containerd : facts.engines->containerd) ask_ahead(cri_status_request(containerd.socket));
+      if (facts.engines->crio) ask_ahead(crio_config_request(facts.engines->crio->socket));
     }
   if (!facts.in_container) {
     layer.summary = "not in a container";
@@ -279,6 +281,10 @@ void finish_container(ProbeContext& context, Probed<ContainerFacts>& layer) {
   for (auto& containerd : engines->containerd) {
     ask_containerd_daemon(context.host, containerd);
     asked(containerd, "CRI status");
+  }
+  if (engines->crio) {
+    ask_crio_daemon(context.host, *engines->crio);
+    asked(*engines->crio, "GET /config");
   }
 }
 

@@ -25,6 +25,7 @@ namespace {
 
 constexpr const char* k_crio_conf = "/etc/crio/crio.conf";
 constexpr const char* k_crio_drop_ins = "/etc/crio/crio.conf.d";
+constexpr const char* k_crio_socket = "/var/run/crio/crio.sock";
 constexpr std::size_t k_max_files = 16;
 constexpr std::size_t k_max_depth = 4;
 constexpr std::size_t k_max_runtimes = 32;
@@ -38,11 +39,13 @@ struct CrioRuntime {
 struct CrioView {
   std::optional<std::string> default_runtime;
   std::optional<std::vector<std::string>> hooks_dirs;
+  std::optional<std::string> listen;
   std::map<std::string, CrioRuntime> runtimes;
 };
 
-void read_runtimes(const TomlDocument& document, CrioView& view) {
+void read_settings(const TomlDocument& document, CrioView& view) {
   if (auto name = document.string({"crio", "runtime", "default_runtime"})) view.default_runtime = *name;
+  if (auto socket = document.string({"crio", "api", "listen"})) view.listen = *socket;
   if (const TomlValue* dirs = document.find({"crio", "runtime", "hooks_dir"}); dirs && dirs->kind == TomlValue::Kind::array) view.hooks_dirs = dirs->strings;
   const TomlPath runtimes = {"crio", "runtime", "runtimes"};
   for (const auto& name : document.tables_below(runtimes)) {
@@ -95,7 +98,7 @@ CrioView read_files(Host& host, const std::vector<std::string>& files, CrioEngin
       facts.problem = printable(file, 200) + ": " + document.error();
       break;
     }
-    read_runtimes(*document, view);
+    read_settings(*document, view);
   }
   return view;
 }
@@ -177,6 +180,18 @@ std::pair<std::string, std::string> crio_files(const ServiceSettings& service) {
   return {chosen({"config", "c"}, "CONTAINER_CONFIG", k_crio_conf), chosen({"config-dir", "d"}, "CONTAINER_CONFIG_DIR", k_crio_drop_ins)};
 }
 
+// Where crio listens: its --listen, else the CONTAINER_LISTEN its unit gives
+// it, else the files' [crio.api] listen. Asked only where that socket is
+// there (crio has no socket activation: nothing starts for the asking) and
+// is this machine's.
+std::optional<std::string> crio_socket(Host& host, const ServiceSettings& service, const CrioView& view) {
+  std::string socket = view.listen.value_or(k_crio_socket);
+  if (auto value = service.variable("CONTAINER_LISTEN"); value && !value->empty()) socket = *value;
+  if (auto value = go_flag_value(service.command_line(), {"listen"}); value && !value->empty()) socket = *value;
+  if (host.mode() == HostMode::root || !socket.starts_with('/') || !host.exists(socket)) return std::nullopt;
+  return printable(socket, 200);
+}
+
 }  // namespace
 
 std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
@@ -194,6 +209,7 @@ std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   read_command_line(service, facts);
   for (const auto& dir : view.hooks_dirs.value_or(std::vector<std::string>{"/usr/share/containers/oci/hooks.d"}))
     if (facts.hooks_dirs.size() < 8) facts.hooks_dirs.push_back(printable(dir, 200));
+  facts.socket = crio_socket(host, service, view);
   return facts;
 }
 

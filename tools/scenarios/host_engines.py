@@ -260,6 +260,23 @@ def containerd_running(s, default="runc", runtimes=(("runc", None),), cdi=None, 
     return s
 
 
+# What a running crio answers GET /config, as gpudoctor's crio-config child passes it on: [crio.runtime]'s
+# default_runtime and each runtime's table with its program (crio has resolved each path and dropped the runtimes
+# whose program it did not find). exit 1 is the child's "could not ask" (a socket refused, nobody listening).
+def crio_running(s, default="crun", runtimes=(("crun", "/usr/libexec/crio/crun"), ("runc", "/usr/libexec/crio/runc")),
+                 socket="/var/run/crio/crio.sock", exit=0, stderr=""):
+    """crio's socket (a file in a snapshot: stat is all gpudoctor asks of it) and its answer. runtimes: (name,
+    runtime_path) pairs."""
+    s.file(socket, "")
+    stdout = ""
+    if exit == 0:
+        stdout = '[crio.runtime]\ndefault_runtime = "%s"\n' % default + "".join(
+            '[crio.runtime.runtimes.%s]\nruntime_path = "%s"\nruntime_type = "oci"\n' % runtime for runtime in runtimes)
+    s.children.append({"kind": "crio-config", "args": [socket], "exit": exit, "stdout": stdout, "stderr": stderr,
+                       "timed_out": False})
+    return s
+
+
 def dra_node(name, description):
     """An H100 host with the toolkit in cdi mode, nvidia-cdi-refresh's /var/run/cdi/nvidia.yaml, and 300 transient
     claim specs of NVIDIA's DRA driver (the CDI package's GenerateTransientSpecName: VENDOR-CLASS_UID.yaml)."""
@@ -578,6 +595,7 @@ def scenarios():
     yield from containerd_release_scenarios()
     yield from containerd_daemon_scenarios()
     yield from crio_scenarios()
+    yield from crio_daemon_scenarios()
 
 
 def containerd_scenarios():
@@ -988,6 +1006,61 @@ ExecReload=/bin/kill -s HUP $MAINPID
 WantedBy=multi-user.target
 Alias=cri-o.service
 """
+
+
+def crio_daemon_scenarios():
+    """The running crio asked what it runs with: crio reads its runtimes at start and at a reload."""
+    packaged = (("crun", "/usr/libexec/crio/crun"), ("runc", "/usr/libexec/crio/runc"))
+    nvidia = tuple((name, "/usr/bin/nvidia-container-runtime" + suffix)
+                   for name, suffix in (("nvidia", ""), ("nvidia-cdi", ".cdi"), ("nvidia-legacy", ".legacy")))
+
+    s = crio_host("host-crio-running-healthy", "CRI-O configured by nvidia-ctk for RuntimeClasses and reloaded since: "
+                  "the running crio has crun, runc and the three nvidia runtimes, crun its default, as the files say.")
+    yield crio_running(s, runtimes=packaged + nvidia).expect("ok", None, [])
+
+    s = crio_host("host-crio-nvidia-not-reloaded", "`nvidia-ctk runtime configure --runtime=crio` without a reload: "
+                  "the drop-in defines the nvidia runtimes, the running crio has crun and runc, and pods of the nvidia "
+                  "RuntimeClass fail ('failed to find runtime handler nvidia from runtime list').")
+    yield crio_running(s).expect("warn", None, ["crio-runtime-not-loaded"], headline="crio-runtime-not-loaded",
+                                 absent=["crio-default-runtime-not-loaded"])
+
+    s = crio_host("host-crio-nvidia-default-not-reloaded", "nvidia-ctk run again with --set-as-default, without a "
+                  "reload: the running crio has the nvidia runtimes from the first run, and crun is still its default.",
+                  default=True)
+    yield crio_running(s, runtimes=packaged + nvidia).expect(
+        "warn", None, ["crio-default-runtime-not-loaded"], headline="crio-default-runtime-not-loaded",
+        absent=["crio-runtime-not-loaded"])
+
+    s = crio_host("host-crio-default-undefined-running", "A site drop-in made nvidia CRI-O's default and the toolkit's "
+                  "drop-in was deleted while crio ran with crun its default: pods start now; a reload is refused and "
+                  "crio's next start fails.")
+    del s.files["/etc/crio/crio.conf.d/99-nvidia.toml"]
+    s.file("/etc/crio/crio.conf.d/50-gpu.conf", '[crio.runtime]\ndefault_runtime = "nvidia"\n')
+    yield crio_running(s, runtimes=packaged + nvidia).expect(
+        "warn", None, ["crio-default-runtime-undefined-at-restart", "crio-default-runtime-not-loaded"],
+        absent=["crio-default-runtime-undefined"], headline="crio-default-runtime-undefined-at-restart")
+
+    s = crio_host("host-crio-default-undefined-socket-denied", "The same files, asked by a user whom crio's socket "
+                  "refuses: what crio runs with is not known, and the files' judgement stands.")
+    del s.files["/etc/crio/crio.conf.d/99-nvidia.toml"]
+    s.file("/etc/crio/crio.conf.d/50-gpu.conf", '[crio.runtime]\ndefault_runtime = "nvidia"\n')
+    yield crio_running(s, exit=1, stderr="cannot connect to crio at /var/run/crio/crio.sock: permission denied (EACCES)\n").expect(
+        "fail", "container", ["crio-default-runtime-undefined"], headline="crio-default-runtime-undefined")
+
+    s = crio_host("host-crio-gpu-operator-removed-running", "The files make nvidia the default from the GPU Operator's "
+                  "removed /usr/local/nvidia/toolkit, written while crio ran with crun its default: pods start now, and "
+                  "crio's next start fails.", toolkit=False, default=True, directory="/usr/local/nvidia/toolkit")
+    yield crio_running(s).expect("warn", None, ["crio-default-runtime-program-missing-at-restart", "crio-default-runtime-not-loaded"],
+                                 absent=["crio-default-runtime-program-missing", "crio-runtime-not-loaded"],
+                                 headline="crio-default-runtime-program-missing-at-restart")
+
+    s = crio_host("host-crio-gpu-operator-removed-loaded", "crio started with nvidia its default from the GPU "
+                  "Operator's /usr/local/nvidia/toolkit, which was removed since: crio still runs every pod with that "
+                  "runtime, whose program is gone, so no pod starts.", toolkit=False, default=True,
+                  directory="/usr/local/nvidia/toolkit")
+    operator = tuple((name, path.replace("/usr/bin", "/usr/local/nvidia/toolkit")) for name, path in nvidia)
+    yield crio_running(s, default="nvidia", runtimes=packaged + operator).expect(
+        "fail", "container", ["crio-default-runtime-program-missing"], headline="crio-default-runtime-program-missing")
 
 
 def crio_scenarios():

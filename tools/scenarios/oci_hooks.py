@@ -1,13 +1,14 @@
 """OCI hooks as podman and CRI-O read them (containers/common pkg/hooks):
 every *.json of their hooks directories, NVIDIA's hook as nvidia-ctk and the
 toolkit's packages write it, a site's own hooks, and the ways each breaks.
-podman reads them for each container it creates, crio once at start; the
-first file of a directory that fails decides, and a missing program is
-dropped without a word."""
+podman reads them for each container it creates; crio at start, where the
+first file that fails stops it, and again whenever a file changes while it
+runs, when it leaves out the files it refuses. A missing program is dropped
+without a word."""
 
 import json
 
-from scenarios.host_engines import crio_host, toolkit_host
+from scenarios.host_engines import crio_host, crio_running, toolkit_host
 from scenarios.snapshot import *  # noqa: F401,F403
 
 HOOKS_DIR = "/usr/share/containers/oci/hooks.d"
@@ -110,3 +111,12 @@ def scenarios():
                   "shares: crio refuses it at start, so the node runs no pod.")
     s.file("/usr/libexec/oci/hooks.d/site-audit", "").file(HOOKS_DIR + "/50-site-audit.json", site_hook("/usr/libexec/oci/hooks.d/site-audit"))
     yield s.expect("fail", "container", ["crio-oci-hooks-refused"], headline="crio-oci-hooks-refused")
+
+    s = crio_host("host-crio-podman-precreate-hook-running", "The same hook written while crio runs: crio rereads the "
+                  "directory, leaves the file out and keeps running pods; its next start fails.")
+    s.file("/usr/libexec/oci/hooks.d/site-audit", "").file(HOOKS_DIR + "/50-site-audit.json", site_hook("/usr/libexec/oci/hooks.d/site-audit"))
+    crio_running(s, runtimes=(("crun", "/usr/libexec/crio/crun"), ("runc", "/usr/libexec/crio/runc"),
+                              ("nvidia", "/usr/bin/nvidia-container-runtime"), ("nvidia-cdi", "/usr/bin/nvidia-container-runtime.cdi"),
+                              ("nvidia-legacy", "/usr/bin/nvidia-container-runtime.legacy")))
+    yield s.expect("warn", None, ["crio-oci-hooks-refused-at-restart"], absent=["crio-oci-hooks-refused"],
+                   headline="crio-oci-hooks-refused-at-restart")
