@@ -1,5 +1,5 @@
-# Sourced by the tests that judge gpudoctor against a real daemon
-# (dockerd_test.sh, containerd_test.sh, containerd_live_test.sh).
+# Sourced by the tests that judge gpudoctor against a running daemon
+# (dockerd_test.sh, containerd_test.sh, containerd_live_test.sh; crio_live_test.sh, whose daemon is a stand-in).
 
 # skip WHY: the test cannot run here (exit 77, which the test command counts as skipped).
 skip() { echo "$test_name: skipped: $*"; exit 77; }
