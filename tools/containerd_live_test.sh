@@ -82,58 +82,39 @@ runtimes = re.search(r"Runtimes:map\[(.*?)\] NoPivot", line)
 print(",".join(sorted(re.findall(r"(?:^| )([\w.-]+):\{Type:", runtimes.group(1)))) if runtimes else "")'
 }
 
-passed=0
-failed=0
-# judge NAME KEY=VALUE...: gpudoctor's live check against what containerd did (running, loaded, defined, restart, user).
-judge() {
-  local name=$1 user=
-  shift
-  printf '%s\n' "$@" >"$work/$name.real"
-  user=$(sed -n 's/^user=//p' "$work/$name.real")
-  live_check "$work/$name.json" "$user"
-  if python3 - "$work/$name.json" "$work/$name.real" "$name" <<'PY'; then
-import json, sys
-report_path, real_path, name = sys.argv[1:]
-real = dict(line.rstrip("\n").split("=", 1) for line in open(real_path) if "=" in line)
-container = next(layer for layer in json.load(open(report_path))["layers"] if layer["id"] == "container")
-engines = container["facts"].get("engines", {}).get("containerd", [])
-ours = engines[0] if engines else {}
-daemon = ours.get("daemon") or {}
-found = {finding["rule"] for finding in container["findings"]}
-problems = []
-def expect(rule, present, why):
-    if (rule in found) != present:
-        problems.append(f"{rule} {'missing' if present else 'reported'}: {why}")
+# What gpudoctor says, against what containerd did (running, loaded, defined, restart, user).
+checker=$(cat <<'PY'
+from live_judge import Case
+case = Case()
+real = case.facts
+engines = case.engine("containerd")
+daemon = (engines[0] if engines else {}).get("daemon") or {}
 running = real.get("running")  # started, cri-not-loaded, no
 if real.get("user"):
     for rule in ("containerd-runtime-not-loaded", "containerd-import-missing-at-restart"):
-        expect(rule, False, "containerd refused to answer this user, which says nothing about it")
+        case.expect(rule, False, "containerd refused to answer this user, which says nothing about it")
     if "permission denied" not in (daemon.get("problem") or ""):
-        problems.append(f"the refusal is not said: {daemon}")
+        case.problems.append(f"the refusal is not said: {daemon}")
 else:
     if daemon.get("running", False) != (running != "no"):
-        problems.append(f"containerd {running}; gpudoctor's daemon: {daemon}")
+        case.problems.append(f"containerd {running}; gpudoctor's daemon: {daemon}")
     if daemon.get("answered", False) != (running == "started"):
-        problems.append(f"containerd's CRI plugin {'loaded' if running == 'started' else 'did not load'}; gpudoctor's daemon: {daemon}")
+        case.problems.append(f"containerd's CRI plugin {'loaded' if running == 'started' else 'did not load'}; gpudoctor's daemon: {daemon}")
 if "loaded" in real:
     loaded, defined = set(filter(None, real["loaded"].split(","))), set(real["defined"].split(","))
-    expect("containerd-runtime-not-loaded", bool(defined - loaded), f"containerd loaded {sorted(loaded)}, the files define {sorted(defined)}")
+    case.expect("containerd-runtime-not-loaded", bool(defined - loaded), f"containerd loaded {sorted(loaded)}, the files define {sorted(defined)}")
 if "restart" in real:
-    expect("containerd-import-missing-at-restart", real["restart"] == "refused", f"its next start: {real['restart']}")
-    expect("containerd-default-runtime-undefined-at-restart", real["restart"] == "cri-not-loaded", f"its next start: {real['restart']}")
+    case.expect("containerd-import-missing-at-restart", real["restart"] == "refused", f"its next start: {real['restart']}")
+    case.expect("containerd-default-runtime-undefined-at-restart", real["restart"] == "cri-not-loaded", f"its next start: {real['restart']}")
 if running == "no":
-    expect("containerd-import-missing", True, "containerd did not start on the files")
+    case.expect("containerd-import-missing", True, "containerd did not start on the files")
 if running == "cri-not-loaded":
-    expect("containerd-default-runtime-undefined", True, "containerd's CRI plugin did not load")
-for problem in problems:
-    print(f"  {name}: {problem}")
-sys.exit(1 if problems else 0)
+    case.expect("containerd-default-runtime-undefined", True, "containerd's CRI plugin did not load")
+case.finish()
 PY
-    passed=$((passed + 1)); echo "  $name: ok"
-  else
-    failed=$((failed + 1))
-  fi
-}
+)
+# judge NAME KEY=VALUE...: gpudoctor's live check (as user=UID where a pair says so) against what containerd did.
+judge() { judge_pairs "$@"; }
 
 # 1. Started on runc alone.
 write_files "$base"

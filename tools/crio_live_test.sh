@@ -87,46 +87,32 @@ runtime_path = \"$programs/nvidia-container-runtime\"
 runtime_type = \"oci\""
 printf '%s\n' "$packaged" >/etc/crio/crio.conf.d/10-crio.conf
 
-passed=0
-failed=0
-# judge NAME [user=UID] [asked=SOCKET|no] [problem=TEXT] RULE=yes|no...: gpudoctor's live check against the premise.
-judge() {
-  local name=$1 user=
-  shift
-  printf '%s\n' "$@" >"$work/$name.expected"
-  user=$(sed -n 's/^user=//p' "$work/$name.expected")
-  live_check "$work/$name.json" "$user"
-  if python3 - "$work/$name.json" "$work/$name.expected" "$name" <<'PY'; then
-import json, sys
-report_path, expected_path, name = sys.argv[1:]
-expected = dict(line.rstrip("\n").split("=", 1) for line in open(expected_path) if "=" in line)
-container = next(layer for layer in json.load(open(report_path))["layers"] if layer["id"] == "container")
-crio = container["facts"].get("engines", {}).get("crio") or {}
+# What gpudoctor says, against the premise: whether each rule fires, where crio is asked, what it answered.
+checker=$(cat <<'PY'
+import json
+from live_judge import Case
+case = Case()
+expected = case.facts
+crio = case.engine("crio")
 daemon = crio.get("daemon") or {}
-found = {finding["rule"] for finding in container["findings"]}
-problems = []
 for rule, want in expected.items():
-    if rule.startswith("crio-") and (rule in found) != (want == "yes"):
-        problems.append(f"{rule} {'missing' if want == 'yes' else 'reported'}")
+    if rule.startswith("crio-"):
+        case.expect(rule, want == "yes", "the premise")
 if expected.get("asked") == "no" and crio.get("daemon") is not None:
-    problems.append(f"asked where no socket is: {crio}")
+    case.problems.append(f"asked where no socket is: {crio}")
 if expected.get("asked", "no") != "no" and crio.get("socket") != expected["asked"]:
-    problems.append(f"asked on {crio.get('socket')}, not {expected['asked']}")
+    case.problems.append(f"asked on {crio.get('socket')}, not {expected['asked']}")
 if "problem" in expected and expected["problem"] not in (daemon.get("problem") or ""):
-    problems.append(f"the daemon's problem is not said: {daemon}")
+    case.problems.append(f"the daemon's problem is not said: {daemon}")
 if "answered" in expected and daemon.get("answered", False) != (expected["answered"] == "yes"):
-    problems.append(f"answered: {daemon}")
+    case.problems.append(f"answered: {daemon}")
 if "pw@" in json.dumps(crio):
-    problems.append("the proxy's credentials reached the report")
-for problem in problems:
-    print(f"  {name}: {problem}")
-sys.exit(1 if problems else 0)
+    case.problems.append("the proxy's credentials reached the report")
+case.finish()
 PY
-    passed=$((passed + 1)); echo "  $name: ok"
-  else
-    failed=$((failed + 1))
-  fi
-}
+)
+# judge NAME [user=UID] [asked=SOCKET|no] [problem=TEXT] [answered=yes|no] RULE=yes|no...
+judge() { judge_pairs "$@"; }
 
 # 1. No socket: crio is not running, and nothing is asked.
 judge not-running asked=no crio-runtime-not-loaded=no

@@ -24,6 +24,28 @@ live_check() {
   fi
 }
 
+# judge_report NAME FACTS [USER]: $gpudoctor's live check (as USER where given)
+# judged by the test's $checker, Python that reads it through tools/live_judge.py,
+# against FACTS, a file of KEY=VALUE lines; counted in $passed and $failed.
+tools=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+passed=0
+failed=0
+judge_report() {
+  live_check "$work/$1.json" "${3:-}"
+  if PYTHONPATH="$tools" python3 -c "$checker" "$work/$1.json" "$2" "$1"; then
+    passed=$((passed + 1)); echo "  $1: ok"
+  else
+    failed=$((failed + 1))
+  fi
+}
+# judge_pairs NAME KEY=VALUE...: judge_report with the pairs as its facts (user=UID: asked as that user).
+judge_pairs() {
+  local name=$1
+  shift
+  printf '%s\n' "$@" >"$work/$name.facts"
+  judge_report "$name" "$work/$name.facts" "$(sed -n 's/^user=//p' "$work/$name.facts")"
+}
+
 # The daemon a test started ($daemon_pid), stopped: TERM, then KILL after 20 s.
 daemon_pid=
 stop_daemon() {

@@ -60,54 +60,37 @@ daemon_json='{
     }
 }'
 
-passed=0
-failed=0
-# judge NAME [USER]: gpudoctor's live check (as USER where given) against the facts the case collected in $work/NAME.real.
-judge() {
-  local name=$1 user=${2:-}
-  live_check "$work/$name.json" "$user"
-  if python3 - "$work/$name.json" "$work/$name.real" "$name" <<'PY'; then
-import json, sys
-report_path, real_path, name = sys.argv[1:]
-real = dict(line.rstrip("\n").split("=", 1) for line in open(real_path) if "=" in line)
-container = next(layer for layer in json.load(open(report_path))["layers"] if layer["id"] == "container")
-docker = container["facts"].get("engines", {}).get("docker", {})
-daemon = docker.get("daemon") or {}
-found = {finding["rule"]: finding["severity"] for finding in container["findings"]}
-problems = []
-def expect(rule, present, why):
-    if (rule in found) != present:
-        problems.append(f"{rule} {'missing' if present else 'reported'}: {why}")
+# What gpudoctor says, against what the daemon did (the facts each case collects in $work/NAME.real).
+checker=$(cat <<'PY'
+from live_judge import Case
+case = Case()
+real, daemon = case.facts, case.engine("docker").get("daemon") or {}
 running = real.get("running") == "yes"
 if running and real.get("asked_as") != "other-user" and not daemon.get("answered"):
-    problems.append(f"the running daemon was not asked or did not answer: {daemon}")
+    case.problems.append(f"the running daemon was not asked or did not answer: {daemon}")
 if "nvidia_runtime" in real:
     # `docker create --runtime nvidia` refused: the running daemon has not loaded it.
-    expect("docker-runtime-not-loaded", real["nvidia_runtime"] == "refused", f"--runtime nvidia was {real['nvidia_runtime']}")
+    case.expect("docker-runtime-not-loaded", real["nvidia_runtime"] == "refused", f"--runtime nvidia was {real['nvidia_runtime']}")
 if "default_runtime" in real:
     # The runtime a container created without --runtime got.
-    expect("docker-default-runtime-not-loaded", real["default_runtime"] != "nvidia", f"containers get {real['default_runtime']}")
+    case.expect("docker-default-runtime-not-loaded", real["default_runtime"] != "nvidia", f"containers get {real['default_runtime']}")
 if "default_start" in real:
     # Whether a container created without --runtime failed to start for want of the runtime's program.
-    expect("docker-default-runtime-program-missing", real["default_start"] == "runtime-missing",
-           f"starting a default container: {real['default_start']}")
+    case.expect("docker-default-runtime-program-missing", real["default_start"] == "runtime-missing",
+                f"starting a default container: {real['default_start']}")
 if "restart" in real:
-    expect("docker-config-refused-at-restart", running and real["restart"] == "refused", f"a restart was {real['restart']}")
-    expect("docker-config-refused", not running and real["restart"] == "refused", f"a restart was {real['restart']}")
+    case.expect("docker-config-refused-at-restart", running and real["restart"] == "refused", f"a restart was {real['restart']}")
+    case.expect("docker-config-refused", not running and real["restart"] == "refused", f"a restart was {real['restart']}")
 if real.get("asked_as") == "other-user":
     for rule in ("docker-runtime-not-loaded", "docker-default-runtime-not-loaded", "docker-config-refused-at-restart"):
-        expect(rule, False, "the daemon refused to answer this user, which says nothing about it")
+        case.expect(rule, False, "the daemon refused to answer this user, which says nothing about it")
     if "permission denied" not in (daemon.get("problem") or ""):
-        problems.append(f"the refusal is not said: {daemon}")
-for problem in problems:
-    print(f"  {name}: {problem}")
-sys.exit(1 if problems else 0)
+        case.problems.append(f"the refusal is not said: {daemon}")
+case.finish()
 PY
-    passed=$((passed + 1)); echo "  $name: ok"
-  else
-    failed=$((failed + 1))
-  fi
-}
+)
+# judge NAME [USER]: gpudoctor's live check (as USER where given) against $work/NAME.real.
+judge() { judge_report "$1" "$work/$1.real" "${2:-}"; }
 
 # What the daemon does now with a container created with and without --runtime nvidia.
 observe() {

@@ -106,15 +106,11 @@ gd::UniqueFd listen_at(const std::string& path) {
   return listener;
 }
 
-}  // namespace
-
-TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only the fields gpudoctor reads") {
-  gd::TempDir dir;
-  const std::string path = dir / "docker.sock";
-  const auto listener = listen_at(path);
-  // dockerd's side, as Go's net/http answers an HTTP/1.0 request: the body until it closes.
-  std::string request;
-  std::thread daemon([&] {
+// A daemon that answers one HTTP request on `listener` as Go's net/http
+// answers an HTTP/1.0 one: `answer`, then the connection closed. What was
+// asked is in `request` once the thread is joined.
+std::thread answer_http_once(const gd::UniqueFd& listener, std::string answer, std::string& request) {
+  return std::thread([&listener, answer = std::move(answer), &request] {
     const gd::UniqueFd connection(::accept(listener.get(), nullptr, nullptr));
     char buffer[512];
     while (request.find("\r\n\r\n") == std::string::npos) {
@@ -122,12 +118,23 @@ TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only
       if (got <= 0) break;
       request.append(buffer, static_cast<std::size_t>(got));
     }
-    const std::string answer =
-        "HTTP/1.0 200 OK\r\nApi-Version: 1.41\r\nContent-Type: application/json\r\n\r\n"
-        R"({"Name":"gpu-node-17","ServerVersion":"20.10.24","DefaultRuntime":"runc","Runtimes":{"runc":{"path":"runc"}}})"
-        "\n";
     (void)::send(connection.get(), answer.data(), answer.size(), MSG_NOSIGNAL);
   });
+}
+
+}  // namespace
+
+TEST_CASE("a docker-api child asks dockerd's socket GET /info and passes on only the fields gpudoctor reads") {
+  gd::TempDir dir;
+  const std::string path = dir / "docker.sock";
+  const auto listener = listen_at(path);
+  // dockerd's side: the body until it closes.
+  std::string request;
+  std::thread daemon = answer_http_once(listener,
+                                        "HTTP/1.0 200 OK\r\nApi-Version: 1.41\r\nContent-Type: application/json\r\n\r\n"
+                                        R"({"Name":"gpu-node-17","ServerVersion":"20.10.24","DefaultRuntime":"runc","Runtimes":{"runc":{"path":"runc"}}})"
+                                        "\n",
+                                        request);
   gd::LiveHost host;
   const auto answer = host.ask({gd::ChildKind::docker_api, {path}, 5s});
   daemon.join();
@@ -145,23 +152,15 @@ TEST_CASE("a crio-config child asks crio's socket GET /config and passes on only
   gd::TempDir dir;
   const std::string path = dir / "crio.sock";
   const auto listener = listen_at(path);
-  // crio's side: Go's net/http behind cmux, the configuration as BurntSushi/toml encodes it.
+  // crio's side, behind cmux: the configuration as BurntSushi/toml encodes it.
   std::string request;
-  std::thread daemon([&] {
-    const gd::UniqueFd connection(::accept(listener.get(), nullptr, nullptr));
-    char buffer[512];
-    while (request.find("\r\n\r\n") == std::string::npos) {
-      const ssize_t got = ::recv(connection.get(), buffer, sizeof buffer, 0);
-      if (got <= 0) break;
-      request.append(buffer, static_cast<std::size_t>(got));
-    }
-    const std::string answer =
-        "HTTP/1.0 200 OK\r\nContent-Type: application/toml\r\n\r\n"
-        "[crio]\n  root = \"/var/lib/containers/storage\"\n  [crio.runtime]\n    default_runtime = \"crun\"\n"
-        "    default_env = [\"HTTPS_PROXY=http://u:pw@proxy:3128\"]\n    [crio.runtime.runtimes]\n"
-        "      [crio.runtime.runtimes.crun]\n        runtime_path = \"/usr/libexec/crio/crun\"\n        monitor_path = \"/usr/libexec/crio/conmon\"\n";
-    (void)::send(connection.get(), answer.data(), answer.size(), MSG_NOSIGNAL);
-  });
+  std::thread daemon = answer_http_once(
+      listener,
+      "HTTP/1.0 200 OK\r\nContent-Type: application/toml\r\n\r\n"
+      "[crio]\n  root = \"/var/lib/containers/storage\"\n  [crio.runtime]\n    default_runtime = \"crun\"\n"
+      "    default_env = [\"HTTPS_PROXY=http://u:pw@proxy:3128\"]\n    [crio.runtime.runtimes]\n"
+      "      [crio.runtime.runtimes.crun]\n        runtime_path = \"/usr/libexec/crio/crun\"\n        monitor_path = \"/usr/libexec/crio/conmon\"\n",
+      request);
   gd::LiveHost host;
   const auto answer = host.ask({gd::ChildKind::crio_config, {path}, 5s});
   daemon.join();
