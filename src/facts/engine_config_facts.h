@@ -237,6 +237,7 @@ struct CrioDaemonFacts {
 struct CrioEngineFacts {
   bool installed = false;
   std::vector<std::string> files{};
+  std::optional<std::string> config_missing{};
   std::optional<std::string> problem{};
   std::vector<EngineRuntime> runtimes{};
   std::optional<std::string> default_runtime{};
@@ -254,6 +255,8 @@ struct CrioEngineFacts {
   void fields(F& f) const {
     f("installed", installed, "crio is on the PATH systemd gives services");
     f("files", files, "crio.conf and each file below its drop-in directory read, in crio's order (at most 16): /etc/crio/crio.conf and /etc/crio/crio.conf.d, or what crio.service's --config and --config-dir (or CONTAINER_CONFIG, CONTAINER_CONFIG_DIR) name");
+    f("config_missing", config_missing,
+      "the file crio.service names with --config (or CONTAINER_CONFIG), which is not there: crio does not start without it (a missing /etc/crio/crio.conf that nothing names is skipped)");
     f("problem", problem, "the file and line gpudoctor could not read as TOML");
     f("runtimes", runtimes, "the runtimes the files define ([crio.runtime.runtimes.NAME]; at most 32); a runtime without runtime_path runs the program of its own name");
     f("default_runtime", default_runtime, "[crio.runtime] default_runtime, where a file writes it (unset: crun from CRI-O 1.31, runc before)");

@@ -82,8 +82,10 @@ void list_drop_ins(Host& host, const std::string& dir, std::size_t depth, std::v
   }
 }
 
-// Every file into one view; the first that is not TOML stops crio, and the reading.
-CrioView read_files(Host& host, const std::vector<std::string>& files, CrioEngineFacts& facts, ProbeNotes& notes) {
+// Every file into one view; the first that is not TOML stops crio, and the
+// reading. The file (files' first) crio was told to read and that is not
+// there stops it too; its default file missing it skips.
+CrioView read_files(Host& host, const std::vector<std::string>& files, bool file_named, CrioEngineFacts& facts, ProbeNotes& notes) {
   CrioView view;
   for (const auto& file : files) {
     if (facts.files.size() == k_max_files) {
@@ -91,6 +93,7 @@ CrioView read_files(Host& host, const std::vector<std::string>& files, CrioEngin
       break;
     }
     const auto read = read_engine_file(host, file, notes);
+    if (read.missing && file_named && &file == &files.front()) facts.config_missing = printable(file, 200);
     if (!read.text) continue;
     facts.files.push_back(printable(file, 200));
     auto document = read_toml(*read.text);
@@ -170,14 +173,19 @@ void read_command_line(const ServiceSettings& service, CrioEngineFacts& facts) {
 // crio's file and drop-in directory: its command line's --config and
 // --config-dir, else the CONTAINER_CONFIG and CONTAINER_CONFIG_DIR its unit
 // gives it (urfave/cli takes a flag before its variable), else the defaults.
-std::pair<std::string, std::string> crio_files(const ServiceSettings& service) {
+struct CrioFiles {
+  std::string config, drop_ins;
+  bool config_named = false;  // by a flag or its variable: crio does not start without it (internal/criocli mergeConfigFiles)
+};
+CrioFiles crio_files(const ServiceSettings& service) {
   const auto command = service.command_line();
-  auto chosen = [&](std::initializer_list<std::string_view> flag, std::string_view variable, const char* fallback) {
-    if (auto value = go_flag_value(command, flag); value && !value->empty()) return *value;
-    if (auto value = service.variable(variable); value && !value->empty()) return *value;
-    return std::string(fallback);
+  auto named = [&](std::initializer_list<std::string_view> flag, std::string_view variable) -> std::optional<std::string> {
+    if (auto value = go_flag_value(command, flag); value && !value->empty()) return value;
+    if (auto value = service.variable(variable); value && !value->empty()) return value;
+    return std::nullopt;
   };
-  return {chosen({"config", "c"}, "CONTAINER_CONFIG", k_crio_conf), chosen({"config-dir", "d"}, "CONTAINER_CONFIG_DIR", k_crio_drop_ins)};
+  const auto config = named({"config", "c"}, "CONTAINER_CONFIG");
+  return {config.value_or(k_crio_conf), named({"config-dir", "d"}, "CONTAINER_CONFIG_DIR").value_or(k_crio_drop_ins), config.has_value()};
 }
 
 // Where crio listens: its --listen, else the CONTAINER_LISTEN its unit gives
@@ -197,12 +205,12 @@ std::optional<std::string> crio_socket(Host& host, const ServiceSettings& servic
 std::optional<CrioEngineFacts> read_crio_engine(Host& host, ProbeNotes& notes) {
   const std::size_t noted_before = notes.unreadable.size();  // what is noted from here on, crio read and gpudoctor did not
   const auto service = read_service_settings(host, "crio.service");
-  const auto [config, drop_ins] = crio_files(service);
-  std::vector<std::string> files = {config};
-  list_drop_ins(host, drop_ins, 1, files, notes);
+  const CrioFiles named = crio_files(service);
+  std::vector<std::string> files = {named.config};
+  list_drop_ins(host, named.drop_ins, 1, files, notes);
   CrioEngineFacts facts;
   facts.installed = find_on_path(host, "crio", k_service_path).has_value();
-  const CrioView view = read_files(host, files, facts, notes);
+  const CrioView view = read_files(host, files, named.config_named, facts, notes);
   facts.files_not_read = notes.noted_since(noted_before);
   if (!facts.installed && facts.files.empty() && !facts.files_not_read) return std::nullopt;
   judge_runtimes(host, view, facts);

@@ -1054,6 +1054,20 @@ def crio_daemon_scenarios():
                                  absent=["crio-default-runtime-program-missing", "crio-runtime-not-loaded"],
                                  headline="crio-default-runtime-program-missing-at-restart")
 
+    s = crio_host("host-crio-config-flag-file-missing", "/etc/sysconfig/crio's CRIO_CONFIG_OPTIONS tell crio to read "
+                  "/etc/crio/site.conf, which a clean-up removed: crio does not start. (The packaged node, with no "
+                  "/etc/crio/crio.conf and nothing naming it, is healthy: host-crio-nvidia-default-healthy.)")
+    s.file("/etc/sysconfig/crio", CRIO_SYSCONFIG + 'CRIO_CONFIG_OPTIONS="--config=/etc/crio/site.conf"\n')
+    yield s.expect("fail", "container", ["crio-config-file-missing"], headline="crio-config-file-missing",
+                   action="fix-configuration")
+
+    s = crio_host("host-crio-config-flag-file-missing-running", "The same, the file removed while crio runs: pods "
+                  "start now, and crio's next start fails.")
+    s.file("/etc/sysconfig/crio", CRIO_SYSCONFIG + 'CRIO_CONFIG_OPTIONS="--config=/etc/crio/site.conf"\n')
+    yield crio_running(s, runtimes=packaged + nvidia).expect(
+        "warn", None, ["crio-config-file-missing-at-restart"], absent=["crio-config-file-missing"],
+        headline="crio-config-file-missing-at-restart")
+
     s = crio_host("host-crio-gpu-operator-removed-loaded", "crio started with nvidia its default from the GPU "
                   "Operator's /usr/local/nvidia/toolkit, which was removed since: crio still runs every pod with that "
                   "runtime, whose program is gone, so no pod starts.", toolkit=False, default=True,
