@@ -237,7 +237,7 @@ struct HungTask {
 struct KernelLogFacts {
   Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
   std::vector<std::string> lines;
-  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, fallen_off_bus, no_gpu_found, key_rejected, gsp_error, firmware_missing,
+  std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, open_module_required, fallen_off_bus, no_gpu_found, key_rejected, gsp_error, firmware_missing,
       bar_invalid;
   std::vector<XidEvent> xids;
   std::int64_t xid_lines = 0;
@@ -256,6 +256,8 @@ struct KernelLogFacts {
     f("api_mismatch", api_mismatch, "'NVRM: API mismatch': user space and module differ");
     f("rm_init_failed", rm_init_failed, "'RmInitAdapter failed': a GPU failed to initialise");
     f("open_module_refused", open_module_refused, "'not supported by open nvidia.ko'");
+    f("open_module_required", open_module_required,
+      "'requires use of the NVIDIA open kernel modules': the proprietary module refuses a GPU (Blackwell), with the line before it that names the GPU");
     f("fallen_off_bus", fallen_off_bus, "'GPU has fallen off the bus'");
     f("no_gpu_found", no_gpu_found, "'No NVIDIA GPU found': the module found no GPU it drives");
     f("key_rejected", key_rejected, "'Key was rejected by service': Secure Boot refused the module's signature");
@@ -286,7 +288,7 @@ struct KernelModuleFacts {
   std::vector<ClaimedGpu> claimed_gpus;
   std::vector<PciFunction> unclaimed_gpus;
   bool nvidia_modprobe = false;
-  std::optional<bool> built_for_running_kernel, secure_boot;
+  std::optional<bool> built_for_running_kernel, installed_matches_kernel, secure_boot;
   std::optional<bool> running_kernel_modules_missing;
   std::vector<std::string> other_kernel_releases;
   std::optional<std::string> module_file;
@@ -317,6 +319,8 @@ struct KernelModuleFacts {
     f("unclaimed_gpus", unclaimed_gpus, "PCI GPUs the module did not claim (hardware.gpus entries)");
     f("nvidia_modprobe", nvidia_modprobe, "/usr/bin/nvidia-modprobe exists (it loads nvidia_uvm on demand)");
     f("built_for_running_kernel", built_for_running_kernel, "not loaded: modules.dep of uname -r lists nvidia.ko");
+    f("installed_matches_kernel", installed_matches_kernel,
+      "not loaded: an nvidia.ko below /lib/modules/$(uname -r) names the running kernel in its vermagic (whether or not modules.dep lists it)");
     f("module_file", module_file, "not loaded: the nvidia.ko that modules.dep lists");
     f("running_kernel_modules_missing", running_kernel_modules_missing,
       "/lib/modules/<uname -r> is gone while other kernels' directories remain (a kernel upgrade removed it, no reboot since)");

@@ -256,6 +256,7 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
   KernelLogFacts facts;
   std::vector<std::size_t> newest_xid_line;
   HungTaskReader hung;
+  std::string_view previous_nvidia;  // a message nv.c splits over two lines names the GPU in the first
   for (auto raw : lines(text)) {
     const auto line = without_bracketed_prefix(raw);  // "[   12.345678] NVRM: ..." -> "NVRM: ..."
     hung.read(line, facts);
@@ -275,6 +276,11 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
     if (has(line, "API mismatch")) facts.api_mismatch = printable(trim(line), 200);
     if (has(line, "RmInitAdapter failed")) facts.rm_init_failed = printable(trim(line), 200);
     if (has(line, "not supported by open nvidia.ko")) facts.open_module_refused = printable(trim(line), 200);
+    // nv.c's two lines: "NVRM: The NVIDIA GPU 0000:02:00.0 (PCI ID: 10de:2c58)", then
+    // "NVRM: installed in this system requires use of the NVIDIA open kernel modules."
+    if (has(line, "requires use of the NVIDIA open kernel modules"))
+      facts.open_module_required =
+          printable(has(previous_nvidia, "The NVIDIA GPU") ? concat({trim(previous_nvidia), " ", trim(line)}) : std::string(trim(line)), 240);
     if (has(line, "fallen off the bus")) facts.fallen_off_bus = printable(trim(line), 200);
     // GSP firmware failing to boot or answer: "_kgspBootGspRm: ... failed", "GSP RPC timeout", "Failed to load GSP firmware".
     if (has(line, "NVRM") && (has(line, "GSP") || has(line, "kgsp")) &&
@@ -294,6 +300,7 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
       facts.key_rejected = printable(trim(line), 200);
     if (const auto xid = parse_xid(line)) count_xid(*xid, line, tables, facts, newest_xid_line);
     if (const auto sxid = parse_sxid(line)) count_sxid(*sxid, line, tables, facts);
+    previous_nvidia = line;
   }
   apply_recovery_actions(facts.xids, newest_xid_line);
   return facts;

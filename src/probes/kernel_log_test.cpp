@@ -246,3 +246,23 @@ TEST_CASE("kernel log: an NVLink5 entry asks for its most disruptive line's acti
   CHECK(ignored.xids[0].advice->starts_with("Nothing for this line, unless the driver's own Xid 154 asks"));
   CHECK(ignored.xids[0].immediate == "IGNORE");
 }
+
+TEST_CASE("kernel log: the proprietary module's refusal of a Blackwell GPU, with the line before it that names the GPU") {
+  const auto& tables = gd::builtin_tables();
+  // dmesg prints the message's second line indented, without a timestamp; journalctl with its own prefix.
+  const auto dmesg = gd::parse_kernel_log(
+      "[    5.559842] NVRM: The NVIDIA GPU 0000:02:00.0 (PCI ID: 10de:2c58)\n"
+      "               NVRM: installed in this system requires use of the NVIDIA open kernel modules.\n"
+      "[    5.559858] NVRM: GPU 0000:02:00.0: RmInitAdapter failed! (0x22:0x56:884)\n",
+      tables.cuda);
+  CHECK(dmesg.open_module_required ==
+        "NVRM: The NVIDIA GPU 0000:02:00.0 (PCI ID: 10de:2c58) NVRM: installed in this system requires use of the NVIDIA open kernel modules.");
+  CHECK(dmesg.rm_init_failed);
+  // Alone, the line is kept as it is; another GPU's earlier line is not taken for its first.
+  const auto alone = gd::parse_kernel_log(
+      "[    1.0] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  580.105.08\n"
+      "[    5.5] NVRM: installed in this system requires use of the NVIDIA open kernel modules.\n",
+      tables.cuda);
+  CHECK(alone.open_module_required == "NVRM: installed in this system requires use of the NVIDIA open kernel modules.");
+  CHECK_FALSE(gd::parse_kernel_log("NVRM: installed in this system is not supported by open nvidia.ko\n", tables.cuda).open_module_required);
+}

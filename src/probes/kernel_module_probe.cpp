@@ -10,6 +10,7 @@
 #include "probes/gsp_firmware.h"
 #include "util/path.h"
 
+#include <algorithm>
 #include <set>
 #include <unordered_set>
 
@@ -271,6 +272,8 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
       facts.signing_key_enrolled = some_key_enrolled(*facts.signing_keys);
       layer.source(&KernelModuleFacts::signing_keys, "/var/lib/dkms/mok.pub and friends; MokListRT, db (efivarfs)");
     }
+    facts.installed_matches_kernel = std::any_of(facts.installed_modules->begin(), facts.installed_modules->end(),
+                                                 [](const InstalledModule& module) { return module.matches_kernel == true; });
     for (const auto& module : *facts.installed_modules) {
       const auto version = module.version ? Version::parse(*module.version) : std::nullopt;
       if (!version) continue;

@@ -242,14 +242,14 @@ def scenarios():
 
     s = Snapshot("host-rtx5090-torch-cu124", "An RTX 5090 (sm_120) on driver 570 with a torch cu124 wheel: no SASS or PTX for it (FC-34).").plain_vm_pci()
     s.pci("0000:01:00.0", "10de", "2b85", "030000", driver="nvidia", speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")
-    s.nvidia_driver("570.133.20").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
+    s.nvidia_driver("570.133.20", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
     s.driver_nodes([0], version="570.133.20").file("/usr/bin/nvidia-modprobe", "")
     yield s.torch_venv(fatbin=torch_cu124_archs).expect("fail", "application", ["application-no-kernel-image"], headline="application-no-kernel-image")
 
     s = Snapshot("host-venv-on-path-rtx5090", "A machine (or image) whose /opt/venv/bin is on PATH without VIRTUAL_ENV, as Dockerfiles set it: "
                  "the venv's torch cu124 is found through python3 and pyvenv.cfg, and has no code for the RTX 5090.").plain_vm_pci()
     s.pci("0000:01:00.0", "10de", "2b85", "030000", driver="nvidia", speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")
-    s.nvidia_driver("570.133.20").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
+    s.nvidia_driver("570.133.20", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
     s.driver_nodes([0], version="570.133.20").file("/usr/bin/nvidia-modprobe", "")
     s.torch_venv(fatbin=torch_cu124_archs)
     del s.env["VIRTUAL_ENV"]

@@ -64,6 +64,17 @@ def scenarios():
                tiny_module({"version": version, "license": license, "srcversion": "A1B2C3D4E5F6A7B8C9D0E1F",
                             "vermagic": f"{vermagic_release} SMP preempt mod_unload modversions "}))
 
+    s = Snapshot("host-module-not-in-modules-dep", "The precompiled module package installed nvidia.ko for the running "
+                 "kernel, but its scriptlet ran depmod for another kernel: modules.dep does not list it, and modprobe "
+                 "cannot find it (NVIDIA/yum-packaging-precompiled-kmod#11).")
+    s.plain_vm_pci().pci("0000:01:00.0", "10de", "2230", "030000")
+    s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko\nkernel/lib/crc16.ko:\n")
+    s.driver_userspace("535.183.01")
+    installed_module(s, "535.183.01", KERNEL, where="extra")
+    yield s.expect("fail", "kernel-module", ["nvidia-module-not-in-modules-dep"],
+                   absent=["nvidia-module-not-built-for-kernel", "installed-module-wrong-kernel"],
+                   headline="nvidia-module-not-in-modules-dep")
+
     # modprobe.d keeps nvidia out (left from a VFIO or nouveau setup); the
     # module itself is installed and fine.
     s = Snapshot("host-nvidia-blacklisted", "An H100 host whose /etc/modprobe.d blacklists nvidia: the module never loads at boot.").plain_vm_pci()
@@ -161,6 +172,41 @@ def scenarios():
     s.nvidia_driver("560.35.03", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 4090", 0)
     s.file("/proc/driver/nvidia/params", "ResmanDebugLevel: 4294967295\nModifyDeviceFiles: 1\nOpenRmEnableUnsupportedGpus: 1\n")
     s.driver_nodes([0], version="560.35.03")
+    s.file("/usr/bin/nvidia-modprobe", "")
+    yield s.expect("ok", None, [])
+
+    # Blackwell runs on the open module only: the proprietary one binds the GPU
+    # and refuses to initialise it (the log's two-line message, as dmesg prints
+    # it; Start9Labs/start-technologies#3465).
+    def blackwell_proprietary(name, description):
+        s = Snapshot(name, description).plain_vm_pci()
+        s.pci("0000:01:00.0", "10de", "2b85", "030000", driver="nvidia", speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")
+        s.nvidia_driver("570.133.07").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
+        s.driver_nodes([0], version="570.133.07")
+        s.devices["/dev/nvidia0"]["open"] = "EIO"
+        s.file("/usr/bin/nvidia-modprobe", "")
+        return s
+
+    s = blackwell_proprietary("host-blackwell-proprietary-module", "An RTX 5090 under the proprietary module 570: the "
+                              "driver refuses it, and RmInitAdapter's failure and the node's EIO are consequences.")
+    s.kernel_log("[    5.499014] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  570.133.07  Fri Mar 14 09:20:31 UTC 2025\n"
+                 "[    5.559842] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2b85)\n"
+                 "               NVRM: installed in this system requires use of the NVIDIA open kernel modules.\n"
+                 "[    5.559858] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:884)\n"
+                 "[    5.560313] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0\n")
+    yield s.expect("fail", "kernel-module", ["proprietary-module-on-open-only-gpu", "kernel-log-open-module-required",
+                                             "kernel-log-rm-init-failed", "device-open-failed"],
+                   headline="proprietary-module-on-open-only-gpu")
+
+    s = blackwell_proprietary("host-blackwell-proprietary-module-no-log", "The same, checked by a user who may not read the "
+                              "kernel log: the module's flavour and the GPU's architecture name the cause, not a GPU gone.")
+    yield s.expect("fail", "kernel-module", ["proprietary-module-on-open-only-gpu", "device-open-failed"],
+                   headline="proprietary-module-on-open-only-gpu")
+
+    s = Snapshot("host-healthy-rtx5090-open", "An RTX 5090 under the open module 570, as Blackwell needs.").plain_vm_pci()
+    s.pci("0000:01:00.0", "10de", "2b85", "030000", driver="nvidia", speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")
+    s.nvidia_driver("570.133.07", flavour="open").claimed("0000:01:00.0", "NVIDIA GeForce RTX 5090", 0)
+    s.driver_nodes([0], version="570.133.07")
     s.file("/usr/bin/nvidia-modprobe", "")
     yield s.expect("ok", None, [])
 

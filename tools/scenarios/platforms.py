@@ -492,7 +492,7 @@ def hgx_b200_host(name, description, fabric_manager=True, nvlsm=True, ib_umad=Tr
     lspci -vvv shows) and whose two full functions do not. Fabric Manager reaches the NVSwitches
     through the LPFs with the NVLink Subnet Manager (nvlsm) and ib_umad."""
     s = Snapshot(name, description).plain_vm_pci()
-    s.nvidia_driver(version)
+    s.nvidia_driver(version, flavour="open")  # Blackwell runs on the open module only
     for index, bus in enumerate(["18", "2a", "3a", "5d", "9a", "ab", "ba", "db"]):
         bdf = f"0000:{bus}:00.0"
         s.pci(bdf, "10de", "2901", "030200", driver="nvidia", numa=str(index // 4), speed="32.0 GT/s PCIe", max_speed="32.0 GT/s PCIe")
