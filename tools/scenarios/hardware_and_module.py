@@ -308,10 +308,19 @@ def scenarios():
     yield s.expect("fail", "kernel-module", ["secure-boot-signing-key-not-enrolled", "nvidia-module-blocked-by-secure-boot", "kernel-log-module-key-rejected"],
                    absent=["secure-boot-module-unsigned"], headline="secure-boot-signing-key-not-enrolled")
 
-    s = secure_boot_host("host-secure-boot-key-enrolled", "Secure Boot on, the module signed with an enrolled key, but it is not loaded yet: only the generic finding.",
-                         signed=True, enrolled=True, log="")
-    yield s.expect("fail", "kernel-module", ["nvidia-module-blocked-by-secure-boot"],
-                   absent=["secure-boot-module-unsigned", "secure-boot-signing-key-not-enrolled"], headline="nvidia-module-blocked-by-secure-boot")
+    s = secure_boot_host("host-secure-boot-key-enrolled", "Secure Boot on, the module signed with an enrolled key, but it is not loaded yet: only the generic finding "
+                         "(Secure Boot is not named: its key is in place).", signed=True, enrolled=True, log="")
+    yield s.expect("fail", "kernel-module", ["nvidia-module-not-loaded"],
+                   absent=["secure-boot-module-unsigned", "secure-boot-signing-key-not-enrolled", "nvidia-module-blocked-by-secure-boot"],
+                   headline="nvidia-module-not-loaded")
+
+    s = secure_boot_host("host-secure-boot-enrolled-key-rejected", "Secure Boot on, the module signed with a key enrolled in MOK, and the "
+                         "kernel rejects it: a kernel built without the machine keyring takes no MOK key for modules "
+                         "(CachyOS/linux-cachyos#863).", signed=True, enrolled=True,
+                         log="[    4.100001] Loading of module with unavailable key is rejected\n")
+    yield s.expect("fail", "kernel-module", ["secure-boot-enrolled-key-rejected", "nvidia-module-not-loaded"],
+                   absent=["secure-boot-signing-key-not-enrolled", "kernel-log-module-key-rejected", "nvidia-module-blocked-by-secure-boot"],
+                   headline="secure-boot-enrolled-key-rejected")
 
     # The new rules' healthy twin: Secure Boot on, the signed module loaded.
     s = h100_host("host-healthy-secure-boot-dkms", "Secure Boot on, DKMS's signed nvidia.ko.zst loaded, its key enrolled in MOK.")
