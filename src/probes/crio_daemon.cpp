@@ -11,8 +11,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::size_t k_max_runtimes = 32;
-
 }  // namespace
 
 std::optional<ChildRequest> crio_config_request(const std::optional<std::string>& socket) {
@@ -31,13 +29,11 @@ CrioDaemonFacts parse_crio_config(const ChildAnswer& answer) {
   }
   facts.answered = true;
   facts.default_runtime = printable(*name, 60);
-  for (const auto& runtime : document->tables_below({"crio", "runtime", "runtimes"})) {
-    if (facts.runtimes.size() == k_max_runtimes) {
+  for (const auto& runtime : document->tables_below({"crio", "runtime", "runtimes"}))
+    if (!add_runtime_name(runtime, facts.runtimes)) {
       facts.runtimes_cut = true;
       break;
     }
-    facts.runtimes.push_back(printable(runtime, 60));
-  }
   return facts;
 }
 

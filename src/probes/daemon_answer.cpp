@@ -24,12 +24,16 @@ std::optional<std::string> daemon_unanswered(const ChildAnswer& answer, std::str
   return std::nullopt;
 }
 
+bool add_runtime_name(std::string_view name, std::vector<std::string>& names) {
+  if (names.size() == k_max_runtimes) return false;
+  names.push_back(printable(name, 60));
+  return true;
+}
+
 bool runtime_names(const boost::json::value* listed, std::vector<std::string>& names) {
   if (!listed || !listed->is_object()) return false;
-  for (const auto& entry : listed->get_object()) {
-    if (names.size() == k_max_runtimes) return true;
-    names.push_back(printable(entry.key(), 60));
-  }
+  for (const auto& entry : listed->get_object())
+    if (!add_runtime_name(entry.key(), names)) return true;
   return false;
 }
 

@@ -22,6 +22,10 @@ std::string child_words_or(const ChildAnswer& answer, std::string_view what);
 // (`late` says so), or an exit other than 0; nullopt where it exited 0.
 std::optional<std::string> daemon_unanswered(const ChildAnswer& answer, std::string_view late);
 
+// `name`, escaped, added to `names` where they hold fewer than 32; false
+// where they are full, and the rest of a daemon's runtimes are cut.
+bool add_runtime_name(std::string_view name, std::vector<std::string>& names);
+
 // The names of `listed`'s members (an object: NAME -> runtime), escaped, at
 // most 32, into `names`; true where there were more.
 bool runtime_names(const boost::json::value* listed, std::vector<std::string>& names);
