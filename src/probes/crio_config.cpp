@@ -170,22 +170,25 @@ void read_command_line(const ServiceSettings& service, CrioEngineFacts& facts) {
         add(setting, std::string_view(variable.text).substr(setting.variable.size()), variable);
 }
 
-// crio's file and drop-in directory: its command line's --config and
-// --config-dir, else the CONTAINER_CONFIG and CONTAINER_CONFIG_DIR its unit
-// gives it (urfave/cli takes a flag before its variable), else the defaults.
+// A setting crio.service gives crio: its flag on the command line, else the
+// CONTAINER_* variable that stands for it (urfave/cli takes a flag before its
+// variable); nullopt where neither sets it.
+std::optional<std::string> crio_setting(const ServiceSettings& service, std::initializer_list<std::string_view> flag, std::string_view variable) {
+  if (auto value = go_flag_value(service.command_line(), flag); value && !value->empty()) return value;
+  if (auto value = service.variable(variable); value && !value->empty()) return value;
+  return std::nullopt;
+}
+
+// crio's file and drop-in directory: --config and --config-dir (or
+// CONTAINER_CONFIG and CONTAINER_CONFIG_DIR), else the defaults.
 struct CrioFiles {
   std::string config, drop_ins;
   bool config_named = false;  // by a flag or its variable: crio does not start without it (internal/criocli mergeConfigFiles)
 };
 CrioFiles crio_files(const ServiceSettings& service) {
-  const auto command = service.command_line();
-  auto named = [&](std::initializer_list<std::string_view> flag, std::string_view variable) -> std::optional<std::string> {
-    if (auto value = go_flag_value(command, flag); value && !value->empty()) return value;
-    if (auto value = service.variable(variable); value && !value->empty()) return value;
-    return std::nullopt;
-  };
-  const auto config = named({"config", "c"}, "CONTAINER_CONFIG");
-  return {config.value_or(k_crio_conf), named({"config-dir", "d"}, "CONTAINER_CONFIG_DIR").value_or(k_crio_drop_ins), config.has_value()};
+  const auto config = crio_setting(service, {"config", "c"}, "CONTAINER_CONFIG");
+  return {config.value_or(k_crio_conf), crio_setting(service, {"config-dir", "d"}, "CONTAINER_CONFIG_DIR").value_or(k_crio_drop_ins),
+          config.has_value()};
 }
 
 // Where crio listens: its --listen, else the CONTAINER_LISTEN its unit gives
@@ -193,9 +196,7 @@ CrioFiles crio_files(const ServiceSettings& service) {
 // there (crio has no socket activation: nothing starts for the asking) and
 // is this machine's.
 std::optional<std::string> crio_socket(Host& host, const ServiceSettings& service, const CrioView& view) {
-  std::string socket = view.listen.value_or(k_crio_socket);
-  if (auto value = service.variable("CONTAINER_LISTEN"); value && !value->empty()) socket = *value;
-  if (auto value = go_flag_value(service.command_line(), {"listen"}); value && !value->empty()) socket = *value;
+  const std::string socket = crio_setting(service, {"listen"}, "CONTAINER_LISTEN").value_or(view.listen.value_or(k_crio_socket));
   if (host.mode() == HostMode::root || !socket.starts_with('/') || !host.exists(socket)) return std::nullopt;
   return printable(socket, 200);
 }
