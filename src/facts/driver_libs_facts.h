@@ -331,6 +331,7 @@ struct DriverLibsFacts {
   DriverLibraryFacts unversioned_libcuda;     // dlopen("libcuda.so"), as numba and cuda-python do
   std::vector<std::string> libcuda_elsewhere, stubs;
   Nullable<std::string> nvidia_smi, ld_library_path;
+  std::optional<std::string> nvidia_smi_off_path;
   std::optional<std::string> program_runpath;
   std::optional<NvidiaSmiFacts> nvidia_smi_run;
   std::optional<CudaProbeFacts> cuda_probe;
@@ -357,6 +358,8 @@ struct DriverLibsFacts {
     f("libcuda_elsewhere", libcuda_elsewhere, "libcuda.so.* files in driver directories that the loader does not pick");
     f("stubs", stubs, "toolkit stub libcuda.so files under /usr/local/cuda*");
     f("nvidia_smi", nvidia_smi, "nvidia-smi on PATH");
+    f("nvidia_smi_off_path", nvidia_smi_off_path,
+      "where nvidia-smi is not on PATH: the platform's own (WSL2's /usr/lib/wsl/lib/nvidia-smi), which the live check runs");
     f("ld_library_path", ld_library_path, "LD_LIBRARY_PATH, escaped");
     f("nvidia_smi_run", nvidia_smi_run, "live, where a driver should answer: what running nvidia-smi showed");
     f("cuda_probe", cuda_probe, "live, where libcuda.so.1 resolves (not with --no-probe): a child that loaded it and called cuInit");

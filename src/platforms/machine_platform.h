@@ -45,6 +45,10 @@ struct PlatformMethod {
   // The GPU is reached through /dev/dxg, Windows' paravirtual device, and
   // the driver's libraries come from the host's share (WSL2).
   bool through_dxg = false;
+  // The host driver's read-only share (WSL2's /usr/lib/wsl/lib): one driver
+  // as copies (libcuda.so, .so.1 and .so.1.1 alike) and its nvidia-smi, which
+  // only the platform's login shells put on PATH (not sudo, not ssh).
+  const char* driver_share = nullptr;
 };
 
 // Every platform but plain Linux, in the order they are asked: the first that claims the machine names it.

@@ -25,6 +25,7 @@ extern const PlatformMethod wsl2_platform{
     .module_elsewhere = "WSL: the Windows driver serves the GPU through /dev/dxg; there is no Linux nvidia module",
     .nodes = NodesExpected::never,
     .through_dxg = true,
+    .driver_share = "/usr/lib/wsl/lib",
 };
 
 }  // namespace gd

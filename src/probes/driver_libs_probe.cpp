@@ -203,14 +203,18 @@ std::vector<std::string> driver_dir_files(Host& host, std::initializer_list<std:
 // the one it found nor one it tried (a damaged file it stopped at is on its path).
 // Where it stopped at a damaged file, it never looked further: the files
 // behind it may well be on its path, so none is said to lie elsewhere.
-std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryFacts& libcuda) {
+// A platform's driver share (WSL2's) holds one driver as copies: none of
+// them is left over, and none may be removed.
+std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryFacts& libcuda, const char* driver_share) {
   if (libcuda.fatal) return {};
   std::set<std::string> reached;
   if (libcuda.real_path) reached.insert(*libcuda.real_path);
   for (const auto& tried : libcuda.tried) reached.insert(real_path(host, tried.path));
   std::vector<std::string> found;
-  for (auto& path : driver_dir_files(host, {"libcuda.so."}))
+  for (auto& path : driver_dir_files(host, {"libcuda.so."})) {
+    if (driver_share && path.starts_with(std::string(driver_share) + "/")) continue;
     if (!reached.count(real_path(host, path))) found.push_back(std::move(path));
+  }
   return found;
 }
 
@@ -345,9 +349,17 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   layer.source(&DriverLibsFacts::unversioned_libcuda, "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   const auto& libcuda = facts.libraries.front();
   layer.source(&DriverLibsFacts::libraries, "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
-  const auto smi = find_on_path(context.host, "nvidia-smi");
-  if (smi) facts.nvidia_smi = *smi;
+  const auto& platform = platform_method(context.system.platform);
+  auto smi = find_on_path(context.host, "nvidia-smi");
+  if (smi) {
+    facts.nvidia_smi = *smi;
+  } else if (platform.driver_share && context.host.exists(std::string(platform.driver_share) + "/nvidia-smi")) {
+    // WSL's own, which sudo and ssh sessions do not put on PATH: still the driver's to ask.
+    smi = std::string(platform.driver_share) + "/nvidia-smi";
+    facts.nvidia_smi_off_path = *smi;
+  }
   layer.source(&DriverLibsFacts::nvidia_smi, "PATH");
+  layer.source(&DriverLibsFacts::nvidia_smi_off_path, "the platform's driver share");
   // Every layer below is read: the driver may now be asked (it may create
   // nodes or load nvidia_uvm, as any CUDA program's first start does), ahead,
   // beside the reading of the rest. nvidia-smi where a driver should answer
@@ -356,7 +368,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   // under WSL2, gVisor and some VMs the PCI and module view is missing while CUDA works.
   const bool may_ask = context.host.mode() != HostMode::root && !context.options.image;
   const bool driver_expected = (context.kernel_module.loaded && *context.kernel_module.loaded) ||
-                               (platform_method(context.system.platform).through_dxg && context.device_nodes.dxg_present);
+                               (platform.through_dxg && context.device_nodes.dxg_present);
   DriverAnswers::Plan plan;
   if (smi && driver_expected && may_ask) plan.nvidia_smi = *smi;
   if (context.options.driver_probe && may_ask) {
@@ -373,7 +385,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     const std::string_view named[] = {k_fabric_manager_command};
     context.process_states = read_process_states(context.host, named);
   }
-  facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda);
+  facts.libcuda_elsewhere = driver_files_elsewhere(context.host, libcuda, platform.driver_share);
   facts.stubs = stub_files(context.host);
   // MPS: its clients share a GPU that is Exclusive_Process through the control
   // daemon's pipe (nvidia-cuda-mps-control(1): CUDA_MPS_PIPE_DIRECTORY, else /tmp/nvidia-mps).
@@ -421,7 +433,8 @@ void take_nvidia_smi(ProbeContext& context, Probed<DriverLibsFacts>& layer) {
   const auto& smi = context.driver_answers.nvidia_smi();
   if (!smi) return;
   facts.nvidia_smi_run = *smi;
-  layer.source(&DriverLibsFacts::nvidia_smi_run, *facts.nvidia_smi + " --query-gpu");
+  const auto& program = facts.nvidia_smi ? *facts.nvidia_smi : facts.nvidia_smi_off_path.value_or("nvidia-smi");
+  layer.source(&DriverLibsFacts::nvidia_smi_run, program + " --query-gpu");
   count_mig_instances(context, *facts.nvidia_smi_run);
   // A lost GPU is named by its model from the PCI bus, which still lists it.
   for (auto& lost : facts.nvidia_smi_run->lost_gpus)

@@ -196,20 +196,41 @@ def scenarios():
     s.file("/run/nvidia/driver/usr/bin/nv-fabricmanager", "")
     yield s.expect("ok", None, [], info=["gpu-operator-driver-container"], absent=["fabric-manager-missing", "fabric-manager-not-enabled"])
 
-    s = Snapshot("wsl2-healthy", "WSL2 with a working GPU: /dev/dxg, no PCI GPU, no Linux module.")
-    s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
-    s.pci("0000:00:00.0", "1414", "008e", "030200", subsystem=("1414", "0000"))
-    s.device("/dev/dxg", 10, 125)
-    wsl_libraries(s)
-    # What WSL's libraries answer (an RTX 4070 on the Windows side; NVML has no PCI info there).
-    rtx = {"name": "NVIDIA GeForce RTX 4070", "bus": "01"}
-    s.cuda_probe(devices=[dict(cuda_device(0, rtx["bus"], rtx["name"]), compute_capability="8.9", memory_total_mib=12282)],
-                 mapped="/usr/lib/wsl/lib/libcuda.so.1.1", version=12080)
-    s.nvml_probe(driver="572.16", cuda=12080, mapped="/usr/lib/wsl/lib/libnvidia-ml.so.1",
-                 devices=[nvml_device(0, rtx["bus"], rtx["name"], compute_capability="8.9", memory_total_mib=12282,
-                                      memory_used_mib=1210, power_limit_w=200.0, persistence_mode="Enabled",
-                                      ecc_uncorrected_volatile=None, ecc_uncorrected_aggregate=None)])
-    yield s.expect("ok", None, [], info=["wsl-libcuda-not-a-symlink-is-harmless"])
+    # WSL's share holds one driver as copies and its own nvidia-smi, which
+    # sudo and ssh sessions do not have on PATH: nothing there is a leftover,
+    # and nothing may be linked, removed or installed over it (FC-41, 43, 44).
+    def wsl2_host(name, description, smi=True, smi_on_path=False):
+        s = Snapshot(name, description)
+        s.uname["release"] = "5.15.153.1-microsoft-standard-WSL2"
+        s.pci("0000:00:00.0", "1414", "008e", "030200", subsystem=("1414", "0000"))
+        s.device("/dev/dxg", 10, 125)
+        wsl_libraries(s, smi=smi)
+        if smi_on_path:
+            s.env["PATH"] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/lib/wsl/lib"
+        # What WSL's libraries answer (an RTX 4070 on the Windows side; NVML has no PCI info there).
+        rtx = {"name": "NVIDIA GeForce RTX 4070", "bus": "01"}
+        s.cuda_probe(devices=[dict(cuda_device(0, rtx["bus"], rtx["name"]), compute_capability="8.9", memory_total_mib=12282)],
+                     mapped="/usr/lib/wsl/lib/libcuda.so.1.1", version=12080)
+        s.nvml_probe(driver="572.16", cuda=12080, mapped="/usr/lib/wsl/lib/libnvidia-ml.so.1",
+                     devices=[nvml_device(0, rtx["bus"], rtx["name"], compute_capability="8.9", memory_total_mib=12282,
+                                          memory_used_mib=1210, power_limit_w=200.0, persistence_mode="Enabled",
+                                          ecc_uncorrected_volatile=None, ecc_uncorrected_aggregate=None)])
+        if smi:
+            s.smi(stdout="0, 572.16, NVIDIA GeForce RTX 4070, GPU-5a1c0f3e-21b4-4d7e-9c0a-7e1f2b3c4d5e, 00000000:01:00.0, "
+                         "8.9, 12282, 1210, [N/A], Enabled, Default\n", program="/usr/lib/wsl/lib/nvidia-smi")
+        return s
+
+    harmful = ["driver-libs-leftover-libcuda", "libcuda-unversioned-missing", "nvidia-smi-not-on-path"]
+    s = wsl2_host("wsl2-healthy", "WSL2 with a working GPU: /dev/dxg, no PCI GPU, no Linux module; nvidia-smi in "
+                  "/usr/lib/wsl/lib, off this PATH (sudo's secure_path).")
+    yield s.expect("ok", None, [], info=["wsl-libcuda-not-a-symlink-is-harmless", "wsl-nvidia-smi-off-path",
+                                         "wsl-libcuda-unversioned-not-cached"], absent=harmful + ["wsl-nvidia-smi-missing"])
+
+    s = wsl2_host("wsl2-healthy-login-shell", "WSL2 as its login shell sees it: /usr/lib/wsl/lib on PATH.", smi_on_path=True)
+    yield s.expect("ok", None, [], absent=harmful + ["wsl-nvidia-smi-off-path", "wsl-nvidia-smi-missing"])
+
+    s = wsl2_host("wsl2-nvidia-smi-missing", "WSL2 whose Windows driver put no nvidia-smi in /usr/lib/wsl/lib.", smi=False)
+    yield s.expect("ok", None, [], info=["wsl-nvidia-smi-missing"], absent=harmful + ["wsl-nvidia-smi-off-path"])
 
     # Docker Desktop's WSL2 backend with --gpus all. nvidia-container-cli on
     # WSL2 (libnvidia-container src/nvc_info.c select_wsl_libraries,

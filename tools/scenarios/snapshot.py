@@ -130,11 +130,12 @@ class Snapshot:
                               "stderr": "", "timed_out": False})
         return self
 
-    def smi(self, stdout="", exit=0, stderr="", timed_out=False, signal=None, with_cc=True, truncated=False):
+    def smi(self, stdout="", exit=0, stderr="", timed_out=False, signal=None, with_cc=True, truncated=False,
+            program="/usr/bin/nvidia-smi"):
         """What `nvidia-smi --query-gpu=...` answered, recorded as child evidence (truncated: more than was read)."""
         fields = ("index,driver_version,name,uuid,pci.bus_id," + ("compute_cap," if with_cc else "") +
                   "memory.total,memory.used,mig.mode.current,persistence_mode,compute_mode")
-        answer = {"kind": "command", "args": ["/usr/bin/nvidia-smi", "--query-gpu=" + fields, "--format=csv,noheader,nounits"],
+        answer = {"kind": "command", "args": [program, "--query-gpu=" + fields, "--format=csv,noheader,nounits"],
                   "exit": None if (timed_out or signal) else exit, "stdout": stdout, "stderr": stderr, "timed_out": timed_out}
         if signal:
             answer["signal"] = signal
@@ -514,11 +515,14 @@ class Snapshot:
             handle.write("\n")
 
 
-def wsl_libraries(s):
+def wsl_libraries(s, smi=True):
     """WSL's /usr/lib/wsl/lib: regular files, all with SONAME libcuda.so.1,
-    registered through ld.wsl.conf in the cache."""
+    registered through ld.wsl.conf in the cache, and the Windows driver's
+    nvidia-smi for Linux (smi), which only WSL's login shells put on PATH."""
     for name in ("libcuda.so", "libcuda.so.1", "libcuda.so.1.1"):
         s.file("/usr/lib/wsl/lib/" + name, tiny_elf("libcuda.so.1"))
+    if smi:
+        s.file("/usr/lib/wsl/lib/nvidia-smi", "")
     s.file("/usr/lib/wsl/lib/libnvidia-ml.so.1", tiny_elf("libnvidia-ml.so.1"))
     s.file("/usr/lib/wsl/lib/libnvidia-ptxjitcompiler.so.1", tiny_elf("libnvidia-ptxjitcompiler.so.1"))
     s.file("/etc/ld.so.conf.d/ld.wsl.conf", "/usr/lib/wsl/lib\n")
