@@ -1,6 +1,7 @@
 #include "probes/system_probe.h"
 
 #include "platforms/machine_platform.h"
+#include "probes/security_module.h"
 #include "util/text.h"
 
 namespace gd {
@@ -17,6 +18,7 @@ SystemFacts probe_system(Host& host) {
   facts.uid = user.uid;
   facts.gid = user.gid;
   facts.groups.assign(user.groups.begin(), user.groups.end());
+  facts.security = read_security_module(host);
   return facts;
 }
 

@@ -34,6 +34,41 @@ def scenarios():
     s.nvml_probe(init=999, init_name="Unknown Error")
     yield s.expect("fail", "device-nodes", ["device-open-denied", "nvidia-smi-failed", "nvml-init-failed"], headline="device-open-denied")
 
+    # A security module refuses with EACCES what the mode allows; a device
+    # cgroup refuses with EPERM (security/device_cgroup.c, kernel/bpf/cgroup.c).
+    def confined(name, description, label, opens=True):
+        s = h100_host(name, description)
+        s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"})
+        if label is not None:
+            s.file("/proc/self/attr/current", label)
+        if not opens:
+            for node in s.devices.values():
+                node["open"] = "EACCES"
+                node.pop("driver_version", None)
+            s.smi(exit=255, stdout="Failed to initialize NVML: Insufficient Permissions\n")
+            s.nvml_probe(init=4, init_name="Insufficient Permissions")
+        return s
+
+    selinux = "system_u:system_r:container_t:s0:c214,c918\0"
+    denials = ["device-open-denied", "device-open-denied-by-selinux", "device-open-denied-by-apparmor", "device-open-denied-eacces"]
+    s = confined("container-selinux-devices-denied", "Docker on Fedora with SELinux enforcing and container_use_devices off: the "
+                 "container domain may not open the nodes its mode allows (NVIDIA/nvidia-container-toolkit#33).", selinux, opens=False)
+    yield s.expect("fail", "device-nodes", ["device-open-denied-by-selinux", "nvidia-smi-failed", "nvml-init-failed"],
+                   absent=[d for d in denials if d != "device-open-denied-by-selinux"], headline="device-open-denied-by-selinux",
+                   action="fix-configuration")
+    s = confined("container-selinux-healthy", "The same SELinux-confined container once container_use_devices is on: every node opens.", selinux)
+    yield s.expect("ok", None, [], absent=denials)
+    s = confined("container-apparmor-devices-denied", "A container under a custom AppArmor profile that leaves out /dev/nvidia*.",
+                 "gpu-jobs (enforce)\n", opens=False)
+    yield s.expect("fail", "device-nodes", ["device-open-denied-by-apparmor", "nvidia-smi-failed", "nvml-init-failed"],
+                   absent=[d for d in denials if d != "device-open-denied-by-apparmor"], headline="device-open-denied-by-apparmor")
+    s = confined("container-apparmor-healthy", "Docker's docker-default AppArmor profile, which lets the nodes open.", "docker-default (enforce)\n")
+    yield s.expect("ok", None, [], absent=denials)
+    s = confined("container-open-eacces-unlabelled", "EACCES on nodes the mode allows, and no SELinux or AppArmor label on the "
+                 "process: a module gpudoctor cannot name, or a nodev mount.", None, opens=False)
+    yield s.expect("fail", "device-nodes", ["device-open-denied-eacces", "nvidia-smi-failed", "nvml-init-failed"],
+                   absent=[d for d in denials if d != "device-open-denied-eacces"], headline="device-open-denied-eacces")
+
     s = h100_host("container-bad-capability", "NVIDIA_DRIVER_CAPABILITIES holds a word the toolkit rejects.")
     s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "0", "NVIDIA_DRIVER_CAPABILITIES": "compute,gpu"})
     yield s.expect("fail", "container", ["container-driver-capability-invalid"], headline="container-driver-capability-invalid")
