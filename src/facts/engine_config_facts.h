@@ -360,7 +360,7 @@ struct ToolkitConfigFacts {
     f("skip_mode_detection", skip_mode_detection, "[nvidia-container-runtime-hook] skip-mode-detection");
     f("cdi_kind", cdi_kind, "in cdi mode: the kind it asks CDI for (modes.cdi.default-kind; nvidia.com/gpu, the GPU Operator's management.nvidia.com/gpu)");
     f("cdi_spec_dirs", cdi_spec_dirs, "in cdi mode: where it reads specs (modes.cdi.spec-dirs; /etc/cdi, /var/run/cdi)");
-    f("cdi_spec_found", cdi_spec_found, "in cdi mode: a spec of that kind is in those directories; unset where the directories held more than gpudoctor reads");
+    f("cdi_spec_found", cdi_spec_found, "in cdi mode: a spec of that kind is in those directories; unset where the directories held more than gpudoctor reads, or a spec it may not read where none of the kind was read");
     f("unread", unread, "true where the file is there but gpudoctor did not read it (in unreadable): the facts above are then the toolkit's defaults, and not judged");
   }
 };

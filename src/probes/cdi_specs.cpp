@@ -7,6 +7,7 @@
 #include "util/version.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <map>
 #include <set>
 
@@ -20,6 +21,11 @@ constexpr std::size_t k_shown = 16;
 bool is_spec_name(std::string_view name) {
   return name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json");
 }
+
+// The names nvidia-ctk and the CDI library give NVIDIA's specs (nvidia.yaml,
+// nvidia.com-gpu.yaml), not a DRA driver's per-claim ones (k8s.gpu.nvidia.com-
+// claim_*), which are 0600 on purpose and read by the root engine alone.
+bool is_nvidia_spec_name(std::string_view name) { return name.starts_with("nvidia"); }
 
 // libcuda.so.550.54.15 among the host paths: the driver the spec was generated for.
 std::optional<std::string> driver_of(const CdiSpec& spec) {
@@ -99,6 +105,9 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<Container
           notes.note_unreadable(path, "cannot read: " + errno_name(text.error()));
         else
           ++alike->second.second;
+        // What this user cannot read, a rootless engine run by this user cannot either.
+        if (text.error().value() == EACCES && is_nvidia_spec_name(name))
+          specs.push_back({.path = printable(path, 200), .unreadable_here = true});
         continue;
       }
       budget.spend(text->size());

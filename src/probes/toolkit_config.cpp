@@ -12,6 +12,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <cerrno>
 
 namespace gd {
 namespace {
@@ -41,9 +42,11 @@ Nullable<bool> host_ldconfig_found(Host& host, std::string_view written) {
 // In cdi mode the runtime asks the CDI cache for devices of its default
 // kind, read from its spec directories: is there a spec of that kind?
 // (The GPU Operator's kind is management.nvidia.com/gpu, not nvidia.com/gpu.)
-// Unknown where the directories held more than a look reads (CdiSpecBudget).
+// Unknown where the directories held more than a look reads (CdiSpecBudget),
+// or a spec this user may not read (the runtime reads it as root) when no other is of the kind.
 std::optional<bool> spec_of_kind_exists(Host& host, const std::vector<std::string>& dirs, const std::string& kind, ProbeNotes& notes) {
   CdiSpecBudget budget;
+  bool unread = false;
   for (const auto& dir : dirs) {
     auto names = host.list_dir(dir);
     if (!names) continue;
@@ -53,13 +56,17 @@ std::optional<bool> spec_of_kind_exists(Host& host, const std::vector<std::strin
       const std::string path = join_path(dir, name);
       if (!budget.admit(path, notes)) return std::nullopt;
       auto text = host.read_file(path, k_max_cdi_spec + 1);
-      if (!text) continue;
+      if (!text) {
+        unread = unread || text.error().value() != ENOENT;
+        continue;
+      }
       budget.spend(text->size());
       if (text->find(kind) == std::string::npos) continue;  // a spec of the kind names it
       if (cdi_spec_yaml_kind(*text) == kind) return true;                // as nvidia-ctk writes it, without loading the YAML
       if (auto spec = parse_cdi_spec(*text); spec && spec->kind == kind) return true;
     }
   }
+  if (unread) return std::nullopt;
   return false;
 }
 

@@ -554,6 +554,24 @@ def scenarios():
     s.file("/usr/bin/podman", "").file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
     yield s.expect("ok", None, [])
 
+    # Rootless podman reads the CDI specs as the user who runs it: a spec
+    # only root may read offers that user no device (podman#17539).
+    def rootless_cdi_user(name, description):
+        s = toolkit_host(name, description, no_cgroups=True, mode="cdi")
+        del s.files["/usr/bin/dockerd"]
+        s.file("/usr/bin/podman", "").file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15"))
+        s.user = {"uid": 1000, "gid": 1000, "groups": [1000]}
+        return s
+
+    s = rootless_cdi_user("host-podman-rootless-cdi-healthy-as-user", "The rootless podman host checked by the user who "
+                          "runs podman: the spec (0644) is readable.")
+    yield s.expect("ok", None, [], absent=["cdi-spec-unreadable-rootless", "toolkit-cdi-mode-without-spec"])
+    s = rootless_cdi_user("host-podman-rootless-cdi-spec-root-only", "The spec was written 0600 (the CDI library's "
+                          "cache): the user, and the rootless podman it runs, may not read it.")
+    s.errors["/etc/cdi/nvidia.yaml"] = "EACCES"
+    yield s.expect("warn", None, ["cdi-spec-unreadable-rootless"], info=["container-input-not-permitted"],
+                   absent=["toolkit-cdi-mode-without-spec", "cdi-spec-unreadable"], headline="cdi-spec-unreadable-rootless")
+
     s = dra_node("host-dra-claim-specs-healthy", "A busy Kubernetes node with NVIDIA's DRA driver: a transient CDI "
                  "spec per resource claim in /var/run/cdi (k8s.gpu.nvidia.com-claim_UID.yaml), 300 of them sorted "
                  "before the toolkit's own nvidia.yaml, in cdi mode. Every spec is read; none is a fault.")
