@@ -54,6 +54,12 @@ NodeAccess access_for(const DeviceNode& node, const UserIds& user, bool user_nam
   return read && write ? NodeAccess::rw : read ? NodeAccess::r : write ? NodeAccess::w : NodeAccess::none;
 }
 
+// nvgpu's nodes on a Jetson (the toolkit's devices.csv lists them): the
+// allocator and the GPU's control, channel and address-space nodes, in the
+// JetPack 4/5 nvhost form and the JetPack 6 nvgpu/igpu0 form.
+constexpr const char* k_integrated_gpu_nodes[] = {"/dev/nvmap", "/dev/nvhost-ctrl-gpu", "/dev/nvhost-gpu", "/dev/nvhost-as-gpu",
+                                                  "/dev/nvgpu/igpu0/ctrl", "/dev/nvgpu/igpu0/channel", "/dev/nvgpu/igpu0/as"};
+
 struct Expected {
   std::optional<std::uint32_t> major;
   std::optional<std::uint32_t> minor;
@@ -72,7 +78,10 @@ Expected expected_for(const std::string& path, const std::map<std::string, std::
   if (path.starts_with("/dev/nvidia-caps/")) return {dynamic("nvidia-caps"), std::nullopt, false};
   if (path.starts_with("/dev/nvidia-nvswitch")) return {dynamic("nvidia-nvswitch"), std::nullopt, false};
   if (path == "/dev/dxg") return {dynamic("dxg"), std::nullopt, true};
-  if (!path.starts_with("/dev/nvidia")) return {};  // Jetson's nvmap and nvgpu nodes: dynamic numbers
+  // Jetson's nvmap and nvgpu nodes: dynamic numbers, yet every CUDA program opens them.
+  if (std::find(std::begin(k_integrated_gpu_nodes), std::end(k_integrated_gpu_nodes), path) != std::end(k_integrated_gpu_nodes))
+    return {std::nullopt, std::nullopt, true};
+  if (!path.starts_with("/dev/nvidia")) return {};
   const auto number = parse_int(std::string_view(path).substr(std::string_view("/dev/nvidia").size()));
   if (number) return {k_nvidia_major, static_cast<std::uint32_t>(*number), true};
   return {};
@@ -85,11 +94,6 @@ std::optional<std::int64_t> gpu_minor(std::string_view name) {
   return number && *number >= 0 && *number < 4096 ? number : std::nullopt;
 }
 
-// nvgpu's nodes on a Jetson (the toolkit's devices.csv lists them): the
-// allocator and the GPU's control, channel and address-space nodes, in the
-// JetPack 4/5 nvhost form and the JetPack 6 nvgpu/igpu0 form.
-constexpr const char* k_integrated_gpu_nodes[] = {"/dev/nvmap", "/dev/nvhost-ctrl-gpu", "/dev/nvhost-gpu", "/dev/nvhost-as-gpu",
-                                                  "/dev/nvgpu/igpu0/ctrl", "/dev/nvgpu/igpu0/channel", "/dev/nvgpu/igpu0/as"};
 
 std::vector<std::string> candidate_paths(Host& host, bool integrated_gpu) {
   std::vector<std::string> paths{"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",

@@ -73,6 +73,14 @@ def scenarios():
                                 "or a snapshot without the driver's answers): no PCI GPU is no failure here."))
     yield s.expect("ok", None, [])
 
+    # L4T's udev rules make nvgpu's nodes root:video 0660; a user outside
+    # video cannot open /dev/nvmap, which every CUDA program opens first
+    # ('NvRmMemInitNvmap failed with Permission denied').
+    s = jetson_userspace(jetson("jetson-orin-user-not-in-video", "The Orin, checked (files only) by a user who is not "
+                                "in video: nvmap's and nvgpu's nodes are root:video 0660."))
+    s.user = {"uid": 1001, "gid": 1001, "groups": [1001]}
+    yield s.expect("fail", "device-nodes", ["device-node-permission-denied"], headline="device-node-permission-denied")
+
     s = jetson_userspace(jetson("jetson-orin-nvgpu-not-loaded", "An Orin booted into a kernel without nvgpu: the "
                                 "GPU's platform device has no driver.", nvgpu_loaded=False, nodes=False))
     yield s.expect("fail", "kernel-module", ["integrated-gpu-driver-not-bound"], headline="integrated-gpu-driver-not-bound")
