@@ -159,6 +159,8 @@ struct CdiSpecFacts {
   std::int64_t missing_count = 0;
   std::vector<std::string> missing_mounts{};         // in a container: the first 16
   std::int64_t missing_mount_count = 0;
+  std::vector<std::string> stale_node_numbers{};  // the first 16
+  std::int64_t stale_node_count = 0;
   bool unreadable_here = false;
 
   template <class F>
@@ -175,6 +177,9 @@ struct CdiSpecFacts {
     f("missing_mounts", missing_mounts,
       "in a container: where the spec mounts files for every device (containerPath) and nothing is (the first 16)");
     f("missing_mount_count", missing_mount_count, "how many such container paths");
+    f("stale_node_numbers", stale_node_numbers,
+      "on a host: device nodes whose numbers the spec pins (deviceNodes' major, minor) and that differ from the host's node, as 'PATH M:N (here M:N)' (the first 16)");
+    f("stale_node_count", stale_node_count, "how many such nodes");
     f("unreadable_here", unreadable_here,
       "this user may not read it (EACCES; an NVIDIA spec by its name): nothing else of it is known, and a rootless engine run by this user cannot read it either");
   }

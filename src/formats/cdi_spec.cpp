@@ -48,7 +48,13 @@ void read_edits(const YAML::Node& edits, CdiSpec& spec, bool common, std::size_t
     for (const auto& node : nodes) {
       if (!walk_on()) return;
       const auto host_path = scalar(node, "hostPath");
-      add(host_path.empty() ? scalar(node, "path") : host_path);
+      const auto path = host_path.empty() ? scalar(node, "path") : host_path;
+      add(path);
+      const auto major = parse_int(scalar(node, "major")), minor = parse_int(scalar(node, "minor"));
+      if (major && !path.empty()) {
+        if (spec.pinned_nodes.size() >= k_max_paths) spec.truncated = true;
+        else spec.pinned_nodes.push_back({path, *major, minor});
+      }
     }
   if (const auto hooks = edits["hooks"]; hooks && hooks.IsSequence())
     for (const auto& hook : hooks) {

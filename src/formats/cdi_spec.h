@@ -6,17 +6,28 @@
 
 #include "util/checked.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace gd {
 
+// A deviceNodes entry that pins its numbers: an engine creates the node in
+// the container with them, where it would otherwise stat the host's.
+struct CdiPinnedNode {
+  std::string path;  // hostPath, else path
+  std::int64_t major = 0;
+  std::optional<std::int64_t> minor;
+};
+
 struct CdiSpec {
   std::string cdi_version, kind;
   std::vector<std::string> devices;     // device names: "0", "GPU-<uuid>", "all"
   std::vector<std::string> host_paths;  // mounts' hostPath, deviceNodes' hostPath (else path), hooks' path
   std::vector<std::string> common_mounts;  // the spec's own containerEdits' mounts (every device gets them): containerPath
+  std::vector<CdiPinnedNode> pinned_nodes;  // deviceNodes with a major
   bool truncated = false;               // more entries than gpudoctor reads
 };
 

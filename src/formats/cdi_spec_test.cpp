@@ -85,3 +85,22 @@ TEST_CASE("a CDI spec's top-level YAML kind is read without loading the document
   CHECK(gd::cdi_spec_yaml_kind("devices:\n  - kind: other\n").empty());
   CHECK(gd::cdi_spec_yaml_kind("{\"kind\": \"nvidia.com/gpu\"}").empty());
 }
+
+TEST_CASE("a CDI spec's deviceNodes that pin a major are kept with it; the rest, and junk numbers, are not") {
+  const auto spec = gd::parse_cdi_spec(
+      "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\ncontainerEdits:\n  deviceNodes:\n"
+      "  - path: /dev/nvidia-uvm\n    major: 509\n    minor: 0\n"
+      "  - path: /dev/nvidia-uvm-tools\n    hostPath: /dev/nvidia-uvm-tools\n    major: 509\n"
+      "  - path: /dev/nvidiactl\n"
+      "  - path: /dev/nvidia-modeset\n    major: lots\n"
+      "devices:\n- name: \"0\"\n  containerEdits:\n    deviceNodes:\n    - path: /dev/nvidia0\n      major: 195\n      minor: 0\n");
+  REQUIRE(spec);
+  REQUIRE(spec->pinned_nodes.size() == 3);
+  CHECK(spec->pinned_nodes[0].path == "/dev/nvidia-uvm");
+  CHECK(spec->pinned_nodes[0].major == 509);
+  CHECK(spec->pinned_nodes[0].minor == 0);
+  CHECK(spec->pinned_nodes[1].path == "/dev/nvidia-uvm-tools");
+  CHECK_FALSE(spec->pinned_nodes[1].minor);
+  CHECK(spec->pinned_nodes[2].path == "/dev/nvidia0");
+  CHECK(spec->pinned_nodes[2].major == 195);
+}

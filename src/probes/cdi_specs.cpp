@@ -59,6 +59,18 @@ CdiSpecFacts check_spec(Host& host, const std::string& path, const CdiSpec& spec
     ++facts.missing_count;
     if (facts.missing_host_paths.size() < k_shown) facts.missing_host_paths.push_back(needed);
   }
+  // Numbers the spec pins, against the host's node: nvidia-uvm's major is
+  // given at module load, so a spec written on another boot may pin a stale one.
+  for (const auto& pinned : spec.pinned_nodes) {
+    const auto node = host.device(pinned.path);
+    if (!node || node->type != FileType::char_device) continue;
+    if (pinned.major == node->major && (!pinned.minor || *pinned.minor == node->minor)) continue;
+    ++facts.stale_node_count;
+    if (facts.stale_node_numbers.size() < k_shown)
+      facts.stale_node_numbers.push_back(printable(pinned.path, 200) + " " + std::to_string(pinned.major) + ":" +
+                                         (pinned.minor ? std::to_string(*pinned.minor) : "*") + " (here " +
+                                         std::to_string(node->major) + ":" + std::to_string(node->minor) + ")");
+  }
   return facts;
 }
 

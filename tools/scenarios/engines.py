@@ -125,15 +125,19 @@ def more_scenarios():
                    headline="user-namespace-drops-device-group")
 
 
-def nvidia_ctk_spec(version, lib="/usr/lib/x86_64-linux-gnu"):
+def nvidia_ctk_spec(version, lib="/usr/lib/x86_64-linux-gnu", uvm_major=None):
     """/etc/cdi/nvidia.yaml as `nvidia-ctk cdi generate` writes it for one GPU
     and driver `version`: per-device nodes, the shared nodes, the driver's
-    libraries mounted by their versioned names, and its hooks."""
+    libraries mounted by their versioned names, and its hooks. uvm_major:
+    the UVM nodes pin that major, as a spec edited by hand or copied from
+    another boot does (nvidia-ctk leaves the numbers out)."""
+    uvm = "".join(f"  - path: /dev/{name}\n" + (f"    major: {uvm_major}\n    minor: {minor}\n" if uvm_major else "")
+                  for name, minor in (("nvidia-uvm", 0), ("nvidia-uvm-tools", 1)))
     mounts = "".join(f"  - hostPath: {lib}/{stem}.{version}\n    containerPath: {lib}/{stem}.{version}\n"
                      f"    options:\n    - ro\n    - nosuid\n    - nodev\n    - rbind\n    - rprivate\n"
                      for stem in ("libcuda.so", "libnvidia-ml.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so"))
-    return ("---\ncdiVersion: 0.5.0\ncontainerEdits:\n  deviceNodes:\n  - path: /dev/nvidia-modeset\n"
-            "  - path: /dev/nvidia-uvm\n  - path: /dev/nvidia-uvm-tools\n  - path: /dev/nvidiactl\n"
+    return ("---\ncdiVersion: 0.5.0\ncontainerEdits:\n  deviceNodes:\n  - path: /dev/nvidia-modeset\n" + uvm +
+            "  - path: /dev/nvidiactl\n"
             "  env:\n  - NVIDIA_VISIBLE_DEVICES=void\n  hooks:\n  - args:\n    - nvidia-cdi-hook\n    - create-symlinks\n"
             f"    - --link\n    - libcuda.so.1::{lib}/libcuda.so\n    hookName: createContainer\n"
             "    path: /usr/bin/nvidia-cdi-hook\n  - args:\n    - nvidia-cdi-hook\n    - update-ldcache\n"
@@ -160,6 +164,19 @@ def cdi_scenarios():
     s.file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15")).file("/usr/bin/nvidia-cdi-hook", "")
     yield s.expect("fail", "container", ["cdi-spec-for-other-driver", "cdi-spec-host-paths-missing"],
                    headline="cdi-spec-for-other-driver")
+
+    # nvidia-uvm's major is given at module load; a spec that pins the
+    # numbers of another boot makes a node in every CDI container that reaches
+    # no driver: cuInit 999 there (NVIDIA/nvidia-container-toolkit#1934).
+    s = h100_host("host-cdi-spec-uvm-major-stale", "/etc/cdi/nvidia.yaml pins nvidia-uvm at major 509, but the module "
+                  "got 510 on this boot.")
+    s.file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15", uvm_major=509)).file("/usr/bin/nvidia-cdi-hook", "")
+    yield s.expect("fail", "container", ["cdi-spec-device-numbers-stale"], absent=["cdi-spec-host-paths-missing"],
+                   headline="cdi-spec-device-numbers-stale")
+    s = h100_host("host-cdi-spec-uvm-major-pinned-current", "/etc/cdi/nvidia.yaml pins nvidia-uvm's numbers, and they "
+                  "are this boot's.")
+    s.file("/etc/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15", uvm_major=510)).file("/usr/bin/nvidia-cdi-hook", "")
+    yield s.expect("ok", None, [], absent=["cdi-spec-device-numbers-stale"])
 
     # A pod that mounts the host's /var/run/cdi (a device plugin or validator pod, or a user's hostPath volume),
     # itself started through that spec: the spec's host paths are the host's, never looked for in here.
