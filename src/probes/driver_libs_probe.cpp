@@ -359,7 +359,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     facts.nvidia_smi_off_path = *smi;
   }
   layer.source(&DriverLibsFacts::nvidia_smi, "PATH");
-  layer.source(&DriverLibsFacts::nvidia_smi_off_path, "the platform's driver share");
+  if (facts.nvidia_smi_off_path) layer.source(&DriverLibsFacts::nvidia_smi_off_path, "the platform's driver share");
   // Every layer below is read: the driver may now be asked (it may create
   // nodes or load nvidia_uvm, as any CUDA program's first start does), ahead,
   // beside the reading of the rest. nvidia-smi where a driver should answer
