@@ -148,6 +148,21 @@ struct EnumTable<CdiRefresh> {
   static constexpr std::array names{"enabled", "installed", "absent"};
 };
 
+// nvidia-cdi-refresh.service's ExecCondition, which greps modules.dep.
+struct CdiRefreshGuard {
+  std::string condition;          // as systemd runs it, escaped
+  std::optional<bool> matches;    // grep finds the nvidia module; unknown where not judged
+  bool enabled = false;           // the service or its .path starts at boot
+
+  template <class F>
+  void fields(F& f) const {
+    f("condition", condition, "its ExecCondition, a grep of the running kernel's modules.dep, as systemd runs it (escaped)");
+    f("matches", matches,
+      "grep finds a line: the service runs; false: systemd skips it and the spec is never written; unset where gpudoctor cannot judge the pattern or read modules.dep");
+    f("enabled", enabled, "nvidia-cdi-refresh.service or .path is enabled (starts at boot)");
+  }
+};
+
 // A CDI spec the engines would read (/etc/cdi, /var/run/cdi) of an NVIDIA kind.
 struct CdiSpecFacts {
   std::string path{};
@@ -205,6 +220,7 @@ struct ContainerFacts {
   std::optional<std::vector<std::string>> apptainer_libs;  // Apptainer/Singularity only
   std::optional<std::vector<CdiSpecFacts>> cdi_specs;
   std::optional<CdiRefresh> cdi_refresh;  // where there are specs
+  std::optional<CdiRefreshGuard> cdi_refresh_guard;  // on a host whose toolkit installed the service
   std::optional<bool> apptainer_libs_on_path;
   std::optional<EngineFacts> engines;  // on a host, where an engine is configured
 
@@ -231,6 +247,8 @@ struct ContainerFacts {
     f("apptainer_libs_on_path", apptainer_libs_on_path, "Apptainer: LD_LIBRARY_PATH still names /.singularity.d/libs, as the image's 99-base.sh sets it");
     f("cdi_specs", cdi_specs, "NVIDIA CDI specs in /etc/cdi and /var/run/cdi, as podman, containerd and Docker read them");
     f("cdi_refresh", cdi_refresh, "nvidia-cdi-refresh.path, which regenerates /var/run/cdi/nvidia.yaml after a driver upgrade");
+    f("cdi_refresh_guard", cdi_refresh_guard,
+      "on a host: nvidia-cdi-refresh.service's ExecCondition, where it greps modules.dep, and whether it lets the service run");
     f("engines", engines, "on a host: how its container engines are configured to start GPU containers (Docker, containerd, the NVIDIA Container Toolkit)");
     f("gpu_nodes_present", gpu_nodes_present, "/dev/nvidiactl, /dev/dxg or (Jetson) /dev/nvmap exists");
   }

@@ -1,6 +1,7 @@
 #include "probes/container_probe.h"
 
 #include "platforms/container_engine.h"
+#include "probes/cdi_refresh_guard.h"
 #include "probes/cdi_specs.h"
 #include "probes/containerd_daemon.h"
 #include "probes/crio_daemon.h"
@@ -233,6 +234,10 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
       facts.cdi_refresh = cdi_refresh_state(context.host);
       layer.source(&ContainerFacts::cdi_refresh, "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
     }
+  // The service that writes /var/run/cdi/nvidia.yaml, where it will run at all (hosts).
+  if (!facts.in_container && !context.options.image && !context.options.gpu_table)
+    if ((facts.cdi_refresh_guard = read_cdi_refresh_guard(context.host, context.system.kernel_release)))
+      layer.source(&ContainerFacts::cdi_refresh_guard, "nvidia-cdi-refresh.service's ExecCondition, /lib/modules/RELEASE/modules.dep");
   // A GPU table (`gpus`) needs no engine: their files are not read, their daemons not asked.
   if (!facts.in_container && !context.options.image && !context.options.gpu_table)
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {

@@ -39,6 +39,20 @@ std::vector<std::string> words_of(std::string_view text) {
   return words;
 }
 
+// The C-style escapes systemd undoes in a command's words: a doubled
+// backslash is one; any other escape is kept as written.
+std::vector<std::string> unescaped(std::vector<std::string> words) {
+  for (auto& word : words) {
+    std::string out;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+      out += word[i];
+      if (word[i] == '\\' && i + 1 < word.size() && word[i + 1] == '\\') ++i;
+    }
+    word = std::move(out);
+  }
+  return words;
+}
+
 // Lines with systemd's backslash continuations joined; comments (# and ;) dropped.
 std::vector<std::string> logical_lines(std::string_view text) {
   std::vector<std::string> out;
@@ -74,6 +88,10 @@ class Reader {
         const auto words = words_of(setting.substr(10));
         if (words.empty()) m_exec_words.clear();
         for (const auto& word : words) m_exec_words.push_back({word, path});
+      } else if (setting.starts_with("ExecCondition=")) {
+        auto words = words_of(setting.substr(14));
+        if (words.empty()) m_exec_conditions.clear();
+        else m_exec_conditions.push_back(unescaped(std::move(words)));
       } else if (setting.starts_with("Environment=")) {
         const auto assignments = words_of(setting.substr(12));
         if (assignments.empty()) m_environment.clear();
@@ -91,7 +109,7 @@ class Reader {
   bool room() { return m_files++ < k_max_files; }
 
   ServiceSettings take() {
-    ServiceSettings settings{.exec_words = std::move(m_exec_words), .variables = {}};
+    ServiceSettings settings{.exec_words = std::move(m_exec_words), .exec_conditions = std::move(m_exec_conditions), .variables = {}};
     for (auto& assignment : m_environment) variable(std::move(assignment), settings);
     for (const auto& file : m_environment_files) environment_file(file, settings);
     return settings;
@@ -122,6 +140,7 @@ class Reader {
 
   Host& m_host;
   std::vector<ServiceWord> m_exec_words, m_environment;
+  std::vector<std::vector<std::string>> m_exec_conditions;
   std::vector<std::string> m_environment_files;
   std::size_t m_files = 0;
 };

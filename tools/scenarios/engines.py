@@ -165,6 +165,31 @@ def cdi_scenarios():
     yield s.expect("fail", "container", ["cdi-spec-for-other-driver", "cdi-spec-host-paths-missing"],
                    headline="cdi-spec-for-other-driver")
 
+    # nvidia-cdi-refresh.service greps modules.dep before it runs; toolkit
+    # 1.18.1's pattern wants ".ko:", so DKMS's compressed nvidia.ko.xz never
+    # matches and the spec is never written (NVIDIA/nvidia-container-toolkit#1517).
+    def cdi_refresh_host(name, description, pattern):
+        s = h100_host(name, description)
+        s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko.xz: kernel/fs/jbd2/jbd2.ko.xz\n"
+               "updates/dkms/nvidia.ko.xz:\nupdates/dkms/nvidia-uvm.ko.xz: updates/dkms/nvidia.ko.xz\n")
+        s.file("/usr/lib/systemd/system/nvidia-cdi-refresh.service", "[Unit]\nConditionPathExists=/usr/bin/nvidia-ctk\n\n"
+               "[Service]\nType=oneshot\nEnvironment=NVIDIA_CTK_CDI_OUTPUT_FILE_PATH=/var/run/cdi/nvidia.yaml\n"
+               f"ExecCondition=/usr/bin/grep -qE '{pattern}' /lib/modules/%v/modules.dep\n"
+               "ExecStart=/usr/bin/nvidia-ctk cdi generate\nRemainAfterExit=yes\n")
+        s.file("/usr/lib/systemd/system/nvidia-cdi-refresh.path", "[Path]\nPathChanged=/lib/modules/%v/modules.dep\n")
+        s.link("/etc/systemd/system/multi-user.target.wants/nvidia-cdi-refresh.path", "/usr/lib/systemd/system/nvidia-cdi-refresh.path")
+        s.file("/usr/bin/nvidia-ctk", "")
+        return s
+
+    s = cdi_refresh_host("host-cdi-refresh-skipped-xz-module", "Debian with DKMS's compressed nvidia.ko.xz and toolkit "
+                         "1.18.1's refresh unit, whose condition wants '.ko:': the service is skipped, no spec is written.",
+                         "/(nvidia|nvidia-current)\\\\.ko[:]")
+    yield s.expect("warn", None, ["cdi-refresh-never-runs"], headline="cdi-refresh-never-runs")
+    s = cdi_refresh_host("host-cdi-refresh-runs-xz-module", "The same host with the refresh unit's later pattern, "
+                         "which any module suffix matches.", "/(nvidia|nvidia-current)\\\\.ko")
+    s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15")).file("/usr/bin/nvidia-cdi-hook", "")
+    yield s.expect("ok", None, [], absent=["cdi-refresh-never-runs"])
+
     # nvidia-uvm's major is given at module load; a spec that pins the
     # numbers of another boot makes a node in every CDI container that reaches
     # no driver: cuInit 999 there (NVIDIA/nvidia-container-toolkit#1934).
