@@ -76,6 +76,7 @@ struct FrameworkFacts {
   std::optional<std::vector<std::string>> sass{}, ptx{};
   std::optional<std::int64_t> compressed_entries{};
   std::vector<std::string> problems{};
+  std::optional<std::vector<std::string>> distributions{};
   // Its CUDA build against the driver here: same-major (it runs, perhaps
   // through minor-version compatibility) or needs-newer-driver, with both
   // ways out: the driver it needs, and a build of it that this driver runs.
@@ -99,6 +100,8 @@ struct FrameworkFacts {
     f("ptx", ptx, "PTX in its .nv_fatbin: compute capability and PTX ISA version");
     f("compressed_entries", compressed_entries, "fatbin entries stored compressed (listed, not decompressed)");
     f("problems", problems, "damaged or capped fatbin headers");
+    f("distributions", distributions,
+      "CuPy: where more than one of its distributions is installed (cupy-cuda12x and cupy-cuda13x), each with its version: they share one cupy/ directory");
     f("driver_cuda", driver_cuda, "the CUDA version the driver here supports");
     f("driver_relation", driver_relation, "its CUDA major against the driver's: same-major runs (within a major through minor-version compatibility), needs-newer-driver does not");
     f("driver_needed", driver_needed, "needs-newer-driver: the oldest driver that runs its CUDA major");

@@ -30,7 +30,8 @@ bool at_least(const std::optional<std::string>& version, std::string_view minimu
 }  // namespace
 
 std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, const InstalledPackages& installed) {
-  const auto dist = find_distribution(installed, [](std::string_view name) { return name == "cupy" || name.starts_with("cupy_cuda"); });
+  const auto is_cupy = [](std::string_view name) { return name == "cupy" || name.starts_with("cupy_cuda"); };
+  const auto dist = find_distribution(installed, is_cupy);
   std::string core;
   std::vector<std::string> modules;
   std::set<std::string> needed;  // the CUDA libraries its modules link
@@ -55,6 +56,11 @@ std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, con
   facts.name = "cupy";
   if (dist) facts.version = dist->second;
   facts.path = printable(site + "/cupy", 300);
+  // Every CuPy wheel installs into the one cupy/ directory: two of them leave a mix of both.
+  std::vector<std::string> cupys;
+  for (const auto& [name, version] : installed)
+    if (is_cupy(name) && cupys.size() < 8) cupys.push_back(printable(name + " " + version, 120));
+  if (cupys.size() > 1) facts.distributions = std::move(cupys);
   // The wheel's name says the CUDA major (cupy_cuda12x); a conda or source CuPy's modules say it by what they link.
   int major = 0;
   if (const auto named = dist ? package_cuda_major(dist->first) : std::nullopt) {

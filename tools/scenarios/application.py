@@ -341,7 +341,7 @@ def scenarios():
     s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.4/lib64"
     yield s.cuda12_toolkit_libraries().cupy_wheel().expect(
         "ok", None, [], absent=["application-cuda-library-missing", "application-cuda-library-only-in-wheels",
-                                "application-package-cuda-runtime-missing"])
+                                "application-package-cuda-runtime-missing", "application-cupy-packages-mixed"])
 
     s = h100_host("host-cupy13-only-cuda-wheels", "cupy-cuda12x 13.3.0 beside the nvidia-*-cu12 wheels and no toolkit: "
                   "CuPy 13 links libcudart.so.12 without a RUNPATH into the wheels, so `import cupy` fails "
@@ -349,6 +349,13 @@ def scenarios():
     yield s.cuda12_wheels(ctk12).cupy_wheel().expect(
         "warn", None, ["application-cuda-library-only-in-wheels"], absent=["application-cuda-library-missing"],
         headline="application-cuda-library-only-in-wheels")
+
+    # Two CuPy wheels write one cupy/ directory (gpustack/gpustack#5459).
+    s = h100_host("host-cupy-two-wheels-mixed", "cupy-cuda12x and cupy-cuda13x installed together (two dependencies "
+                  "each pulled one): cupy/ is a mix of both.")
+    s.cuda12_toolkit_libraries().cupy_wheel().package("cupy_cuda13x", "13.6.0")
+    s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.4/lib64"
+    yield s.expect("warn", None, ["application-cupy-packages-mixed"], headline="application-cupy-packages-mixed")
 
     s = h100_host("host-cupy14-ctk-wheels", "cupy-cuda12x[ctk] 14.0.1: the CUDA 12 wheels, found by cuda-pathfinder "
                   "before the loader is asked; no toolkit, no LD_LIBRARY_PATH.")
