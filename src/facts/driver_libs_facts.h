@@ -63,11 +63,14 @@ struct DriverLibraryFacts : ResolutionFacts {
   std::optional<std::string> cuda, note;
   std::optional<boost::json::array> accepts_host_branches;
   std::optional<std::vector<std::int64_t>> supported_host_branches;
+  std::vector<std::string> needs_missing;
 
   template <class F>
   void fields(F& f) const {
     ResolutionFacts::fields(f);
     f("found", found, "the loader finds it");
+    f("needs_missing", needs_missing,
+      "libraries it needs (its DT_NEEDED and theirs) that the loader does not find: dlopen of it fails though it is found (the first 16)");
     f("real_path", real_path, "the file after every symlink");
     f("source", real_path, "the file after every symlink (for evidence)");
     f("kind", kind, "driver, compat (cuda-compat), stub (toolkit stubs/) or wsl");

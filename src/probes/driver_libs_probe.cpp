@@ -340,8 +340,15 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   std::optional<MountSources> mounts;
   if (context.container.in_container) mounts = mount_sources(context.host);
   for (const auto& library : k_libraries) {
+    const auto before = simulation.resolutions().size();
     const auto resolution = simulation.dlopen(library.name, k_plain_program);
     facts.libraries.push_back(describe(context, library, resolution, mounts));
+    // What it needs in turn and the loader cannot find: dlopen fails for all that it found itself
+    // (Jetson's libcuda needs L4T's libnvrm_*, which a container or a bind list may leave out).
+    const auto& all = simulation.resolutions();
+    for (auto index = before; index < all.size() && resolution.path; ++index)
+      if (!all[index].path && all[index].name != library.name && facts.libraries.back().needs_missing.size() < 16)
+        facts.libraries.back().needs_missing.push_back(printable(all[index].name, 120));
   }
   // Some programs ask for the unversioned name, which only the driver's
   // development link or the toolkit's stub carries.

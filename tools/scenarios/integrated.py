@@ -81,6 +81,12 @@ def scenarios():
     s.user = {"uid": 1001, "gid": 1001, "groups": [1001]}
     yield s.expect("fail", "device-nodes", ["device-node-permission-denied"], headline="device-node-permission-denied")
 
+    # libcuda on a Jetson needs L4T's libnvrm_*: found libcuda is no working driver without them (apptainer#3646).
+    s = jetson_userspace(jetson("jetson-orin-libnvrm-missing", "The Orin with libnvrm_gpu.so gone from L4T's directory "
+                                "(a partial upgrade): libcuda.so.1 is found, but cannot be loaded (files only)."))
+    del s.files[f"{L4T_LIB}/libnvrm_gpu.so"]
+    yield s.expect("fail", "driver-libs", ["driver-library-needs-missing"], headline="driver-library-needs-missing")
+
     s = jetson_userspace(jetson("jetson-orin-nvgpu-not-loaded", "An Orin booted into a kernel without nvgpu: the "
                                 "GPU's platform device has no driver.", nvgpu_loaded=False, nodes=False))
     yield s.expect("fail", "kernel-module", ["integrated-gpu-driver-not-bound"], headline="integrated-gpu-driver-not-bound")
