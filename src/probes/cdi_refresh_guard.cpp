@@ -40,7 +40,7 @@ std::optional<bool> grep_matches_module_line(std::string_view pattern, std::stri
   return found;
 }
 
-std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_view kernel_release) {
+std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_view kernel_release, ProbeNotes& notes) {
   const auto service = find_systemd_unit(host, "nvidia-cdi-refresh.service");
   if (!service.path || service.masked) return std::nullopt;
   const auto settings = read_service_settings(host, "nvidia-cdi-refresh.service", service);
@@ -55,7 +55,10 @@ std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_vi
     guard.enabled = service.enabled || find_systemd_unit(host, "nvidia-cdi-refresh.path").enabled;
     std::string file = words[3];
     if (const auto at = file.find("%v"); at != std::string::npos) file.replace(at, 2, kernel_release);
-    if (const auto text = host.read_file(file, k_max_modules_dep); text && text->size() <= k_max_modules_dep - 1)
+    const auto text = host.read_file(file, k_max_modules_dep + 1);
+    if (text && text->size() > k_max_modules_dep)
+      notes.note_unreadable(file, "larger than the " + std::to_string(k_max_modules_dep >> 20) + " MiB gpudoctor reads: the refresh service's condition is not judged");
+    else if (text)
       guard.matches = grep_matches_module_line(words[2], *text);
     return guard;
   }

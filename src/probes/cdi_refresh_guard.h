@@ -6,6 +6,7 @@
 // never ran, and /var/run/cdi/nvidia.yaml was never written.
 
 #include "facts/container_facts.h"
+#include "facts/probe_notes.h"
 #include "host/host.h"
 
 #include <optional>
@@ -20,7 +21,8 @@ namespace gd {
 // POSIX extended regular expression.
 std::optional<bool> grep_matches_module_line(std::string_view pattern, std::string_view modules_dep);
 
-// The guard of the installed service, where it has one that greps modules.dep.
-std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_view kernel_release);
+// The guard of the installed service, where it has one that greps modules.dep;
+// a modules.dep past the cap is noted, and the guard not judged.
+std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_view kernel_release, ProbeNotes& notes);
 
 }  // namespace gd

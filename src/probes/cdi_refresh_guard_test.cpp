@@ -44,13 +44,24 @@ TEST_CASE("cdi-refresh guard: read from the installed unit, %v the running kerne
   host.file("/usr/lib/systemd/system/nvidia-cdi-refresh.path", "[Path]\n");
   host.link("/etc/systemd/system/multi-user.target.wants/nvidia-cdi-refresh.path", "/usr/lib/systemd/system/nvidia-cdi-refresh.path");
   host.file("/lib/modules/6.12.0-1-amd64/modules.dep", k_dkms_xz);
-  auto guard = gd::read_cdi_refresh_guard(host, "6.12.0-1-amd64");
+  gd::ProbeNotes notes;
+  auto guard = gd::read_cdi_refresh_guard(host, "6.12.0-1-amd64", notes);
   REQUIRE(guard);
   CHECK(guard->condition == "/usr/bin/grep -qE /(nvidia|nvidia-current)\\.ko[:] /lib/modules/%v/modules.dep");
   CHECK(guard->matches == false);
   CHECK(guard->enabled);
 
+  // A modules.dep past the cap: noted, and the guard not judged.
+  host.file("/lib/modules/6.12.0-1-amd64/modules.dep", std::string((8 << 20) + 1, 'x'));
+  guard = gd::read_cdi_refresh_guard(host, "6.12.0-1-amd64", notes);
+  REQUIRE(guard);
+  CHECK_FALSE(guard->matches);
+  REQUIRE(notes.unreadable.size() == 1);
+  CHECK(notes.unreadable[0].problem.find("8 MiB") != std::string::npos);
+  notes.unreadable.clear();
+
   // A drop-in that clears the condition (the workaround): nothing to judge.
   host.file("/etc/systemd/system/nvidia-cdi-refresh.service.d/override.conf", "[Service]\nExecCondition=\n");
-  CHECK_FALSE(gd::read_cdi_refresh_guard(host, "6.12.0-1-amd64"));
+  CHECK_FALSE(gd::read_cdi_refresh_guard(host, "6.12.0-1-amd64", notes));
+  CHECK(notes.unreadable.empty());
 }

@@ -236,7 +236,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
     }
   // The service that writes /var/run/cdi/nvidia.yaml, where it will run at all (hosts).
   if (!facts.in_container && !context.options.image && !context.options.gpu_table)
-    if ((facts.cdi_refresh_guard = read_cdi_refresh_guard(context.host, context.system.kernel_release)))
+    if ((facts.cdi_refresh_guard = read_cdi_refresh_guard(context.host, context.system.kernel_release, layer)))
       layer.source(&ContainerFacts::cdi_refresh_guard, "nvidia-cdi-refresh.service's ExecCondition, /lib/modules/RELEASE/modules.dep");
   // A GPU table (`gpus`) needs no engine: their files are not read, their daemons not asked.
   if (!facts.in_container && !context.options.image && !context.options.gpu_table)

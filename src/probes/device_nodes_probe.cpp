@@ -94,7 +94,6 @@ std::optional<std::int64_t> gpu_minor(std::string_view name) {
   return number && *number >= 0 && *number < 4096 ? number : std::nullopt;
 }
 
-
 std::vector<std::string> candidate_paths(Host& host, bool integrated_gpu) {
   std::vector<std::string> paths{"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
                                  "/dev/dxg"};
