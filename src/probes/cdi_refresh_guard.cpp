@@ -6,6 +6,8 @@
 
 #include <regex.h>
 
+#include <algorithm>
+
 namespace gd {
 
 namespace {
@@ -25,8 +27,12 @@ std::optional<bool> grep_matches_module_line(std::string_view pattern, std::stri
   regex_t expression;
   if (regcomp(&expression, std::string(pattern).c_str(), REG_EXTENDED | REG_NOSUB) != 0) return std::nullopt;
   std::optional<bool> found = false;
-  for (auto line : lines(modules_dep)) {
-    if (!contains(line, "nvidia")) continue;
+  // From one "nvidia" to the next, each line that holds one once: a few of a distribution's thousands.
+  for (auto hit = modules_dep.find("nvidia"); hit != std::string_view::npos; hit = modules_dep.find("nvidia", hit)) {
+    const auto start = modules_dep.rfind('\n', hit);
+    const auto begin = start == std::string_view::npos ? 0 : start + 1;
+    const auto end = std::min(modules_dep.find('\n', hit), modules_dep.size());
+    const auto line = modules_dep.substr(begin, end - begin);
     if (line.size() > k_max_line || line.find('\0') != std::string_view::npos) {
       found = std::nullopt;
       break;
@@ -35,6 +41,7 @@ std::optional<bool> grep_matches_module_line(std::string_view pattern, std::stri
       found = true;
       break;
     }
+    hit = end;
   }
   regfree(&expression);
   return found;
