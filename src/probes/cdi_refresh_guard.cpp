@@ -23,6 +23,9 @@ bool is_grep(std::string_view program) { return program == "grep" || program.end
 std::optional<bool> grep_matches_module_line(std::string_view pattern, std::string_view modules_dep) {
   // Only the lines that name nvidia are searched, so the pattern must need that name.
   if (pattern.size() > k_max_pattern || !contains(pattern, "nvidia")) return std::nullopt;
+  // A back-reference (glibc's extension to ERE) can make a match take exponential time: not judged.
+  for (std::size_t i = 0; i + 1 < pattern.size(); ++i)
+    if (pattern[i] == '\\' && pattern[i + 1] >= '1' && pattern[i + 1] <= '9') return std::nullopt;
   // POSIX's own extended expressions, as grep -E reads them.
   regex_t expression;
   if (regcomp(&expression, std::string(pattern).c_str(), REG_EXTENDED | REG_NOSUB) != 0) return std::nullopt;

@@ -34,6 +34,7 @@ TEST_CASE("cdi-refresh guard: a pattern it cannot judge is unknown, never a verd
   CHECK_FALSE(gd::grep_matches_module_line("/(nvidia", k_dkms_xz));     // no regular expression
   CHECK_FALSE(gd::grep_matches_module_line(std::string(300, 'a') + "nvidia", k_dkms_xz));
   CHECK_FALSE(gd::grep_matches_module_line("nvidia", "nvidia" + std::string(5000, 'x') + "\n"));
+  CHECK_FALSE(gd::grep_matches_module_line("(nvidia*)*\\1x", std::string(3000, 'n') + "nvidia\n"));  // a back-reference
 }
 
 TEST_CASE("cdi-refresh guard: read from the installed unit, %v the running kernel, escapes undone") {
