@@ -59,7 +59,7 @@ std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, con
   // Every CuPy wheel installs into the one cupy/ directory: two of them leave a mix of both.
   std::vector<std::string> cupys;
   for (const auto& [name, version] : installed)
-    if (is_cupy(name) && cupys.size() < 8) cupys.push_back(printable(name + " " + version, 120));
+    if (is_cupy(normalized_package_name(name)) && cupys.size() < 8) cupys.push_back(printable(name + " " + version, 120));
   if (cupys.size() > 1) facts.distributions = std::move(cupys);
   // The wheel's name says the CUDA major (cupy_cuda12x); a conda or source CuPy's modules say it by what they link.
   int major = 0;

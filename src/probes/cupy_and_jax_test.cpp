@@ -54,6 +54,13 @@ TEST_CASE("CuPy 13: its modules, the libraries they link, NVRTC by name, and no 
   // Linked, so not opened again by name; NVRTC is.
   CHECK(found->dlopens == std::vector<std::string>{"libnvrtc.so.12"});
   CHECK(found->loads_first.empty());  // CuPy 13 never looks in the wheels
+  CHECK_FALSE(found->facts.distributions);  // one CuPy
+
+  // Two CuPy wheels, their names as their dist-info folders happen to spell them: both are named.
+  const auto mixed = gd::find_cupy(host, k_site, {{"cupy_cuda12x", "13.3.0"}, {"CuPy-CUDA13x", "13.6.0"}});
+  REQUIRE(mixed);
+  REQUIRE(mixed->facts.distributions);
+  CHECK(*mixed->facts.distributions == std::vector<std::string>{"cupy_cuda12x 13.3.0", "CuPy-CUDA13x 13.6.0"});
 }
 
 TEST_CASE("CuPy 14: cuda-pathfinder takes the wheels' copies first, the runtime and NVRTC included") {
