@@ -57,8 +57,7 @@ std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_vi
   for (const auto& words : settings.exec_conditions) {
     // `[-]/usr/bin/grep -qE PATTERN /lib/modules/%v/modules.dep`: the one form the toolkit writes.
     if (words.size() != 4) continue;
-    std::string_view program = words[0];
-    while (!program.empty() && std::string_view("-@:+!|").find(program.front()) != std::string_view::npos) program.remove_prefix(1);
+    const std::string_view program = std::string_view(words[0]).substr(exec_prefix_length(words[0]));
     if (!is_grep(program) || !words[1].starts_with('-') || !contains(words[1], "E") || !words[3].ends_with("/modules.dep")) continue;
     CdiRefreshGuard guard;
     guard.condition = printable(words[0] + " " + words[1] + " " + words[2] + " " + words[3], 300);

@@ -234,12 +234,11 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
       facts.cdi_refresh = cdi_refresh_state(context.host);
       layer.source(&ContainerFacts::cdi_refresh, "/etc/systemd/system, /usr/lib/systemd/system: nvidia-cdi-refresh.path");
     }
-  // The service that writes /var/run/cdi/nvidia.yaml, where it will run at all (hosts).
-  if (!facts.in_container && !context.options.image && !context.options.gpu_table)
+  // A GPU table (`gpus`) needs no engine: their files are not read, their daemons not asked.
+  if (!facts.in_container && !context.options.image && !context.options.gpu_table) {
+    // The service that writes /var/run/cdi/nvidia.yaml, where it will run at all.
     if ((facts.cdi_refresh_guard = read_cdi_refresh_guard(context.host, context.system.kernel_release, layer)))
       layer.source(&ContainerFacts::cdi_refresh_guard, "nvidia-cdi-refresh.service's ExecCondition, /lib/modules/RELEASE/modules.dep");
-  // A GPU table (`gpus`) needs no engine: their files are not read, their daemons not asked.
-  if (!facts.in_container && !context.options.image && !context.options.gpu_table)
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
       // The running dockerds, containerds and crio, asked ahead: their answers are taken by finish_container.
@@ -251,6 +250,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
       for (const auto& containerd : facts.engines->containerd) ask_ahead(cri_status_request(containerd.socket));
       if (facts.engines->crio) ask_ahead(crio_config_request(facts.engines->crio->socket));
     }
+  }
   if (!facts.in_container) {
     layer.summary = "not in a container";
     if (facts.own_root) layer.summary += " (" + facts.discounted_markers.front() + " is there, but " + *facts.own_root + ")";

@@ -211,8 +211,9 @@ std::vector<std::string> driver_files_elsewhere(Host& host, const DriverLibraryF
   if (libcuda.real_path) reached.insert(*libcuda.real_path);
   for (const auto& tried : libcuda.tried) reached.insert(real_path(host, tried.path));
   std::vector<std::string> found;
+  const std::string share = driver_share ? std::string(driver_share) + "/" : std::string();
   for (auto& path : driver_dir_files(host, {"libcuda.so."})) {
-    if (driver_share && path.starts_with(std::string(driver_share) + "/")) continue;
+    if (!share.empty() && path.starts_with(share)) continue;
     if (!reached.count(real_path(host, path))) found.push_back(std::move(path));
   }
   return found;
@@ -346,9 +347,9 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
     // What it needs in turn and the loader cannot find: dlopen fails for all that it found itself
     // (Jetson's libcuda needs L4T's libnvrm_*, which a container or a bind list may leave out).
     const auto& all = simulation.resolutions();
-    for (auto index = before; index < all.size() && resolution.path; ++index)
-      if (!all[index].path && all[index].name != library.name && facts.libraries.back().needs_missing.size() < 16)
-        facts.libraries.back().needs_missing.push_back(printable(all[index].name, 120));
+    auto& needs_missing = facts.libraries.back().needs_missing;
+    for (auto index = before; resolution.path && index < all.size() && needs_missing.size() < 16; ++index)
+      if (!all[index].path) needs_missing.push_back(printable(all[index].name, 120));
   }
   // Some programs ask for the unversioned name, which only the driver's
   // development link or the toolkit's stub carries.

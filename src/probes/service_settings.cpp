@@ -200,15 +200,17 @@ std::vector<ServiceWord> ServiceSettings::command_words() const {
   return words;
 }
 
+std::size_t exec_prefix_length(std::string_view word) { return std::min(word.find_first_not_of("-@:+!"), word.size()); }
+
 std::vector<std::string> ServiceSettings::command_line() const {
   std::vector<std::string> argv;
   bool own_argv0 = false;  // "@": the word after the program is its argv[0]
   for (const auto& word : exec_words) {
     std::string_view text = word.text;
     if (argv.empty() && !own_argv0) {
-      const auto prefixes = text.find_first_not_of("-@:+!");
+      const auto prefixes = exec_prefix_length(text);
       own_argv0 = text.substr(0, prefixes).find('@') != std::string_view::npos;
-      text.remove_prefix(std::min(prefixes, text.size()));
+      text.remove_prefix(prefixes);
       argv.emplace_back(text);
       continue;
     }

@@ -50,6 +50,10 @@ ServiceSettings read_service_settings(Host& host, std::string_view unit);
 // The same, for a unit already found.
 ServiceSettings read_service_settings(Host& host, std::string_view unit, const SystemdUnit& found);
 
+// How many of an Exec line's first word's characters are systemd's prefixes
+// (-@:+!), which are not part of the program's path.
+std::size_t exec_prefix_length(std::string_view word);
+
 // Whether a command word names a flag as Go's flag packages take it: `--flag`
 // (its value the next word) or `--flag=VALUE`.
 bool names_flag(std::string_view word, std::string_view flag);
