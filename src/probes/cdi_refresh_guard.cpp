@@ -55,9 +55,12 @@ std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_vi
   if (!service.path || service.masked) return std::nullopt;
   const auto settings = read_service_settings(host, "nvidia-cdi-refresh.service", service);
   for (const auto& words : settings.exec_conditions) {
-    // `[-]/usr/bin/grep -qE PATTERN /lib/modules/%v/modules.dep`: the one form the toolkit writes.
+    // `/usr/bin/grep -qE PATTERN /lib/modules/%v/modules.dep`: the one form the toolkit writes.
     if (words.size() != 4) continue;
-    const std::string_view program = std::string_view(words[0]).substr(exec_prefix_length(words[0]));
+    const std::string_view prefixes = std::string_view(words[0]).substr(0, exec_prefix_length(words[0]));
+    // `-`: systemd takes the command's failure for success, so this condition never skips the service.
+    if (prefixes.find('-') != std::string_view::npos) continue;
+    const std::string_view program = std::string_view(words[0]).substr(prefixes.size());
     if (!is_grep(program) || !words[1].starts_with('-') || !contains(words[1], "E") || !words[3].ends_with("/modules.dep")) continue;
     CdiRefreshGuard guard;
     guard.condition = printable(words[0] + " " + words[1] + " " + words[2] + " " + words[3], 300);

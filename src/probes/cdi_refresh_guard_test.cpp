@@ -65,4 +65,15 @@ TEST_CASE("cdi-refresh guard: read from the installed unit, %v the running kerne
   host.file("/etc/systemd/system/nvidia-cdi-refresh.service.d/override.conf", "[Service]\nExecCondition=\n");
   CHECK_FALSE(gd::read_cdi_refresh_guard(host, "6.12.0-1-amd64", notes));
   CHECK(notes.unreadable.empty());
+
+  // A drop-in whose condition's failure is ignored (`-`): systemd runs the service whatever grep says.
+  host.file("/lib/modules/6.12.0-1-amd64/modules.dep", k_dkms_xz);
+  host.file("/etc/systemd/system/nvidia-cdi-refresh.service.d/override.conf",
+            "[Service]\nExecCondition=\nExecCondition=-/usr/bin/grep -qE '/(nvidia|nvidia-current)\\\\.ko[:]' /lib/modules/%v/modules.dep\n");
+  CHECK_FALSE(gd::read_cdi_refresh_guard(host, "6.12.0-1-amd64", notes));
+  host.file("/etc/systemd/system/nvidia-cdi-refresh.service.d/override.conf",
+            "[Service]\nExecCondition=\nExecCondition=+/usr/bin/grep -qE '/(nvidia|nvidia-current)\\\\.ko[:]' /lib/modules/%v/modules.dep\n");
+  guard = gd::read_cdi_refresh_guard(host, "6.12.0-1-amd64", notes);
+  REQUIRE(guard);
+  CHECK(guard->matches == false);
 }

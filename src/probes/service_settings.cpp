@@ -13,14 +13,94 @@ namespace {
 constexpr std::size_t k_max_file = 64 << 10;
 constexpr std::size_t k_max_files = 16;
 
-// Shell-like words, quotes removed (systemd's own splitting, without its specifiers and escapes).
-std::vector<std::string> words_of(std::string_view text) {
+// How a backslash reads in a word: as systemd reads a unit's Exec and
+// Environment lines (C escapes: `\\` `\"` `\n` `\x41` `\101` `\u00e9` ...), or
+// as it splits a variable's value for $NAME and an environment file's
+// values (the backslash keeps the next character as it is).
+enum class Escapes { c, literal_next };
+
+void append_utf8(std::string& out, char32_t u) {
+  if (u < 0x80) {
+    out += static_cast<char>(u);
+  } else if (u < 0x800) {
+    out += static_cast<char>(0xC0 | (u >> 6));
+    out += static_cast<char>(0x80 | (u & 0x3F));
+  } else if (u < 0x10000) {
+    out += static_cast<char>(0xE0 | (u >> 12));
+    out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (u & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (u >> 18));
+    out += static_cast<char>(0x80 | ((u >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (u & 0x3F));
+  }
+}
+
+// The digits of an escape's number in one base, all of them valid; nothing else.
+std::optional<std::uint32_t> escape_number(std::string_view digits, int base) {
+  if (digits.empty()) return std::nullopt;
+  std::uint32_t value = 0;
+  for (char c : digits) {
+    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+    if (digit >= base) return std::nullopt;
+    value = value * base + static_cast<std::uint32_t>(digit);
+  }
+  return value;
+}
+
+// One C escape after its backslash, as systemd's cunescape_one reads it: what
+// it appends and how many characters it took; 0 for one systemd refuses (it
+// then rejects the whole line; here the escape is kept as written).
+std::size_t c_escape(std::string_view rest, std::string& out) {
+  static constexpr std::string_view simple = "abfnrtv\\\"'s";
+  static constexpr std::string_view meaning = "\a\b\f\n\r\t\v\\\"' ";
+  if (rest.empty()) return 0;
+  if (const auto at = simple.find(rest[0]); at != std::string_view::npos) {
+    out += meaning[at];
+    return 1;
+  }
+  auto number = [&](std::size_t skip, std::size_t digits, int base) -> std::optional<std::uint32_t> {
+    if (rest.size() < skip + digits) return std::nullopt;
+    return escape_number(rest.substr(skip, digits), base);
+  };
+  std::optional<std::uint32_t> value;
+  std::size_t taken = 0;
+  bool byte = false;
+  switch (rest[0]) {
+    case 'x': value = number(1, 2, 16), taken = 3, byte = true; break;
+    case 'u': value = number(1, 4, 16), taken = 5; break;
+    case 'U': value = number(1, 8, 16), taken = 9; break;
+    default:
+      if (rest[0] >= '0' && rest[0] <= '7') value = number(0, 3, 8), taken = 3, byte = true;
+  }
+  // NUL is never allowed, nor a byte above 255 or a code point outside Unicode.
+  if (!value || *value == 0 || (byte && *value > 0xFF) || *value > 0x10FFFF || (*value >= 0xD800 && *value <= 0xDFFF)) return 0;
+  if (byte) out += static_cast<char>(*value);
+  else append_utf8(out, *value);
+  return taken;
+}
+
+// Words as systemd's extract_first_word splits them: at spaces and tabs
+// outside quotes, quotes removed wherever they stand in a word, a backslash
+// read as `escapes` says, inside quotes too. Specifiers (%) are not expanded.
+std::vector<std::string> words_of(std::string_view text, Escapes escapes = Escapes::c) {
   std::vector<std::string> words;
   std::string word;
   char quote = 0;
   bool in_word = false;
-  for (char c : text) {
-    if (quote) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size()) {
+      in_word = true;
+      if (escapes == Escapes::literal_next) {
+        word += text[++i];
+      } else if (const auto taken = c_escape(text.substr(i + 1), word)) {
+        i += taken;
+      } else {
+        word += c;
+      }
+    } else if (quote) {
       if (c == quote) quote = 0;
       else word += c;
     } else if (c == '"' || c == '\'') {
@@ -39,20 +119,6 @@ std::vector<std::string> words_of(std::string_view text) {
   return words;
 }
 
-// The C-style escapes systemd undoes in a command's words: a doubled
-// backslash is one; any other escape is kept as written.
-std::vector<std::string> unescaped(std::vector<std::string> words) {
-  for (auto& word : words) {
-    std::string out;
-    for (std::size_t i = 0; i < word.size(); ++i) {
-      out += word[i];
-      if (word[i] == '\\' && i + 1 < word.size() && word[i + 1] == '\\') ++i;
-    }
-    word = std::move(out);
-  }
-  return words;
-}
-
 // Lines with systemd's backslash continuations joined; comments (# and ;) dropped.
 std::vector<std::string> logical_lines(std::string_view text) {
   std::vector<std::string> out;
@@ -60,7 +126,9 @@ std::vector<std::string> logical_lines(std::string_view text) {
   for (auto line : lines(text)) {
     line = trim(line);
     if (joined.empty() && (line.starts_with('#') || line.starts_with(';'))) continue;
-    if (line.ends_with('\\')) {
+    // An odd run of backslashes at the end continues the line; an even one is escaped backslashes.
+    const auto trailing = line.size() - std::min(line.find_last_not_of('\\') + 1, line.size());
+    if (trailing % 2 == 1) {
       joined += std::string(line.substr(0, line.size() - 1)) + " ";
       continue;
     }
@@ -91,7 +159,7 @@ class Reader {
       } else if (setting.starts_with("ExecCondition=")) {
         auto words = words_of(setting.substr(14));
         if (words.empty()) m_exec_conditions.clear();
-        else m_exec_conditions.push_back(unescaped(std::move(words)));
+        else m_exec_conditions.push_back(std::move(words));
       } else if (setting.starts_with("Environment=")) {
         const auto assignments = words_of(setting.substr(12));
         if (assignments.empty()) m_environment.clear();
@@ -127,7 +195,7 @@ class Reader {
       if (equals == std::string_view::npos) continue;
       // Two splits, each systemd's: the file's value with its quotes removed
       // here, then that value split at whitespace where ExecStart expands $NAME.
-      auto value = words_of(assignment.substr(equals + 1));
+      auto value = words_of(assignment.substr(equals + 1), Escapes::literal_next);
       std::string joined;
       for (const auto& word : value) joined += (joined.empty() ? "" : " ") + word;
       variable({std::string(assignment.substr(0, equals + 1)) + joined, path}, settings);
@@ -195,7 +263,7 @@ std::optional<std::string> ServiceSettings::variable(std::string_view name) cons
 std::vector<ServiceWord> ServiceSettings::command_words() const {
   std::vector<ServiceWord> words = exec_words;
   for (const auto& assignment : variables)
-    for (auto& word : words_of(std::string_view(assignment.text).substr(assignment.text.find('=') + 1)))
+    for (auto& word : words_of(std::string_view(assignment.text).substr(assignment.text.find('=') + 1), Escapes::literal_next))
       words.push_back({std::move(word), assignment.file});
   return words;
 }
@@ -219,7 +287,7 @@ std::vector<std::string> ServiceSettings::command_line() const {
       continue;
     }
     if (text.size() > 1 && text.front() == '$' && text[1] != '{') {
-      for (auto& value_word : words_of(variable(text.substr(1)).value_or(""))) argv.push_back(std::move(value_word));
+      for (auto& value_word : words_of(variable(text.substr(1)).value_or(""), Escapes::literal_next)) argv.push_back(std::move(value_word));
       continue;
     }
     std::string expanded;

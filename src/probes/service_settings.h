@@ -24,8 +24,8 @@ struct ServiceWord {
 };
 
 struct ServiceSettings {
-  std::vector<ServiceWord> exec_words;  // ExecStart's words as written
-  // Each ExecCondition's words, systemd's backslash escapes undone (`\\.` is `\.`).
+  std::vector<ServiceWord> exec_words;  // ExecStart's words, quotes and C escapes undone
+  // Each ExecCondition's words, systemd's C escapes undone (`\\.` is `\.`).
   std::vector<std::vector<std::string>> exec_conditions;
   std::vector<ServiceWord> variables;   // NAME=VALUE, as written; an environment file's after Environment='s, as systemd applies them
 

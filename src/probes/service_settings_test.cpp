@@ -160,3 +160,23 @@ TEST_CASE("CRI-O reads the file and drop-ins its command line names, else those 
   CHECK(files("CRIO_CONFIG_OPTIONS=-d /srv/crio.d\n", "[Service]\nEnvironment=CONTAINER_CONFIG_DIR=/env/crio.d\n") ==
         Files{"/etc/crio/crio.conf", "/srv/crio.d/10.conf"});
 }
+
+TEST_CASE("a unit's words as systemd splits them: C escapes in and out of quotes, quotes inside a word; a variable's value keeps the character after a backslash") {
+  gd::ProbeFixture f;
+  f.host.file("/lib/systemd/system/docker.service",
+              "[Service]\n"
+              "Environment=\"OPTS=--label a\\\\ b\" SEP=x\\ty\n"
+              "ExecStart=/usr/bin/dockerd --data-root=\"/srv/my\\x20docker\" -H\\sfd:// \\\n"
+              "  --label='it\\'s' --x=a\"b c\"d --bad=\\q --octal=\\101 --u=\\u00e9 --nul=\\x00 $OPTS\n"
+              "ExecCondition=/bin/sh -c 'echo \\\\\\\\' \\\\\n");
+  const auto settings = gd::read_service_settings(f.host, "docker.service");
+  CHECK(settings.command_line() == std::vector<std::string>{"/usr/bin/dockerd", "--data-root=/srv/my docker", "-H fd://", "--label=it's",
+                                                            "--x=ab cd", "--bad=\\q", "--octal=A", "--u=\xc3\xa9", "--nul=\\x00",
+                                                            "--label", "a b"});
+  REQUIRE(settings.variables.size() == 2);
+  CHECK(settings.variables[1].text == "SEP=x\ty");
+  // OPTS is `--label a\ b`, whose backslash keeps the space in $OPTS's word.
+  // `\\` twice: two backslashes after unescaping; the line's last `\\` is an escaped backslash, no continuation.
+  REQUIRE(settings.exec_conditions.size() == 1);
+  CHECK(settings.exec_conditions[0] == std::vector<std::string>{"/bin/sh", "-c", "echo \\\\", "\\"});
+}
