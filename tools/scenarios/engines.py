@@ -168,13 +168,13 @@ def cdi_scenarios():
     # nvidia-cdi-refresh.service greps modules.dep before it runs; toolkit
     # 1.18.1's pattern wants ".ko:", so DKMS's compressed nvidia.ko.xz never
     # matches and the spec is never written (NVIDIA/nvidia-container-toolkit#1517).
-    def cdi_refresh_host(name, description, pattern):
+    def cdi_refresh_host(name, description, pattern, prefix=""):
         s = h100_host(name, description)
         s.file(f"/lib/modules/{KERNEL}/modules.dep", "kernel/fs/ext4/ext4.ko.xz: kernel/fs/jbd2/jbd2.ko.xz\n"
                "updates/dkms/nvidia.ko.xz:\nupdates/dkms/nvidia-uvm.ko.xz: updates/dkms/nvidia.ko.xz\n")
         s.file("/usr/lib/systemd/system/nvidia-cdi-refresh.service", "[Unit]\nConditionPathExists=/usr/bin/nvidia-ctk\n\n"
                "[Service]\nType=oneshot\nEnvironment=NVIDIA_CTK_CDI_OUTPUT_FILE_PATH=/var/run/cdi/nvidia.yaml\n"
-               f"ExecCondition=/usr/bin/grep -qE '{pattern}' /lib/modules/%v/modules.dep\n"
+               f"ExecCondition={prefix}/usr/bin/grep -qE '{pattern}' /lib/modules/%v/modules.dep\n"
                "ExecStart=/usr/bin/nvidia-ctk cdi generate\nRemainAfterExit=yes\n")
         s.file("/usr/lib/systemd/system/nvidia-cdi-refresh.path", "[Path]\nPathChanged=/lib/modules/%v/modules.dep\n")
         s.link("/etc/systemd/system/multi-user.target.wants/nvidia-cdi-refresh.path", "/usr/lib/systemd/system/nvidia-cdi-refresh.path")
@@ -187,6 +187,12 @@ def cdi_scenarios():
     yield s.expect("warn", None, ["cdi-refresh-never-runs"], headline="cdi-refresh-never-runs")
     s = cdi_refresh_host("host-cdi-refresh-runs-xz-module", "The same host with the refresh unit's later pattern, "
                          "which any module suffix matches.", "/(nvidia|nvidia-current)\\\\.ko")
+    s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15")).file("/usr/bin/nvidia-cdi-hook", "")
+    yield s.expect("ok", None, [], absent=["cdi-refresh-never-runs"])
+    # "-": systemd takes the condition's failure for success and runs the service anyway.
+    s = cdi_refresh_host("host-cdi-refresh-condition-failure-ignored", "1.18.1's pattern, which misses nvidia.ko.xz, "
+                         "in a condition whose failure is ignored ('-'): the service runs and writes the spec.",
+                         "/(nvidia|nvidia-current)\\\\.ko[:]", prefix="-")
     s.file("/var/run/cdi/nvidia.yaml", nvidia_ctk_spec("550.54.15")).file("/usr/bin/nvidia-cdi-hook", "")
     yield s.expect("ok", None, [], absent=["cdi-refresh-never-runs"])
 
