@@ -35,6 +35,7 @@ std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, con
   std::string core;
   std::vector<std::string> modules;
   std::set<std::string> needed;  // the CUDA libraries its modules link
+  std::optional<int> core_major;  // the CUDA major of what cupy/_core/core links
   for (const auto dir : k_cupy_module_dirs) {
     auto names = host.list_dir(site + "/" + std::string(dir));
     if (!names) continue;
@@ -46,7 +47,10 @@ std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, con
       else modules.push_back(path);
       if (const auto elf = read_elf(host, path))
         for (const auto& library : elf->needed)
-          if (is_cuda_library(library)) needed.insert(library);
+          if (is_cuda_library(library)) {
+            needed.insert(library);
+            if (path == core && !core_major) core_major = cuda_major_of_soname(library);
+          }
     }
   }
   // `import cupy` loads cupy/_core/core first; without it this is no CuPy for CUDA (cupy-rocm links none).
@@ -62,8 +66,14 @@ std::optional<FoundFramework> find_cupy(Host& host, const std::string& site, con
     if (is_cupy(normalized_package_name(name)) && cupys.size() < 8) cupys.push_back(printable(name + " " + version, 120));
   if (cupys.size() > 1) facts.distributions = std::move(cupys);
   // The wheel's name says the CUDA major (cupy_cuda12x); a conda or source CuPy's modules say it by what they link.
+  // Beside another CuPy, the name says nothing of which wheel's core is on disk: what core links does.
   int major = 0;
-  if (const auto named = dist ? package_cuda_major(dist->first) : std::nullopt) {
+  if (facts.distributions && core_major) {
+    major = *core_major;
+    facts.cuda_source = "the libraries cupy/_core/core links (more than one CuPy wheel is installed)";
+    const auto same_major = [&](std::string_view name) { return is_cupy(name) && package_cuda_major(name) == core_major; };
+    if (const auto installed_for_core = find_distribution(installed, same_major)) facts.version = installed_for_core->second;
+  } else if (const auto named = dist ? package_cuda_major(dist->first) : std::nullopt) {
     major = *named;
     facts.cuda_source = "its wheel's name (" + dist->first + ")";
   } else {

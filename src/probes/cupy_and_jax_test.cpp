@@ -61,6 +61,14 @@ TEST_CASE("CuPy 13: its modules, the libraries they link, NVRTC by name, and no 
   REQUIRE(mixed);
   REQUIRE(mixed->facts.distributions);
   CHECK(*mixed->facts.distributions == std::vector<std::string>{"cupy_cuda12x 13.3.0", "CuPy-CUDA13x 13.6.0"});
+  CHECK(mixed->facts.cuda == "12");
+  // Listed first, the CUDA 13 wheel's name does not decide: the core on disk links CUDA 12's runtime.
+  const auto listed_first = gd::find_cupy(host, k_site, {{"CuPy-CUDA13x", "13.6.0"}, {"cupy_cuda12x", "13.3.0"}});
+  REQUIRE(listed_first);
+  CHECK(listed_first->facts.cuda == "12");
+  CHECK(listed_first->facts.version == "13.3.0");
+  CHECK(listed_first->facts.cuda_source.value_or("").find("core links") != std::string::npos);
+  CHECK(listed_first->dlopens == std::vector<std::string>{"libnvrtc.so.12"});
 }
 
 TEST_CASE("CuPy 14: cuda-pathfinder takes the wheels' copies first, the runtime and NVRTC included") {

@@ -356,6 +356,12 @@ def scenarios():
     s.cuda12_toolkit_libraries().cupy_wheel().package("cupy_cuda13x", "13.6.0")
     s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.4/lib64"
     yield s.expect("warn", None, ["application-cupy-packages-mixed"], headline="application-cupy-packages-mixed")
+    # An older installer kept the project's own spelling in the folder name; pip matches it as cupy_cuda13x.
+    s = h100_host("host-cupy-two-wheels-mixed-spelling", "cupy-cuda12x and a CuPy-CUDA13x whose dist-info keeps "
+                  "the project's capitals: the same two wheels in one cupy/.")
+    s.cuda12_toolkit_libraries().cupy_wheel().package("CuPy_CUDA13x", "13.6.0")
+    s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.4/lib64"
+    yield s.expect("warn", None, ["application-cupy-packages-mixed"], headline="application-cupy-packages-mixed")
 
     s = h100_host("host-cupy14-ctk-wheels", "cupy-cuda12x[ctk] 14.0.1: the CUDA 12 wheels, found by cuda-pathfinder "
                   "before the loader is asked; no toolkit, no LD_LIBRARY_PATH.")
