@@ -13,10 +13,10 @@
 
 namespace {
 
-std::string xz_compress(const std::string& data) {
+std::string xz_compress(const std::string& data, lzma_check check = LZMA_CHECK_CRC32) {
   std::string out(lzma_stream_buffer_bound(data.size()), '\0');
   std::size_t written = 0;
-  lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()), data.size(),
+  lzma_easy_buffer_encode(6, check, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()), data.size(),
                           reinterpret_cast<std::uint8_t*>(out.data()), &written, out.size());
   out.resize(written);
   return out;
@@ -36,6 +36,20 @@ std::string sample() {
 }
 
 }  // namespace
+
+TEST_CASE("xz: the stream's integrity check, as liblzma writes each; nothing for what is no stream header") {
+  CHECK(gd::xz_stream_check(xz_compress("x", LZMA_CHECK_NONE)) == 0);
+  CHECK(gd::xz_stream_check(xz_compress("x", LZMA_CHECK_CRC32)) == 1);
+  CHECK(gd::xz_stream_check(xz_compress("x", LZMA_CHECK_CRC64)) == 4);
+  CHECK(gd::xz_stream_check(xz_compress("x", LZMA_CHECK_SHA256)) == 10);
+  auto reserved = xz_compress("x", LZMA_CHECK_CRC32);
+  reserved[7] = 0x03;  // a check ID no encoder writes today
+  CHECK(gd::xz_stream_check(reserved) == 3);
+  reserved[7] = 0x11;  // a reserved bit set: not a header this format knows
+  CHECK_FALSE(gd::xz_stream_check(reserved));
+  CHECK_FALSE(gd::xz_stream_check(xz_compress("x").substr(0, 11)));
+  CHECK_FALSE(gd::xz_stream_check("\x7f" "ELF\x02\x01\x01\0\0\0\0\0"));
+}
 
 TEST_CASE("xz: round trip, cap, damage, truncation, concatenated streams") {
   const auto data = sample();

@@ -40,4 +40,13 @@ Result<std::string> xz_decompress(std::string_view data, std::size_t max_output)
   return out;
 }
 
+std::optional<int> xz_stream_check(std::string_view header) {
+  static constexpr std::string_view magic("\xFD" "7zXZ\0", 6);
+  if (header.size() < k_xz_stream_header_size || !header.starts_with(magic)) return std::nullopt;
+  // The first flag byte is reserved (zero); so are the second's high bits.
+  const auto flags = static_cast<unsigned char>(header[7]);
+  if (header[6] != 0 || (flags & 0xF0) != 0) return std::nullopt;
+  return flags & 0x0F;
+}
+
 }  // namespace gd

@@ -22,6 +22,14 @@ struct EnumTable<ModuleFlavour> {
   static constexpr std::array names{"open", "proprietary"};
 };
 
+// The integrity check of a .ko.xz's stream: the kernel's own xz decoder,
+// which in-kernel module decompression uses, takes none and crc32 only.
+enum class XzCheck { none, crc32, crc64, sha256, other };
+template <>
+struct EnumTable<XzCheck> {
+  static constexpr std::array names{"none", "crc32", "crc64", "sha256", "other"};
+};
+
 // Loaded (true), not loaded (false), or cannot tell (null: no /proc/modules, no /sys/module).
 struct ModuleStates {
   Nullable<bool> nvidia, nvidia_uvm, nvidia_modeset, nvidia_drm, nouveau, nova_core, nova_drm, nvidia_peermem, nvidia_fs, nvgpu;
@@ -100,6 +108,7 @@ struct InstalledModule {
   std::optional<std::string> compression, modinfo_problem, not_read;
   std::optional<std::string> version, license, vermagic;
   std::optional<ModuleFlavour> flavour;
+  std::optional<XzCheck> xz_check;
   std::optional<bool> matches_kernel, modprobe_loads, signed_;
 
   template <class F>
@@ -108,6 +117,7 @@ struct InstalledModule {
     f("signed", signed_, "a module signature is appended (sign-file's '~Module signature appended~'); null when unreadable");
     f("modprobe_loads", modprobe_loads, "modules.dep names this file: it is the one `modprobe nvidia` loads");
     f("compression", compression, "xz, zstd or gzip for a .ko.xz, .ko.zst or .ko.gz (read unpacked, as kmod does)");
+    f("xz_check", xz_check, "a .ko.xz's integrity check (its stream header): the kernel's own xz decoder takes none and crc32 only; plain `xz` writes crc64");
     f("modinfo_problem", modinfo_problem, "why its .modinfo could not be read (damaged, cut short, past a cap)");
     f("not_read", not_read, "listed but not read: the modules unpacked before it used up what a run unpacks (nothing is said of it)");
     f("version", version, ".modinfo version: the driver version it would load");
@@ -293,6 +303,8 @@ struct KernelModuleFacts {
   std::vector<std::string> other_kernel_releases;
   std::optional<std::string> module_file;
   std::optional<bool> module_file_signed;
+  std::optional<std::string> kernel_decompresses;
+  std::optional<std::int64_t> kmod_release;
   std::optional<std::vector<SigningKey>> signing_keys;
   std::optional<bool> signing_key_enrolled;
   std::optional<GspFirmware> gsp_firmware;
@@ -327,6 +339,10 @@ struct KernelModuleFacts {
     f("other_kernel_releases", other_kernel_releases, "the kernels /lib/modules holds instead, when the running one's is gone");
     f("secure_boot", secure_boot, "not loaded: the SecureBoot EFI variable");
     f("module_file_signed", module_file_signed, "not loaded: the module modules.dep lists carries a signature");
+    f("kernel_decompresses", kernel_decompresses,
+      "not loaded: /sys/module/compression, the one compression the kernel unpacks modules of itself (kmod 31 and later hand it such a module)",
+      std::vector<std::string>{"xz", "zstd", "gzip"});
+    f("kmod_release", kmod_release, "not loaded, an .xz module the kernel's decoder refuses: kmod's release, from dpkg (31 and later hand the kernel the compressed file)");
     f("signing_keys", signing_keys, "not loaded, Secure Boot on: the module-signing keys on disk and whether the firmware trusts each");
     f("gsp_firmware", gsp_firmware, "the GSP firmware files of the driver version, where one is known");
     f("signing_key_enrolled", signing_key_enrolled, "some signing key is enrolled (false: keys found, none enrolled; null: cannot tell)");

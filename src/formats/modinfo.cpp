@@ -124,6 +124,11 @@ Checked<ModInfo> modinfo_of_bytes(std::string bytes, std::optional<std::string> 
   return modinfo_of_elf(module, "module");
 }
 
+std::optional<int> module_xz_check(Files& files, const std::string& path) {
+  const auto header = files.read_range(path, 0, k_xz_stream_header_size);
+  return header ? xz_stream_check(*header) : std::nullopt;
+}
+
 Checked<ModInfo> read_modinfo(Files& files, const std::string& path) {
   UnpackBudget budget;
   return *read_modinfo(files, path, budget);

@@ -24,6 +24,11 @@ struct ModInfo {
 // nullopt for a plain .ko.
 std::optional<std::string> module_compression(std::string_view path);
 
+// The integrity check ID of a .ko.xz's stream (archive/xz.h: 0 none,
+// 1 CRC32, 4 CRC64, 10 SHA-256), from its first bytes; nothing where the
+// file cannot be read or is no xz stream.
+std::optional<int> module_xz_check(Files& files, const std::string& path);
+
 // How much a run may unpack of compressed modules, all together: each is
 // unpacked whole (its section headers are at its end), so a directory of
 // large ones costs time and memory in proportion; past the budget a module

@@ -4,6 +4,7 @@
 #include "util/text.h"
 #include "util/version.h"
 
+#include "probes/dpkg_status.h"
 #include "probes/kernel_log.h"
 #include "probes/module_config.h"
 #include "probes/module_signing.h"
@@ -225,6 +226,36 @@ bool wants_kernel_log(const ProbeContext& context, const KernelModuleFacts& fact
          (context.hardware.gpu_count > 0 || (facts.loaded && *facts.loaded));
 }
 
+// A module the kernel unpacks itself: kmod 31 and later hand the compressed
+// file to finit_module where /sys/module/compression names its compression,
+// and the kernel's xz decoder refuses a stream checked by anything but CRC32
+// ('decompression failed with status 6', modprobe's 'Invalid argument').
+// dpkg's kmod release is read only for such a module.
+void check_kernel_decompression(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
+  auto& facts = layer.facts;
+  constexpr std::string_view k_compression = "/sys/module/compression";
+  if (const auto text = context.host.read_file(k_compression, 64)) {
+    const auto name = trim(*text);
+    if (name == "xz" || name == "zstd" || name == "gzip") facts.kernel_decompresses = std::string(name);
+    layer.source(&KernelModuleFacts::kernel_decompresses, std::string(k_compression));
+  }
+  if (facts.kernel_decompresses != "xz" || !facts.installed_modules) return;
+  const bool refused = std::any_of(facts.installed_modules->begin(), facts.installed_modules->end(), [](const InstalledModule& module) {
+    return module.xz_check && *module.xz_check != XzCheck::none && *module.xz_check != XzCheck::crc32;
+  });
+  if (!refused) return;
+  if (const auto kmod = find_installed_deb(context.host, [](std::string_view name) { return name == "kmod"; })) {
+    std::int64_t release = 0;
+    const auto& version = kmod->upstream_version;
+    std::size_t digits = 0;
+    while (digits < version.size() && digits < 6 && version[digits] >= '0' && version[digits] <= '9') release = release * 10 + (version[digits++] - '0');
+    if (digits > 0) {
+      facts.kmod_release = release;
+      layer.source(&KernelModuleFacts::kmod_release, std::string(k_dpkg_status) + ": kmod " + kmod->version);
+    }
+  }
+}
+
 }  // namespace
 
 Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
@@ -272,6 +303,7 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
       facts.signing_key_enrolled = some_key_enrolled(*facts.signing_keys);
       layer.source(&KernelModuleFacts::signing_keys, "/var/lib/dkms/mok.pub and friends; MokListRT, db (efivarfs)");
     }
+    check_kernel_decompression(context, layer);
     facts.installed_matches_kernel = std::any_of(facts.installed_modules->begin(), facts.installed_modules->end(),
                                                  [](const InstalledModule& module) { return module.matches_kernel == true; });
     for (const auto& module : *facts.installed_modules) {

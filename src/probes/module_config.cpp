@@ -87,6 +87,9 @@ std::vector<InstalledModule> find_installed_modules(Host& host, const std::strin
       InstalledModule module;
       module.path = base + sub + "/" + name;
       module.compression = module_compression(name);
+      if (module.compression == "xz")
+        if (const auto check = module_xz_check(host, module.path))
+          module.xz_check = *check == 0 ? XzCheck::none : *check == 1 ? XzCheck::crc32 : *check == 4 ? XzCheck::crc64 : *check == 10 ? XzCheck::sha256 : XzCheck::other;
       auto read = read_modinfo(host, module.path, budget);
       if (!read) {
         module.not_read = "past the " + std::to_string(UnpackBudget{}.bytes >> 20) + " MiB of compressed modules a run unpacks";
