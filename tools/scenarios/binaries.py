@@ -108,10 +108,14 @@ _COMPRESSORS = {
 }
 
 
-def compressed_module(modinfo, suffix, signed=False):
+def compressed_module(modinfo, suffix, signed=False, xz_check=None):
     """tiny_module(modinfo) compressed by the real xz, zstd or gzip (suffix
-    "xz", "zst" or "gz"), as modules_install and DKMS compress modules."""
+    "xz", "zst" or "gz"), as modules_install and DKMS compress modules;
+    xz_check: another check than the kernel's crc32 ("crc64": plain `xz`,
+    as DKMS before 3.0.13 ran it)."""
     command = _COMPRESSORS[suffix]
+    if xz_check:
+        command = ["xz", f"--check={xz_check}", "-c"]
     try:
         return subprocess.run(command, input=tiny_module(modinfo, signed), stdout=subprocess.PIPE, check=True).stdout
     except FileNotFoundError:

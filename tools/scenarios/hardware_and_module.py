@@ -109,9 +109,9 @@ def scenarios():
 
     # Compressed modules, made by the real xz, zstd and gzip with the kernel's
     # flags, are read unpacked as kmod reads them.
-    def compressed_installed_module(s, suffix, version, vermagic_release, where="updates/dkms", cut=False, signed=False):
+    def compressed_installed_module(s, suffix, version, vermagic_release, where="updates/dkms", cut=False, signed=False, xz_check=None):
         data = compressed_module({"version": version, "license": "NVIDIA", "srcversion": "A1B2C3D4E5F6A7B8C9D0E1F",
-                                  "vermagic": f"{vermagic_release} SMP preempt mod_unload modversions "}, suffix, signed)
+                                  "vermagic": f"{vermagic_release} SMP preempt mod_unload modversions "}, suffix, signed, xz_check)
         s.file(f"/lib/modules/{s.uname['release']}/{where}/nvidia.ko.{suffix}", data[:len(data) // 2] if cut else data)
         s.file(f"/lib/modules/{s.uname['release']}/modules.dep", f"{where}/nvidia.ko.{suffix}:\n")
 
@@ -135,6 +135,45 @@ def scenarios():
     s.file("/etc/modprobe.d/nvidia-off.conf", "blacklist nvidia\n")
     yield s.expect("fail", "kernel-module", ["nvidia-blacklisted", "nvidia-module-not-loaded"],
                    absent=["installed-module-unreadable", "installed-module-wrong-kernel"], headline="nvidia-blacklisted")
+
+    # The kernel's xz decoder takes CRC32 only; kmod 31 and later hand it the
+    # compressed file where /sys/module/compression says xz, and DKMS before
+    # 3.0.13 compressed with plain xz (CRC64): dkms#386, Debian #1061427.
+    def kmod_deb(version):
+        return f"Package: kmod\nStatus: install ok installed\nArchitecture: amd64\nVersion: {version}\n\n"
+
+    s = Snapshot("host-xz-module-crc64-kernel-unpacks", "Debian 13 (kmod 34, a kernel that unpacks xz modules itself) with "
+                 "an nvidia.ko.xz an old DKMS compressed with plain xz, CRC64: modprobe fails with 'Invalid argument'.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    compressed_installed_module(s, "xz", "550.54.15", KERNEL, xz_check="crc64")
+    s.file("/sys/module/compression", "xz\n").file("/var/lib/dpkg/status", kmod_deb("34.2-2"))
+    yield s.expect("fail", "kernel-module", ["installed-module-xz-check-refused", "nvidia-module-not-loaded"],
+                   absent=["installed-module-unreadable"], headline="installed-module-xz-check-refused")
+
+    s = Snapshot("host-xz-module-crc64-kmod-unpacks", "The same CRC64 nvidia.ko.xz with Debian 12's kmod 30, which unpacks "
+                 "modules itself: the check is not the kernel's to refuse, so the cause is elsewhere.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    compressed_installed_module(s, "xz", "550.54.15", KERNEL, xz_check="crc64")
+    s.file("/sys/module/compression", "xz\n").file("/var/lib/dpkg/status", kmod_deb("30+20221128-1"))
+    yield s.expect("fail", "kernel-module", ["nvidia-module-not-loaded"], absent=["installed-module-xz-check-refused"],
+                   headline="nvidia-module-not-loaded")
+
+    s = Snapshot("host-xz-module-crc32-kernel-unpacks", "Debian 13 with DKMS 3.2's nvidia.ko.xz (CRC32, as the kernel's "
+                 "build compresses) left unloaded: the compression is not why.").plain_vm_pci()
+    s.pci("0000:1b:00.0", "10de", "2330", "030200")
+    s.driver_userspace("550.54.15")
+    compressed_installed_module(s, "xz", "550.54.15", KERNEL)
+    s.file("/sys/module/compression", "xz\n").file("/var/lib/dpkg/status", kmod_deb("34.2-2"))
+    yield s.expect("fail", "kernel-module", ["nvidia-module-not-loaded"], absent=["installed-module-xz-check-refused"],
+                   headline="nvidia-module-not-loaded")
+
+    s = h100_host("host-healthy-xz-crc64-module-loaded", "A CRC64 nvidia.ko.xz on a kernel that unpacks xz modules, "
+                  "loaded all the same (kmod unpacked it): the module is loaded, nothing to say.")
+    compressed_installed_module(s, "xz", "550.54.15", KERNEL, xz_check="crc64")
+    s.file("/sys/module/compression", "xz\n")
+    yield s.expect("ok", None, [], absent=["installed-module-xz-check-refused"])
 
     # The rule's healthy twin: a compressed DKMS module, loaded and working.
     s = h100_host("host-healthy-zst-dkms-module", "Ubuntu 24.04 with the DKMS module installed as nvidia.ko.zst, loaded, every node in place.")
