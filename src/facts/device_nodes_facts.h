@@ -33,6 +33,7 @@ struct NodeFacts {
   bool wrong_number = false;
   std::optional<std::string> expected;  // "195:255", "510:any"
   std::optional<bool> allocated;        // a GPU node: given to this workload, where the allocation says
+  std::optional<std::string> nodev_mount;
 
   template <class F>
   void fields(F& f) const {
@@ -51,6 +52,7 @@ struct NodeFacts {
     f("expected", expected, "major:minor it should have");
     f("allocated", allocated,
       "a /dev/nvidiaN node: true if the workload's allocation gives it this GPU, false if not (refused by design); absent when unknown");
+    f("nodev_mount", nodev_mount, "opening it was refused with EACCES, and the mount it lies on (this mount point, /proc/self/mountinfo) has nodev");
   }
 };
 

@@ -20,7 +20,7 @@ namespace gd {
 
 namespace {
 
-constexpr const char* k_mountinfo = "/proc/self/mountinfo";
+constexpr const char* k_mountinfo = k_self_mountinfo.data();  // NUL-terminated: a literal
 
 struct Detection {
   EngineDetection engines;

@@ -99,7 +99,7 @@ using MountSources = std::map<std::string, std::string>;
 
 MountSources mount_sources(Host& host) {
   MountSources mounts;
-  auto mountinfo = host.read_file("/proc/self/mountinfo", 1 << 20);
+  auto mountinfo = host.read_file(k_self_mountinfo, 1 << 20);
   if (!mountinfo) return mounts;
   for (auto& entry : parse_mountinfo(*mountinfo)) mounts.insert_or_assign(std::move(entry.mount_point), std::move(entry.root));
   return mounts;

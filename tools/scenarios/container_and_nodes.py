@@ -68,6 +68,18 @@ def scenarios():
                  "process: a module gpudoctor cannot name, or a nodev mount.", None, opens=False)
     yield s.expect("fail", "device-nodes", ["device-open-denied-eacces", "nvidia-smi-failed", "nvml-init-failed"],
                    absent=[d for d in denials if d != "device-open-denied-eacces"], headline="device-open-denied-eacces")
+    # nodev is checked before any security module is asked (fs/namei.c may_open).
+    docker_mounts = ("1071 1000 0:62 / / rw,relatime master:1 - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A\n"
+                     "1099 1071 0:74 / /proc/driver/nvidia rw,nosuid,nodev,noexec,relatime - tmpfs tmpfs rw,mode=555\n")
+    s = confined("container-dev-tmpfs-nodev", "A container started with --tmpfs /dev:nodev over the nodes the toolkit "
+                 "made: every open is EACCES, whatever the mode.", None, opens=False)
+    s.file("/proc/self/mountinfo", docker_mounts + "1100 1071 0:80 / /dev rw,nosuid,nodev,noexec,relatime - tmpfs tmpfs rw,size=65536k,mode=755\n")
+    yield s.expect("fail", "device-nodes", ["device-open-denied-nodev", "nvidia-smi-failed", "nvml-init-failed"],
+                   absent=denials, headline="device-open-denied-nodev", action="fix-configuration")
+    s = confined("container-dev-tmpfs-healthy", "Docker's own /dev tmpfs (nosuid, no nodev) and a nodev /dev/shm: every node opens.", None)
+    s.file("/proc/self/mountinfo", docker_mounts + "1100 1071 0:80 / /dev rw,nosuid - tmpfs tmpfs rw,size=65536k,mode=755\n"
+           "1101 1100 0:81 / /dev/shm rw,nosuid,nodev,noexec,relatime - tmpfs shm rw,size=65536k\n")
+    yield s.expect("ok", None, [], absent=denials + ["device-open-denied-nodev"])
 
     s = h100_host("container-bad-capability", "NVIDIA_DRIVER_CAPABILITIES holds a word the toolkit rejects.")
     s.in_docker(legacy=True).env.update({"NVIDIA_VISIBLE_DEVICES": "0", "NVIDIA_DRIVER_CAPABILITIES": "compute,gpu"})
