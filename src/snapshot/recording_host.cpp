@@ -137,6 +137,9 @@ Result<FileStat> RecordingHost::stat(std::string_view path) {
   }
   // Something that was only stat-ed still has to exist on replay.
   if (path.starts_with("/dev/")) return info;
+  // The stored copy gets the replayer's owner: who may read it is kept where others may not.
+  if (info->type == FileType::regular && !(info->mode & 0004))
+    m_snapshot.file_owners.insert_or_assign(std::string(path), FileOwner{info->mode, info->uid, info->gid});
   auto logical = prepare(path);
   if (!logical || m_root->exists(*logical)) return info;
   if (info->type == FileType::directory) m_root->make_dirs(*logical);

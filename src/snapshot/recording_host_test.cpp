@@ -215,3 +215,32 @@ TEST_CASE("variables that would make snapshot.json too large to read back go, th
   CHECK(replay.env("NVIDIA_VISIBLE_DEVICES") == "all");  // the short one stays
   CHECK(replay.env_with_prefix("NVIDIA_").size() == 161 - recorder.variables_not_kept());
 }
+
+TEST_CASE("a file others may not read keeps its mode and owner in the snapshot: the replay's stat answers them") {
+  gd::TempDir system;
+  system.write("etc/cdi/nvidia.yaml", "cdiVersion: 0.5.0\n");
+  system.write("etc/cdi/other.yaml", "cdiVersion: 0.5.0\n");
+  std::filesystem::permissions(system / "etc/cdi/nvidia.yaml", std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::filesystem::permissions(system / "etc/cdi/other.yaml", std::filesystem::perms(0644));
+  gd::LiveHost live(system.path());
+  gd::TempDir out;
+  std::filesystem::create_directories(out / "root");
+  gd::RecordingHost recorder(live, out.path());
+  const auto live_stat = recorder.stat("/etc/cdi/nvidia.yaml");
+  REQUIRE(live_stat.has_value());
+  CHECK(live_stat->mode == 0600);
+  CHECK(recorder.read_file("/etc/cdi/nvidia.yaml", 100).has_value());
+  CHECK(recorder.stat("/etc/cdi/other.yaml").has_value());
+  REQUIRE(recorder.finish("test").has_value());
+  // The stored copy is the recorder's to write; its mode is not what is replayed.
+  std::filesystem::permissions(out / "root/etc/cdi/nvidia.yaml", std::filesystem::perms(0644));
+  const auto json = slurp(out / "snapshot.json");
+  CHECK(json.find("\"file_owners\"") != std::string::npos);
+  CHECK(json.find("other.yaml") == std::string::npos);  // readable by others: nothing kept
+  gd::ReplayHost replay(out.path());
+  const auto replayed = replay.stat("/etc/cdi/nvidia.yaml");
+  REQUIRE(replayed.has_value());
+  CHECK(replayed->mode == 0600);
+  CHECK(replayed->uid == live_stat->uid);
+  CHECK(replayed->gid == live_stat->gid);
+}

@@ -128,6 +128,12 @@ Result<FileStat> ReplayHost::stat(std::string_view path) {
   if (!info && m_snapshot.directories.count(path)) return FileStat{FileType::directory, 0755, 0, 0, 0};
   if (info)
     if (const auto size = m_snapshot.file_sizes.find(path); size != m_snapshot.file_sizes.end()) info->size = size->second;
+  if (info)
+    if (const auto owner = m_snapshot.file_owners.find(path); owner != m_snapshot.file_owners.end()) {
+      info->mode = owner->second.mode;
+      info->uid = owner->second.uid;
+      info->gid = owner->second.gid;
+    }
   return info;
 }
 

@@ -26,6 +26,10 @@ void read_pieces(const json::object& top, Snapshot& snapshot) {
     for (const auto& [path, size] : *sizes)
       if (size.is_int64() && size.get_int64() >= 0)
         snapshot.file_sizes.emplace(snapshot_bytes(path), static_cast<std::uint64_t>(size.get_int64()));
+  if (const auto* owners = object_field(top, "file_owners"))
+    for (const auto& [path, owner] : *owners)
+      if (owner.is_object())
+        snapshot.file_owners.emplace(snapshot_bytes(path), owner_from_json(owner.get_object()));
   if (const auto* pieces = object_field(top, "pieces"))
     for (const auto& [path, table] : *pieces) {
       if (!table.is_array()) continue;
@@ -94,7 +98,7 @@ Snapshot snapshot_from_json(const json::object& top) {
 }
 
 json::object snapshot_to_json(const Snapshot& snapshot) {
-  json::object env, devices, errors, sizes, pieces, links, listings;
+  json::object env, devices, errors, sizes, owners, pieces, links, listings;
   for (const auto& [path, names] : snapshot.listings) {
     json::array list;
     for (const auto& name : names) list.push_back(json::string(snapshot_text(name)));
@@ -105,6 +109,7 @@ json::object snapshot_to_json(const Snapshot& snapshot) {
   for (const auto& [path, node] : snapshot.devices) devices[snapshot_text(path)] = to_json(node);
   for (const auto& [path, name] : snapshot.errors) errors[snapshot_text(path)] = name;
   for (const auto& [path, size] : snapshot.file_sizes) sizes[snapshot_text(path)] = size;
+  for (const auto& [path, owner] : snapshot.file_owners) owners[snapshot_text(path)] = to_json(owner);
   for (const auto& [path, list] : snapshot.pieces) {
     json::array table;
     for (const auto& [offset, size] : list) table.push_back(json::array{offset, size});
@@ -123,6 +128,7 @@ json::object snapshot_to_json(const Snapshot& snapshot) {
   if (!listings.empty()) top["listings"] = std::move(listings);
   if (!directories.empty()) top["directories"] = std::move(directories);
   if (!sizes.empty()) top["file_sizes"] = std::move(sizes);
+  if (!owners.empty()) top["file_owners"] = std::move(owners);
   if (!pieces.empty()) top["pieces"] = std::move(pieces);
   return top;
 }

@@ -29,6 +29,14 @@ struct SnapshotError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// stat(2)'s owner and mode of a regular file that others may not read: what
+// a replay's stat answers, where the stored copy has the replayer's.
+struct FileOwner {
+  std::uint32_t mode = 0;  // permission bits
+  std::uint32_t uid = 0;
+  std::uint32_t gid = 0;
+};
+
 struct RecordedChild {
   ChildRequest request;
   ChildAnswer answer;
@@ -44,6 +52,7 @@ struct Snapshot {
   // (a libcuda only listed, a PCI function only counted): at most k_max_listed_names each.
   std::map<std::string, std::vector<std::string>, std::less<>> listings;
   std::map<std::string, std::uint64_t, std::less<>> file_sizes;  // of files read piecewise
+  std::map<std::string, FileOwner, std::less<>> file_owners;      // of stat-ed files others may not read
   // path -> (original offset, size) of each piece, stored back to back under root/
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>, std::less<>> pieces;
   // symlink path -> its target on the recorded system, where the link under

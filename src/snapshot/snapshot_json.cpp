@@ -65,6 +65,10 @@ json::object to_json(const DeviceNode& node) {
   return object;
 }
 
+json::object to_json(const FileOwner& owner) {
+  return {{"mode", mode_string(owner.mode)}, {"uid", owner.uid}, {"gid", owner.gid}};
+}
+
 json::object to_json(const Uname& uname) {
   return {{"sysname", snapshot_text(uname.sysname)}, {"release", snapshot_text(uname.release)},
           {"version", snapshot_text(uname.version)}, {"machine", snapshot_text(uname.machine)}};
@@ -100,6 +104,10 @@ DeviceNode device_from_json(const json::object& object) {
   if (object.contains("open")) node.legacy_open = string_field(object, "open");
   if (object.contains("driver_version")) node.legacy_driver_version = string_field(object, "driver_version");
   return node;
+}
+
+FileOwner owner_from_json(const json::object& object) {
+  return {parse_mode(string_field(object, "mode")).value_or(0), u32_field(object, "uid"), u32_field(object, "gid")};
 }
 
 Uname uname_from_json(const json::object& object) {

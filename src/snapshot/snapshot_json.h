@@ -20,12 +20,14 @@ std::string snapshot_text(std::string_view bytes);
 std::string snapshot_bytes(std::string_view text);
 
 boost::json::object to_json(const DeviceNode& node);
+boost::json::object to_json(const FileOwner& owner);
 boost::json::object to_json(const Uname& uname);
 boost::json::object to_json(const UserIds& user);
 boost::json::object to_json(const ChildRequest& request, const ChildAnswer& answer);
 
 // These never throw: a missing or mistyped field takes its default.
 DeviceNode device_from_json(const boost::json::object& object);
+FileOwner owner_from_json(const boost::json::object& object);
 Uname uname_from_json(const boost::json::object& object);
 UserIds user_from_json(const boost::json::object& object);
 // A recorded child: its request's key and its answer. A legacy "commands"

@@ -34,6 +34,7 @@ class Snapshot:
         self.description = description
         self.files, self.links, self.dirs = {}, {}, set()
         self.env, self.devices, self.errors = {}, {}, {}
+        self.owners = {}  # file_owners: path -> mode, uid, gid of a file others may not read
         self.uname = {"sysname": "Linux", "release": KERNEL, "version": "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1",
                       "machine": "x86_64"}
         self.user = {"uid": 0, "gid": 0, "groups": []}
@@ -486,6 +487,12 @@ class Snapshot:
             self.expected["options"] = options
         return self
 
+    def owner(self, path, mode, uid=0, gid=0):
+        """stat(2)'s mode and owner of a file, where others may not read it
+        (snapshot.json's file_owners; the stored copy has the replayer's)."""
+        self.owners[path] = {"mode": mode, "uid": uid, "gid": gid}
+        return self
+
     # --- output ----------------------------------------------------------
     def write(self, out):
         target = os.path.join(out, self.name)
@@ -505,6 +512,8 @@ class Snapshot:
                     "children": self.children}
         if self.errors:
             snapshot["errors"] = self.errors
+        if self.owners:
+            snapshot["file_owners"] = self.owners
         if self.dirs:
             snapshot["directories"] = sorted(self.dirs)
         with open(os.path.join(target, "snapshot.json"), "w") as handle:
