@@ -177,6 +177,7 @@ struct CdiSpecFacts {
   std::vector<std::string> stale_node_numbers{};  // the first 16
   std::int64_t stale_node_count = 0;
   bool unreadable_here = false;
+  std::optional<std::string> private_mode{};
 
   template <class F>
   void fields(F& f) const {
@@ -197,6 +198,8 @@ struct CdiSpecFacts {
     f("stale_node_count", stale_node_count, "how many such nodes");
     f("unreadable_here", unreadable_here,
       "this user may not read it (EACCES; an NVIDIA spec by its name): nothing else of it is known, and a rootless engine run by this user cannot read it either");
+    f("private_mode", private_mode,
+      "its mode (0600), where others than its owner and group may not read it: read here, but not by a rootless engine another user runs", FreeText{});
   }
 };
 

@@ -1,6 +1,7 @@
 #include "probes/cdi_specs.h"
 
 #include "formats/cdi_spec.h"
+#include "host/file_mode.h"
 #include "probes/systemd_units.h"
 #include "util/path.h"
 #include "util/text.h"
@@ -135,6 +136,9 @@ std::vector<CdiSpecFacts> read_cdi_specs(ProbeContext& context, Probed<Container
       }
       if (!parsed->kind.starts_with("nvidia.com/")) continue;  // another vendor's devices
       specs.push_back(check_spec(host, path, *parsed, in_container));
+      // Read here (as root, or as its owner), yet perhaps not by a rootless engine another user runs.
+      if (const auto info = host.stat(path); info && info->type == FileType::regular && !(info->mode & 0004))
+        specs.back().private_mode = mode_string(info->mode);
     }
   }
   for (const auto& [error, note] : refused)

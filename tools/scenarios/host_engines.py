@@ -571,6 +571,17 @@ def scenarios():
     s.errors["/etc/cdi/nvidia.yaml"] = "EACCES"
     yield s.expect("warn", None, ["cdi-spec-unreadable-rootless"], info=["container-input-not-permitted"],
                    absent=["toolkit-cdi-mode-without-spec", "cdi-spec-unreadable"], headline="cdi-spec-unreadable-rootless")
+    # The same spec checked as root: read, and its mode says whom it shuts out.
+    s = rootless_cdi_user("host-podman-rootless-cdi-spec-root-only-as-root", "The 0600 spec checked as root: root reads "
+                          "it, the users who run rootless podman may not.")
+    s.user = {"uid": 0, "gid": 0, "groups": []}
+    s.owner("/etc/cdi/nvidia.yaml", "0600")
+    yield s.expect("warn", None, ["cdi-spec-private-rootless"], absent=["cdi-spec-unreadable-rootless", "toolkit-cdi-mode-without-spec"],
+                   headline="cdi-spec-private-rootless")
+    s = rootless_cdi_user("host-podman-rootless-cdi-healthy-as-root", "The rootless podman host checked as root, "
+                          "its spec 0644 as nvidia-ctk writes it.")
+    s.user = {"uid": 0, "gid": 0, "groups": []}
+    yield s.expect("ok", None, [], absent=["cdi-spec-private-rootless", "cdi-spec-unreadable-rootless"])
 
     s = dra_node("host-dra-claim-specs-healthy", "A busy Kubernetes node with NVIDIA's DRA driver: a transient CDI "
                  "spec per resource claim in /var/run/cdi (k8s.gpu.nvidia.com-claim_UID.yaml), 300 of them sorted "
