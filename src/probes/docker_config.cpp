@@ -132,10 +132,14 @@ std::optional<std::int64_t> running_dockerd(Host& host, const std::string& pid_f
   return pid;
 }
 
+// dockerd's one-letter boolean flags (cmd/dockerd: --debug, --version, --help),
+// which a cluster such as -DH may hold before the flag read.
+constexpr std::string_view k_dockerd_bool_shorthands = "Dvh";
+
 // Its socket: the first unix one its -H flags name; docker.socket's
 // (-H fd://) and dockerd's own default are both /var/run/docker.sock.
 std::string dockerd_socket(const std::vector<std::string>& command) {
-  for (const auto& host : pflag_values(command, "host", 'H'))
+  for (const auto& host : pflag_values(command, "host", 'H', k_dockerd_bool_shorthands))
     if (host.starts_with("unix://") && host.size() > 7) return host.substr(7);
   return "/var/run/docker.sock";
 }
@@ -201,7 +205,7 @@ std::optional<DockerEngineFacts> read_docker_engine(Host& host, ProbeNotes& note
   facts.gpus_hook = find_on_path(host, "nvidia-container-runtime-hook", search_path).has_value();
   facts.cdi_hook = find_on_path(host, "nvidia-cdi-hook", search_path).has_value();
   read_daemon_json(host, daemon_json, file, search_path, facts);
-  facts.pid = running_dockerd(host, pflag_value(command, "pidfile", 'p').value_or("/var/run/docker.pid"));
+  facts.pid = running_dockerd(host, pflag_value(command, "pidfile", 'p', k_dockerd_bool_shorthands).value_or("/var/run/docker.pid"));
   if (facts.pid) facts.socket = printable(dockerd_socket(command), 200);
   return facts;
 }

@@ -327,7 +327,8 @@ std::vector<std::string> go_flag_values(const std::vector<std::string>& command_
   return values;
 }
 
-std::vector<std::string> pflag_values(const std::vector<std::string>& command_line, std::string_view long_name, char short_name) {
+std::vector<std::string> pflag_values(const std::vector<std::string>& command_line, std::string_view long_name, char short_name,
+                                      std::string_view bool_shorthands) {
   std::vector<std::string> values;
   for (std::size_t i = 1; i < command_line.size(); ++i) {
     std::string_view word = command_line[i];
@@ -338,17 +339,26 @@ std::vector<std::string> pflag_values(const std::vector<std::string>& command_li
       if (!word.starts_with(long_name)) continue;
       if (word.size() == long_name.size() && has_next) values.push_back(command_line[++i]);
       else if (word.size() > long_name.size() && word[long_name.size()] == '=') values.emplace_back(word.substr(long_name.size() + 1));
-    } else if (short_name && word.size() >= 2 && word[0] == '-' && word[1] == short_name) {
-      word.remove_prefix(2);
-      if (word.empty() && has_next) values.push_back(command_line[++i]);
-      else if (!word.empty()) values.emplace_back(word.starts_with('=') ? word.substr(1) : word);
+    } else if (short_name && word.size() >= 2 && word[0] == '-') {
+      // A cluster of one-letter flags, as pflag reads it: each boolean one
+      // takes no value; the first other one takes the rest of the word, or
+      // else the next word, and ends the cluster.
+      for (std::size_t at = 1; at < word.size(); ++at) {
+        if (bool_shorthands.find(word[at]) != std::string_view::npos) continue;
+        const auto rest = word.substr(at + 1);
+        if (word[at] == short_name && rest.empty() && has_next) values.push_back(command_line[++i]);
+        else if (word[at] == short_name && !rest.empty()) values.emplace_back(rest.starts_with('=') ? rest.substr(1) : rest);
+        else if (rest.empty() && has_next) ++i;  // another flag's value
+        break;
+      }
     }
   }
   return values;
 }
 
-std::optional<std::string> pflag_value(const std::vector<std::string>& command_line, std::string_view long_name, char short_name) {
-  auto values = pflag_values(command_line, long_name, short_name);
+std::optional<std::string> pflag_value(const std::vector<std::string>& command_line, std::string_view long_name, char short_name,
+                                       std::string_view bool_shorthands) {
+  auto values = pflag_values(command_line, long_name, short_name, bool_shorthands);
   if (values.empty()) return std::nullopt;
   return std::move(values.back());
 }

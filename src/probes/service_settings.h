@@ -68,10 +68,13 @@ std::vector<std::string> go_flag_values(const std::vector<std::string>& command_
 // The same for a program on spf13/pflag (dockerd): the long name takes two
 // dashes (`--NAME VALUE`, `--NAME=VALUE`), the one-letter one one dash, its
 // value the next word, after '=' or joined (`-H VALUE`, `-H=VALUE`,
-// `-HVALUE`). `short_name` 0: none. A cluster of one-letter flags before it
-// (`-DH`) is not read.
-std::vector<std::string> pflag_values(const std::vector<std::string>& command_line, std::string_view long_name, char short_name = 0);
-std::optional<std::string> pflag_value(const std::vector<std::string>& command_line, std::string_view long_name, char short_name = 0);
+// `-HVALUE`). `short_name` 0: none. In a cluster of one-letter flags
+// (`-DH VALUE`), `bool_shorthands` are the program's boolean ones, which
+// take no value; any other letter takes the rest of the word or the next.
+std::vector<std::string> pflag_values(const std::vector<std::string>& command_line, std::string_view long_name, char short_name = 0,
+                                      std::string_view bool_shorthands = {});
+std::optional<std::string> pflag_value(const std::vector<std::string>& command_line, std::string_view long_name, char short_name = 0,
+                                       std::string_view bool_shorthands = {});
 
 // One unit file's and its drop-ins' in the directories given (a user's
 // unit, whose directories are not the system's); empty where the unit file

@@ -100,6 +100,14 @@ TEST_CASE("pflag, as dockerd reads its command line: two dashes for a long name,
   CHECK(gd::pflag_value(Words{"dockerd", "--config-file", "/etc/d.json", "--config-file=/etc/e.json"}, "config-file") == "/etc/e.json");
   CHECK_FALSE(gd::pflag_value(Words{"dockerd", "--", "--config-file=/x"}, "config-file"));
   CHECK_FALSE(gd::pflag_value(Words{"dockerd", "-H"}, "host", 'H'));
+  // Clusters: boolean letters take nothing; the first other letter takes the rest, or the next word.
+  CHECK(gd::pflag_values(Words{"dockerd", "-DH", "unix:///run/d.sock", "-vDHtcp://h:1"}, "host", 'H', "Dvh") ==
+        Words{"unix:///run/d.sock", "tcp://h:1"});
+  // -l takes "-H" as its value (the next word), and -lH's H is -l's value: no host either way.
+  CHECK(gd::pflag_values(Words{"dockerd", "-l", "-H", "-lH", "-Dl", "-H"}, "host", 'H', "Dvh").empty());
+  CHECK(gd::pflag_values(Words{"dockerd", "-DH=fd://"}, "host", 'H', "Dvh") == Words{"fd://"});
+  // Without the program's booleans, a cluster is read only where the letter comes first.
+  CHECK(gd::pflag_values(Words{"dockerd", "-DH", "fd://"}, "host", 'H').empty());
 }
 
 TEST_CASE("CRI-O: flags and CONTAINER_* variables that set what its files would are said; those naming other files are followed") {
