@@ -50,7 +50,8 @@ std::optional<bool> grep_matches_module_line(std::string_view pattern, std::stri
   return found;
 }
 
-std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_view kernel_release, ProbeNotes& notes) {
+std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_view kernel_release, ProbeNotes& notes,
+                                                      std::optional<CdiRefresh> path_unit) {
   const auto service = find_systemd_unit(host, "nvidia-cdi-refresh.service");
   if (!service.path || service.masked) return std::nullopt;
   const auto settings = read_service_settings(host, "nvidia-cdi-refresh.service", service);
@@ -64,7 +65,7 @@ std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_vi
     if (!is_grep(program) || !words[1].starts_with('-') || !contains(words[1], "E") || !words[3].ends_with("/modules.dep")) continue;
     CdiRefreshGuard guard;
     guard.condition = printable(words[0] + " " + words[1] + " " + words[2] + " " + words[3], 300);
-    guard.enabled = service.enabled || find_systemd_unit(host, "nvidia-cdi-refresh.path").enabled;
+    guard.enabled = service.enabled || (path_unit ? *path_unit == CdiRefresh::enabled : find_systemd_unit(host, "nvidia-cdi-refresh.path").enabled);
     std::string file = words[3];
     if (const auto at = file.find("%v"); at != std::string::npos) file.replace(at, 2, kernel_release);
     const auto text = host.read_file(file, k_max_modules_dep + 1);

@@ -22,7 +22,9 @@ namespace gd {
 std::optional<bool> grep_matches_module_line(std::string_view pattern, std::string_view modules_dep);
 
 // The guard of the installed service, where it has one that greps modules.dep;
-// a modules.dep past the cap is noted, and the guard not judged.
-std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_view kernel_release, ProbeNotes& notes);
+// a modules.dep past the cap is noted, and the guard not judged. `path_unit`:
+// nvidia-cdi-refresh.path's state where the caller already looked it up.
+std::optional<CdiRefreshGuard> read_cdi_refresh_guard(Host& host, std::string_view kernel_release, ProbeNotes& notes,
+                                                      std::optional<CdiRefresh> path_unit = std::nullopt);
 
 }  // namespace gd

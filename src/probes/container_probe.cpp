@@ -237,7 +237,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   // A GPU table (`gpus`) needs no engine: their files are not read, their daemons not asked.
   if (!facts.in_container && !context.options.image && !context.options.gpu_table) {
     // The service that writes /var/run/cdi/nvidia.yaml, where it will run at all.
-    if ((facts.cdi_refresh_guard = read_cdi_refresh_guard(context.host, context.system.kernel_release, layer)))
+    if ((facts.cdi_refresh_guard = read_cdi_refresh_guard(context.host, context.system.kernel_release, layer, facts.cdi_refresh)))
       layer.source(&ContainerFacts::cdi_refresh_guard, "nvidia-cdi-refresh.service's ExecCondition, /lib/modules/RELEASE/modules.dep");
     if (auto engines = read_engine_configs(context.host, layer); !engines.empty()) {
       facts.engines = std::move(engines);
