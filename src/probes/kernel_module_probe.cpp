@@ -236,8 +236,10 @@ void check_kernel_decompression(ProbeContext& context, Probed<KernelModuleFacts>
   constexpr std::string_view k_compression = "/sys/module/compression";
   if (const auto text = context.host.read_file(k_compression, 64)) {
     const auto name = trim(*text);
-    if (name == "xz" || name == "zstd" || name == "gzip") facts.kernel_decompresses = std::string(name);
-    layer.source(&KernelModuleFacts::kernel_decompresses, std::string(k_compression));
+    if (name == "xz" || name == "zstd" || name == "gzip") {
+      facts.kernel_decompresses = std::string(name);
+      layer.source(&KernelModuleFacts::kernel_decompresses, std::string(k_compression));
+    }
   }
   if (facts.kernel_decompresses != "xz" || !facts.installed_modules) return;
   const bool refused = std::any_of(facts.installed_modules->begin(), facts.installed_modules->end(), [](const InstalledModule& module) {

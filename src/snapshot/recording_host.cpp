@@ -138,7 +138,8 @@ Result<FileStat> RecordingHost::stat(std::string_view path) {
   // Something that was only stat-ed still has to exist on replay.
   if (path.starts_with("/dev/")) return info;
   // The stored copy gets the replayer's owner: who may read it is kept where others may not.
-  if (info->type == FileType::regular && !(info->mode & 0004))
+  // (At most k_max_file_owners: /sys has many 0600 files a probe may stat.)
+  if (info->type == FileType::regular && !(info->mode & 0004) && m_snapshot.file_owners.size() < k_max_file_owners)
     m_snapshot.file_owners.insert_or_assign(std::string(path), FileOwner{info->mode, info->uid, info->gid});
   auto logical = prepare(path);
   if (!logical || m_root->exists(*logical)) return info;

@@ -24,6 +24,9 @@ inline constexpr std::size_t k_max_snapshot_json = 16 << 20;
 // of a directory (/proc's 8,192 processes, /var/run/cdi's 4,096 specs), so a
 // probe's own cap is reached in a replay exactly where it was reached live.
 inline constexpr std::size_t k_max_listed_names = 8193;
+// Files whose owner and mode are kept (file_owners): past this, a stat-ed
+// file others may not read replays with its stored copy's.
+inline constexpr std::size_t k_max_file_owners = 4096;
 
 struct SnapshotError : std::runtime_error {
   using std::runtime_error::runtime_error;
