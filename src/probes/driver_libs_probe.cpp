@@ -334,6 +334,27 @@ std::optional<std::int64_t> expected_cuda_devices(const ProbeContext& context, c
 Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   Probed<DriverLibsFacts> layer;
   auto& facts = layer.facts;
+  // Every layer below is read: the driver may now be asked (it may create
+  // nodes or load nvidia_uvm, as any CUDA program's first start does), ahead,
+  // beside the reading of the rest. nvidia-smi where a driver should answer
+  // (a module loaded, or WSL2's /dev/dxg); the driver itself, in a child,
+  // wherever a program could load it, even when the layers below look broken:
+  // under WSL2, gVisor and some VMs the PCI and module view is missing while CUDA works.
+  const auto& platform = platform_method(context.system.platform);
+  auto smi = find_on_path(context.host, "nvidia-smi");
+  // WSL's own, which sudo and ssh sessions do not put on PATH: still the driver's to ask.
+  const bool smi_off_path = !smi && platform.driver_share && context.host.exists(std::string(platform.driver_share) + "/nvidia-smi");
+  if (smi_off_path) smi = std::string(platform.driver_share) + "/nvidia-smi";
+  const bool may_ask = context.host.mode() != HostMode::root && !context.options.image;
+  const bool driver_expected = (context.kernel_module.loaded && *context.kernel_module.loaded) ||
+                               (platform.through_dxg && context.device_nodes.dxg_present);
+  DriverAnswers::Plan plan;
+  if (smi && driver_expected && may_ask) plan.nvidia_smi = *smi;
+  plan.nvml_first = context.options.gpu_table;
+  // Without the driver's own children (--no-probe) nvidia-smi is all that
+  // waits on the driver: it starts before the loader's search, not after.
+  const bool smi_alone = !(context.options.driver_probe && may_ask);
+  if (smi_alone) context.driver_answers.begin(context.host, plan);
   LoadSimulation simulation(context.host, host_loader_config(context));
   facts.program_runpath = driver_runpath_of_programs(context.host);
   simulation.load_plain_program(facts.program_runpath);
@@ -357,35 +378,17 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   layer.source(&DriverLibsFacts::unversioned_libcuda, "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
   const auto& libcuda = facts.libraries.front();
   layer.source(&DriverLibsFacts::libraries, "dlopen search: LD_LIBRARY_PATH, /etc/ld.so.cache, default directories");
-  const auto& platform = platform_method(context.system.platform);
-  auto smi = find_on_path(context.host, "nvidia-smi");
-  if (smi) {
-    facts.nvidia_smi = *smi;
-  } else if (platform.driver_share && context.host.exists(std::string(platform.driver_share) + "/nvidia-smi")) {
-    // WSL's own, which sudo and ssh sessions do not put on PATH: still the driver's to ask.
-    smi = std::string(platform.driver_share) + "/nvidia-smi";
-    facts.nvidia_smi_off_path = *smi;
-  }
+  if (smi_off_path) facts.nvidia_smi_off_path = *smi;
+  else if (smi) facts.nvidia_smi = *smi;
   layer.source(&DriverLibsFacts::nvidia_smi, "PATH");
   if (facts.nvidia_smi_off_path) layer.source(&DriverLibsFacts::nvidia_smi_off_path, "the platform's driver share");
-  // Every layer below is read: the driver may now be asked (it may create
-  // nodes or load nvidia_uvm, as any CUDA program's first start does), ahead,
-  // beside the reading of the rest. nvidia-smi where a driver should answer
-  // (a module loaded, or WSL2's /dev/dxg); the driver itself, in a child,
-  // wherever a program could load it, even when the layers below look broken:
-  // under WSL2, gVisor and some VMs the PCI and module view is missing while CUDA works.
-  const bool may_ask = context.host.mode() != HostMode::root && !context.options.image;
-  const bool driver_expected = (context.kernel_module.loaded && *context.kernel_module.loaded) ||
-                               (platform.through_dxg && context.device_nodes.dxg_present);
-  DriverAnswers::Plan plan;
-  if (smi && driver_expected && may_ask) plan.nvidia_smi = *smi;
-  if (context.options.driver_probe && may_ask) {
+  // The driver's own children are the slowest: cuInit first, then NVML, then nvidia-smi.
+  if (!smi_alone) {
     plan.cuda = libcuda.found;
     plan.smoke = context.options.smoke;
     plan.nvml = facts.libraries[1].found;
+    context.driver_answers.begin(context.host, plan);
   }
-  plan.nvml_first = context.options.gpu_table;
-  context.driver_answers.begin(context.host, plan);
   // Every process's state, read while the driver's children run (about 20 us
   // a process); finish_driver_libs reads its D-state ones again after them.
   // A --root tree's processes are not this machine's.
