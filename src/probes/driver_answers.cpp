@@ -10,6 +10,12 @@ namespace gd {
 void DriverAnswers::begin(Host& host, Plan plan) {
   m_host = &host;
   m_plan = std::move(plan);
+  ask_children_ahead(host);
+  if (m_opens_waiting) open_device_nodes_ahead(*m_open_host, m_open_paths);
+  m_opens_waiting = false;
+}
+
+void DriverAnswers::ask_children_ahead(Host& host) {
   if (m_plan.nvml_first) {
     // The GPU table: NVML where it can be asked, for what the table shows;
     // else nvidia-smi's two calls at once (--no-probe, or a static build,
@@ -31,11 +37,13 @@ void DriverAnswers::begin(Host& host, Plan plan) {
 void DriverAnswers::open_nodes_ahead(Host& host, std::vector<std::string> paths) {
   m_open_host = &host;
   m_open_paths = std::move(paths);
-  open_device_nodes_ahead(host, m_open_paths);
+  if (m_host) open_device_nodes_ahead(host, m_open_paths);
+  else m_opens_waiting = true;
 }
 
 const std::vector<DeviceOpenResult>& DriverAnswers::device_opens() const {
   if (!m_opens) m_opens = m_open_host ? open_device_nodes(*m_open_host, m_open_paths) : std::vector<DeviceOpenResult>{};
+  m_opens_waiting = false;  // taken: never asked again
   return *m_opens;
 }
 

@@ -38,7 +38,9 @@ class DriverAnswers {
   void begin(Host& host, Plan plan);
 
   // The device-nodes layer's opens (and the version ioctl), asked ahead once
-  // its walk is done: they run beside everything read after it.
+  // its walk is done: they run beside everything read after it. A child is
+  // started one at a time, so they are asked after the driver's own children
+  // where those are yet to be asked (begin): the longest waits start first.
   void open_nodes_ahead(Host& host, std::vector<std::string> paths);
   const std::vector<DeviceOpenResult>& device_opens() const;
 
@@ -48,6 +50,7 @@ class DriverAnswers {
   const std::optional<NvmlProbeFacts>& nvml_probe() const;
 
  private:
+  void ask_children_ahead(Host& host);
   // A driver that kept nvidia-smi waiting keeps the others waiting too: theirs is then its deadline.
   std::chrono::milliseconds deadline_after_smi(std::chrono::milliseconds own) const;
 
@@ -55,6 +58,7 @@ class DriverAnswers {
   Plan m_plan;
   Host* m_open_host = nullptr;
   std::vector<std::string> m_open_paths;
+  mutable bool m_opens_waiting = false;  // asked before begin: started by it, after the driver's children
   mutable std::optional<std::vector<DeviceOpenResult>> m_opens;
   mutable bool m_smi_taken = false, m_cuda_taken = false, m_nvml_taken = false;
   mutable std::optional<NvidiaSmiFacts> m_smi;
