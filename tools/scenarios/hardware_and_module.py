@@ -139,33 +139,26 @@ def scenarios():
     # The kernel's xz decoder takes CRC32 only; kmod 31 and later hand it the
     # compressed file where /sys/module/compression says xz, and DKMS before
     # 3.0.13 compressed with plain xz (CRC64): dkms#386, Debian #1061427.
-    def kmod_deb(version):
-        return f"Package: kmod\nStatus: install ok installed\nArchitecture: amd64\nVersion: {version}\n\n"
+    def unloaded_xz_module(name, description, kmod, xz_check=None):
+        s = Snapshot(name, description).plain_vm_pci()
+        s.pci("0000:1b:00.0", "10de", "2330", "030200")
+        s.driver_userspace("550.54.15")
+        compressed_installed_module(s, "xz", "550.54.15", KERNEL, xz_check=xz_check)
+        return s.file("/sys/module/compression", "xz\n").file(
+            "/var/lib/dpkg/status", f"Package: kmod\nStatus: install ok installed\nArchitecture: amd64\nVersion: {kmod}\n\n")
 
-    s = Snapshot("host-xz-module-crc64-kernel-unpacks", "Debian 13 (kmod 34, a kernel that unpacks xz modules itself) with "
-                 "an nvidia.ko.xz an old DKMS compressed with plain xz, CRC64: modprobe fails with 'Invalid argument'.").plain_vm_pci()
-    s.pci("0000:1b:00.0", "10de", "2330", "030200")
-    s.driver_userspace("550.54.15")
-    compressed_installed_module(s, "xz", "550.54.15", KERNEL, xz_check="crc64")
-    s.file("/sys/module/compression", "xz\n").file("/var/lib/dpkg/status", kmod_deb("34.2-2"))
+    s = unloaded_xz_module("host-xz-module-crc64-kernel-unpacks", "Debian 13 (kmod 34, a kernel that unpacks xz modules "
+                           "itself) with an nvidia.ko.xz an old DKMS compressed with plain xz, CRC64: modprobe fails with "
+                           "'Invalid argument'.", "34.2-2", xz_check="crc64")
     yield s.expect("fail", "kernel-module", ["installed-module-xz-check-refused", "nvidia-module-not-loaded"],
                    absent=["installed-module-unreadable"], headline="installed-module-xz-check-refused")
-
-    s = Snapshot("host-xz-module-crc64-kmod-unpacks", "The same CRC64 nvidia.ko.xz with Debian 12's kmod 30, which unpacks "
-                 "modules itself: the check is not the kernel's to refuse, so the cause is elsewhere.").plain_vm_pci()
-    s.pci("0000:1b:00.0", "10de", "2330", "030200")
-    s.driver_userspace("550.54.15")
-    compressed_installed_module(s, "xz", "550.54.15", KERNEL, xz_check="crc64")
-    s.file("/sys/module/compression", "xz\n").file("/var/lib/dpkg/status", kmod_deb("30+20221128-1"))
+    s = unloaded_xz_module("host-xz-module-crc64-kmod-unpacks", "The same CRC64 nvidia.ko.xz with Debian 12's kmod 30, "
+                           "which unpacks modules itself: the check is not the kernel's to refuse, so the cause is elsewhere.",
+                           "30+20221128-1", xz_check="crc64")
     yield s.expect("fail", "kernel-module", ["nvidia-module-not-loaded"], absent=["installed-module-xz-check-refused"],
                    headline="nvidia-module-not-loaded")
-
-    s = Snapshot("host-xz-module-crc32-kernel-unpacks", "Debian 13 with DKMS 3.2's nvidia.ko.xz (CRC32, as the kernel's "
-                 "build compresses) left unloaded: the compression is not why.").plain_vm_pci()
-    s.pci("0000:1b:00.0", "10de", "2330", "030200")
-    s.driver_userspace("550.54.15")
-    compressed_installed_module(s, "xz", "550.54.15", KERNEL)
-    s.file("/sys/module/compression", "xz\n").file("/var/lib/dpkg/status", kmod_deb("34.2-2"))
+    s = unloaded_xz_module("host-xz-module-crc32-kernel-unpacks", "Debian 13 with DKMS 3.2's nvidia.ko.xz (CRC32, as the "
+                           "kernel's build compresses) left unloaded: the compression is not why.", "34.2-2")
     yield s.expect("fail", "kernel-module", ["nvidia-module-not-loaded"], absent=["installed-module-xz-check-refused"],
                    headline="nvidia-module-not-loaded")
 
