@@ -248,7 +248,7 @@ struct KernelLogFacts {
   Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
   std::vector<std::string> lines;
   std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, open_module_required, fallen_off_bus, no_gpu_found, key_rejected, gsp_error, firmware_missing,
-      bar_invalid;
+      bar_invalid, module_decompression_failed;
   std::vector<XidEvent> xids;
   std::int64_t xid_lines = 0;
   std::optional<std::string> xids_cut;
@@ -273,6 +273,8 @@ struct KernelLogFacts {
     f("key_rejected", key_rejected, "'Key was rejected by service': Secure Boot refused the module's signature");
     f("gsp_error", gsp_error, "the GPU System Processor's firmware failed to boot or answer");
     f("firmware_missing", firmware_missing, "'RmFetchGspRmImages: No firmware image found', or the kernel's 'Direct firmware load for nvidia/... failed'");
+    f("module_decompression_failed", module_decompression_failed,
+      "the newest 'decompression failed with status N' (kernel/module/decompress.c; names no module): the kernel could not unpack a compressed module kmod handed it, status 6 an .xz check other than CRC32");
     f("bar_invalid", bar_invalid, "'NVRM: BAR1 is 0M @ 0x0 (PCI:...)' after 'This PCI I/O region assigned to your NVIDIA device is invalid': the firmware left a BAR unassigned");
     f("xids", xids, "Xid errors, one entry per code and GPU, in the order each first appears");
     f("xid_lines", xid_lines, "how many Xid lines the log holds");

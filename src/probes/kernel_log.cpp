@@ -266,6 +266,8 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
       if (has(line, "Port module event") && has(line, "High Temperature")) facts.nic_module_hot = printable(trim(line), 200);
     }
     if (has(line, "nvidia-peermem") && has(line, "detected invalid context")) facts.peermem_invalid_context = printable(trim(line), 200);
+    // In-kernel module decompression's one message names no module (kernel/module/decompress.c).
+    if (has(line, "decompression failed with status")) facts.module_decompression_failed = printable(trim(line), 200);
     const bool nvidia = has(line, "NVRM") || has(line, "nvidia");
     // The kernel's signature refusals name no module ("Loading of unsigned module is rejected",
     // kernel/module/signing.c; "Lockdown: modprobe: unsigned module loading is restricted").

@@ -210,6 +210,9 @@ TEST_CASE("kernel log: signature refusals that name no module, and missing GSP f
   CHECK(unsigned_.key_rejected == "Loading of unsigned module is rejected");
   const auto no_key = gd::parse_kernel_log("[    4.1] Loading of module with unavailable key is rejected\n", tables.cuda);
   CHECK(no_key.key_rejected == "Loading of module with unavailable key is rejected");
+  const auto unpacked = gd::parse_kernel_log("[    3.9] decompression failed with status 6\n[    4.0] usb 1-1: new device\n", tables.cuda);
+  CHECK(unpacked.module_decompression_failed == "decompression failed with status 6");
+  CHECK(unpacked.lines.empty());  // not an NVIDIA line: kept as the fact alone
   const auto lockdown = gd::parse_kernel_log(
       "[    4.1] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n", tables.cuda);
   CHECK(lockdown.key_rejected);

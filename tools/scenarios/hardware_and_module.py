@@ -150,6 +150,7 @@ def scenarios():
     s = unloaded_xz_module("host-xz-module-crc64-kernel-unpacks", "Debian 13 (kmod 34, a kernel that unpacks xz modules "
                            "itself) with an nvidia.ko.xz an old DKMS compressed with plain xz, CRC64: modprobe fails with "
                            "'Invalid argument'.", "34.2-2", xz_check="crc64")
+    s.kernel_log("[    3.912345] decompression failed with status 6\n")
     yield s.expect("fail", "kernel-module", ["installed-module-xz-check-refused", "nvidia-module-not-loaded"],
                    absent=["installed-module-unreadable"], headline="installed-module-xz-check-refused")
     s = unloaded_xz_module("host-xz-module-crc64-kmod-unpacks", "The same CRC64 nvidia.ko.xz with Debian 12's kmod 30, "
