@@ -20,8 +20,6 @@ namespace gd {
 
 namespace {
 
-constexpr const char* k_mountinfo = k_self_mountinfo.data();  // NUL-terminated: a literal
-
 struct Detection {
   EngineDetection engines;
   // A marker that the rest of the evidence outweighs, and that evidence.
@@ -34,7 +32,7 @@ struct Detection {
 // container that: Docker and podman mount an overlay, a btrfs or zfs
 // subvolume, a devicemapper volume's /rootfs, or a directory.
 std::optional<std::string> own_root_file_system(Host& host) {
-  auto text = host.read_file(k_mountinfo, 1 << 20);
+  auto text = host.read_file(k_self_mountinfo, 1 << 20);
   if (!text) return std::nullopt;
   std::optional<MountEntry> root;
   for (auto& mount : parse_mountinfo(*text))
@@ -63,7 +61,7 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   Host& host = context.host;
   std::vector<std::string> evidence;
   std::optional<Injection> injection;
-  if (auto mountinfo = host.read_file(k_mountinfo, 1 << 20)) {
+  if (auto mountinfo = host.read_file(k_self_mountinfo, 1 << 20)) {
     const auto mounts = parse_mountinfo(*mountinfo);
     const auto any = [&mounts](auto test) { return std::any_of(mounts.begin(), mounts.end(), test); };
     if (any([](const MountEntry& m) { return m.mount_point == "/proc/driver/nvidia" && m.fstype == "tmpfs"; })) {
@@ -110,7 +108,7 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   layer.facts.injection = injection;
   layer.facts.injection_evidence = std::move(evidence);
   layer.facts.gpu_nodes_present = has_nodes;
-  layer.source(&ContainerFacts::injection, k_mountinfo);
+  layer.source(&ContainerFacts::injection, std::string(k_self_mountinfo));
   layer.source(&ContainerFacts::gpu_nodes_present, "/dev");
 }
 
@@ -208,7 +206,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   if (!detection.discounted.empty()) {
     facts.discounted_markers = detection.discounted;
     facts.own_root = detection.own_root;
-    layer.source(&ContainerFacts::own_root, k_mountinfo);
+    layer.source(&ContainerFacts::own_root, std::string(k_self_mountinfo));
   }
   if (facts.in_container) {
     facts.runtime = markers.front().engine;

@@ -246,16 +246,12 @@ void check_kernel_decompression(ProbeContext& context, Probed<KernelModuleFacts>
     return module.xz_check && *module.xz_check != XzCheck::none && *module.xz_check != XzCheck::crc32;
   });
   if (!refused) return;
-  if (const auto kmod = find_installed_deb(context.host, [](std::string_view name) { return name == "kmod"; })) {
-    std::int64_t release = 0;
-    const auto& version = kmod->upstream_version;
-    std::size_t digits = 0;
-    while (digits < version.size() && digits < 6 && version[digits] >= '0' && version[digits] <= '9') release = release * 10 + (version[digits++] - '0');
-    if (digits > 0) {
-      facts.kmod_release = release;
-      layer.source(&KernelModuleFacts::kmod_release, std::string(k_dpkg_status) + ": kmod " + kmod->version);
-    }
-  }
+  const auto kmod = find_installed_deb(context.host, [](std::string_view name) { return name == "kmod"; });
+  if (!kmod) return;
+  // "34.2", "30+20221128": the release is the leading number.
+  const std::string_view version = kmod->upstream_version;
+  if ((facts.kmod_release = parse_int(version.substr(0, version.find_first_not_of("0123456789")))))
+    layer.source(&KernelModuleFacts::kmod_release, std::string(k_dpkg_status) + ": kmod " + kmod->version);
 }
 
 }  // namespace

@@ -66,6 +66,21 @@ ModprobeFacts read_modprobe_config(Host& host) {
   return facts;
 }
 
+namespace {
+
+// An .xz stream's check ID (archive/xz.h) as the fact names it.
+XzCheck xz_check_named(int id) {
+  switch (id) {
+    case 0: return XzCheck::none;
+    case 1: return XzCheck::crc32;
+    case 4: return XzCheck::crc64;
+    case 10: return XzCheck::sha256;
+    default: return XzCheck::other;
+  }
+}
+
+}  // namespace
+
 std::vector<InstalledModule> find_installed_modules(Host& host, const std::string& release) {
   std::vector<InstalledModule> found;
   UnpackBudget budget;
@@ -88,8 +103,7 @@ std::vector<InstalledModule> find_installed_modules(Host& host, const std::strin
       module.path = base + sub + "/" + name;
       module.compression = module_compression(name);
       if (module.compression == "xz")
-        if (const auto check = module_xz_check(host, module.path))
-          module.xz_check = *check == 0 ? XzCheck::none : *check == 1 ? XzCheck::crc32 : *check == 4 ? XzCheck::crc64 : *check == 10 ? XzCheck::sha256 : XzCheck::other;
+        if (const auto check = module_xz_check(host, module.path)) module.xz_check = xz_check_named(*check);
       auto read = read_modinfo(host, module.path, budget);
       if (!read) {
         module.not_read = "past the " + std::to_string(UnpackBudget{}.bytes >> 20) + " MiB of compressed modules a run unpacks";
