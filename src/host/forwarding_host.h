@@ -23,6 +23,9 @@ class ForwardingHost : public Host {
   Result<std::string> read_link(std::string_view path) override { return m_inner.read_link(path); }
   Result<FileStat> stat(std::string_view path) override { return m_inner.stat(path); }
   Result<DeviceNode> device(std::string_view path) override { return m_inner.device(path); }
+  Result<Records> read_records(std::string_view path, std::size_t max_bytes) override {
+    return m_inner.read_records(path, max_bytes);
+  }
   std::optional<std::string> env(std::string_view name) override { return m_inner.env(name); }
   std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override {
     return m_inner.env_with_prefix(prefix);

@@ -9,6 +9,7 @@
 #include "util/file_type.h"
 #include "util/result.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -41,6 +42,14 @@ struct DeviceNode {
   // Recorded open results of snapshots taken before child evidence was
   // recorded as such; a replay answers device_open requests from them.
   std::optional<std::string> legacy_open, legacy_driver_version;
+};
+
+// What a record device (/dev/kmsg) held: its records back to back, the
+// newest kept where they passed the cap.
+struct Records {
+  std::string text;
+  std::uint64_t read_bytes = 0;  // all the device gave: more than text's size where the oldest were dropped
+  bool dropped() const { return read_bytes > text.size(); }
 };
 
 struct Uname {
@@ -82,6 +91,14 @@ class Files {
   virtual Result<FileStat> stat(std::string_view path) = 0;
   // A /dev path's kind and numbers; never opens it.
   virtual Result<DeviceNode> device(std::string_view path) = 0;
+  // A device that gives one record a read (/dev/kmsg): every record it holds
+  // now, without waiting for the next; past max_bytes the oldest whole
+  // records are dropped. A host that cannot read this machine's answers ENOSYS.
+  virtual Result<Records> read_records(std::string_view path, std::size_t max_bytes) {
+    (void)path;
+    (void)max_bytes;
+    return errno_code(ENOSYS);
+  }
 
   bool exists(std::string_view path) { return stat(path).has_value(); }
 };

@@ -66,6 +66,12 @@ Result<FileStat> LiveHost::stat(std::string_view path) {
   return m_root_dir->stat(path);
 }
 
+// Under a root the image's /dev/kmsg is not this machine's kernel: not read.
+Result<Records> LiveHost::read_records(std::string_view path, std::size_t max_bytes) {
+  if (mode() == HostMode::root) return errno_code(ENOSYS);
+  return read_local_records(std::string(path), max_bytes);
+}
+
 Result<DeviceNode> LiveHost::device(std::string_view path) {
   struct stat info {};
   if (m_root == "/") {

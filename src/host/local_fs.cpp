@@ -6,9 +6,11 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>  // renameat2, RENAME_NOREPLACE
 #include <cstdlib>
 #include <cerrno>
@@ -86,6 +88,59 @@ Result<std::string> pread_all(int fd, std::uint64_t offset, std::size_t size) {
   }
   content.resize(done);
   return content;
+}
+
+// The text kept starts where a record does, a line that is not indented (a
+// record's dictionary lines are).
+void keep_newest_records(std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return;
+  std::size_t start = text.size() - max_bytes;  // the first byte that may stay
+  while (start < text.size()) {
+    if (text[start - 1] != '\n') {
+      const auto line_end = text.find('\n', start);
+      start = line_end == std::string::npos ? text.size() : line_end + 1;
+    } else if (text[start] == ' ') {
+      ++start;  // a dictionary line: on to the next line
+    } else {
+      break;
+    }
+  }
+  text.erase(0, start);
+}
+
+namespace {
+
+// The kernel's message device, mem's minor 11 (Documentation/admin-guide/devices.txt).
+bool is_kmsg(const struct stat& info) { return S_ISCHR(info.st_mode) && major(info.st_rdev) == 1 && minor(info.st_rdev) == 11; }
+
+}  // namespace
+
+Result<Records> read_local_records(const std::string& path, std::size_t max_bytes) {
+  // Looked at before it is opened: opening another device may act (a
+  // watchdog starts counting), and a diagnosis changes nothing.
+  struct stat before {}, info {};
+  if (::stat(path.c_str(), &before) != 0) return errno_code(errno);
+  if (!is_kmsg(before) && !S_ISFIFO(before.st_mode)) return errno_code(EINVAL);
+  UniqueFd fd = open_for_reading(path);
+  if (!fd.valid()) return errno_code(errno);
+  if (::fstat(fd.get(), &info) != 0) return errno_code(errno);
+  if (info.st_ino != before.st_ino || info.st_dev != before.st_dev || info.st_rdev != before.st_rdev) return errno_code(EINVAL);
+  // A kernel logging faster than we read never ends the loop by itself.
+  const std::uint64_t most = 8 * static_cast<std::uint64_t>(max_bytes);
+  Records records;
+  std::array<char, 16384> record{};  // a kmsg record is at most 8 KiB, text and dictionary
+  while (records.read_bytes < most) {
+    const ssize_t n = ::read(fd.get(), record.data(), record.size());
+    if (n < 0 && (errno == EINTR || errno == EPIPE)) continue;
+    if (n < 0 && errno == EAGAIN) break;
+    if (n < 0) return errno_code(errno);
+    if (n == 0) break;
+    records.text.append(record.data(), static_cast<std::size_t>(n));
+    records.read_bytes += static_cast<std::uint64_t>(n);
+    if (records.text.size() > 2 * max_bytes) keep_newest_records(records.text, max_bytes);  // now and then, not each record
+  }
+  if (records.text.size() > max_bytes) keep_newest_records(records.text, max_bytes);
+  return records;
 }
 
 Result<std::string> read_local_range(const std::string& path, std::uint64_t offset, std::size_t size) {

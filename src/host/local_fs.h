@@ -28,6 +28,14 @@ Result<std::string> read_local_range(const std::string& path, std::uint64_t offs
 Result<std::vector<std::string>> list_local_dir(const std::string& path);
 Result<std::string> read_local_link(const std::string& path);
 Result<FileStat> stat_local(const std::string& path);
+// The kernel's record device (/dev/kmsg, char 1:11), or a pipe (what tests
+// feed it through): read until it has no more, never waiting; a record
+// overwritten while being reached (EPIPE) is skipped. Past max_bytes the
+// oldest whole records (a line and its indented ones) go. Anything else,
+// another device above all, is refused unopened (EINVAL).
+Result<Records> read_local_records(const std::string& path, std::size_t max_bytes);
+// Drops the oldest records of text until it holds at most max_bytes.
+void keep_newest_records(std::string& text, std::size_t max_bytes);
 
 // Writes content to a new temporary file beside path, then renames it over
 // path: a reader (node_exporter's textfile collector, a ticket upload) sees

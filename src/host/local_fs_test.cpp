@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,4 +74,53 @@ TEST_CASE("reads take the whole file, however it reports its size, and stop at t
   const auto maps = gd::read_local_file("/proc/self/maps", 1 << 20);
   REQUIRE(maps);
   CHECK(maps->find("[stack]") != std::string::npos);
+}
+
+TEST_CASE("a record device is read until it has no more, never waiting; past the cap its oldest whole records go") {
+  gd::TempDir dir;
+  const std::string fifo = dir / "kmsg";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // A reader held open, so the writer may open; the writer held open, so
+  // the end of what was written is EAGAIN (a live /dev/kmsg's), not EOF.
+  const int held_reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+  REQUIRE(held_reader >= 0);
+  REQUIRE(writer >= 0);
+  const std::string first = "6,1,100,-;first\n SUBSYSTEM=pci\n DEVICE=+pci:0000:01:00.0\n", second = "4,2,200,-;second\n",
+                    third = "3,3,300,-;third\n";
+  const std::string all = first + second + third;
+  REQUIRE(::write(writer, all.data(), all.size()) == static_cast<ssize_t>(all.size()));
+
+  const auto records = gd::read_local_records(fifo, second.size() + third.size() + 5);  // the first, with its dictionary, does not fit
+  REQUIRE(records.has_value());
+  CHECK(records->text == second + third);
+  CHECK(records->read_bytes == all.size());
+  CHECK(records->dropped());
+
+  REQUIRE(::write(writer, all.data(), all.size()) == static_cast<ssize_t>(all.size()));
+  const auto whole = gd::read_local_records(fifo, 1 << 20);
+  REQUIRE(whole.has_value());
+  CHECK(whole->text == all);
+  CHECK_FALSE(whole->dropped());
+  ::close(writer);
+  ::close(held_reader);
+
+  // Nobody writes: the end at once.
+  CHECK(gd::read_local_records(fifo, 100).value().text.empty());
+  // A regular file planted where the device should be is refused, not read.
+  dir.write("plain", "6,1,100,-;planted\n");
+  CHECK(gd::read_local_records(dir / "plain", 100).error() == std::errc::invalid_argument);
+  CHECK(gd::read_local_records(dir / "missing", 100).error() == std::errc::no_such_file_or_directory);
+  // Another device, even one that reads forever, is not opened.
+  CHECK(gd::read_local_records("/dev/zero", 100).error() == std::errc::invalid_argument);
+}
+
+TEST_CASE("the newest records kept start where a record does, never inside one or at its dictionary") {
+  std::string text = "1,1,1,-;a\n KEY=1\n2,2,2,-;bb\n3,3,3,-;c\n";
+  gd::keep_newest_records(text, 100);
+  CHECK(text == "1,1,1,-;a\n KEY=1\n2,2,2,-;bb\n3,3,3,-;c\n");
+  gd::keep_newest_records(text, text.size() - 1);  // cuts into the first record: it goes whole
+  CHECK(text == "2,2,2,-;bb\n3,3,3,-;c\n");
+  gd::keep_newest_records(text, 3);  // not even the last fits
+  CHECK(text.empty());
 }

@@ -50,6 +50,13 @@ Result<FileStat> RedactingHost::stat(std::string_view path) { return inner().sta
 
 Result<DeviceNode> RedactingHost::device(std::string_view path) { return inner().device(m_redactor.original_path(path)); }
 
+// The kernel's messages, redacted as dmesg's answer is.
+Result<Records> RedactingHost::read_records(std::string_view path, std::size_t max_bytes) {
+  auto records = inner().read_records(m_redactor.original_path(path), max_bytes);
+  if (records) records->text = m_redactor.redact(records->text, TextOrigin::command_output);
+  return records;
+}
+
 std::optional<std::string> RedactingHost::env(std::string_view name) {
   auto value = inner().env(name);
   if (!value) return value;

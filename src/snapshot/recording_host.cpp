@@ -85,6 +85,23 @@ Result<std::string> RecordingHost::read_file(std::string_view path, std::size_t 
   return content;
 }
 
+// The records are stored as a file under root/; where the oldest were
+// dropped, file_sizes says how many bytes the device gave.
+Result<Records> RecordingHost::read_records(std::string_view path, std::size_t max_bytes) {
+  auto records = inner().read_records(path, max_bytes);
+  if (!records) {
+    record_error(path, records.error());
+    return records;
+  }
+  if (records->dropped()) m_snapshot.file_sizes.insert_or_assign(std::string(path), records->read_bytes);
+  if (!keep(path, records->text.size())) return records;
+  if (auto logical = prepare(path); logical && m_root->write_file(*logical, records->text)) {
+    ++m_files_written;
+    m_kept.insert_or_assign(std::string(path), Kept{*logical, records->text.size()});
+  }
+  return records;
+}
+
 // Pieces of a large file are kept and packed at the end (see finish), so a
 // snapshot of a 500 MB library holds the few kilobytes the checks read.
 Result<std::string> RecordingHost::read_range(std::string_view path, std::uint64_t offset, std::size_t size) {

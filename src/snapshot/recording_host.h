@@ -34,6 +34,7 @@ class RecordingHost final : public ForwardingHost {
   Result<std::string> read_link(std::string_view path) override;
   Result<FileStat> stat(std::string_view path) override;
   Result<DeviceNode> device(std::string_view path) override;
+  Result<Records> read_records(std::string_view path, std::size_t max_bytes) override;
   std::optional<std::string> env(std::string_view name) override;
   std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
   Uname uname() override;

@@ -244,3 +244,24 @@ TEST_CASE("a file others may not read keeps its mode and owner in the snapshot: 
   CHECK(replayed->uid == live_stat->uid);
   CHECK(replayed->gid == live_stat->gid);
 }
+
+TEST_CASE("a record device's records are kept as a file, and a replay gives them back, newest kept, saying what was dropped") {
+  gd::FakeHost system;
+  system.records["/dev/kmsg"] = {"6,1,100,-;old\n6,2,200,-;NVRM: Xid 79\n", 4096};  // the device gave more than was kept
+  gd::TempDir out;
+  std::filesystem::create_directories(out / "root");
+  gd::RecordingHost recorder(system, out.path());
+  const auto live = recorder.read_records("/dev/kmsg", 1 << 20);
+  REQUIRE(live.has_value());
+  CHECK_FALSE(recorder.read_records("/dev/other", 100).has_value());
+  REQUIRE(recorder.finish("test").has_value());
+  CHECK(slurp(out / "root/dev/kmsg") == live->text);
+
+  gd::ReplayHost replay(out.path());
+  const auto replayed = replay.read_records("/dev/kmsg", 1 << 20);
+  REQUIRE(replayed.has_value());
+  CHECK(replayed->text == live->text);
+  CHECK(replayed->read_bytes == 4096);
+  CHECK(replay.read_records("/dev/kmsg", 23)->text == "6,2,200,-;NVRM: Xid 79\n");  // a smaller cap keeps the newest
+  CHECK(replay.read_records("/dev/other", 100).error() == std::errc::no_such_file_or_directory);
+}

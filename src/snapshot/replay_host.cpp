@@ -58,6 +58,21 @@ Result<std::string> ReplayHost::read_file(std::string_view path, std::size_t max
   return m_files->read_file(path, max_bytes);
 }
 
+// A record device's stored records; a snapshot taken before they were read
+// as such has none (ENOENT), and the check asks dmesg, which it recorded.
+Result<Records> ReplayHost::read_records(std::string_view path, std::size_t max_bytes) {
+  if (auto error = recorded_error(path)) return *error;
+  if (!m_files) return m_root_error;
+  auto text = m_files->read_file(path, 2 * max_bytes);
+  if (!text) return text.error();
+  Records records;
+  const auto size = m_snapshot.file_sizes.find(path);
+  records.read_bytes = std::max<std::uint64_t>(text->size(), size == m_snapshot.file_sizes.end() ? 0 : size->second);
+  records.text = std::move(*text);
+  keep_newest_records(records.text, max_bytes);
+  return records;
+}
+
 // A packed file: bytes outside the recorded pieces read as zeros, as they
 // would from a sparse copy; the checks never looked at them.
 Result<std::string> ReplayHost::read_pieces(std::string_view path, std::uint64_t offset, std::size_t size) {

@@ -1,5 +1,7 @@
 #include "test_support/fake_host.h"
 
+#include "host/local_fs.h"
+
 #include "host/path_walk.h"
 
 #include <cerrno>
@@ -110,6 +112,15 @@ Result<DeviceNode> FakeHost::device(std::string_view path) {
   const auto found = devices.find(*resolved);
   if (found == devices.end()) return errno_code(ENOENT);
   return found->second;
+}
+
+Result<Records> FakeHost::read_records(std::string_view path, std::size_t max_bytes) {
+  check_throw(path);
+  const auto found = records.find(path);
+  if (found == records.end()) return errno_code(ENOENT);
+  Records kept = found->second;
+  keep_newest_records(kept.text, max_bytes);
+  return kept;
 }
 
 std::optional<std::string> FakeHost::env(std::string_view name) {

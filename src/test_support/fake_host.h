@@ -29,6 +29,7 @@ class FakeHost final : public Host {
   std::map<std::string, std::string, std::less<>> files;
   std::map<std::string, std::string, std::less<>> links;  // path -> target, as read_link returns it
   std::map<std::string, DeviceNode, std::less<>> devices;
+  std::map<std::string, Records, std::less<>> records;  // what a record device (/dev/kmsg) gives
   std::map<std::string, std::string, std::less<>> environment;
   std::map<std::string, FileStat, std::less<>> file_stats;  // a file's mode and owner where not 0644 root's
   std::map<std::string, ChildAnswer, std::less<>> answers;  // ChildRequest::key() -> answer
@@ -69,6 +70,7 @@ class FakeHost final : public Host {
   Result<std::string> read_link(std::string_view path) override;
   Result<FileStat> stat(std::string_view path) override;
   Result<DeviceNode> device(std::string_view path) override;
+  Result<Records> read_records(std::string_view path, std::size_t max_bytes) override;
   std::optional<std::string> env(std::string_view name) override;
   std::vector<std::pair<std::string, std::string>> env_with_prefix(std::string_view prefix) override;
   Uname uname() override { return kernel; }
