@@ -245,7 +245,7 @@ struct HungTask {
 };
 
 struct KernelLogFacts {
-  Nullable<std::string> source;  // dmesg or journalctl; null: could not be read
+  Nullable<std::string> source;  // /dev/kmsg, dmesg or journalctl; null: could not be read
   std::vector<std::string> lines;
   std::optional<std::string> api_mismatch, rm_init_failed, open_module_refused, open_module_required, fallen_off_bus, no_gpu_found, key_rejected, gsp_error, firmware_missing,
       bar_invalid, module_decompression_failed;
@@ -260,7 +260,7 @@ struct KernelLogFacts {
 
   template <class F>
   void fields(F& f) const {
-    f("source", source, "dmesg or journalctl; null when neither could be read (no permission, or --root)");
+    f("source", source, "/dev/kmsg, else dmesg or journalctl; null when none could be read (no permission, or --root)");
     f("cut", cut, "set when the log was longer than gpudoctor reads: its newest part was read, and this says how much");
     f("lines", lines, "the NVRM and nvidia lines, the first 40");
     f("api_mismatch", api_mismatch, "'NVRM: API mismatch': user space and module differ");

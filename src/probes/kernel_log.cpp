@@ -1,5 +1,6 @@
 #include "probes/kernel_log.h"
 
+#include "formats/kmsg.h"
 #include "probes/nvlink5_xid.h"
 
 #include "util/text.h"
@@ -311,12 +312,23 @@ KernelLogFacts parse_kernel_log(std::string_view text, const CudaTables& tables)
 namespace {
 
 // The newest lines matter (an Xid, a firmware error): a long log keeps its end.
+constexpr std::string_view k_kmsg = "/dev/kmsg";
+
 ChildRequest kernel_log_request(std::vector<std::string> argv) {
   using namespace std::chrono_literals;
   return {.kind = ChildKind::command, .args = std::move(argv), .deadline = 3000ms, .keep = OutputKeep::tail};
 }
 
 }  // namespace
+
+std::optional<KernelLogFacts> read_kernel_messages(Host& host, const CudaTables& tables) {
+  auto records = host.read_records(k_kmsg, k_max_child_output);
+  if (!records) return std::nullopt;
+  KernelLogFacts facts = parse_kernel_log(kmsg_as_dmesg(records->text), tables);
+  facts.source = std::string(k_kmsg);
+  if (records->dropped()) facts.cut = "longer than the " + std::to_string(k_max_child_output >> 20) + " MiB read: only its newest lines were read";
+  return facts;
+}
 
 void ask_kernel_log_ahead(Host& host) { host.ask_ahead(kernel_log_request({"dmesg"})); }
 

@@ -184,6 +184,27 @@ TEST_CASE("kernel log: dmesg first, journalctl when dmesg is refused, nothing wh
   CHECK(silent.asked.size() == 2);
 }
 
+TEST_CASE("kernel log: /dev/kmsg, a file, is read as the lines dmesg would print; where it cannot be, nothing") {
+  const auto& tables = gd::builtin_tables();
+  gd::FakeHost host;
+  const std::string xid = "4,900,8301123460,-;NVRM: Xid (PCI:0000:1b:00): 79, pid=1, name=python, GPU has fallen off the bus.\n";
+  host.records["/dev/kmsg"] = {xid + " SUBSYSTEM=pci\n", xid.size() + 14};
+  const auto facts = gd::read_kernel_messages(host, tables.cuda);
+  REQUIRE(facts);
+  CHECK(*facts->source == "/dev/kmsg");
+  CHECK(facts->fallen_off_bus == "NVRM: Xid (PCI:0000:1b:00): 79, pid=1, name=python, GPU has fallen off the bus.");
+  REQUIRE(facts->xids.size() == 1);
+  CHECK(facts->xids[0].code == 79);
+  CHECK_FALSE(facts->cut);
+  CHECK(host.asked.empty());  // no child
+
+  host.records["/dev/kmsg"].read_bytes = 10 << 20;  // the device held more than was kept
+  CHECK(gd::read_kernel_messages(host, tables.cuda)->cut);
+
+  gd::FakeHost no_kmsg;
+  CHECK_FALSE(gd::read_kernel_messages(no_kmsg, tables.cuda));
+}
+
 TEST_CASE("kernel log: a log cut to its newest lines says so, and keeps what it read") {
   const auto& tables = gd::builtin_tables();
   gd::FakeHost host;

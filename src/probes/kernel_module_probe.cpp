@@ -219,11 +219,20 @@ void summarise(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   }
 }
 
-// read_kernel_log's condition, as far as it is known before the module's
-// files are read: a machine with a GPU on its PCI bus asks dmesg ahead.
+// The kernel log is read where there is a GPU on the PCI bus, known before
+// the module's files are read, or a loaded module, known after.
+bool wants_kernel_log_early(const ProbeContext& context) {
+  return platform_method(context.system.platform).own_kernel && !context.options.gpu_table && context.hardware.gpu_count > 0;
+}
+
 bool wants_kernel_log(const ProbeContext& context, const KernelModuleFacts& facts) {
-  return platform_method(context.system.platform).own_kernel && !context.options.gpu_table &&
-         (context.hardware.gpu_count > 0 || (facts.loaded && *facts.loaded));
+  return wants_kernel_log_early(context) ||
+         (platform_method(context.system.platform).own_kernel && !context.options.gpu_table && facts.loaded && *facts.loaded);
+}
+
+void note_kernel_log_source(Probed<KernelModuleFacts>& layer) {
+  const auto& source = layer.facts.kernel_log->source;
+  layer.source(&KernelModuleFacts::kernel_log, source ? *source : "/dev/kmsg, dmesg, journalctl -k");
 }
 
 // A module the kernel unpacks itself: kmod 31 and later hand the compressed
@@ -259,7 +268,12 @@ void check_kernel_decompression(ProbeContext& context, Probed<KernelModuleFacts>
 Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
   Probed<KernelModuleFacts> layer;
   auto& facts = layer.facts;
-  if (wants_kernel_log(context, facts)) ask_kernel_log_ahead(context.host);
+  // Files first: /dev/kmsg is read now; where it cannot be, dmesg runs while the module's files are read.
+  if (wants_kernel_log_early(context)) {
+    facts.kernel_log = read_kernel_messages(context.host, context.tables.cuda);
+    if (facts.kernel_log) note_kernel_log_source(layer);
+    else ask_kernel_log_ahead(context.host);
+  }
   read_modules(context, layer);
   facts.loaded = facts.modules.nvidia;
   layer.source_of_each(k_proc_modules, &KernelModuleFacts::proc_modules, &KernelModuleFacts::loaded, &KernelModuleFacts::modules);
@@ -327,17 +341,19 @@ Probed<KernelModuleFacts> probe_kernel_module(ProbeContext& context) {
       layer.source(&KernelModuleFacts::gsp_firmware, "/lib/firmware/nvidia/" + printable(*version, 40) + " (and the kernel's other firmware directories)");
     }
   }
-  // The kernel log is taken by finish_kernel_module: dmesg, started ahead
-  // before the driver is asked anything, runs while the rest is read.
+  // Where /dev/kmsg could not be read, the kernel log is taken by
+  // finish_kernel_module: dmesg, started ahead before the driver is asked
+  // anything, runs while the rest is read.
   summarise(context, layer);
   return layer;
 }
 
 void finish_kernel_module(ProbeContext& context, Probed<KernelModuleFacts>& layer) {
   auto& facts = layer.facts;
-  if (!wants_kernel_log(context, facts)) return;
-  facts.kernel_log = read_kernel_log(context.host, context.tables.cuda);
-  layer.source(&KernelModuleFacts::kernel_log, facts.kernel_log->source ? *facts.kernel_log->source : "dmesg, journalctl -k");
+  if (facts.kernel_log || !wants_kernel_log(context, facts)) return;
+  if (!wants_kernel_log_early(context)) facts.kernel_log = read_kernel_messages(context.host, context.tables.cuda);  // not tried yet
+  if (!facts.kernel_log) facts.kernel_log = read_kernel_log(context.host, context.tables.cuda);
+  note_kernel_log_source(layer);
 }
 
 }  // namespace gd

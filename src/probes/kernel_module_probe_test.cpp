@@ -70,3 +70,32 @@ TEST_CASE("kernel-module: the running kernel's /lib/modules removed by an upgrad
   hostile.host.file("/lib/modules/6.12.4-arch1-1/modules.dep", "");
   CHECK_FALSE(probe(hostile).running_kernel_modules_missing);
 }
+
+TEST_CASE("kernel-module: the kernel log from /dev/kmsg before anything else, dmesg started ahead only where it cannot be read") {
+  const auto probe = [](gd::ProbeFixture& f, bool with_kmsg) {
+    f.pci_gpu("0000:01:00.0", "2330", "nvidia");
+    f.host.file("/proc/modules", "nvidia 1 0 - Live 0x0\n");
+    if (with_kmsg) f.host.records["/dev/kmsg"] = {"4,9,2000000,-;NVRM: RmInitAdapter failed! (0x22:0x56:762)\n", 55};
+    f.host.answers["command dmesg"] = gd::child_answer("[    3.000000] NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n");
+    auto context = f.context();
+    context.hardware = gd::probe_hardware(context).facts;
+    auto layer = gd::probe_kernel_module(context);
+    gd::finish_kernel_module(context, layer);
+    return layer;
+  };
+  gd::ProbeFixture readable;
+  const auto from_file = probe(readable, true);
+  REQUIRE(from_file.facts.kernel_log);
+  CHECK(*from_file.facts.kernel_log->source == "/dev/kmsg");
+  CHECK(from_file.facts.kernel_log->rm_init_failed);
+  CHECK(readable.host.asked_ahead.empty());
+  CHECK(readable.host.asked.empty());
+
+  gd::ProbeFixture container;  // no /dev/kmsg
+  const auto from_dmesg = probe(container, false);
+  REQUIRE(from_dmesg.facts.kernel_log);
+  CHECK(*from_dmesg.facts.kernel_log->source == "dmesg");
+  CHECK(from_dmesg.facts.kernel_log->fallen_off_bus);
+  REQUIRE(container.host.asked_ahead.size() == 1);
+  CHECK(container.host.asked_ahead[0].key() == "command dmesg");
+}

@@ -22,6 +22,22 @@ def scenarios():
     s.kernel_log(XID_48)
     yield s.expect("fail", "hardware", ["gpu-xid-needs-recovery"], headline="gpu-xid-needs-recovery", action="reset-gpu")
 
+    # The same Xid as /dev/kmsg gives it, a file read without running dmesg: a record with the
+    # device's dictionary lines, its bytes below space written \xNN (printk_ringbuffer's dev-kmsg ABI).
+    s = h100_host("host-xid-48-from-kmsg", "Xid 48 in the kernel log as /dev/kmsg gives it; dmesg was never run.")
+    s.kmsg("6,1021,4811000001,-;Linux version 6.1.0-18-amd64\n"
+           "3,1022,9120000001,-;NVRM: Xid (PCI:0000:1b:00): 48, pid=2244, name=python3, An uncorrectable double bit error "
+           "(DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.\n"
+           " SUBSYSTEM=pci\n DEVICE=+pci:0000:1b:00.0\n")
+    yield s.expect("fail", "hardware", ["gpu-xid-needs-recovery"], headline="gpu-xid-needs-recovery", action="reset-gpu")
+
+    s = h100_host("host-kmsg-healthy", "A healthy H100 whose /dev/kmsg holds the module's load lines and an escaped "
+                  "control byte, nothing NVIDIA reports as an error.")
+    s.kmsg("4,512,3100000001,-;nvidia: loading out-of-tree module taints kernel.\n"
+           "6,513,3200000001,-;NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15\\x09Thu Feb 22 01:44:30 UTC 2024\n"
+           "6,514,3300000001,-;nvidia-uvm: Loaded the UVM driver, major device number 510.\n")
+    yield s.expect("ok", None, [], absent=["gpu-xid-needs-recovery", "gpu-xid-no-action"], action="none")
+
     # The live outcome outranks the log: a kernel ran on the GPU since.
     s = h100_host("host-xid-48-smoke-works", "Xid 48 in the kernel log, and the smoke test's kernel runs on that GPU.")
     s.kernel_log(XID_48)

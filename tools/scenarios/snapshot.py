@@ -111,6 +111,10 @@ class Snapshot:
                               "timed_out": False})
         return self
 
+    def kmsg(self, records):
+        """What /dev/kmsg gave: one record a line, LEVEL,SEQ,USEC,FLAGS;TEXT, then its indented KEY=VALUE lines."""
+        return self.file("/dev/kmsg", records)
+
     def smi_banner(self, smi_version, driver_version, cuda_version, r610=False):
         """What plain `nvidia-smi` printed: its banner (from R610 with KMD and
         CUDA UMD in place of Driver and CUDA), as nvidia-smi lays it out."""
