@@ -17,7 +17,7 @@ any Linux machine, as root:
   nvidia/version, so the nvidia module counts as loaded and nvidia-smi is
   asked, a tmpfs /sys/bus/pci/devices shows the H200 bound to nvidia, and a
   tmpfs /dev holds the NVIDIA nodes (their opens fail fast: there is no
-  driver behind them).
+  driver behind them) and the kernel's /dev/kmsg, as a host's /dev does.
 
 It then times, each command in turn for several rounds, the medians:
 the slowest child alone (`gpudoctor __child driver-probe cuda`: a process
@@ -108,10 +108,12 @@ def pretend_driver():
             handle.write(value + "\n")
     os.symlink("../../../bus/pci/drivers/nvidia", os.path.join(function, "driver"))
     subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=755", "none", "/dev"], check=True)
-    for name, major, minor in (("null", 1, 3), ("zero", 1, 5), ("urandom", 1, 9), ("nvidiactl", 195, 255),
-                               ("nvidia0", 195, 0), ("nvidia-uvm", 510, 0)):
-        os.mknod("/dev/" + name, 0o20666, os.makedev(major, minor))
-        os.chmod("/dev/" + name, 0o666)
+    # The host's own /dev/kmsg (the kernel log), as the H200 host had it.
+    for name, major, minor, mode in (("null", 1, 3, 0o666), ("zero", 1, 5, 0o666), ("urandom", 1, 9, 0o666),
+                                     ("kmsg", 1, 11, 0o644), ("nvidiactl", 195, 255, 0o666), ("nvidia0", 195, 0, 0o666),
+                                     ("nvidia-uvm", 510, 0, 0o666)):
+        os.mknod("/dev/" + name, 0o20000 | mode, os.makedev(major, minor))
+        os.chmod("/dev/" + name, mode)
 
 
 def median_ms(argv, env, rounds):
