@@ -344,7 +344,7 @@ struct KernelModuleFacts {
     f("kernel_decompresses", kernel_decompresses,
       "not loaded: /sys/module/compression, the one compression the kernel unpacks modules of itself (kmod 31 and later hand it such a module)",
       std::vector<std::string>{"xz", "zstd", "gzip"});
-    f("kmod_release", kmod_release, "not loaded, an .xz module the kernel's decoder refuses: kmod's release, from dpkg (31 and later hand the kernel the compressed file)");
+    f("kmod_release", kmod_release, "not loaded, an .xz module the kernel's decoder refuses: kmod's release, from dpkg, else `kmod --version` (31 and later hand the kernel the compressed file)");
     f("signing_keys", signing_keys, "not loaded, Secure Boot on: the module-signing keys on disk and whether the firmware trusts each");
     f("gsp_firmware", gsp_firmware, "the GSP firmware files of the driver version, where one is known");
     f("signing_key_enrolled", signing_key_enrolled, "some signing key is enrolled (false: keys found, none enrolled; null: cannot tell)");

@@ -255,12 +255,23 @@ void check_kernel_decompression(ProbeContext& context, Probed<KernelModuleFacts>
     return module.xz_check && *module.xz_check != XzCheck::none && *module.xz_check != XzCheck::crc32;
   });
   if (!refused) return;
-  const auto kmod = find_installed_deb(context.host, [](std::string_view name) { return name == "kmod"; });
-  if (!kmod) return;
+  const auto leading_number = [](std::string_view version) { return parse_int(version.substr(0, version.find_first_not_of("0123456789"))); };
   // "34.2", "30+20221128": the release is the leading number.
-  const std::string_view version = kmod->upstream_version;
-  if ((facts.kmod_release = parse_int(version.substr(0, version.find_first_not_of("0123456789")))))
-    layer.source(&KernelModuleFacts::kmod_release, std::string(k_dpkg_status) + ": kmod " + kmod->version);
+  if (const auto kmod = find_installed_deb(context.host, [](std::string_view name) { return name == "kmod"; })) {
+    if ((facts.kmod_release = leading_number(kmod->upstream_version)))
+      layer.source(&KernelModuleFacts::kmod_release, std::string(k_dpkg_status) + ": kmod " + kmod->version);
+    return;
+  }
+  // Where dpkg does not list it (an rpm system: RHEL 9 ships kmod 28), kmod
+  // says its own: tools/kmod.c prints "kmod version 28", then its features.
+  const auto answer = context.host.ask({ChildKind::command, {"kmod", "--version"}, std::chrono::milliseconds(2000)});
+  if (answer.exit != 0) return;
+  const std::string first = first_nonblank_line(answer.output);
+  const std::string_view line = trim(first);
+  constexpr std::string_view k_prefix = "kmod version ";
+  if (!line.starts_with(k_prefix)) return;
+  if ((facts.kmod_release = leading_number(line.substr(k_prefix.size()))))
+    layer.source(&KernelModuleFacts::kmod_release, "kmod --version: kmod version " + std::to_string(*facts.kmod_release));
 }
 
 }  // namespace

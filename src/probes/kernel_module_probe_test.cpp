@@ -99,3 +99,29 @@ TEST_CASE("kernel-module: the kernel log from /dev/kmsg before anything else, dm
   REQUIRE(container.host.asked_ahead.size() == 1);
   CHECK(container.host.asked_ahead[0].key() == "command dmesg");
 }
+
+TEST_CASE("kernel-module: kmod's release from dpkg, else from `kmod --version`, and nothing from an answer that is not kmod's") {
+  const auto release_with = [](const std::optional<gd::ChildAnswer>& answer) {
+    gd::ProbeFixture f;
+    f.pci_gpu("0000:01:00.0", "2330", "nvidia");
+    f.host.file("/proc/modules", "");
+    // An xz stream whose header says CRC64 (stream flags 00 04, then their CRC32): the kernel's decoder refuses it.
+    f.host.file("/lib/modules/6.1.0-test/updates/dkms/nvidia.ko.xz", std::string("\xfd" "7zXZ\0\0\x04\xe6\xd6\xb4\x46", 12));
+    f.host.file("/lib/modules/6.1.0-test/modules.dep", "updates/dkms/nvidia.ko.xz:\n");
+    f.host.file("/sys/module/compression", "xz\n");
+    if (answer) f.host.answers["command kmod --version"] = *answer;
+    auto context = f.context();
+    context.hardware = gd::probe_hardware(context).facts;
+    const auto layer = gd::probe_kernel_module(context);
+    REQUIRE(layer.facts.installed_modules);
+    REQUIRE(layer.facts.installed_modules->size() == 1);
+    CHECK(layer.facts.installed_modules->front().xz_check == gd::XzCheck::crc64);
+    return layer.facts.kmod_release;
+  };
+  CHECK(release_with(gd::child_answer("kmod version 28\n+ZSTD +XZ -ZLIB +LIBCRYPTO -EXPERIMENTAL\n")) == 28);
+  CHECK(release_with(gd::child_answer("kmod version 34.2\n")) == 34);
+  CHECK_FALSE(release_with(gd::child_answer("kmod version x\n")));
+  CHECK_FALSE(release_with(gd::child_answer("busybox v1.36 multi-call binary\n")));
+  CHECK_FALSE(release_with(gd::child_answer("", 127)));
+  CHECK_FALSE(release_with(std::nullopt));  // nothing answered (a replay that did not record it)
+}

@@ -139,12 +139,17 @@ def scenarios():
     # The kernel's xz decoder takes CRC32 only; kmod 31 and later hand it the
     # compressed file where /sys/module/compression says xz, and DKMS before
     # 3.0.13 compressed with plain xz (CRC64): dkms#386, Debian #1061427.
-    def unloaded_xz_module(name, description, kmod, xz_check=None):
+    def unloaded_xz_module(name, description, kmod, xz_check=None, rpm=False):
         s = Snapshot(name, description).plain_vm_pci()
         s.pci("0000:1b:00.0", "10de", "2330", "030200")
         s.driver_userspace("550.54.15")
         compressed_installed_module(s, "xz", "550.54.15", KERNEL, xz_check=xz_check)
-        return s.file("/sys/module/compression", "xz\n").file(
+        s.file("/sys/module/compression", "xz\n")
+        if rpm:  # no dpkg: kmod says its own release (tools/kmod.c: "kmod version N", then its features)
+            s.children.append({"kind": "command", "args": ["kmod", "--version"], "exit": 0, "stderr": "", "timed_out": False,
+                               "stdout": f"kmod version {kmod}\n+ZSTD +XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n"})
+            return s
+        return s.file(
             "/var/lib/dpkg/status", f"Package: kmod\nStatus: install ok installed\nArchitecture: amd64\nVersion: {kmod}\n\n")
 
     s = unloaded_xz_module("host-xz-module-crc64-kernel-unpacks", "Debian 13 (kmod 34, a kernel that unpacks xz modules "
@@ -158,6 +163,15 @@ def scenarios():
                            "30+20221128-1", xz_check="crc64")
     yield s.expect("fail", "kernel-module", ["nvidia-module-not-loaded"], absent=["installed-module-xz-check-refused"],
                    headline="nvidia-module-not-loaded")
+    # An rpm system: dpkg lists nothing, kmod names its own release.
+    s = unloaded_xz_module("host-xz-module-crc64-rpm-kmod-28", "RHEL 9 (kmod 28, no dpkg) with a CRC64 nvidia.ko.xz left "
+                           "unloaded: kmod 28 unpacks modules itself, so the check is not why.", "28", xz_check="crc64", rpm=True)
+    yield s.expect("fail", "kernel-module", ["nvidia-module-not-loaded"], absent=["installed-module-xz-check-refused"],
+                   headline="nvidia-module-not-loaded")
+    s = unloaded_xz_module("host-xz-module-crc64-rpm-kmod-31", "Fedora (kmod 31, no dpkg) with a CRC64 nvidia.ko.xz on a "
+                           "kernel that unpacks xz modules: the kernel's decoder refuses it.", "31", xz_check="crc64", rpm=True)
+    yield s.expect("fail", "kernel-module", ["installed-module-xz-check-refused", "nvidia-module-not-loaded"],
+                   headline="installed-module-xz-check-refused")
     s = unloaded_xz_module("host-xz-module-crc32-kernel-unpacks", "Debian 13 with DKMS 3.2's nvidia.ko.xz (CRC32, as the "
                            "kernel's build compresses) left unloaded: the compression is not why.", "34.2-2")
     yield s.expect("fail", "kernel-module", ["nvidia-module-not-loaded"], absent=["installed-module-xz-check-refused"],
