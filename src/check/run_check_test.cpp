@@ -234,3 +234,24 @@ TEST_CASE("a unit masked on a live system, where stat follows the link to the de
   CHECK(unit.masked);
   CHECK(unit.path == "/usr/lib/systemd/system/nvidia-fabricmanager.service");
 }
+
+TEST_CASE("/proc/self/mountinfo is read once per check, however many layers ask it") {
+  const auto rules = gd::load_embedded_rules();
+  gd::FakeHost host;
+  host.file("/.dockerenv", "");  // the one marker: the mounts decide whether it is outweighed
+  host.file("/proc/self/mountinfo",
+            "21 1 0:20 / / rw,relatime - overlay overlay rw\n"
+            "22 21 0:21 / /dev rw,nosuid,nodev - tmpfs tmpfs rw\n"
+            "23 21 0:22 / /proc/driver/nvidia rw - tmpfs tmpfs rw\n"
+            "24 21 8:1 /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 ro - ext4 /dev/vda1 rw\n");
+  host.file("/proc/modules", "nvidia 1 0 - Live 0x0\n");
+  host.file("/proc/devices", "Character devices:\n195 nvidia\n");
+  host.devices["/dev/nvidiactl"] = {gd::FileType::char_device, 195, 255, 0666, 0, 0, {}, {}};
+  host.answers["device-open /dev/nvidiactl"] = gd::child_answer("0 open=EACCES\n");
+  const auto report = gd::run_check(host, rules);
+  CHECK(host.reads["/proc/self/mountinfo"] == 1);
+  // Each layer still saw the mounts: the container's injection, and the node's nodev /dev.
+  CHECK(layer_of(report, "container").facts.facts.at("injection").as_string() == "legacy");
+  const auto& node = layer_of(report, "device-nodes").facts.facts.at("nodes").as_array().at(0).as_object();
+  CHECK(node.at("nodev_mount").as_string() == "/dev");
+}

@@ -31,12 +31,12 @@ struct Detection {
 // /dev/nvme0n1p2, /dev/mapper/...): the machine's own root. No engine gives a
 // container that: Docker and podman mount an overlay, a btrfs or zfs
 // subvolume, a devicemapper volume's /rootfs, or a directory.
-std::optional<std::string> own_root_file_system(Host& host) {
-  auto text = host.read_file(k_self_mountinfo, 1 << 20);
-  if (!text) return std::nullopt;
-  std::optional<MountEntry> root;
-  for (auto& mount : parse_mountinfo(*text))
-    if (mount.mount_point == "/") root = std::move(mount);  // a later mount covers an earlier one
+std::optional<std::string> own_root_file_system(ProbeContext& context) {
+  const auto* mounts = self_mounts(context);
+  if (!mounts) return std::nullopt;
+  const MountEntry* root = nullptr;
+  for (const auto& mount : *mounts)
+    if (mount.mount_point == "/") root = &mount;  // a later mount covers an earlier one
   static constexpr std::string_view k_disk_file_systems[] = {"ext4", "ext3", "ext2", "xfs", "btrfs", "f2fs", "jfs"};
   if (!root || root->root != "/" || !root->source.starts_with("/dev/") ||
       std::find(std::begin(k_disk_file_systems), std::end(k_disk_file_systems), root->fstype) == std::end(k_disk_file_systems))
@@ -47,10 +47,10 @@ std::optional<std::string> own_root_file_system(Host& host) {
 // A file an image keeps (/.dockerenv) is the only marker: a VM or host
 // booted from an image built FROM a Docker image has it too. Against the
 // machine's own root file system it is outweighed.
-void weigh_markers(Host& host, Detection& found) {
+void weigh_markers(ProbeContext& context, Detection& found) {
   auto& markers = found.engines.markers;
   if (markers.size() != 1 || markers[0].strength != MarkerStrength::image_file) return;
-  found.own_root = own_root_file_system(host);
+  found.own_root = own_root_file_system(context);
   if (!found.own_root) return;
   found.discounted.push_back(markers[0].evidence);
   markers.clear();
@@ -61,8 +61,8 @@ void detect_injection(ProbeContext& context, Probed<ContainerFacts>& layer) {
   Host& host = context.host;
   std::vector<std::string> evidence;
   std::optional<Injection> injection;
-  if (auto mountinfo = host.read_file(k_self_mountinfo, 1 << 20)) {
-    const auto mounts = parse_mountinfo(*mountinfo);
+  if (const auto* table = self_mounts(context)) {
+    const auto& mounts = *table;
     const auto any = [&mounts](auto test) { return std::any_of(mounts.begin(), mounts.end(), test); };
     if (any([](const MountEntry& m) { return m.mount_point == "/proc/driver/nvidia" && m.fstype == "tmpfs"; })) {
       injection = Injection::legacy;
@@ -200,7 +200,7 @@ Probed<ContainerFacts> probe_container(ProbeContext& context) {
   // sandbox's markers (/.dockerenv) describe `docker build`, not the image.
   Detection detection;
   if (!context.options.image) detection.engines = detect_container_engines(context.host);
-  weigh_markers(context.host, detection);
+  weigh_markers(context, detection);
   const auto& markers = detection.engines.markers;
   facts.in_container = !markers.empty();
   if (!detection.discounted.empty()) {

@@ -196,14 +196,13 @@ std::optional<std::string> record_opens(Probed<DeviceNodesFacts>& layer, const s
 // A node on a mount with nodev cannot be opened, whatever its mode (fs/namei.c
 // may_open: EACCES, as a security module refuses). Where an open was refused
 // so, the mount table says which it was; read only then.
-void find_nodev_mounts(Host& host, Probed<DeviceNodesFacts>& layer) {
+void find_nodev_mounts(ProbeContext& context, Probed<DeviceNodesFacts>& layer) {
   const auto refused = [](const NodeFacts& node) { return node.open && *node.open == "EACCES"; };
   if (std::none_of(layer.facts.nodes.begin(), layer.facts.nodes.end(), refused)) return;
-  const auto text = host.read_file(k_self_mountinfo, 1 << 20);
-  if (!text) return;
-  const auto mounts = parse_mountinfo(*text);
+  const auto* mounts = self_mounts(context);
+  if (!mounts) return;
   for (auto& node : layer.facts.nodes)
-    if (const auto* mount = refused(node) ? mount_of(mounts, node.path) : nullptr; mount && has_mount_option(*mount, "nodev"))
+    if (const auto* mount = refused(node) ? mount_of(*mounts, node.path) : nullptr; mount && has_mount_option(*mount, "nodev"))
       node.nodev_mount = printable(mount->mount_point, 200);
 }
 
@@ -316,7 +315,7 @@ Probed<DeviceNodesFacts> probe_device_nodes(ProbeContext& context) {
 void finish_device_nodes(ProbeContext& context, Probed<DeviceNodesFacts>& layer) {
   auto& facts = layer.facts;
   const auto ioctl_version = record_opens(layer, context.driver_answers.device_opens());
-  find_nodev_mounts(context.host, layer);
+  find_nodev_mounts(context, layer);
   facts.allocation = read_allocation(context.host, context.container, facts.nodes);
   layer.source(&DeviceNodesFacts::allocation, "the scheduler's variables, /proc/self/cgroup, the nodes' opens");
   if (ioctl_version) {

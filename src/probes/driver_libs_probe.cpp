@@ -97,11 +97,10 @@ constexpr const char* k_driver_dirs[] = {"/usr/local/nvidia/lib64", "/usr/local/
 // driver library it injects.
 using MountSources = std::map<std::string, std::string>;
 
-MountSources mount_sources(Host& host) {
+MountSources mount_sources(ProbeContext& context) {
   MountSources mounts;
-  auto mountinfo = host.read_file(k_self_mountinfo, 1 << 20);
-  if (!mountinfo) return mounts;
-  for (auto& entry : parse_mountinfo(*mountinfo)) mounts.insert_or_assign(std::move(entry.mount_point), std::move(entry.root));
+  if (const auto* table = self_mounts(context))
+    for (const auto& entry : *table) mounts.insert_or_assign(entry.mount_point, entry.root);
   return mounts;
 }
 
@@ -360,7 +359,7 @@ Probed<DriverLibsFacts> probe_driver_libs(ProbeContext& context) {
   simulation.load_plain_program(facts.program_runpath);
   // Whether a library was injected only means something in a container.
   std::optional<MountSources> mounts;
-  if (context.container.in_container) mounts = mount_sources(context.host);
+  if (context.container.in_container) mounts = mount_sources(context);
   for (const auto& library : k_libraries) {
     const auto before = simulation.resolutions().size();
     const auto resolution = simulation.dlopen(library.name, k_plain_program);

@@ -14,6 +14,7 @@
 #include "host/host.h"
 #include "probes/conda_meta.h"
 #include "probes/driver_answers.h"
+#include "probes/mountinfo.h"
 #include "probes/process_scan.h"
 #include "loader/loader_config.h"
 #include "tables/reference_tables.h"
@@ -60,11 +61,23 @@ struct ProbeContext {
   std::optional<ProcessStates> process_states{};
   // conda-meta records, read once per check for every probe that asks.
   CondaRecords conda_records{};
+  // /proc/self/mountinfo, read once per check by self_mounts(); nothing inside where it could not be read.
+  std::optional<std::optional<std::vector<MountEntry>>> mounts{};
 };
 
 inline const LoaderConfig& host_loader_config(ProbeContext& context) {
   if (!context.loader_config) context.loader_config = detect_host_loader_config(context.host);
   return *context.loader_config;
+}
+
+// This process's mounts (the container's, in a container): read the first
+// time a probe asks, then shared; nullptr where /proc/self/mountinfo cannot be read.
+inline const std::vector<MountEntry>* self_mounts(ProbeContext& context) {
+  if (!context.mounts) {
+    auto text = context.host.read_file(k_self_mountinfo, 1 << 20);
+    context.mounts = text ? std::optional(parse_mountinfo(*text)) : std::nullopt;
+  }
+  return *context.mounts ? &**context.mounts : nullptr;
 }
 
 }  // namespace gd
