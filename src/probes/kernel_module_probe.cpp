@@ -255,8 +255,8 @@ void check_kernel_decompression(ProbeContext& context, Probed<KernelModuleFacts>
     return module.xz_check && *module.xz_check != XzCheck::none && *module.xz_check != XzCheck::crc32;
   });
   if (!refused) return;
-  const auto leading_number = [](std::string_view version) { return parse_int(version.substr(0, version.find_first_not_of("0123456789"))); };
   // "34.2", "30+20221128": the release is the leading number.
+  const auto leading_number = [](std::string_view version) { return parse_int(version.substr(0, version.find_first_not_of("0123456789"))); };
   if (const auto kmod = find_installed_deb(context.host, [](std::string_view name) { return name == "kmod"; })) {
     if ((facts.kmod_release = leading_number(kmod->upstream_version)))
       layer.source(&KernelModuleFacts::kmod_release, std::string(k_dpkg_status) + ": kmod " + kmod->version);
