@@ -163,6 +163,7 @@ case "${1:-check}" in
         build-fuzz/fuzz_kernel_module "$seeds/module" >/dev/null 2>&1 &&
         printf 'RuntimeError: CUDA error: no kernel image is available for execution on the device\n' > "$seeds/explain" &&
         build-fuzz/fuzz_explain "$seeds/explain" >/dev/null 2>&1 &&
+        build-fuzz/fuzz_kernel_log build/testdata/snapshots/host-xid-48-from-kmsg/root/dev/kmsg >/dev/null 2>&1 &&
         { build/gpudoctor check --replay build/testdata/snapshots/host-healthy-h100 --format json; printf '\0'
           build/gpudoctor check --replay build/testdata/snapshots/host-nvidia-smi-banner-healthy --format json; } > "$seeds/diff" &&
         build-fuzz/fuzz_report_diff "$seeds/diff" >/dev/null 2>&1 &&
