@@ -2,10 +2,10 @@
 // /dev/kmsg's records turned into dmesg's lines (and cut to their newest),
 // and Fabric Manager's log, read the same way.
 #include "formats/kmsg.h"
-#include "host/local_fs.h"
 #include "probes/fabric_manager_log.h"
 #include "probes/kernel_log.h"
 #include "rules/rule_set.h"
+#include "util/text.h"
 
 #include <cstddef>
 #include <cstdint>

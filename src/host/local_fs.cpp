@@ -2,6 +2,7 @@
 
 #include "host/file_mode.h"
 #include "util/interrupt_cleanup.h"
+#include "util/text.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -88,24 +89,6 @@ Result<std::string> pread_all(int fd, std::uint64_t offset, std::size_t size) {
   }
   content.resize(done);
   return content;
-}
-
-// The text kept starts where a record does, a line that is not indented (a
-// record's dictionary lines are).
-void keep_newest_records(std::string& text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return;
-  std::size_t start = text.size() - max_bytes;  // the first byte that may stay
-  while (start < text.size()) {
-    if (text[start - 1] != '\n') {
-      const auto line_end = text.find('\n', start);
-      start = line_end == std::string::npos ? text.size() : line_end + 1;
-    } else if (text[start] == ' ') {
-      ++start;  // a dictionary line: on to the next line
-    } else {
-      break;
-    }
-  }
-  text.erase(0, start);
 }
 
 namespace {

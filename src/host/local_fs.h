@@ -34,8 +34,6 @@ Result<FileStat> stat_local(const std::string& path);
 // oldest whole records (a line and its indented ones) go. Anything else,
 // another device above all, is refused unopened (EINVAL).
 Result<Records> read_local_records(const std::string& path, std::size_t max_bytes);
-// Drops the oldest records of text until it holds at most max_bytes.
-void keep_newest_records(std::string& text, std::size_t max_bytes);
 
 // Writes content to a new temporary file beside path, then renames it over
 // path: a reader (node_exporter's textfile collector, a ticket upload) sees

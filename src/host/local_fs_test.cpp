@@ -114,13 +114,3 @@ TEST_CASE("a record device is read until it has no more, never waiting; past the
   // Another device, even one that reads forever, is not opened.
   CHECK(gd::read_local_records("/dev/zero", 100).error() == std::errc::invalid_argument);
 }
-
-TEST_CASE("the newest records kept start where a record does, never inside one or at its dictionary") {
-  std::string text = "1,1,1,-;a\n KEY=1\n2,2,2,-;bb\n3,3,3,-;c\n";
-  gd::keep_newest_records(text, 100);
-  CHECK(text == "1,1,1,-;a\n KEY=1\n2,2,2,-;bb\n3,3,3,-;c\n");
-  gd::keep_newest_records(text, text.size() - 1);  // cuts into the first record: it goes whole
-  CHECK(text == "2,2,2,-;bb\n3,3,3,-;c\n");
-  gd::keep_newest_records(text, 3);  // not even the last fits
-  CHECK(text.empty());
-}

@@ -3,6 +3,7 @@
 #include "host/local_fs.h"
 #include "host/root_dir.h"
 #include "snapshot/snapshot_archive.h"
+#include "util/text.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,8 +1,7 @@
 #include "test_support/fake_host.h"
 
-#include "host/local_fs.h"
-
 #include "host/path_walk.h"
+#include "util/text.h"
 
 #include <cerrno>
 #include <vector>

@@ -84,6 +84,23 @@ std::string first_nonblank_line(std::string_view text) {
   return {};
 }
 
+// The text kept starts where a record does: a line that is not indented.
+void keep_newest_records(std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return;
+  std::size_t start = text.size() - max_bytes;  // the first byte that may stay
+  while (start < text.size()) {
+    if (text[start - 1] != '\n') {
+      const auto line_end = text.find('\n', start);
+      start = line_end == std::string::npos ? text.size() : line_end + 1;
+    } else if (text[start] == ' ') {
+      ++start;  // a dictionary line: on to the next line
+    } else {
+      break;
+    }
+  }
+  text.erase(0, start);
+}
+
 std::map<std::string, std::string> parse_colon_fields(std::string_view text) {
   std::map<std::string, std::string> fields;
   for (auto line : lines(text)) {

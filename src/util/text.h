@@ -42,6 +42,10 @@ std::optional<std::int64_t> parse_int(std::string_view text);
 // most): what a program's error output says first.
 std::string first_nonblank_line(std::string_view text);
 
+// Text of records, each a line followed by its indented lines (/dev/kmsg's
+// dictionary): the oldest whole records dropped until it holds at most max_bytes.
+void keep_newest_records(std::string& text, std::size_t max_bytes);
+
 // "Key:   value" lines, as in /proc/driver/nvidia/gpus/*/information.
 std::map<std::string, std::string> parse_colon_fields(std::string_view text);
 

@@ -105,3 +105,13 @@ TEST_CASE("first_nonblank_line: a program's first words, trimmed, escaped and ca
   CHECK(gd::first_nonblank_line("a\x1b[31mb\n") == gd::printable("a\x1b[31mb", 200));
   CHECK(gd::first_nonblank_line(std::string(500, 'x')).size() == gd::printable(std::string(500, 'x'), 200).size());
 }
+
+TEST_CASE("the newest records kept start where a record does, never inside one or at its dictionary") {
+  std::string text = "1,1,1,-;a\n KEY=1\n2,2,2,-;bb\n3,3,3,-;c\n";
+  gd::keep_newest_records(text, 100);
+  CHECK(text == "1,1,1,-;a\n KEY=1\n2,2,2,-;bb\n3,3,3,-;c\n");
+  gd::keep_newest_records(text, text.size() - 1);  // cuts into the first record: it goes whole
+  CHECK(text == "2,2,2,-;bb\n3,3,3,-;c\n");
+  gd::keep_newest_records(text, 3);  // not even the last fits
+  CHECK(text.empty());
+}
