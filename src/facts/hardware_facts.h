@@ -60,7 +60,7 @@ struct PciFunction {
     f("bdf", bdf, "PCI address, 0000:01:00.0");
     f("source", source, "its /sys/bus/pci/devices directory");
     f("vendor_id", vendor_id, "always 10de");
-    f("device_id", device_id, "four hex digits");
+    f("device_id", device_id, "four hex digits, lower case (10de:2342 is 2342)", FreeText{});
     f("class", pci_class, "PCI base class: 0300 VGA, 0302 3D, 0680 bridge (NVSwitch)");
     f("name", name, "product name from rules/tables/pci-chips.json, else pci.ids through libpci");
     f("subsystem", subsystem, "subsystem vendor:device (the board maker)");

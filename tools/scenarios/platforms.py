@@ -342,25 +342,36 @@ def scenarios():
     s.directory("/usr/lib")
     yield s.expect("ok", None, [], absent=["libcuda-not-found"])
 
-    # A Grace Hopper (GH200) server: aarch64, Ubuntu's multiarch layout.
-    s = Snapshot("host-healthy-gh200-aarch64", "A Grace Hopper GH200 server on aarch64 Ubuntu, driver 550.54.15.")
-    s.uname.update({"release": "6.8.0-1008-nvidia-64k", "machine": "aarch64"})
-    s.pci("0009:01:00.0", "10de", "2342", "030200", driver="nvidia")
-    s.nvidia_driver("550.54.15", userspace=False).claimed("0009:01:00.0", "NVIDIA GH200 480GB", 0)
-    s.driver_nodes([0], version="550.54.15")
-    s.file("/usr/bin/nvidia-modprobe", "")
-    lib = "/usr/lib/aarch64-linux-gnu"
-    for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
-                         ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
-        s.file(f"{lib}/{stem}.550.54.15", tiny_elf(soname, ["libc.so.6"], machine=183))
-        s.link(f"{lib}/{soname}", f"{stem}.550.54.15")
-    s.file(f"{lib}/libc.so.6", tiny_elf("libc.so.6", machine=183))
-    s.directory("/lib/aarch64-linux-gnu")
-    s.file("/usr/bin/nvidia-smi", "").env.setdefault("PATH", "/usr/local/bin:/usr/bin")
-    s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", f"{lib}/libcuda.so.1"), ("libnvidia-ml.so.1", f"{lib}/libnvidia-ml.so.1"),
-                                         ("libnvidia-ptxjitcompiler.so.1", f"{lib}/libnvidia-ptxjitcompiler.so.1"),
-                                         ("libnvidia-nvvm.so.4", f"{lib}/libnvidia-nvvm.so.4")], flags=0x0a03))
-    yield s.expect("ok", None, [])
+    # A Grace Hopper (GH200) server: aarch64, Ubuntu's multiarch layout. NVIDIA supports
+    # Grace Hopper with the open module only; the proprietary one drives it without
+    # refusing it (unlike Blackwell): a warning, never a failure.
+    def gh200_aarch64(name, description, flavour):
+        s = Snapshot(name, description)
+        s.uname.update({"release": "6.8.0-1008-nvidia-64k", "machine": "aarch64"})
+        s.pci("0009:01:00.0", "10de", "2342", "030200", driver="nvidia")
+        s.nvidia_driver("550.54.15", flavour=flavour, userspace=False).claimed("0009:01:00.0", "NVIDIA GH200 480GB", 0)
+        s.driver_nodes([0], version="550.54.15")
+        s.file("/usr/bin/nvidia-modprobe", "")
+        lib = "/usr/lib/aarch64-linux-gnu"
+        for stem, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1"),
+                             ("libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1"), ("libnvidia-nvvm.so", "libnvidia-nvvm.so.4")):
+            s.file(f"{lib}/{stem}.550.54.15", tiny_elf(soname, ["libc.so.6"], machine=183))
+            s.link(f"{lib}/{soname}", f"{stem}.550.54.15")
+        s.file(f"{lib}/libc.so.6", tiny_elf("libc.so.6", machine=183))
+        s.directory("/lib/aarch64-linux-gnu")
+        s.file("/usr/bin/nvidia-smi", "").env.setdefault("PATH", "/usr/local/bin:/usr/bin")
+        s.file("/etc/ld.so.cache", ld_cache([("libcuda.so.1", f"{lib}/libcuda.so.1"), ("libnvidia-ml.so.1", f"{lib}/libnvidia-ml.so.1"),
+                                             ("libnvidia-ptxjitcompiler.so.1", f"{lib}/libnvidia-ptxjitcompiler.so.1"),
+                                             ("libnvidia-nvvm.so.4", f"{lib}/libnvidia-nvvm.so.4")], flags=0x0a03))
+        return s
+
+    s = gh200_aarch64("host-healthy-gh200-aarch64", "A Grace Hopper GH200 server on aarch64 Ubuntu, the open module "
+                      "550.54.15, as NVIDIA supports it.", "open")
+    yield s.expect("ok", None, [], absent=["proprietary-module-on-grace-hopper"])
+    s = gh200_aarch64("host-gh200-aarch64-proprietary-module", "The same GH200 under the proprietary module: it works, "
+                      "but NVIDIA supports Grace Hopper with the open module only.", "proprietary")
+    yield s.expect("warn", None, ["proprietary-module-on-grace-hopper"], absent=["proprietary-module-on-open-only-gpu"],
+                   headline="proprietary-module-on-grace-hopper")
 
     s = Snapshot("gvisor-healthy", "A gVisor (runsc --nvproxy) container with a working GPU.")
     s.uname["release"] = "4.19.0-gvisor"
